@@ -1,0 +1,46 @@
+# Roundtable: every command a developer or CI needs.
+GO      ?= go
+BIN     := .bin/roundtable
+PKGS    := ./...
+# Tools are installed by `make tools` into GOBIN (default ~/go/bin).
+GOBIN   ?= $(shell $(GO) env GOPATH)/bin
+LINT    := $(GOBIN)/golangci-lint
+GOFUMPT := $(GOBIN)/gofumpt
+
+.PHONY: build run test bench lint fmt tools e2e-llm fuzz clean
+
+build: ## Build the binary into .bin/roundtable
+	$(GO) build -o $(BIN) ./cmd/roundtable
+
+run: build ## Start the debate TUI on the mock provider (no keys needed)
+	$(BIN) tui
+
+test: ## vet + race tests (unit, integration, end-to-end in tmux and Chromium)
+	$(GO) vet $(PKGS)
+	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+
+bench: ## Go benchmarks and end-to-end measurements (figures go in BENCHMARKS.md)
+	$(GO) test -run '^$$' -bench . -benchmem -count 1 $(PKGS)
+	$(GO) run ./room/mcpserver/cmd/seatbench
+
+fuzz: ## Run every fuzz target for FUZZTIME each (default 1m)
+	./.ci/fuzz $(or $(FUZZTIME),1m)
+
+tools: ## Install golangci-lint and gofumpt at pinned versions
+	$(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
+	$(GO) install mvdan.cc/gofumpt@v0.12.0
+
+lint: ## golangci-lint (config in .golangci.yml) and a gofumpt check
+	@test -x $(LINT) || $(MAKE) tools
+	$(LINT) run $(PKGS)
+	@out=$$($(GOFUMPT) -l .); if [ -n "$$out" ]; then echo "gofumpt would change:"; echo "$$out"; exit 1; fi
+
+fmt: ## Format every Go file with gofumpt
+	@test -x $(GOFUMPT) || $(MAKE) tools
+	$(GOFUMPT) -w .
+
+e2e-llm: ## End-to-end tests against llama.cpp's server and the tiny real model
+	./.ci/e2e-llm
+
+clean:
+	rm -rf .bin

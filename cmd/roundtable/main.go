@@ -1,0 +1,149 @@
+// Command roundtable hosts AI debates: persona debates in a terminal UI, and
+// MCP rooms where two coding agents argue a decision through. This package
+// only wires flags to the room, debate and tui packages.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+
+	"charm.land/fang/v2"
+	"github.com/spf13/cobra"
+)
+
+// Set by the linker (-ldflags "-X main.version=... -X main.commit=...").
+var (
+	version = ""
+	commit  = ""
+)
+
+// subcommands are added by the files of this package, one file a command.
+var subcommands []func() *cobra.Command
+
+// exitError carries an exit code with its message: 2 for a wrong command
+// line, 1 for failed work, 130 for an interruption.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageError marks a command-line mistake (exit 2).
+func usageError(format string, args ...any) error {
+	return &exitError{code: 2, err: fmt.Errorf(format, args...)}
+}
+
+// asUsage marks err as a command-line mistake.
+func asUsage(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code: 2, err: err}
+}
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "roundtable",
+		Short: "AI agents argue a decision through before anyone builds it",
+		Long: `roundtable hosts two kinds of debate.
+
+  Persona debate: personas argue your decision round by round, then a
+  moderator gives a verdict. Try: roundtable tui
+
+  MCP room: two coding agents take the lead and peer seats of a room and talk
+  turn by turn through MCP tools. With --room/--seat and no subcommand,
+  roundtable is the MCP stdio server of one seat (same as "roundtable serve").`,
+		Args: cobra.NoArgs,
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
+	for _, mk := range subcommands {
+		c := mk()
+		c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
+		root.AddCommand(c)
+	}
+	addServeFlags(root)
+	root.RunE = runServe
+	return root
+}
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	root := newRoot()
+	root.SetArgs(args)
+	err := fang.Execute(ctx, root,
+		fang.WithVersion(buildVersion()),
+		fang.WithCommit(buildCommit()),
+		fang.WithoutManpage(),
+		fang.WithoutCompletions(),
+	)
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	if isCobraUsage(err) {
+		return 2
+	}
+	if errors.Is(err, context.Canceled) {
+		return 130
+	}
+	return 1
+}
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+func buildCommit() string {
+	if commit != "" {
+		return commit
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 7 {
+				return s.Value[:7]
+			}
+		}
+	}
+	return "unknown"
+}
+
+func goVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		return bi.GoVersion
+	}
+	return "unknown Go"
+}
+
+// isCobraUsage recognises cobra's own command-line errors, which it does
+// not type.
+func isCobraUsage(err error) bool {
+	s := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument", "invalid argument", "accepts ", "requires at least", "required flag"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}

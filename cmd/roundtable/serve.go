@@ -1,0 +1,212 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/mcpserver"
+)
+
+func init() {
+	subcommands = append(subcommands, newServeCmd, newSeedCmd, newSeatsCmd, newVersionCmd)
+}
+
+// seatFlags are the server's flags; each also reads ROUNDTABLE_<NAME>.
+type seatFlags struct {
+	room, seat, agent, topic, cwd, spec string
+	budget                              int
+}
+
+func addServeFlags(c *cobra.Command) {
+	f := c.Flags()
+	f.String("room", "default", "room name (env ROUNDTABLE_ROOM)")
+	f.String("seat", "lead", "seat to hold: lead or peer (env ROUNDTABLE_SEAT)")
+	f.String("agent", "", "agent label shown to the other seat; default: the seat (env ROUNDTABLE_AGENT)")
+	f.String("topic", "", "topic, used when this process creates the room (env ROUNDTABLE_TOPIC)")
+	f.Int("budget", 12, "rounds: lead posts allowed, used when this process creates the room (env ROUNDTABLE_BUDGET)")
+	f.String("cwd", "", "folder holding .roundtable/ and the spec; default: the working directory (env ROUNDTABLE_CWD)")
+	f.String("spec", "", "spec path relative to --cwd, used when this process creates the room; default SPEC-<room>.md")
+}
+
+// flagOrEnv returns the flag's value when it was set, else the environment
+// variable's when set, else the flag's default.
+func flagOrEnv(f *pflag.FlagSet, name, env string) string {
+	fl := f.Lookup(name)
+	if fl == nil {
+		return ""
+	}
+	if fl.Changed {
+		return fl.Value.String()
+	}
+	if v, ok := os.LookupEnv(env); ok && v != "" {
+		return v
+	}
+	return fl.DefValue
+}
+
+func readSeatFlags(c *cobra.Command) (seatFlags, error) {
+	f := c.Flags()
+	sf := seatFlags{
+		room:  flagOrEnv(f, "room", "ROUNDTABLE_ROOM"),
+		seat:  flagOrEnv(f, "seat", "ROUNDTABLE_SEAT"),
+		agent: flagOrEnv(f, "agent", "ROUNDTABLE_AGENT"),
+		topic: flagOrEnv(f, "topic", "ROUNDTABLE_TOPIC"),
+		cwd:   flagOrEnv(f, "cwd", "ROUNDTABLE_CWD"),
+		spec:  flagOrEnv(f, "spec", "ROUNDTABLE_SPEC"),
+	}
+	if f.Lookup("budget") != nil {
+		b := flagOrEnv(f, "budget", "ROUNDTABLE_BUDGET")
+		n, err := strconv.Atoi(b)
+		if err != nil || n < 1 {
+			return sf, usageError("--budget must be a positive whole number of rounds, got %q", b)
+		}
+		sf.budget = n
+	}
+	if err := room.ValidateName(sf.room); err != nil {
+		return sf, asUsage(err)
+	}
+	if f.Lookup("seat") != nil {
+		if err := room.ValidateSeat(sf.seat); err != nil {
+			return sf, asUsage(err)
+		}
+	}
+	if sf.cwd != "" {
+		if fi, err := os.Stat(sf.cwd); err != nil || !fi.IsDir() {
+			return sf, usageError("--cwd %q is not an existing folder", sf.cwd)
+		}
+	}
+	return sf, nil
+}
+
+func newServeCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the MCP stdio server of one seat (the default with no subcommand)",
+		Long: `Run the MCP stdio server of one seat of a room. Register it with a coding
+agent, once per seat, e.g.:
+
+  claude mcp add roundtable -- roundtable --room cache-design --seat lead \
+    --agent opus-5 --topic "Should the cache be write-through" --budget 12
+
+stdout carries only the MCP protocol; diagnostics go to stderr and
+.roundtable/<room>/server.log.`,
+		Args: cobra.NoArgs,
+		RunE: runServe,
+	}
+	addServeFlags(c)
+	return c
+}
+
+func runServe(c *cobra.Command, _ []string) error {
+	sf, err := readSeatFlags(c)
+	if err != nil {
+		return err
+	}
+	err = mcpserver.Serve(c.Context(), mcpserver.Options{
+		Room: sf.room, Seat: sf.seat, Agent: sf.agent, Topic: sf.topic,
+		Budget: sf.budget, Cwd: sf.cwd, Spec: sf.spec, Version: buildVersion(),
+	}, os.Stdin, os.Stdout, os.Stderr)
+	if err != nil {
+		return fmt.Errorf("seat %s of room %q: %w", sf.seat, sf.room, err)
+	}
+	return nil
+}
+
+func newSeedCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "seed",
+		Short: "Create a room and write the lead and peer prompts into it",
+		Long: `Create the room (unless it exists) and write lead.md and peer.md into its
+folder with the topic and spec path filled in. Paste each into its agent.
+Prints {room, dir, spec, prompts} as JSON.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			sf, err := readSeatFlags(c)
+			if err != nil {
+				return err
+			}
+			if sf.topic == "" {
+				return usageError("--topic is required: say what the room should decide")
+			}
+			out, err := room.Seed(sf.cwd, sf.room, room.CreateOptions{Topic: sf.topic, Budget: sf.budget, Spec: sf.spec})
+			if err != nil {
+				return err
+			}
+			return printJSON(c, out)
+		},
+	}
+	f := c.Flags()
+	f.String("room", "default", "room name (env ROUNDTABLE_ROOM)")
+	f.String("topic", "", "what the room should decide (env ROUNDTABLE_TOPIC)")
+	f.Int("budget", 12, "rounds: lead posts allowed (env ROUNDTABLE_BUDGET)")
+	f.String("spec", "", "spec path relative to --cwd; default SPEC-<room>.md")
+	f.String("cwd", "", "folder holding .roundtable/; default: the working directory (env ROUNDTABLE_CWD)")
+	return c
+}
+
+func newSeatsCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "seats",
+		Short: "Print each seat's state from the room's server.log as JSON",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			sf, err := readSeatFlags(c)
+			if err != nil {
+				return err
+			}
+			r, err := room.Open(sf.cwd, sf.room)
+			if err != nil {
+				return roomErr(err, sf.room, sf.cwd)
+			}
+			seats, err := room.ReadSeats(r.Dir())
+			if err != nil {
+				return err
+			}
+			return printJSON(c, seats)
+		},
+	}
+	f := c.Flags()
+	f.String("room", "default", "room name (env ROUNDTABLE_ROOM)")
+	f.String("cwd", "", "folder holding .roundtable/; default: the working directory (env ROUNDTABLE_CWD)")
+	return c
+}
+
+// roomErr words a failure to open a room for the command line.
+func roomErr(err error, name, cwd string) error {
+	if errors.Is(err, room.ErrNoRoom) {
+		if cwd == "" {
+			cwd, _ = os.Getwd()
+		}
+		return fmt.Errorf("no room %q under %s (start one with roundtable seed or a seat server)", name, cwd)
+	}
+	if errors.Is(err, room.ErrBadName) {
+		return asUsage(err)
+	}
+	return err
+}
+
+func printJSON(c *cobra.Command, v any) error {
+	enc := json.NewEncoder(c.OutOrStdout())
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version, commit and Go version",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			_, err := fmt.Fprintf(c.OutOrStdout(), "roundtable %s (commit %s, %s)\n", buildVersion(), buildCommit(), goVersion())
+			return err
+		},
+	}
+}

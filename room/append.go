@@ -1,0 +1,225 @@
+package room
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gofrs/flock"
+)
+
+// Post is a message a seat wants to add.
+type Post struct {
+	Seat  string
+	Agent string
+	Kind  string // empty: the seat's default kind
+	Text  string
+	Round int // debates only
+}
+
+// staleTemp is how old a temporary file must be before a writer removes it
+// as left behind by a process that died between write and rename.
+const staleTemp = 30 * time.Second
+
+// withLock runs fn holding the room's cross-process lock. The lock is an
+// flock, so it is released by the kernel when its holder dies.
+func (r *Room) withLock(fn func() error) error {
+	l := flock.New(r.lock)
+	if err := l.Lock(); err != nil {
+		return fmt.Errorf("lock room %q (%s): %w", r.cfg.Room, r.lock, err)
+	}
+	defer l.Unlock()
+	return fn()
+}
+
+// PostMessage appends a message from an MCP seat. Under the room lock it
+// refreshes the room, then enforces the rules: the room is open, it is the
+// seat's turn, the lead has rounds left, the text is non-empty and within
+// MaxTextBytes, and the kind is one the seat may post. The returned State
+// includes the new message.
+func (r *Room) PostMessage(p Post) (Message, State, error) {
+	if err := ValidateSeat(p.Seat); err != nil {
+		return Message{}, State{}, err
+	}
+	if p.Kind == "" {
+		p.Kind = DefaultKind(p.Seat)
+	}
+	if !slices.Contains(KindsFor(p.Seat), p.Kind) {
+		return Message{}, State{}, fmt.Errorf("%w: %q; the %s posts one of %s", ErrBadKind, p.Kind, p.Seat, strings.Join(KindsFor(p.Seat), ", "))
+	}
+	return r.appendChecked(p, func(st State) error {
+		if st.Turn != p.Seat {
+			return fmt.Errorf("%w: the last message is yours; call wait_for_message for the %s's reply", ErrNotYourTurn, other(p.Seat))
+		}
+		if p.Seat == SeatLead && st.OutOfBudget {
+			return fmt.Errorf("%w: all %d rounds are used; write the spec with write_spec, then call close_room", ErrBudgetSpent, r.cfg.Budget)
+		}
+		return nil
+	})
+}
+
+// Record appends a finished debate turn (or the moderator's verdict). There
+// is no turn rule: the debate engine owns the order.
+func (r *Room) Record(p Post) (Message, error) {
+	m, _, err := r.appendChecked(p, func(State) error { return nil })
+	return m, err
+}
+
+func (r *Room) appendChecked(p Post, check func(State) error) (Message, State, error) {
+	if strings.TrimSpace(p.Text) == "" {
+		return Message{}, State{}, fmt.Errorf("%w: say something; the text is empty", ErrEmpty)
+	}
+	if len(p.Text) > MaxTextBytes {
+		return Message{}, State{}, fmt.Errorf("%w: %d bytes, over the %d KiB limit; shorten it or split it over turns", ErrTooLarge, len(p.Text), MaxTextBytes>>10)
+	}
+	if !utf8.ValidString(p.Text) {
+		p.Text = strings.ToValidUTF8(p.Text, "\uFFFD")
+	}
+	var msg Message
+	var st State
+	err := r.withLock(func() error {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if _, err := r.refreshLocked(); err != nil {
+			return err
+		}
+		st = r.stateLocked(nil)
+		if st.Closed != nil {
+			return fmt.Errorf("%w (%s); nothing more can be posted", ErrClosed, st.Closed.Reason)
+		}
+		if err := check(st); err != nil {
+			return err
+		}
+		now := time.Now()
+		msg = Message{
+			Seq: r.nextSeqLocked(), At: formatTime(now),
+			Seat: p.Seat, Agent: p.Agent, Kind: p.Kind, Text: p.Text, Round: p.Round,
+		}
+		data, err := encodeJSON(msg)
+		if err != nil {
+			return err
+		}
+		msg.File = messageFileName(msg.Seq, now, randHex(6))
+		if err := writeAtomic(filepath.Join(r.MessagesDir(), msg.File), data); err != nil {
+			return fmt.Errorf("write message %d of room %q: %w", msg.Seq, r.cfg.Room, err)
+		}
+		r.seen[msg.File] = struct{}{}
+		r.msgs = mergeSorted(r.msgs, []Message{msg})
+		st = r.stateLocked(nil)
+		r.cleanTempLocked(now)
+		return nil
+	})
+	return msg, st, err
+}
+
+// nextSeqLocked is one more than the highest sequence number on disk,
+// counting file names too, so a file that could not be parsed still holds
+// its number.
+func (r *Room) nextSeqLocked() int {
+	top := 0
+	if n := len(r.msgs); n > 0 {
+		top = r.msgs[n-1].Seq
+	}
+	for _, s := range r.skipped {
+		if seq, ok := ParseMessageFileName(s.File); ok && seq > top {
+			top = seq
+		}
+	}
+	return top + 1
+}
+
+// cleanTempLocked removes temporary files left by writers that died between
+// writing and renaming. Fresh ones may belong to a live writer and stay.
+func (r *Room) cleanTempLocked(now time.Time) {
+	names, err := listNames(r.MessagesDir())
+	if err != nil {
+		return
+	}
+	for _, n := range names {
+		if !strings.HasPrefix(n, tempPrefix) {
+			continue
+		}
+		p := filepath.Join(r.MessagesDir(), n)
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > staleTemp {
+			os.Remove(p)
+		}
+	}
+}
+
+func other(seat string) string {
+	if seat == SeatLead {
+		return SeatPeer
+	}
+	return SeatLead
+}
+
+// WriteSpec writes the room's spec file (Config.Spec, relative to the cwd),
+// creating missing folders, atomically. It refuses a path that leaves the
+// cwd, also through symbolic links.
+func (r *Room) WriteSpec(text string) (string, error) {
+	if strings.TrimSpace(text) == "" {
+		return "", fmt.Errorf("%w: the spec is empty; pass the whole document as text", ErrEmpty)
+	}
+	path := r.SpecPath()
+	if !insideDir(r.cwd, path) {
+		return "", fmt.Errorf("%w: spec path %s leaves %s", ErrUnsafePath, r.cfg.Spec, r.cwd)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", fmt.Errorf("create the folder for the spec %s: %w", r.cfg.Spec, err)
+	}
+	if !insideDir(r.cwd, path) {
+		return "", fmt.Errorf("%w: spec path %s leaves %s", ErrUnsafePath, r.cfg.Spec, r.cwd)
+	}
+	if err := writeAtomic(path, []byte(text)); err != nil {
+		return "", fmt.Errorf("write the spec %s: %w", r.cfg.Spec, err)
+	}
+	return path, nil
+}
+
+// CloseOptions say why a room ends.
+type CloseOptions struct {
+	Reason      string
+	SpecPath    string // relative to the cwd; empty: the room's spec
+	RequireSpec bool   // refuse unless the spec file exists
+}
+
+// Close writes closed.json once. A second close returns ErrClosed.
+func (r *Room) Close(opt CloseOptions) (Closed, error) {
+	spec := r.cfg.Spec
+	if opt.SpecPath != "" {
+		spec, _ = SafeSpec(r.cfg.Room, opt.SpecPath)
+	}
+	if opt.RequireSpec {
+		fi, err := os.Stat(filepath.Join(r.cwd, filepath.FromSlash(spec)))
+		if err != nil || !fi.Mode().IsRegular() {
+			return Closed{}, fmt.Errorf("%w: %s does not exist yet; call write_spec with the plan first, then close_room", ErrNoSpec, spec)
+		}
+	}
+	if opt.Reason == "" {
+		opt.Reason = "closed"
+	}
+	c := Closed{Reason: opt.Reason, SpecPath: spec, At: formatTime(time.Now())}
+	data, err := encodeJSON(c)
+	if err != nil {
+		return Closed{}, err
+	}
+	err = r.withLock(func() error { return writeIfAbsent(filepath.Join(r.dir, "closed.json"), data) })
+	if errors.Is(err, fs.ErrExist) {
+		prev, _ := readClosed(r.dir)
+		reason := ""
+		if prev != nil {
+			reason = prev.Reason
+		}
+		return Closed{}, fmt.Errorf("%w already (%s)", ErrClosed, reason)
+	}
+	if err != nil {
+		return Closed{}, fmt.Errorf("write closed.json of room %q: %w", r.cfg.Room, err)
+	}
+	return c, nil
+}

@@ -1,0 +1,164 @@
+package room
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// absDir resolves cwd to an absolute, existing folder.
+func absDir(cwd string) (string, error) {
+	if cwd == "" {
+		var err error
+		if cwd, err = os.Getwd(); err != nil {
+			return "", fmt.Errorf("find the working directory: %w", err)
+		}
+	}
+	abs, err := filepath.Abs(cwd)
+	if err != nil {
+		return "", fmt.Errorf("resolve %q: %w", cwd, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return "", fmt.Errorf("working directory %s: %w", abs, err)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("working directory %s is not a folder", abs)
+	}
+	return abs, nil
+}
+
+// mkdirNoLink creates a folder unless it exists, and refuses a symbolic link
+// in its place: a link could point the room outside the cwd.
+func mkdirNoLink(p string) error {
+	err := os.Mkdir(p, 0o755)
+	if err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("create %s: %w", p, err)
+	}
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", p, err)
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("%w: %s is a symbolic link; rooms must be real folders", ErrUnsafePath, p)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%w: %s exists and is not a folder", ErrUnsafePath, p)
+	}
+	return nil
+}
+
+// writeIfAbsent creates path with data unless it exists, atomically: the
+// data goes to a temporary file that is then hard-linked to path, so nobody
+// ever sees a half-written file and an existing one is never overwritten.
+// It returns an error wrapping fs.ErrExist when path exists.
+func writeIfAbsent(path string, data []byte) error {
+	tmp, err := writeTemp(filepath.Dir(path), data)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	return os.Link(tmp, path)
+}
+
+// writeAtomic replaces path with data through a temporary file and a rename.
+func writeAtomic(path string, data []byte) error {
+	tmp, err := writeTemp(filepath.Dir(path), data)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// tempPrefix starts every temporary file name; such names never end in
+// .json, so no reader takes them for messages.
+const tempPrefix = ".tmp-"
+
+func writeTemp(dir string, data []byte) (string, error) {
+	f, err := os.CreateTemp(dir, tempPrefix+"*")
+	if err != nil {
+		return "", err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
+}
+
+// readRegular reads a regular file without following a symbolic link and
+// without blocking on a FIFO, refusing files larger than limit.
+func readRegular(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, errors.New("a symbolic link, not a file")
+		}
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
+	}
+	if fi.Size() > limit {
+		return nil, fmt.Errorf("file is %d bytes, over the %d-byte limit", fi.Size(), limit)
+	}
+	return io.ReadAll(io.LimitReader(f, limit+1))
+}
+
+// listNames lists a folder's entry names without sorting or stat calls.
+func listNames(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Readdirnames(-1)
+}
+
+// insideDir reports whether path, with symbolic links resolved as far as it
+// exists, lies inside root.
+func insideDir(root, path string) bool {
+	rootReal, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return false
+	}
+	// Resolve the longest existing prefix of path.
+	p := path
+	var rest []string
+	for {
+		real, err := filepath.EvalSymlinks(p)
+		if err == nil {
+			p = filepath.Join(append([]string{real}, rest...)...)
+			break
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return false
+		}
+		rest = append([]string{filepath.Base(p)}, rest...)
+		p = parent
+	}
+	rel, err := filepath.Rel(rootReal, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}

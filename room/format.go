@@ -1,0 +1,142 @@
+package room
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// TimeLayout is how every timestamp in a room is written: UTC with
+// milliseconds, the shape of JavaScript's Date.toISOString.
+const TimeLayout = "2006-01-02T15:04:05.000Z"
+
+// Seats of an MCP room.
+const (
+	SeatLead      = "lead"
+	SeatPeer      = "peer"
+	SeatModerator = "moderator"
+)
+
+// ModeDebate marks a persona debate stored as a room. Rooms without a mode
+// are MCP rooms.
+const ModeDebate = "debate"
+
+// KindSummary is the kind of the moderator's verdict in a debate room.
+const KindSummary = "summary"
+
+// MaxTextBytes is the largest message text a post may carry.
+const MaxTextBytes = 256 << 10
+
+// maxFileBytes bounds how much of a message file a reader will load; a
+// larger file cannot have been written by a server and is skipped.
+const maxFileBytes = 4 << 20
+
+// LeadKinds and PeerKinds are the message kinds each seat may post; the first
+// of each is the default.
+var (
+	LeadKinds = []string{"brief", "challenge", "question", "decision"}
+	PeerKinds = []string{"answer", "objection", "proposal", "concession"}
+)
+
+// Config is room.json. Mode, Agents and Rounds are set only for debates.
+type Config struct {
+	Room      string   `json:"room"`
+	Topic     string   `json:"topic"`
+	Budget    int      `json:"budget"`
+	Spec      string   `json:"spec"`
+	CreatedAt string   `json:"createdAt"`
+	Mode      string   `json:"mode,omitempty"`
+	Agents    []string `json:"agents,omitempty"`
+	Rounds    int      `json:"rounds,omitempty"`
+}
+
+// IsDebate reports whether the room holds a persona debate.
+func (c Config) IsDebate() bool { return c.Mode == ModeDebate }
+
+// Message is one file under messages/. Round is set only in debate rooms.
+type Message struct {
+	Seq   int    `json:"seq"`
+	At    string `json:"at"`
+	Seat  string `json:"seat"`
+	Agent string `json:"agent"`
+	Kind  string `json:"kind"`
+	Text  string `json:"text"`
+	Round int    `json:"round,omitempty"`
+
+	// File is the message's file name inside messages/ (not stored).
+	File string `json:"-"`
+}
+
+// Time parses At; the zero time when it is malformed.
+func (m Message) Time() time.Time {
+	t, err := time.Parse(time.RFC3339Nano, m.At)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// Closed is closed.json.
+type Closed struct {
+	Reason   string `json:"reason"`
+	SpecPath string `json:"specPath"`
+	At       string `json:"at"`
+}
+
+// encodeJSON writes v the way every room file is written: two-space
+// indentation, <, > and & as themselves, and a final newline.
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// messageFileName is the name a message is stored under:
+// 4-digit (or wider) seq, Unix milliseconds, 6 hex characters.
+func messageFileName(seq int, at time.Time, suffix string) string {
+	return fmt.Sprintf("%04d-%d-%s.json", seq, at.UnixMilli(), suffix)
+}
+
+// ParseMessageFileName returns the sequence number that a message file's
+// name starts with. ok is false for names that are not message files
+// (temporary files, anything not ending in .json, names without a number).
+func ParseMessageFileName(name string) (seq int, ok bool) {
+	if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {
+		return 0, false
+	}
+	head, _, found := strings.Cut(name, "-")
+	if !found || head == "" || len(head) > 9 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(head)
+	if err != nil || n < 0 || head[0] == '+' || head[0] == '-' {
+		return 0, false
+	}
+	return n, true
+}
+
+// DefaultKind is the kind a seat's post gets when it names none.
+func DefaultKind(seat string) string {
+	if seat == SeatPeer {
+		return PeerKinds[0]
+	}
+	return LeadKinds[0]
+}
+
+// KindsFor lists the kinds a seat may post.
+func KindsFor(seat string) []string {
+	if seat == SeatPeer {
+		return PeerKinds
+	}
+	return LeadKinds
+}
+
+func formatTime(t time.Time) string { return t.UTC().Format(TimeLayout) }

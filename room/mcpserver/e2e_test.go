@@ -1,0 +1,228 @@
+package mcpserver_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+func TestToolListsPerSeat(t *testing.T) {
+	cwd := t.TempDir()
+	lead := startSeat(t, cwd, "tools", "lead")
+	peer := startSeat(t, cwd, "tools", "peer")
+	got := lead.toolNames()
+	sort.Strings(got)
+	if want := []string{"close_room", "post", "read_room", "room_status", "wait_for_message", "write_spec"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("lead tools %v, want %v", got, want)
+	}
+	got = peer.toolNames()
+	sort.Strings(got)
+	if want := []string{"post", "read_room", "room_status", "wait_for_message"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("peer tools %v, want %v", got, want)
+	}
+}
+
+// TestFullRoom walks a room from brief to close through two seat processes.
+func TestFullRoom(t *testing.T) {
+	cwd := t.TempDir()
+	lead := startSeat(t, cwd, "cache", "lead", "--budget", "2", "--topic", "Write-through?", "--spec", "docs/decisions/cache.md")
+	peer := startSeat(t, cwd, "cache", "peer")
+
+	st := peer.ok("room_status", nil)
+	if st["topic"] != "Write-through?" || st["budget"] != float64(2) || st["turn"] != "lead" || st["your_turn"] != false || st["spec"] != "docs/decisions/cache.md" {
+		t.Fatalf("peer status: %v", st)
+	}
+	peer.refused("post", map[string]any{"text": "me first"}, "lead's turn")
+
+	// A parked peer is woken by the lead's post.
+	woke := make(chan map[string]any, 1)
+	go func() { woke <- peer.ok("wait_for_message", map[string]any{"timeout_seconds": 30}) }()
+	time.Sleep(200 * time.Millisecond) // let it park
+	// A parked wait does not block other calls of the same seat.
+	if st := peer.ok("room_status", nil); st["message_count"] != float64(0) {
+		t.Fatalf("status while parked: %v", st)
+	}
+	posted := lead.ok("post", map[string]any{"text": "## Brief\nShould we?", "kind": "brief"})
+	if posted["posted"] != float64(1) || posted["round"] != float64(1) || posted["turn"] != "peer" {
+		t.Fatalf("post reply: %v", posted)
+	}
+	var got map[string]any
+	select {
+	case got = <-woke:
+	case <-time.After(10 * time.Second):
+		t.Fatal("parked peer was not woken by the lead's post")
+	}
+	msgs := messagesOf(t, got)
+	if len(msgs) != 1 || msgs[0]["text"] != "## Brief\nShould we?" || msgs[0]["seat"] != "lead" || got["your_turn"] != true {
+		t.Fatalf("woken with %v", got)
+	}
+
+	lead.refused("post", map[string]any{"text": "again"}, "peer's turn")
+	peer.refused("post", map[string]any{"text": "x", "kind": "brief"}, "answer")
+	peer.refused("post", map[string]any{"text": "   "}, "non-empty")
+	peer.ok("post", map[string]any{"text": "objection", "kind": "objection"})
+	if m := messagesOf(t, lead.ok("wait_for_message", map[string]any{"timeout_seconds": 5})); len(m) != 1 || m[0]["kind"] != "objection" {
+		t.Fatalf("lead got %v", m)
+	}
+	lead.ok("post", map[string]any{"text": "challenge", "kind": "challenge"})
+	peer.ok("wait_for_message", map[string]any{"timeout_seconds": 5})
+	peer.ok("post", map[string]any{"text": "concession", "kind": "concession"})
+	lead.refused("post", map[string]any{"text": "one more"}, "budget of 2 is spent")
+
+	// The peer waits while the lead writes the spec: idle, with a note.
+	start := time.Now()
+	idle := peer.ok("wait_for_message", map[string]any{"timeout_seconds": 0.3})
+	if idle["idle"] != true || !strings.Contains(idle["note"].(string), "lead is writing the spec") {
+		t.Fatalf("idle reply: %v", idle)
+	}
+	if el := time.Since(start); el < 300*time.Millisecond || el > 2*time.Second {
+		t.Fatalf("idle after %v for a 0.3 s timeout", el)
+	}
+
+	lead.refused("close_room", map[string]any{"reason": "done"}, "no spec yet")
+	peer.refused("write_spec", map[string]any{"text": "# mine"}, "Only the lead")
+	peer.refused("close_room", map[string]any{}, "Only the lead")
+	w := lead.ok("write_spec", map[string]any{"text": "# Decision\nWrite-through.\n\n## Dissent\n> concession"})
+	if w["written"] != "docs/decisions/cache.md" {
+		t.Fatalf("write_spec reply %v", w)
+	}
+	if data, err := os.ReadFile(filepath.Join(cwd, "docs/decisions/cache.md")); err != nil || !strings.HasPrefix(string(data), "# Decision") {
+		t.Fatalf("spec file: %q %v", data, err)
+	}
+
+	// Close reaches a parked peer.
+	go func() { woke <- peer.ok("wait_for_message", map[string]any{"timeout_seconds": 30}) }()
+	time.Sleep(200 * time.Millisecond)
+	closed := lead.ok("close_room", map[string]any{"reason": "agreement reached"})
+	if closed["closed"] != true || closed["spec_path"] != "docs/decisions/cache.md" {
+		t.Fatalf("close reply %v", closed)
+	}
+	select {
+	case got = <-woke:
+	case <-time.After(10 * time.Second):
+		t.Fatal("close did not reach the parked peer")
+	}
+	if got["closed"] != true || got["reason"] != "agreement reached" {
+		t.Fatalf("peer woke with %v", got)
+	}
+	peer.refused("post", map[string]any{"text": "late"}, "closed")
+	lead.refused("close_room", map[string]any{}, "already closed")
+
+	// The transcript on disk is contiguous and alternates.
+	r, err := room.Open(cwd, "cache")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := r.State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSeats := []string{"lead", "peer", "lead", "peer"}
+	if len(rs.Messages) != 4 {
+		t.Fatalf("%d messages on disk", len(rs.Messages))
+	}
+	for i, m := range rs.Messages {
+		if m.Seq != i+1 || m.Seat != wantSeats[i] || m.Agent != wantSeats[i]+"-agent" {
+			t.Fatalf("message %d: %+v", i, m)
+		}
+	}
+	if rs.Closed == nil || rs.Closed.SpecPath != "docs/decisions/cache.md" {
+		t.Fatalf("closed.json: %+v", rs.Closed)
+	}
+}
+
+func TestReadRoomDoesNotSkipUnreadAfterOwnPost(t *testing.T) {
+	cwd := t.TempDir()
+	lead := startSeat(t, cwd, "rr", "lead", "--budget", "5")
+	peer := startSeat(t, cwd, "rr", "peer")
+	lead.ok("post", map[string]any{"text": "brief"})
+	// The peer posts without reading first; its own post must not mark the
+	// brief as read.
+	peer.ok("post", map[string]any{"text": "reply"})
+	msgs := messagesOf(t, peer.ok("read_room", nil))
+	if len(msgs) != 1 || msgs[0]["text"] != "brief" {
+		t.Fatalf("read_room after own post: %v", msgs)
+	}
+	if msgs := messagesOf(t, peer.ok("read_room", nil)); len(msgs) != 0 {
+		t.Fatalf("second read_room repeated messages: %v", msgs)
+	}
+	all := messagesOf(t, peer.ok("read_room", map[string]any{"since": 0}))
+	if len(all) != 2 {
+		t.Fatalf("read_room since 0: %d messages", len(all))
+	}
+}
+
+func TestSeatExitsWhenClientDisconnectsWhileParked(t *testing.T) {
+	cwd := t.TempDir()
+	peer := startSeat(t, cwd, "gone", "peer")
+	go func() {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "wait_for_message"
+		_, _ = peer.c.CallTool(context.Background(), req) // fails when the client closes
+	}()
+	time.Sleep(300 * time.Millisecond)
+	seats, err := room.ReadSeats(filepath.Join(cwd, ".roundtable", "gone"))
+	if err != nil || seats[1].PID == 0 || seats[1].State != room.StateParked {
+		t.Fatalf("seats: %+v %v", seats, err)
+	}
+	pid := seats[1].PID
+	closedAt := time.Now()
+	peer.c.Close()
+	for {
+		if _, err := os.Stat(filepath.Join("/proc", strconvItoa(pid))); os.IsNotExist(err) {
+			break
+		}
+		if time.Since(closedAt) > 3*time.Second {
+			t.Fatalf("seat process %d still running %v after its client left", pid, time.Since(closedAt))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	seats, _ = room.ReadSeats(filepath.Join(cwd, ".roundtable", "gone"))
+	if seats[1].State != room.StateDisconnected {
+		t.Fatalf("peer state after exit: %+v", seats[1])
+	}
+}
+
+func TestStdoutCarriesOnlyProtocolAndBadFlagsCreateNothing(t *testing.T) {
+	cwd := t.TempDir()
+	for _, args := range [][]string{
+		{"--room", "../escape", "--cwd", cwd},
+		{"--room", "ok", "--seat", "boss", "--cwd", cwd},
+		{"--room", "ok", "--budget", "0", "--cwd", cwd},
+		{"--room", "ok", "--budget", "-3", "--cwd", cwd},
+		{"--room", "ok", "--unknown-flag", "--cwd", cwd},
+	} {
+		out, errOut, code := runBinary(t, args...)
+		if code != 2 || out != "" || errOut == "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+	if entries, _ := os.ReadDir(cwd); len(entries) != 0 {
+		t.Fatalf("bad flags created %v", entries)
+	}
+	// Environment variables fill flags; a flag wins over its variable.
+	out, _, code := runBinaryEnv(t, []string{"ROUNDTABLE_ROOM=fromenv", "ROUNDTABLE_TOPIC=env topic", "ROUNDTABLE_BUDGET=3", "ROUNDTABLE_CWD=" + cwd},
+		"seed", "--budget", "5")
+	if code != 0 || !strings.Contains(out, `"room": "fromenv"`) {
+		t.Fatalf("seed from env: exit %d %s", code, out)
+	}
+	r, err := room.Open(cwd, "fromenv")
+	if err != nil || r.Config().Budget != 5 || r.Config().Topic != "env topic" {
+		t.Fatalf("room from env: %+v %v", r, err)
+	}
+	for _, p := range []string{"lead.md", "peer.md"} {
+		data, err := os.ReadFile(filepath.Join(r.Dir(), p))
+		if err != nil || !strings.Contains(string(data), "env topic") || strings.Contains(string(data), "{{") {
+			t.Fatalf("%s: %v\n%s", p, err, data)
+		}
+	}
+}

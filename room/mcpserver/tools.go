@@ -1,0 +1,117 @@
+package mcpserver
+
+import (
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+// Tool annotations, set in full: mcp.NewTool marks a tool destructive and
+// open-world unless told otherwise.
+var (
+	readOnly = mcp.ToolAnnotation{
+		ReadOnlyHint: mcp.ToBoolPtr(true), DestructiveHint: mcp.ToBoolPtr(false),
+		IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(false),
+	}
+	// Reading marks messages as shown, so read_room and wait_for_message are
+	// not idempotent, though they change nothing on disk.
+	reading = mcp.ToolAnnotation{
+		ReadOnlyHint: mcp.ToBoolPtr(true), DestructiveHint: mcp.ToBoolPtr(false),
+		IdempotentHint: mcp.ToBoolPtr(false), OpenWorldHint: mcp.ToBoolPtr(false),
+	}
+	appending = mcp.ToolAnnotation{
+		ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(false),
+		IdempotentHint: mcp.ToBoolPtr(false), OpenWorldHint: mcp.ToBoolPtr(false),
+	}
+	overwriting = mcp.ToolAnnotation{
+		ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(true),
+		IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(false),
+	}
+)
+
+func annotated(a mcp.ToolAnnotation, title string) mcp.ToolOption {
+	a.Title = title
+	return mcp.WithToolAnnotation(a)
+}
+
+// tools lists the seat's tools: four for both seats, two more for the lead.
+func (s *Seat) tools() []server.ServerTool {
+	isLead := s.opt.Seat == room.SeatLead
+	other := otherSeat(s.opt.Seat)
+	postDesc := "Post your reply to the room. Disagree where you actually disagree: agreeing to be agreeable wastes the round."
+	if isLead {
+		postDesc = "Post to the room. Each post you make uses one round of the budget. Use it to set the brief, push back on the peer, or ask a narrower question."
+	}
+	list := []server.ServerTool{
+		{
+			Tool: mcp.NewTool("room_status",
+				mcp.WithDescription("Where the discussion stands: whose turn it is, which round of the budget you are on, and whether the room has closed."),
+				annotated(readOnly, "Room status"),
+			),
+			Handler: s.roomStatus,
+		},
+		{
+			Tool: mcp.NewTool("read_room",
+				mcp.WithDescription("Read the messages posted so far. Without since, returns every message of the "+other+" you have not been shown yet; with since, every message after that sequence number."),
+				mcp.WithNumber("since", mcp.Description("Return only messages after this sequence number. Omit to continue from where you left off.")),
+				annotated(reading, "Read the room"),
+			),
+			Handler: s.readRoom,
+		},
+		{
+			Tool: mcp.NewTool("wait_for_message",
+				mcp.WithDescription(`Block until the `+other+` posts, then return their message. Returns {"idle": true} if nothing arrives before the timeout: call it again. Returns {"closed": true} when the room is over, which is your signal to stop. This is how you stay in the conversation; do not end your turn while the room is open.`),
+				mcp.WithNumber("timeout_seconds", mcp.Description("How long to wait before returning idle. Default and maximum 55.")),
+				annotated(reading, "Wait for the "+other),
+			),
+			Handler: s.waitForMessage,
+		},
+		{
+			Tool: mcp.NewTool("post",
+				mcp.WithDescription(postDesc),
+				mcp.WithString("text", mcp.Required(), mcp.Description("What you want to say. Markdown; cite real file paths and line numbers.")),
+				mcp.WithString("kind", mcp.Description(strings.Join(room.KindsFor(s.opt.Seat), " | "))),
+				annotated(appending, "Post to the room"),
+			),
+			Handler: s.post,
+		},
+	}
+	list = append(list,
+		server.ServerTool{
+			Tool: mcp.NewTool("write_spec",
+				mcp.WithDescription("Write the plan. This is the only way anything leaves this room, and the only file you can create: you are not here to implement anything. Call it once you have converged, then close_room."),
+				mcp.WithString("text", mcp.Required(), mcp.Description("The whole document, Markdown. Decision first, then reasoning, then the work as steps, then a Dissent section in the peer's own words.")),
+				annotated(overwriting, "Write the spec"),
+			),
+			Handler: s.writeSpec,
+		},
+		server.ServerTool{
+			Tool: mcp.NewTool("close_room",
+				mcp.WithDescription("End the discussion. Write the agreed plan with write_spec first, then call this. The spec path defaults to the one in room_status."),
+				mcp.WithString("reason", mcp.Description("Why the room is closing: agreement reached, budget spent, or dead end.")),
+				mcp.WithString("spec_path", mcp.Description("Path to the spec file you wrote, relative to the working directory.")),
+				annotated(appending, "Close the room"),
+			),
+			Handler: s.closeRoom,
+		},
+	)
+	return list
+}
+
+// leadOnly names the tools only the lead sees.
+var leadOnly = map[string]bool{"write_spec": true, "close_room": true}
+
+func instructions(seat string) string {
+	return "You hold the " + seat + " seat of a roundtable room. Loop: post when it is your turn, then call " +
+		"wait_for_message; on idle call it again; stop only when it returns closed."
+}
+
+func otherSeat(seat string) string {
+	if seat == room.SeatLead {
+		return room.SeatPeer
+	}
+	return room.SeatLead
+}

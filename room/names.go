@@ -1,0 +1,71 @@
+package room
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+)
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// ValidateName checks a room name: a letter or digit, then up to 63 letters,
+// digits, dots, underscores or dashes. Anything else could escape the
+// .roundtable folder and is refused.
+func ValidateName(name string) error {
+	if !nameRE.MatchString(name) {
+		return fmt.Errorf("%w: %q: use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit", ErrBadName, name)
+	}
+	return nil
+}
+
+// ValidateSeat checks an MCP seat name.
+func ValidateSeat(seat string) error {
+	if seat != SeatLead && seat != SeatPeer {
+		return fmt.Errorf("%w: %q: the seat is lead or peer", ErrBadSeat, seat)
+	}
+	return nil
+}
+
+// DefaultSpec is the spec path a room gets when none, or an unsafe one, is
+// asked for.
+func DefaultSpec(name string) string { return "SPEC-" + name + ".md" }
+
+// SafeSpec settles the spec path of a room: relative to the room's cwd,
+// never absolute, never containing "..", never empty. An unsafe request
+// falls back to SPEC-<room>.md, as the original server does; note explains
+// the fallback and is empty when the request was kept.
+func SafeSpec(name, requested string) (spec, note string) {
+	if requested == "" {
+		return DefaultSpec(name), ""
+	}
+	if reason := unsafeSpecReason(requested); reason != "" {
+		return DefaultSpec(name), fmt.Sprintf("spec path %q %s; using %s instead", requested, reason, DefaultSpec(name))
+	}
+	return path.Clean(requested), ""
+}
+
+func unsafeSpecReason(p string) string {
+	switch {
+	case strings.ContainsRune(p, 0):
+		return "contains a NUL byte"
+	case len(p) > 512:
+		return "is longer than 512 bytes"
+	case strings.HasPrefix(p, "/") || strings.Contains(p, `\`) || (len(p) > 1 && p[1] == ':'):
+		return "is absolute or uses Windows separators"
+	}
+	for _, part := range strings.Split(p, "/") {
+		if part == ".." {
+			return `contains ".."`
+		}
+	}
+	if c := path.Clean(p); c == "." || strings.HasPrefix(c, ".roundtable") {
+		return "does not name a file outside .roundtable"
+	}
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f {
+			return "contains control characters"
+		}
+	}
+	return ""
+}

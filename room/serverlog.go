@@ -1,0 +1,237 @@
+package room
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// LogFile is the name of the room's diagnostic log.
+const LogFile = "server.log"
+
+// Field is one key=value pair of a server.log line.
+type Field struct{ Key, Value string }
+
+// F builds a Field.
+func F(key string, value any) Field { return Field{Key: key, Value: fmt.Sprint(value)} }
+
+// Log appends one line to server.log: the time, the event and its fields.
+// Values are untrusted (agent labels, file names): anything but plain
+// characters is written as a Go-quoted string, so a newline or a control
+// character cannot forge a second line. One write call per line keeps
+// concurrent appenders from interleaving.
+func (r *Room) Log(event string, fields ...Field) error {
+	return AppendLog(r.dir, time.Now(), event, fields...)
+}
+
+// AppendLog is Log for a room folder.
+func AppendLog(dir string, at time.Time, event string, fields ...Field) error {
+	var b strings.Builder
+	b.WriteString(formatTime(at))
+	b.WriteByte(' ')
+	b.WriteString(logValue(event))
+	for _, f := range fields {
+		b.WriteByte(' ')
+		b.WriteString(logKey(f.Key))
+		b.WriteByte('=')
+		b.WriteString(logValue(f.Value))
+	}
+	b.WriteByte('\n')
+	f, err := os.OpenFile(filepath.Join(dir, LogFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(b.String())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func plain(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("._-:/@+,()", c)) {
+			return false
+		}
+	}
+	return true
+}
+
+func logValue(s string) string {
+	if plain(s) {
+		return s
+	}
+	return strconv.QuoteToASCII(s)
+}
+
+func logKey(s string) string {
+	if plain(s) && !strings.ContainsAny(s, "=") {
+		return s
+	}
+	return "key"
+}
+
+// LogLine is a parsed server.log line.
+type LogLine struct {
+	At     time.Time
+	Event  string
+	Fields map[string]string
+}
+
+// ParseLogLine parses one server.log line; ok is false for lines that are not
+// in the format.
+func ParseLogLine(line string) (LogLine, bool) {
+	ts, rest, found := strings.Cut(line, " ")
+	if !found {
+		return LogLine{}, false
+	}
+	at, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return LogLine{}, false
+	}
+	toks := splitLogTokens(rest)
+	if len(toks) == 0 {
+		return LogLine{}, false
+	}
+	ll := LogLine{At: at, Event: unquoteLog(toks[0]), Fields: map[string]string{}}
+	for _, t := range toks[1:] {
+		k, v, ok := strings.Cut(t, "=")
+		if !ok {
+			continue
+		}
+		ll.Fields[k] = unquoteLog(v)
+	}
+	return ll, true
+}
+
+// splitLogTokens splits on spaces outside double-quoted values.
+func splitLogTokens(s string) []string {
+	var toks []string
+	var cur strings.Builder
+	inQuote, esc := false, false
+	for _, c := range s {
+		switch {
+		case esc:
+			esc = false
+		case inQuote && c == '\\':
+			esc = true
+		case c == '"':
+			inQuote = !inQuote
+		case c == ' ' && !inQuote:
+			if cur.Len() > 0 {
+				toks = append(toks, cur.String())
+				cur.Reset()
+			}
+			continue
+		}
+		cur.WriteRune(c)
+	}
+	if cur.Len() > 0 {
+		toks = append(toks, cur.String())
+	}
+	return toks
+}
+
+func unquoteLog(s string) string {
+	if strings.HasPrefix(s, `"`) {
+		if u, err := strconv.Unquote(s); err == nil {
+			return u
+		}
+	}
+	return s
+}
+
+// Seat states derived from server.log.
+const (
+	StateNotStarted   = "connected, not started"
+	StateParked       = "parked, listening"
+	StateActive       = "active"
+	StateDisconnected = "disconnected"
+	StateAbsent       = "never connected"
+)
+
+// SeatInfo is what server.log says about one seat.
+type SeatInfo struct {
+	Seat     string    `json:"seat"`
+	Agent    string    `json:"agent"`
+	PID      int       `json:"pid,omitempty"`
+	State    string    `json:"state"`
+	LastTool string    `json:"last_tool,omitempty"`
+	LastAt   time.Time `json:"last_at,omitzero"`
+	Calls    int       `json:"calls"`
+}
+
+// ReadSeats reads server.log and returns the lead and the peer's state (and
+// any other seat that appears), lead first. A missing log means no seat has
+// connected yet.
+func ReadSeats(dir string) ([]SeatInfo, error) {
+	data, err := readRegular(filepath.Join(dir, LogFile), 64<<20)
+	if err != nil && !os.IsNotExist(err) {
+		return nil, fmt.Errorf("read %s: %w", filepath.Join(dir, LogFile), err)
+	}
+	return SeatsFromLog(data), nil
+}
+
+// SeatsFromLog derives seat states from server.log content. Lines from
+// several processes are not strictly in time order, so they are sorted
+// first.
+func SeatsFromLog(data []byte) []SeatInfo {
+	var lines []LogLine
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if ll, ok := ParseLogLine(sc.Text()); ok {
+			lines = append(lines, ll)
+		}
+	}
+	sort.SliceStable(lines, func(i, j int) bool { return lines[i].At.Before(lines[j].At) })
+	seats := map[string]*SeatInfo{
+		SeatLead: {Seat: SeatLead, State: StateAbsent},
+		SeatPeer: {Seat: SeatPeer, State: StateAbsent},
+	}
+	order := []string{SeatLead, SeatPeer}
+	for _, ll := range lines {
+		seat := ll.Fields["seat"]
+		if seat == "" {
+			continue
+		}
+		s, ok := seats[seat]
+		if !ok {
+			s = &SeatInfo{Seat: seat, State: StateAbsent}
+			seats[seat] = s
+			order = append(order, seat)
+		}
+		switch ll.Event {
+		case "connect":
+			s.Agent = ll.Fields["agent"]
+			s.PID, _ = strconv.Atoi(ll.Fields["pid"])
+			s.State, s.LastTool, s.Calls = StateNotStarted, "", 0
+			s.LastAt = ll.At
+		case "call":
+			s.Calls++
+			s.LastTool = ll.Fields["tool"]
+			s.LastAt = ll.At
+			s.State = StateActive
+			if s.LastTool == "wait_for_message" {
+				s.State = StateParked
+			}
+		case "disconnect":
+			s.State = StateDisconnected
+			s.LastAt = ll.At
+		}
+	}
+	out := make([]SeatInfo, 0, len(order))
+	for _, k := range order {
+		out = append(out, *seats[k])
+	}
+	return out
+}

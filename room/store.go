@@ -1,0 +1,337 @@
+package room
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+)
+
+// Folder is the name of the folder under a cwd that holds every room.
+const Folder = ".roundtable"
+
+// Room is an open room. A Room remembers which message files it has parsed,
+// so each Refresh reads only new files. It is safe for concurrent use.
+type Room struct {
+	cwd  string
+	dir  string
+	cfg  Config
+	lock string
+
+	mu      sync.Mutex
+	seen    map[string]struct{} // file names parsed or skipped
+	msgs    []Message           // sorted by seq, then file name
+	skipped []Skipped
+	// notifier, when attached by Watch, lets State skip listing the folder
+	// while nothing changed; lastGen is its generation at the last listing.
+	notifier *Notifier
+	lastGen  uint64
+}
+
+// Skipped is a file under messages/ that could not be read as a message.
+type Skipped struct {
+	File   string
+	Reason string
+}
+
+// State is what a room's files say now. Round, Turn and OutOfBudget follow
+// the format's derivation rules (they are never stored).
+type State struct {
+	Messages    []Message // shared; callers must not modify
+	Closed      *Closed
+	Round       int
+	Turn        string
+	OutOfBudget bool
+	Skipped     []Skipped // every file skipped so far
+	NewSkipped  []Skipped // files skipped by this refresh
+}
+
+// LastSeq is the sequence number of the newest message, 0 when empty.
+func (s State) LastSeq() int {
+	if len(s.Messages) == 0 {
+		return 0
+	}
+	return s.Messages[len(s.Messages)-1].Seq
+}
+
+// Dir is the folder of room name under cwd.
+func Dir(cwd, name string) string { return filepath.Join(cwd, Folder, name) }
+
+// CreateOptions are the settings of a room that does not exist yet. They are
+// ignored when the room exists: room.json is never rewritten.
+type CreateOptions struct {
+	Topic  string
+	Budget int
+	Spec   string // requested spec path; unsafe values fall back to SPEC-<room>.md
+	Mode   string
+	Agents []string
+	Rounds int
+}
+
+// Create opens room name under cwd, creating it when it does not exist. The
+// first process to arrive writes room.json; every later one reads it.
+// created reports whether this call wrote it.
+func Create(cwd, name string, opt CreateOptions) (r *Room, created bool, err error) {
+	if err := ValidateName(name); err != nil {
+		return nil, false, err
+	}
+	cwd, err = absDir(cwd)
+	if err != nil {
+		return nil, false, err
+	}
+	top := filepath.Join(cwd, Folder)
+	if err := mkdirNoLink(top); err != nil {
+		return nil, false, err
+	}
+	if err := writeIfAbsent(filepath.Join(top, ".gitignore"), []byte("*\n")); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil, false, fmt.Errorf("write %s: %w", filepath.Join(top, ".gitignore"), err)
+	}
+	dir := filepath.Join(top, name)
+	if err := mkdirNoLink(dir); err != nil {
+		return nil, false, err
+	}
+	if err := mkdirNoLink(filepath.Join(dir, "messages")); err != nil {
+		return nil, false, err
+	}
+	spec, _ := SafeSpec(name, opt.Spec)
+	cfg := Config{
+		Room: name, Topic: opt.Topic, Budget: opt.Budget, Spec: spec,
+		CreatedAt: formatTime(time.Now()),
+		Mode:      opt.Mode, Agents: opt.Agents, Rounds: opt.Rounds,
+	}
+	data, err := encodeJSON(cfg)
+	if err != nil {
+		return nil, false, err
+	}
+	err = writeIfAbsent(filepath.Join(dir, "room.json"), data)
+	switch {
+	case err == nil:
+		created = true
+	case errors.Is(err, fs.ErrExist):
+	default:
+		return nil, false, fmt.Errorf("write room.json in %s: %w", dir, err)
+	}
+	r, err = open(cwd, name)
+	return r, created, err
+}
+
+// Open opens an existing room; ErrNoRoom when it has no room.json.
+func Open(cwd, name string) (*Room, error) {
+	if err := ValidateName(name); err != nil {
+		return nil, err
+	}
+	cwd, err := absDir(cwd)
+	if err != nil {
+		return nil, err
+	}
+	return open(cwd, name)
+}
+
+func open(cwd, name string) (*Room, error) {
+	dir := filepath.Join(cwd, Folder, name)
+	for _, p := range []string{filepath.Join(cwd, Folder), dir} {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, fmt.Errorf("%w: %s is a symbolic link; rooms must be real folders inside %s", ErrUnsafePath, p, cwd)
+		}
+	}
+	data, err := readRegular(filepath.Join(dir, "room.json"), 1<<20)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: no room %q under %s", ErrNoRoom, name, cwd)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read room.json of %q: %w", name, err)
+	}
+	var cfg Config
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		return nil, fmt.Errorf("room.json of %q is not valid JSON (%v); fix or remove %s", name, err, filepath.Join(dir, "room.json"))
+	}
+	if cfg.Room == "" {
+		cfg.Room = name
+	}
+	if spec, _ := SafeSpec(name, cfg.Spec); spec != cfg.Spec {
+		cfg.Spec = spec
+	}
+	return &Room{
+		cwd: cwd, dir: dir, cfg: cfg,
+		lock: filepath.Join(dir, ".lock"),
+		seen: make(map[string]struct{}),
+	}, nil
+}
+
+// Config is room.json as read when the room was opened.
+func (r *Room) Config() Config { return r.cfg }
+
+// Dir is the room's folder.
+func (r *Room) Dir() string { return r.dir }
+
+// Cwd is the absolute folder the room lives under (where the spec goes).
+func (r *Room) Cwd() string { return r.cwd }
+
+// SpecPath is the absolute path of the room's spec file.
+func (r *Room) SpecPath() string { return filepath.Join(r.cwd, filepath.FromSlash(r.cfg.Spec)) }
+
+// MessagesDir is the folder of message files.
+func (r *Room) MessagesDir() string { return filepath.Join(r.dir, "messages") }
+
+// State reads what is new on disk and returns the room's state. When a
+// Notifier is attached (Attach) and has seen no change since the last read,
+// the directory is not listed again.
+func (r *Room) State() (State, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var fresh []Skipped
+	if r.notifier == nil || r.notifier.Gen() != r.lastGen {
+		if r.notifier != nil {
+			r.lastGen = r.notifier.Gen()
+		}
+		var err error
+		if fresh, err = r.refreshLocked(); err != nil {
+			return State{}, err
+		}
+	}
+	return r.stateLocked(fresh), nil
+}
+
+// Refresh is State that always lists the messages folder.
+func (r *Room) Refresh() (State, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fresh, err := r.refreshLocked()
+	if err != nil {
+		return State{}, err
+	}
+	return r.stateLocked(fresh), nil
+}
+
+func (r *Room) stateLocked(fresh []Skipped) State {
+	st := State{
+		Messages:   r.msgs[:len(r.msgs):len(r.msgs)],
+		Skipped:    r.skipped[:len(r.skipped):len(r.skipped)],
+		NewSkipped: fresh,
+	}
+	if c, err := readClosed(r.dir); err == nil {
+		st.Closed = c
+	}
+	st.Round, st.Turn = derive(r.msgs)
+	st.OutOfBudget = st.Round >= r.cfg.Budget
+	return st
+}
+
+// derive computes round (the number of lead messages) and whose turn it is.
+func derive(msgs []Message) (round int, turn string) {
+	for i := range msgs {
+		if msgs[i].Seat == SeatLead {
+			round++
+		}
+	}
+	turn = SeatLead
+	if n := len(msgs); n > 0 && msgs[n-1].Seat == SeatLead {
+		turn = SeatPeer
+	}
+	return round, turn
+}
+
+// refreshLocked parses message files not seen before and returns the files
+// it skipped this time.
+func (r *Room) refreshLocked() ([]Skipped, error) {
+	names, err := listNames(r.MessagesDir())
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w: the messages folder of room %q is gone (%s)", ErrNoRoom, r.cfg.Room, r.MessagesDir())
+		}
+		return nil, fmt.Errorf("list messages of room %q: %w", r.cfg.Room, err)
+	}
+	var added []Message
+	var fresh []Skipped
+	for _, name := range names {
+		if _, ok := r.seen[name]; ok {
+			continue
+		}
+		if _, ok := ParseMessageFileName(name); !ok {
+			continue // temporary files and strangers are never messages
+		}
+		m, err := readMessage(filepath.Join(r.MessagesDir(), name))
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue // removed between listing and reading
+			}
+			fresh = append(fresh, Skipped{File: name, Reason: err.Error()})
+			r.seen[name] = struct{}{}
+			continue
+		}
+		m.File = name
+		added = append(added, m)
+		r.seen[name] = struct{}{}
+	}
+	if len(added) > 0 {
+		r.msgs = mergeSorted(r.msgs, added)
+	}
+	r.skipped = append(r.skipped, fresh...)
+	return fresh, nil
+}
+
+func lessMsg(a, b *Message) bool {
+	if a.Seq != b.Seq {
+		return a.Seq < b.Seq
+	}
+	return a.File < b.File
+}
+
+// mergeSorted adds new messages to a sorted slice. New files nearly always
+// sort after the old ones, so that case is an append.
+func mergeSorted(old, added []Message) []Message {
+	sort.Slice(added, func(i, j int) bool { return lessMsg(&added[i], &added[j]) })
+	if len(old) == 0 || lessMsg(&old[len(old)-1], &added[0]) {
+		return append(old, added...)
+	}
+	all := make([]Message, 0, len(old)+len(added))
+	all = append(all, old...)
+	all = append(all, added...)
+	sort.SliceStable(all, func(i, j int) bool { return lessMsg(&all[i], &all[j]) })
+	return all
+}
+
+func readMessage(path string) (Message, error) {
+	data, err := readRegular(path, maxFileBytes)
+	if err != nil {
+		return Message{}, err
+	}
+	var m Message
+	if err := json.Unmarshal(data, &m); err != nil {
+		return Message{}, fmt.Errorf("not a message: %v", err)
+	}
+	if m.Seat == "" {
+		return Message{}, errors.New("not a message: no seat")
+	}
+	if seq, ok := ParseMessageFileName(filepath.Base(path)); ok && m.Seq <= 0 {
+		m.Seq = seq
+	}
+	return m, nil
+}
+
+func readClosed(dir string) (*Closed, error) {
+	data, err := readRegular(filepath.Join(dir, "closed.json"), 1<<20)
+	if err != nil {
+		return nil, err
+	}
+	var c Closed
+	if err := json.Unmarshal(data, &c); err != nil {
+		// A closed.json that does not parse still closes the room.
+		return &Closed{Reason: "closed (closed.json unreadable: " + err.Error() + ")"}, nil
+	}
+	return &c, nil
+}
+
+// randHex returns n random hex characters.
+func randHex(n int) string {
+	b := make([]byte, (n+1)/2)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)[:n]
+}
