@@ -58,6 +58,9 @@ func mkdirNoLink(p string) error {
 // ever sees a half-written file and an existing one is never overwritten.
 // It returns an error wrapping fs.ErrExist when path exists.
 func writeIfAbsent(path string, data []byte) error {
+	if _, err := os.Lstat(path); err == nil {
+		return fmt.Errorf("%s: %w", path, fs.ErrExist)
+	}
 	tmp, err := writeTemp(filepath.Dir(path), data)
 	if err != nil {
 		return err
@@ -88,10 +91,9 @@ func writeTemp(dir string, data []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// No fsync: the rename makes the file whole for every reader, and a
+	// process killed with -9 loses nothing that reached the page cache.
 	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

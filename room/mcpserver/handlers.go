@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -49,9 +50,17 @@ func (s *Seat) status(st room.State) status {
 
 // state reads the room and logs files it had to skip, once each.
 func (s *Seat) state() (room.State, error) {
+	before := s.loaded.Load()
 	st, err := s.room.State()
 	if err != nil {
 		return st, err
+	}
+	// The first read of a large room parses every file once; hand that
+	// garbage back to the OS so a parked seat stays small.
+	if n := int64(len(st.Messages)); n-before > 1000 && s.loaded.CompareAndSwap(before, n) {
+		debug.FreeOSMemory()
+	} else if n > before {
+		s.loaded.CompareAndSwap(before, n)
 	}
 	for _, sk := range st.NewSkipped {
 		s.log("skip", room.F("seat", s.opt.Seat), room.F("file", sk.File), room.F("reason", sk.Reason))
@@ -175,15 +184,24 @@ func waitTimeout(req mcp.CallToolRequest) time.Duration {
 func (s *Seat) waitForMessage(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	timer := time.NewTimer(waitTimeout(req))
 	defer timer.Stop()
+	start := time.Now()
 	var progress <-chan time.Time
 	var token mcp.ProgressToken
+	notify := func() {
+		waited := time.Since(start).Round(time.Second)
+		_ = server.ServerFromContext(ctx).SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+			"progressToken": token,
+			"progress":      waited.Seconds(),
+			"message":       fmt.Sprintf("parked %s, listening for the %s", waited, otherSeat(s.opt.Seat)),
+		})
+	}
 	if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
 		token = req.Params.Meta.ProgressToken
 		t := time.NewTicker(progressEvery)
 		defer t.Stop()
 		progress = t.C
 	}
-	start := time.Now()
+	parked := false
 	for {
 		changed := s.notifier.Changed() // before reading, so no change is missed
 		st, err := s.state()
@@ -203,6 +221,10 @@ func (s *Seat) waitForMessage(ctx context.Context, req mcp.CallToolRequest) (*mc
 			s.markShown(fresh)
 			return reply(merge(map[string]any{"messages": fresh}, s.status(st)))
 		}
+		if !parked && token != nil {
+			notify() // the client learns at once that the seat is listening
+		}
+		parked = true
 		select {
 		case <-changed:
 		case <-timer.C:
@@ -210,12 +232,7 @@ func (s *Seat) waitForMessage(ctx context.Context, req mcp.CallToolRequest) (*mc
 		case <-ctx.Done():
 			return refuse("wait_for_message was cancelled before the %s posted.", otherSeat(s.opt.Seat))
 		case <-progress:
-			waited := time.Since(start).Round(time.Second)
-			_ = server.ServerFromContext(ctx).SendNotificationToClient(ctx, "notifications/progress", map[string]any{
-				"progressToken": token,
-				"progress":      waited.Seconds(),
-				"message":       fmt.Sprintf("parked %s, listening for the %s", waited, otherSeat(s.opt.Seat)),
-			})
+			notify()
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"log"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -63,6 +64,8 @@ type Seat struct {
 
 	mu        sync.Mutex
 	lastShown int // highest seq of the other seat's messages shown to this seat
+
+	loaded atomic.Int64 // messages read so far, to spot a large first load
 }
 
 // NewSeat opens (or creates) the room and starts watching it. Close stops

@@ -1,0 +1,176 @@
+package mcpserver_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// rawClient speaks JSON-RPC over a seat process's stdio with as little
+// client-side work as possible, so benchmarks measure the server.
+type rawClient struct {
+	cmd     *exec.Cmd
+	in      io.WriteCloser
+	mu      sync.Mutex
+	nextID  int
+	pending map[int]chan map[string]any
+	notes   chan map[string]any // notifications from the server
+}
+
+var (
+	plainOnce   sync.Once
+	plainBinary string
+)
+
+// plainBin builds roundtable without the race detector, for measurements.
+func plainBin(tb testing.TB) string {
+	tb.Helper()
+	plainOnce.Do(func() {
+		plainBinary = filepath.Join(filepath.Dir(binary), "roundtable-plain")
+		out, err := exec.Command("go", "build", "-o", plainBinary, "github.com/roundtable-dev/roundtable/cmd/roundtable").CombinedOutput()
+		if err != nil {
+			tb.Fatalf("build: %v\n%s", err, out)
+		}
+	})
+	return plainBinary
+}
+
+func startRaw(tb testing.TB, bin string, args ...string) *rawClient {
+	tb.Helper()
+	cmd := exec.Command(bin, args...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	c := &rawClient{cmd: cmd, in: in, pending: map[int]chan map[string]any{}, notes: make(chan map[string]any, 64)}
+	go c.read(out)
+	tb.Cleanup(c.close)
+	return c
+}
+
+func (c *rawClient) read(r io.Reader) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var msg map[string]any
+		if json.Unmarshal(sc.Bytes(), &msg) != nil {
+			continue
+		}
+		id, ok := msg["id"].(float64)
+		if !ok {
+			select {
+			case c.notes <- msg:
+			default:
+			}
+			continue
+		}
+		c.mu.Lock()
+		ch := c.pending[int(id)]
+		delete(c.pending, int(id))
+		c.mu.Unlock()
+		if ch != nil {
+			ch <- msg
+		}
+	}
+}
+
+func (c *rawClient) close() {
+	c.in.Close()
+	done := make(chan struct{})
+	go func() { c.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Second):
+		c.cmd.Process.Kill()
+		<-done
+	}
+}
+
+// send writes a request and returns the channel its response arrives on.
+func (c *rawClient) send(method string, params any) <-chan map[string]any {
+	c.mu.Lock()
+	c.nextID++
+	id := c.nextID
+	ch := make(chan map[string]any, 1)
+	c.pending[id] = ch
+	c.mu.Unlock()
+	data, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	c.mu.Lock()
+	_, err := c.in.Write(append(data, '\n'))
+	c.mu.Unlock()
+	if err != nil {
+		panic(err)
+	}
+	return ch
+}
+
+func (c *rawClient) initialize(tb testing.TB) {
+	tb.Helper()
+	<-c.send("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "bench", "version": "1"}})
+	data := []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	c.mu.Lock()
+	c.in.Write(data)
+	c.mu.Unlock()
+}
+
+func (c *rawClient) tool(name string, args map[string]any) <-chan map[string]any {
+	return c.send("tools/call", map[string]any{"name": name, "arguments": args})
+}
+
+// procRSS is the resident set of a process in bytes: all of it (VmRSS,
+// which counts the pages of the executable file that were touched) and the
+// process's own anonymous memory (RssAnon).
+func procRSS(pid int) (all, anon int64) {
+	return procStatus(pid, "VmRSS:"), procStatus(pid, "RssAnon:")
+}
+
+func procStatus(pid int, field string) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, field) {
+			f := strings.Fields(line)
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return -1
+}
+
+// procCPU is the CPU time all threads of a process have used, from
+// schedstat (nanoseconds, not clock ticks).
+func procCPU(pid int) time.Duration {
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+	var total int64
+	for _, p := range tasks {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(data))
+		if len(f) > 0 {
+			n, _ := strconv.ParseInt(f[0], 10, 64)
+			total += n
+		}
+	}
+	return time.Duration(total)
+}
