@@ -34,7 +34,8 @@ func (r *Room) withLock(fn func() error) error {
 	if err := l.Lock(); err != nil {
 		return fmt.Errorf("lock room %q (%s): %w", r.cfg.Room, r.lock, err)
 	}
-	defer l.Unlock()
+	defer func() { _ = l.Unlock() }()
+	crashPoint("in-lock")
 	return fn()
 }
 
@@ -106,9 +107,16 @@ func (r *Room) appendChecked(p Post, check func(State) error) (Message, State, e
 			return err
 		}
 		msg.File = messageFileName(msg.Seq, now, randHex(6))
-		if err := writeAtomic(filepath.Join(r.MessagesDir(), msg.File), data); err != nil {
+		tmp, err := writeTemp(r.MessagesDir(), data)
+		if err != nil {
 			return fmt.Errorf("write message %d of room %q: %w", msg.Seq, r.cfg.Room, err)
 		}
+		crashPoint("after-temp")
+		if err := os.Rename(tmp, filepath.Join(r.MessagesDir(), msg.File)); err != nil {
+			os.Remove(tmp)
+			return fmt.Errorf("write message %d of room %q: %w", msg.Seq, r.cfg.Room, err)
+		}
+		crashPoint("after-rename")
 		r.seen[msg.File] = struct{}{}
 		r.msgs = mergeSorted(r.msgs, []Message{msg})
 		st = r.stateLocked(nil)

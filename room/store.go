@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"sync"
 	"time"
@@ -248,8 +249,7 @@ func (r *Room) refreshLocked() ([]Skipped, error) {
 		}
 		return nil, fmt.Errorf("list messages of room %q: %w", r.cfg.Room, err)
 	}
-	var added []Message
-	var fresh []Skipped
+	var todo []string
 	for _, name := range names {
 		if _, ok := r.seen[name]; ok {
 			continue
@@ -257,7 +257,13 @@ func (r *Room) refreshLocked() ([]Skipped, error) {
 		if _, ok := ParseMessageFileName(name); !ok {
 			continue // temporary files and strangers are never messages
 		}
-		m, err := readMessage(filepath.Join(r.MessagesDir(), name))
+		todo = append(todo, name)
+	}
+	results := r.readAll(todo)
+	var added []Message
+	var fresh []Skipped
+	for i, name := range todo {
+		m, err := results[i].m, results[i].err
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				continue // removed between listing and reading
@@ -275,6 +281,36 @@ func (r *Room) refreshLocked() ([]Skipped, error) {
 	}
 	r.skipped = append(r.skipped, fresh...)
 	return fresh, nil
+}
+
+type readResult struct {
+	m   Message
+	err error
+}
+
+// parallelRead is the batch size from which new files are parsed on every
+// core: opening a large room reads thousands of small files.
+const parallelRead = 256
+
+// readAll parses message files, in parallel for a large batch.
+func (r *Room) readAll(names []string) []readResult {
+	out := make([]readResult, len(names))
+	dir := r.MessagesDir()
+	workers := 1
+	if len(names) >= parallelRead {
+		workers = max(runtime.GOMAXPROCS(0), 1)
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(names); i += workers {
+				m, err := readMessage(filepath.Join(dir, names[i]))
+				out[i] = readResult{m, err}
+			}
+		})
+	}
+	wg.Wait()
+	return out
 }
 
 func lessMsg(a, b *Message) bool {

@@ -49,9 +49,15 @@ type seat struct {
 // process and initializes it with the classic handshake real agents use.
 func startSeat(t *testing.T, cwd, roomName, name string, extra ...string) *seat {
 	t.Helper()
+	return startSeatWith(t, binary, nil, cwd, roomName, name, extra...)
+}
+
+// startSeatWith is startSeat with another binary and extra environment.
+func startSeatWith(t *testing.T, bin string, env []string, cwd, roomName, name string, extra ...string) *seat {
+	t.Helper()
 	args := append([]string{"--room", roomName, "--seat", name, "--agent", name + "-agent", "--cwd", cwd}, extra...)
 	stderr := &lockedWriter{b: &strings.Builder{}}
-	c, err := client.NewStdioMCPClientWithOptions(binary, nil, args, transport.WithCommandStderrWriter(stderr))
+	c, err := client.NewStdioMCPClientWithOptions(bin, env, args, transport.WithCommandStderrWriter(stderr))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,6 +78,16 @@ func startSeat(t *testing.T, cwd, roomName, name string, extra ...string) *seat 
 // refusal), the refusal text, and whether it was a refusal.
 func (s *seat) call(tool string, args map[string]any) (map[string]any, string, bool) {
 	s.t.Helper()
+	out, text, refused, err := s.try(tool, args)
+	if err != nil {
+		s.t.Fatalf("%s %s: %v", s.name, tool, err)
+	}
+	return out, text, refused
+}
+
+// try is call that returns a transport failure (a dead process) as an error.
+func (s *seat) try(tool string, args map[string]any) (map[string]any, string, bool, error) {
+	s.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 70*time.Second)
 	defer cancel()
 	req := mcp.CallToolRequest{}
@@ -79,7 +95,7 @@ func (s *seat) call(tool string, args map[string]any) (map[string]any, string, b
 	req.Params.Arguments = args
 	res, err := s.c.CallTool(ctx, req)
 	if err != nil {
-		s.t.Fatalf("%s %s: %v", s.name, tool, err)
+		return nil, "", false, err
 	}
 	text := ""
 	for _, c := range res.Content {
@@ -88,13 +104,13 @@ func (s *seat) call(tool string, args map[string]any) (map[string]any, string, b
 		}
 	}
 	if res.IsError {
-		return nil, text, true
+		return nil, text, true, nil
 	}
 	var out map[string]any
 	if err := json.Unmarshal([]byte(text), &out); err != nil {
 		s.t.Fatalf("%s %s: reply is not JSON: %v\n%s", s.name, tool, err, text)
 	}
-	return out, text, false
+	return out, text, false, nil
 }
 
 // ok calls a tool that must succeed.

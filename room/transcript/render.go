@@ -1,0 +1,143 @@
+package transcript
+
+import (
+	"bytes"
+	"regexp"
+	"sync"
+
+	"github.com/microcosm-cc/bluemonday"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/util"
+)
+
+// renderMarkdown turns one message's Markdown into HTML that is safe to place
+// inside the page. goldmark renders it (GFM tables, strikethrough and
+// autolinks; raw HTML shown as text; images as links, so nothing loads), and
+// bluemonday then keeps only the elements and attributes Markdown needs.
+func renderMarkdown(src string) string {
+	var out, scratch bytes.Buffer
+	renderMarkdownTo(&out, src, &scratch)
+	return out.String()
+}
+
+// renderMarkdownTo is renderMarkdown writing to out, with scratch as the
+// buffer between goldmark and bluemonday (reused across calls).
+func renderMarkdownTo(out *bytes.Buffer, src string, scratch *bytes.Buffer) {
+	scratch.Reset()
+	if err := markdownEngine().Convert([]byte(src), scratch); err != nil {
+		// goldmark fails only when its writer does; show the text instead.
+		scratch.Reset()
+		scratch.WriteString("<pre><code>")
+		scratch.Write(util.EscapeHTML([]byte(src)))
+		scratch.WriteString("</code></pre>")
+	}
+	// Writing to a bytes.Buffer cannot fail.
+	_ = sanitizerPolicy().SanitizeReaderToWriter(bytes.NewReader(scratch.Bytes()), out)
+}
+
+var markdownEngine = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(
+		goldmark.WithExtensions(
+			extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),
+			extension.Strikethrough,
+			extension.Linkify,
+		),
+		goldmark.WithRendererOptions(
+			// No html.WithUnsafe: raw HTML never passes through.
+			renderer.WithNodeRenderers(util.Prioritized(literalHTML{}, 100)),
+		),
+	)
+})
+
+// codeClass is the only class a message may carry: goldmark's mark of a
+// fenced block's language.
+var codeClass = regexp.MustCompile(`^language-[A-Za-z0-9_+#.-]{1,40}$`)
+
+// sanitizerPolicy is a bluemonday policy built from nothing rather than from
+// UGCPolicy, so that every allowed element is one goldmark emits: no script,
+// style, img, iframe, object, embed, svg, math, link, meta, form or input;
+// no event handler, style or id attribute; links only to http, https and
+// mailto URLs (absolute, parseable), with rel="nofollow noreferrer noopener"
+// and target="_blank".
+var sanitizerPolicy = sync.OnceValue(func() *bluemonday.Policy {
+	p := bluemonday.NewPolicy()
+	p.AllowElements(
+		"p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6",
+		"blockquote", "pre", "code", "em", "strong", "del",
+		"ul", "ol", "li", "table", "thead", "tbody", "tr", "th", "td",
+	)
+	p.AllowAttrs("start").Matching(bluemonday.Integer).OnElements("ol")
+	p.AllowAttrs("align").Matching(bluemonday.CellAlign).OnElements("th", "td")
+	p.AllowAttrs("class").Matching(codeClass).OnElements("code")
+	p.AllowAttrs("href").OnElements("a")
+	p.AllowAttrs("title").Matching(bluemonday.Paragraph).OnElements("a")
+	p.AllowURLSchemes("http", "https", "mailto")
+	p.AllowRelativeURLs(false)
+	p.RequireParseableURLs(true)
+	p.RequireNoFollowOnLinks(true)
+	p.RequireNoReferrerOnLinks(true)
+	p.AddTargetBlankToFullyQualifiedLinks(true)
+	return p
+})
+
+// literalHTML renders what goldmark would pass through or drop as raw HTML
+// as visible text instead, so a transcript shows what an agent wrote, and
+// renders images as links, so that opening a transcript loads nothing.
+type literalHTML struct{}
+
+// RegisterFuncs implements renderer.NodeRenderer.
+func (literalHTML) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindRawHTML, renderRawHTML)
+	reg.Register(ast.KindHTMLBlock, renderHTMLBlock)
+	reg.Register(ast.KindImage, renderImage)
+}
+
+func renderRawHTML(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkSkipChildren, nil
+	}
+	n := node.(*ast.RawHTML)
+	_, _ = w.WriteString("<code>")
+	for i := range n.Segments.Len() {
+		seg := n.Segments.At(i)
+		_, _ = w.Write(util.EscapeHTML(seg.Value(source)))
+	}
+	_, _ = w.WriteString("</code>")
+	return ast.WalkSkipChildren, nil
+}
+
+func renderHTMLBlock(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*ast.HTMLBlock)
+	if entering {
+		_, _ = w.WriteString("<pre><code>")
+		for i := range n.Lines().Len() {
+			line := n.Lines().At(i)
+			_, _ = w.Write(util.EscapeHTML(line.Value(source)))
+		}
+		return ast.WalkContinue, nil
+	}
+	if n.HasClosure() {
+		_, _ = w.Write(util.EscapeHTML(n.ClosureLine.Value(source)))
+	}
+	_, _ = w.WriteString("</code></pre>\n")
+	return ast.WalkContinue, nil
+}
+
+func renderImage(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*ast.Image)
+	if !entering {
+		_, _ = w.WriteString("]</a>")
+		return ast.WalkContinue, nil
+	}
+	_, _ = w.WriteString(`<a href="`)
+	dest := util.URLEscape(n.Destination, true)
+	if !html.IsDangerousURL(dest) {
+		_, _ = w.Write(util.EscapeHTML(dest))
+	}
+	_, _ = w.WriteString(`">[image: `)
+	return ast.WalkContinue, nil
+}
