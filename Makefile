@@ -18,10 +18,10 @@ run: build ## Start the debate TUI on the mock provider (no keys needed)
 test: ## vet + race tests (unit, integration, end-to-end in tmux and Chromium)
 	$(GO) vet $(PKGS)
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+	./.ci/fuzz $(or $(FUZZTIME_CI),5s)
 
 bench: ## Go benchmarks and end-to-end measurements (figures go in BENCHMARKS.md)
-	$(GO) test -run '^$$' -bench . -benchmem -count 1 $(PKGS)
-	$(GO) run ./room/mcpserver/cmd/seatbench
+	$(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 60m $(PKGS)
 
 fuzz: ## Run every fuzz target for FUZZTIME each (default 1m)
 	./.ci/fuzz $(or $(FUZZTIME),1m)

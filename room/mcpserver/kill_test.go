@@ -1,6 +1,7 @@
 package mcpserver_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/roundtable-dev/roundtable/room"
 )
@@ -83,7 +86,11 @@ func TestKill9WhilePosting(t *testing.T) {
 				other = "lead"
 			}
 			s := get(other, "")
-			go s.try("wait_for_message", map[string]any{"timeout_seconds": 5})
+			go func() {
+				req := mcp.CallToolRequest{}
+				req.Params.Name = "wait_for_message"
+				_, _ = s.c.CallTool(context.Background(), req) // ends when the process is killed
+			}()
 			time.Sleep(30 * time.Millisecond)
 			if pid := seatPID(t, r.Dir(), other); pid > 0 {
 				_ = syscall.Kill(pid, syscall.SIGKILL)
