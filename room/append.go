@@ -32,6 +32,9 @@ const staleTemp = 30 * time.Second
 func (r *Room) withLock(fn func() error) error {
 	l := flock.New(r.lock)
 	if err := l.Lock(); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%w: the folder of room %q is gone (%s)", ErrNoRoom, r.cfg.Room, r.dir)
+		}
 		return fmt.Errorf("lock room %q (%s): %w", r.cfg.Room, r.lock, err)
 	}
 	defer func() { _ = l.Unlock() }()

@@ -181,7 +181,7 @@ func TestSeatExitsWhenClientDisconnectsWhileParked(t *testing.T) {
 		if _, err := os.Stat(filepath.Join("/proc", strconvItoa(pid))); os.IsNotExist(err) {
 			break
 		}
-		if time.Since(closedAt) > 3*time.Second {
+		if time.Since(closedAt) > time.Second {
 			t.Fatalf("seat process %d still running %v after its client left", pid, time.Since(closedAt))
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -225,4 +225,42 @@ func TestStdoutCarriesOnlyProtocolAndBadFlagsCreateNothing(t *testing.T) {
 			t.Fatalf("%s: %v\n%s", p, err, data)
 		}
 	}
+}
+
+func TestRoomFolderDeletedWhileSeatRuns(t *testing.T) {
+	cwd := t.TempDir()
+	lead := startSeat(t, cwd, "doomed", "lead")
+	peer := startSeat(t, cwd, "doomed", "peer")
+	lead.ok("post", map[string]any{"text": "brief"})
+	woke := make(chan string, 1)
+	go func() {
+		_, text, _, err := peer.try("wait_for_message", map[string]any{"timeout_seconds": 20})
+		if err != nil {
+			text = err.Error()
+		}
+		woke <- text
+	}()
+	peer.ok("room_status", nil) // the wait above may have returned the brief already
+	<-woke
+	go func() {
+		_, text, _, err := peer.try("wait_for_message", map[string]any{"timeout_seconds": 20})
+		if err != nil {
+			text = err.Error()
+		}
+		woke <- text
+	}()
+	time.Sleep(200 * time.Millisecond)
+	if err := os.RemoveAll(filepath.Join(cwd, ".roundtable", "doomed")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case text := <-woke:
+		if !strings.Contains(text, "gone") {
+			t.Fatalf("parked wait after deletion: %q", text)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("parked wait not told that the room is gone")
+	}
+	lead.refused("post", map[string]any{"text": "anyone?"}, "gone")
+	lead.refused("room_status", nil, "gone")
 }

@@ -1,0 +1,11 @@
+package room
+
+import (
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+// TestMain fails the package's tests if any goroutine (a Notifier's, say)
+// outlives them.
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
