@@ -1,0 +1,99 @@
+package debate
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Limits and defaults of a debate.
+const (
+	MinRounds            = 1
+	MaxRounds            = 10
+	DefaultRounds        = 3
+	DefaultTurnTimeout   = 120 * time.Second
+	DefaultMaxTurnTokens = 4096
+	MaxTopicLen          = 2000
+)
+
+// Config is one debate.
+type Config struct {
+	Topic     string
+	Personas  []Persona // in speaking order
+	Moderator Persona   // zero: DefaultModerator()
+	Rounds    int       // 1-10; 0: DefaultRounds
+	// Seed makes the mock's debate repeatable: the same topic, personas,
+	// rounds and seed give the same transcript.
+	Seed int64
+	// BlindOpening answers round 1 in parallel, nobody seeing the others,
+	// so the first speaker does not anchor the rest. Events still come in
+	// speaking order.
+	BlindOpening bool
+	// StopOnConsensus asks the moderator after each round but the last
+	// whether the panel agrees, and goes to the verdict when it does.
+	StopOnConsensus bool
+	// TurnTimeout ends the debate when a provider sends no token for this
+	// long; 0: DefaultTurnTimeout.
+	TurnTimeout time.Duration
+	// MaxTurnTokens cuts a turn after this many deltas (with a note), in
+	// case a server ignores max_tokens; 0: DefaultMaxTurnTokens.
+	MaxTurnTokens int
+}
+
+// Normalize checks c and fills its defaults. Errors wrap ErrBadConfig or
+// ErrBadPersona.
+func (c Config) Normalize() (Config, error) {
+	c.Topic = strings.TrimSpace(c.Topic)
+	switch {
+	case c.Topic == "":
+		return c, fmt.Errorf("%w: the debate needs a topic, like --topic %q", ErrBadConfig, "Should we adopt GraphQL")
+	case utf8.RuneCountInString(c.Topic) > MaxTopicLen:
+		return c, fmt.Errorf("%w: the topic is longer than %d characters; state the decision in a sentence or two", ErrBadConfig, MaxTopicLen)
+	case !utf8.ValidString(c.Topic):
+		return c, fmt.Errorf("%w: the topic is not valid UTF-8", ErrBadConfig)
+	}
+	if c.Rounds == 0 {
+		c.Rounds = DefaultRounds
+	}
+	if c.Rounds < MinRounds || c.Rounds > MaxRounds {
+		return c, fmt.Errorf("%w: %d rounds; choose %d to %d", ErrBadConfig, c.Rounds, MinRounds, MaxRounds)
+	}
+	ps, err := ValidatePersonas(c.Personas)
+	if err != nil {
+		return c, err
+	}
+	c.Personas = ps
+	if c.Moderator.Persona == "" {
+		m := DefaultModerator()
+		if c.Moderator.Model != "" {
+			m.Model = c.Moderator.Model
+		}
+		c.Moderator = m
+	}
+	if strings.TrimSpace(c.Moderator.Name) == "" {
+		c.Moderator.Name = DefaultModerator().Name
+	}
+	if c.TurnTimeout == 0 {
+		c.TurnTimeout = DefaultTurnTimeout
+	}
+	if c.TurnTimeout < 0 {
+		return c, fmt.Errorf("%w: turn timeout %s; give a positive duration like 2m", ErrBadConfig, c.TurnTimeout)
+	}
+	if c.MaxTurnTokens == 0 {
+		c.MaxTurnTokens = DefaultMaxTurnTokens
+	}
+	if c.MaxTurnTokens < 0 {
+		return c, fmt.Errorf("%w: max turn tokens %d; give a positive number", ErrBadConfig, c.MaxTurnTokens)
+	}
+	return c, nil
+}
+
+// Names lists the personas' names in speaking order.
+func (c Config) Names() []string {
+	out := make([]string, len(c.Personas))
+	for i, p := range c.Personas {
+		out[i] = p.Name
+	}
+	return out
+}

@@ -1,0 +1,332 @@
+package debate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Engine runs one debate. Create it with New, start it with Run.
+type Engine struct {
+	cfg  Config
+	p    Provider
+	once sync.Once
+}
+
+// New checks cfg (filling its defaults, see Config.Normalize) and returns an
+// engine that will run it on p. Errors wrap ErrBadConfig, ErrBadPersona or
+// ErrBadProvider.
+func New(cfg Config, p Provider) (*Engine, error) {
+	if p == nil {
+		return nil, fmt.Errorf("%w: no provider", ErrBadProvider)
+	}
+	cfg, err := cfg.Normalize()
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{cfg: cfg, p: p}, nil
+}
+
+// Config is the engine's settings, defaults filled in.
+func (e *Engine) Config() Config { return e.cfg }
+
+// Provider is the engine's provider.
+func (e *Engine) Provider() Provider { return e.p }
+
+// eventBuffer is the channel's buffer: enough to absorb a burst of tokens,
+// small enough that a slow consumer slows the engine instead of piling up.
+const eventBuffer = 64
+
+// finalGrace is how long the closing events of a cancelled debate wait for a
+// consumer that stopped reading, so the engine never hangs on one. A
+// variable only so a test can shorten it.
+var finalGrace = 5 * time.Second
+
+// Run starts the debate and returns its events. The channel is closed after
+// the one final done or error event; read it until then. Cancelling ctx ends
+// the debate promptly with error {message: "cancelled"}, after a turn_end
+// marked incomplete for the turn that was being spoken. Events are never
+// dropped: a slow consumer slows the engine. Run may be called once.
+func (e *Engine) Run(ctx context.Context) <-chan Event {
+	out := make(chan Event, eventBuffer)
+	first := false
+	e.once.Do(func() { first = true })
+	if !first {
+		out <- Event{Type: EventError, Text: "debate: Run was already called; create a new Engine for another debate"}
+		close(out)
+		return out
+	}
+	go func() {
+		defer close(out)
+		gctx, cancel := context.WithCancel(ctx)
+		r := &run{cfg: e.cfg, p: e.p, out: out, ctx: ctx, gctx: gctx, grace: make(chan struct{})}
+		defer func() {
+			cancel()
+			r.wg.Wait()
+			if r.graceTimer != nil {
+				r.graceTimer.Stop()
+			}
+		}()
+		r.finish(r.debate())
+	}()
+	return out
+}
+
+// run is the state of one running debate.
+type run struct {
+	cfg  Config
+	p    Provider
+	out  chan<- Event
+	ctx  context.Context // the caller's: cancelled means "stop"
+	gctx context.Context // generations: cancelled when the run ends
+	wg   sync.WaitGroup
+
+	transcript []Turn
+	total      Usage
+	held       int // rounds finished
+
+	grace      chan struct{} // closed finalGrace after the first final send blocked on a cancelled ctx
+	graceTimer *time.Timer
+}
+
+// errCancelled ends a run whose context was cancelled.
+var errCancelled = errors.New(CancelledMessage)
+
+// send delivers ev, or reports false when the debate was cancelled first.
+func (r *run) send(ev Event) bool {
+	select {
+	case r.out <- ev:
+		return true
+	case <-r.ctx.Done():
+		return false
+	}
+}
+
+// final delivers a closing event. After a cancellation it waits at most
+// finalGrace for a consumer that stopped reading.
+func (r *run) final(ev Event) {
+	select {
+	case r.out <- ev:
+		return
+	case <-r.ctx.Done():
+	}
+	if r.graceTimer == nil {
+		r.graceTimer = time.AfterFunc(finalGrace, func() { close(r.grace) })
+	}
+	select {
+	case r.out <- ev:
+	case <-r.grace:
+	}
+}
+
+// finish sends the one terminal event.
+func (r *run) finish(err error) {
+	total := r.total
+	switch {
+	case err == nil:
+		r.final(Event{Type: EventDone, Usage: &total})
+	case errors.Is(err, errCancelled) || r.ctx.Err() != nil:
+		r.final(Event{Type: EventError, Text: CancelledMessage, Usage: &total, Err: context.Cause(r.ctx)})
+	default:
+		ev := Event{Type: EventError, Text: err.Error(), Usage: &total, Err: err}
+		var te *TurnError
+		if errors.As(err, &te) {
+			ev.Agent, ev.Round, ev.Provider = te.Agent, te.Round, te.Provider
+		}
+		r.final(ev)
+	}
+}
+
+// debate runs every round and the verdict.
+func (r *run) debate() error {
+	if !r.send(Event{Type: EventSessionStart, Topic: r.cfg.Topic, Agents: r.cfg.Names(), Rounds: r.cfg.Rounds, Provider: r.p.Name()}) {
+		return errCancelled
+	}
+	for round := 1; round <= r.cfg.Rounds; round++ {
+		if !r.send(Event{Type: EventRoundStart, Round: round}) {
+			return errCancelled
+		}
+		var gens []*gen
+		if r.cfg.BlindOpening && round == 1 {
+			for _, p := range r.cfg.Personas {
+				gens = append(gens, r.startTurn(round, p, true))
+			}
+		}
+		for i, p := range r.cfg.Personas {
+			var g *gen
+			if gens != nil {
+				g = gens[i]
+			} else {
+				g = r.startTurn(round, p, false)
+			}
+			if err := r.turn(round, p, g); err != nil {
+				return err
+			}
+		}
+		r.held = round
+		var consensus *bool
+		if r.cfg.StopOnConsensus && round < r.cfg.Rounds {
+			yes, err := r.checkConsensus()
+			if err != nil {
+				return err
+			}
+			consensus = &yes
+		}
+		if !r.send(Event{Type: EventRoundEnd, Round: round, Consensus: consensus}) {
+			return errCancelled
+		}
+		if consensus != nil && *consensus {
+			break
+		}
+	}
+	return r.verdict()
+}
+
+func (r *run) info(purpose Purpose, speaker Persona, round int, blind bool) TurnInfo {
+	info := TurnInfo{
+		Purpose: purpose, Topic: r.cfg.Topic, Speaker: speaker, Personas: r.cfg.Personas,
+		Round: round, Rounds: r.cfg.Rounds, Seed: r.cfg.Seed, Blind: blind,
+	}
+	if !blind {
+		info.Transcript = slices.Clone(r.transcript)
+	}
+	return info
+}
+
+func (r *run) startTurn(round int, p Persona, blind bool) *gen {
+	info := r.info(PurposeTurn, p, round, blind)
+	req := Request{Messages: turnMessages(info), Model: p.Model, Info: info}
+	return startGen(r.gctx, &r.wg, r.p, req, r.cfg.TurnTimeout, r.cfg.MaxTurnTokens)
+}
+
+// turn streams one persona's turn: turn_start, its tokens, turn_end.
+func (r *run) turn(round int, p Persona, g *gen) error {
+	defer g.cancel(nil)
+	model := ModelLabel(r.p, p)
+	if !r.send(Event{Type: EventTurnStart, Round: round, Agent: p.Name, Model: model}) {
+		return errCancelled
+	}
+	var text strings.Builder
+	var batch []string
+	for {
+		var done bool
+		batch, done = g.take(batch)
+		for _, d := range batch {
+			if !r.send(Event{Type: EventToken, Round: round, Agent: p.Name, Text: d}) {
+				return r.cut(round, p, model, text.String(), Usage{}, errCancelled)
+			}
+			text.WriteString(d)
+		}
+		if done {
+			break
+		}
+		select {
+		case <-g.ready:
+		case <-r.ctx.Done():
+			return r.cut(round, p, model, text.String(), Usage{}, errCancelled)
+		}
+	}
+	usage, truncated, err := g.result()
+	if err != nil {
+		if r.ctx.Err() != nil {
+			err = errCancelled
+		} else {
+			err = &TurnError{Provider: r.p.Name(), Agent: p.Name, Round: round, Err: err}
+		}
+		return r.cut(round, p, model, text.String(), usage, err)
+	}
+	if truncated {
+		note := fmt.Sprintf("\n\n*[cut off: the reply passed the limit of %d tokens]*", r.cfg.MaxTurnTokens)
+		if !r.send(Event{Type: EventToken, Round: round, Agent: p.Name, Text: note}) {
+			return r.cut(round, p, model, text.String(), usage, errCancelled)
+		}
+		text.WriteString(note)
+	}
+	r.total.Add(usage)
+	t := Turn{Round: round, Agent: p.Name, Model: model, Text: text.String(), Truncated: truncated}
+	if !r.send(Event{Type: EventTurnEnd, Round: round, Agent: p.Name, Model: model, Text: t.Text, Usage: &usage, Truncated: truncated}) {
+		return errCancelled
+	}
+	r.transcript = append(r.transcript, t)
+	return nil
+}
+
+// cut ends a turn that stopped early: what was said is kept in a turn_end
+// marked incomplete (when anything was said), then err ends the debate.
+func (r *run) cut(round int, p Persona, model, text string, usage Usage, err error) error {
+	r.total.Add(usage)
+	if text != "" {
+		r.final(Event{Type: EventTurnEnd, Round: round, Agent: p.Name, Model: model, Text: text, Usage: &usage, Incomplete: true})
+		r.transcript = append(r.transcript, Turn{Round: round, Agent: p.Name, Model: model, Text: text, Incomplete: true})
+	}
+	return err
+}
+
+// silent runs a moderator request without streaming it and returns the
+// whole reply.
+func (r *run) silent(purpose Purpose) (string, Usage, error) {
+	m := r.cfg.Moderator
+	info := r.info(purpose, m, r.held, false)
+	msgs := verdictMessages(info)
+	if purpose == PurposeConsensus {
+		msgs = consensusMessages(info)
+	}
+	g := startGen(r.gctx, &r.wg, r.p, Request{Messages: msgs, Model: m.Model, Info: info}, r.cfg.TurnTimeout, r.cfg.MaxTurnTokens)
+	defer g.cancel(nil)
+	var text strings.Builder
+	var batch []string
+	for {
+		var done bool
+		batch, done = g.take(batch)
+		for _, d := range batch {
+			text.WriteString(d)
+		}
+		if done {
+			break
+		}
+		select {
+		case <-g.ready:
+		case <-r.ctx.Done():
+			return "", Usage{}, errCancelled
+		}
+	}
+	usage, _, err := g.result()
+	r.total.Add(usage)
+	if err != nil {
+		if r.ctx.Err() != nil {
+			return "", usage, errCancelled
+		}
+		return "", usage, &TurnError{Provider: r.p.Name(), Agent: m.Name, Round: r.held, Err: err}
+	}
+	return text.String(), usage, nil
+}
+
+// checkConsensus asks the moderator whether the panel agrees after the
+// round just held.
+func (r *run) checkConsensus() (bool, error) {
+	reply, _, err := r.silent(PurposeConsensus)
+	if err != nil {
+		return false, err
+	}
+	return ParseConsensus(reply), nil
+}
+
+// verdict asks the moderator for the verdict and sends it as the summary.
+func (r *run) verdict() error {
+	text, usage, err := r.silent(PurposeVerdict)
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(text) == "" {
+		text = "**Decision:** No verdict: the moderator's reply was empty. Read the debate above and decide, or run it again."
+	}
+	m := r.cfg.Moderator
+	if !r.send(Event{Type: EventSummary, Text: text, Round: r.held, Model: ModelLabel(r.p, m), Usage: &usage}) {
+		return errCancelled
+	}
+	return nil
+}

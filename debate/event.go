@@ -1,0 +1,244 @@
+package debate
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// EventType names an event of the debate stream.
+type EventType string
+
+// The events of the contract, in the order a debate emits them.
+const (
+	EventSessionStart EventType = "session_start"
+	EventRoundStart   EventType = "round_start"
+	EventTurnStart    EventType = "turn_start"
+	EventToken        EventType = "token"
+	EventTurnEnd      EventType = "turn_end"
+	EventRoundEnd     EventType = "round_end"
+	EventSummary      EventType = "summary"
+	EventDone         EventType = "done"
+	EventError        EventType = "error"
+)
+
+// CancelledMessage is the message of the error event that ends a cancelled
+// debate.
+const CancelledMessage = "cancelled"
+
+// Event is one event of a debate. Type says which fields are set; the JSON
+// form (MarshalJSON) is {"event": Type, "data": {...}} with the payload
+// names of the contract plus a few extra fields:
+//
+//	session_start {topic, agents, rounds, provider}
+//	round_start   {round}
+//	turn_start    {round, agent, model}
+//	token         {round, agent, text}
+//	turn_end      {round, agent, full_text, model, usage, incomplete?, truncated?}
+//	round_end     {round, consensus?}
+//	summary       {text, round, model, usage}
+//	done          {usage}                      (the debate's total usage)
+//	error         {message, agent?, round?, provider?, usage?}
+//
+// Fields marked ? are written only when set.
+type Event struct {
+	Type EventType
+
+	Topic    string   // session_start
+	Agents   []string // session_start: persona names in speaking order
+	Rounds   int      // session_start: rounds planned
+	Provider string   // session_start; error when a provider failed
+
+	Round int    // round_start, turn_start, token, turn_end, round_end, summary; error when in a turn
+	Agent string // turn_start, token, turn_end; error when a persona's turn failed
+	Model string // turn_start, turn_end, summary: the model label
+
+	// Text is the token's delta, the turn_end's full text, the summary's
+	// verdict or the error's message.
+	Text string
+
+	// Usage is the turn's usage (turn_end), the moderator's (summary) or the
+	// debate's total (done, error).
+	Usage *Usage
+
+	Incomplete bool  // turn_end: the turn was cut short by an error or cancellation
+	Truncated  bool  // turn_end: the turn was cut at Config.MaxTurnTokens
+	Consensus  *bool // round_end: the moderator's answer when a consensus check ran
+
+	// Err is the cause of an error event, for errors.Is and errors.As. It is
+	// not part of the JSON form.
+	Err error
+}
+
+// Usage counts the tokens of one reply or of a whole debate. Cost is in the
+// provider's currency (US dollars for OpenRouter), 0 when not reported.
+type Usage struct {
+	PromptTokens     int     `json:"prompt_tokens"`
+	CompletionTokens int     `json:"completion_tokens"`
+	Cost             float64 `json:"cost,omitempty"`
+}
+
+// Add adds o to u.
+func (u *Usage) Add(o Usage) {
+	u.PromptTokens += o.PromptTokens
+	u.CompletionTokens += o.CompletionTokens
+	u.Cost += o.Cost
+}
+
+// IsTerminal reports whether e ends a stream (done or error).
+func (e Event) IsTerminal() bool { return e.Type == EventDone || e.Type == EventError }
+
+// wire is the union of every payload field, for decoding.
+type wire struct {
+	Topic      string   `json:"topic,omitempty"`
+	Agents     []string `json:"agents,omitempty"`
+	Rounds     int      `json:"rounds,omitempty"`
+	Provider   string   `json:"provider,omitempty"`
+	Round      int      `json:"round,omitempty"`
+	Agent      string   `json:"agent,omitempty"`
+	Model      string   `json:"model,omitempty"`
+	Text       string   `json:"text,omitempty"`
+	FullText   string   `json:"full_text,omitempty"`
+	Message    string   `json:"message,omitempty"`
+	Usage      *Usage   `json:"usage,omitempty"`
+	Incomplete bool     `json:"incomplete,omitempty"`
+	Truncated  bool     `json:"truncated,omitempty"`
+	Consensus  *bool    `json:"consensus,omitempty"`
+}
+
+// Payload shapes, one per event type, so required fields are always
+// written, empty or not.
+type (
+	sessionStartData struct {
+		Topic    string   `json:"topic"`
+		Agents   []string `json:"agents"`
+		Rounds   int      `json:"rounds"`
+		Provider string   `json:"provider,omitempty"`
+	}
+	roundData struct {
+		Round int `json:"round"`
+	}
+	turnStartData struct {
+		Round int    `json:"round"`
+		Agent string `json:"agent"`
+		Model string `json:"model,omitempty"`
+	}
+	tokenData struct {
+		Round int    `json:"round"`
+		Agent string `json:"agent"`
+		Text  string `json:"text"`
+	}
+	turnEndData struct {
+		Round      int    `json:"round"`
+		Agent      string `json:"agent"`
+		FullText   string `json:"full_text"`
+		Model      string `json:"model,omitempty"`
+		Usage      *Usage `json:"usage,omitempty"`
+		Incomplete bool   `json:"incomplete,omitempty"`
+		Truncated  bool   `json:"truncated,omitempty"`
+	}
+	roundEndData struct {
+		Round     int   `json:"round"`
+		Consensus *bool `json:"consensus,omitempty"`
+	}
+	summaryData struct {
+		Text  string `json:"text"`
+		Round int    `json:"round,omitempty"`
+		Model string `json:"model,omitempty"`
+		Usage *Usage `json:"usage,omitempty"`
+	}
+	doneData struct {
+		Usage *Usage `json:"usage,omitempty"`
+	}
+	errorData struct {
+		Message  string `json:"message"`
+		Agent    string `json:"agent,omitempty"`
+		Round    int    `json:"round,omitempty"`
+		Provider string `json:"provider,omitempty"`
+		Usage    *Usage `json:"usage,omitempty"`
+	}
+)
+
+// data returns the payload of e in its contract shape.
+func (e Event) data() (any, error) {
+	switch e.Type {
+	case EventSessionStart:
+		agents := e.Agents
+		if agents == nil {
+			agents = []string{}
+		}
+		return sessionStartData{Topic: e.Topic, Agents: agents, Rounds: e.Rounds, Provider: e.Provider}, nil
+	case EventRoundStart:
+		return roundData{Round: e.Round}, nil
+	case EventTurnStart:
+		return turnStartData{Round: e.Round, Agent: e.Agent, Model: e.Model}, nil
+	case EventToken:
+		return tokenData{Round: e.Round, Agent: e.Agent, Text: e.Text}, nil
+	case EventTurnEnd:
+		return turnEndData{
+			Round: e.Round, Agent: e.Agent, FullText: e.Text, Model: e.Model,
+			Usage: e.Usage, Incomplete: e.Incomplete, Truncated: e.Truncated,
+		}, nil
+	case EventRoundEnd:
+		return roundEndData{Round: e.Round, Consensus: e.Consensus}, nil
+	case EventSummary:
+		return summaryData{Text: e.Text, Round: e.Round, Model: e.Model, Usage: e.Usage}, nil
+	case EventDone:
+		return doneData{Usage: e.Usage}, nil
+	case EventError:
+		return errorData{Message: e.Text, Agent: e.Agent, Round: e.Round, Provider: e.Provider, Usage: e.Usage}, nil
+	}
+	return nil, fmt.Errorf("debate: unknown event type %q", e.Type)
+}
+
+// MarshalJSON writes e as {"event": type, "data": {...}}, with <, > and &
+// as themselves.
+func (e Event) MarshalJSON() ([]byte, error) {
+	d, err := e.data()
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(struct {
+		Event EventType `json:"event"`
+		Data  any       `json:"data"`
+	}{e.Type, d}); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// UnmarshalJSON reads the form MarshalJSON writes.
+func (e *Event) UnmarshalJSON(b []byte) error {
+	var env struct {
+		Event EventType       `json:"event"`
+		Data  json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(b, &env); err != nil {
+		return fmt.Errorf("debate: not an event: %w", err)
+	}
+	var w wire
+	if len(env.Data) > 0 {
+		if err := json.Unmarshal(env.Data, &w); err != nil {
+			return fmt.Errorf("debate: the data of a %s event: %w", env.Event, err)
+		}
+	}
+	*e = Event{
+		Type: env.Event, Topic: w.Topic, Agents: w.Agents, Rounds: w.Rounds, Provider: w.Provider,
+		Round: w.Round, Agent: w.Agent, Model: w.Model, Usage: w.Usage,
+		Incomplete: w.Incomplete, Truncated: w.Truncated, Consensus: w.Consensus,
+	}
+	switch env.Event {
+	case EventTurnEnd:
+		e.Text = w.FullText
+	case EventError:
+		e.Text = w.Message
+	case EventSessionStart, EventRoundStart, EventTurnStart, EventToken, EventRoundEnd, EventSummary, EventDone:
+		e.Text = w.Text
+	default:
+		return fmt.Errorf("debate: unknown event type %q", env.Event)
+	}
+	return nil
+}

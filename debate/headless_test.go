@@ -1,0 +1,199 @@
+package debate
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+func headlessOpts(cwd, format string) HeadlessOptions {
+	return HeadlessOptions{
+		Topic: "Should we adopt GraphQL", Rounds: 2, Format: format, Cwd: cwd, Fast: true, Seed: 1,
+		Getenv: envOf(nil),
+	}
+}
+
+func onlyRoom(t *testing.T, cwd string) *room.Room {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(cwd, room.Folder))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	if len(names) != 1 {
+		t.Fatalf("rooms %v, want one", names)
+	}
+	r, err := room.Open(cwd, names[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestHeadlessJSONL(t *testing.T) {
+	cwd := t.TempDir()
+	var out, errOut bytes.Buffer
+	if err := RunHeadless(context.Background(), headlessOpts(cwd, FormatJSONL), &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	var evs []Event
+	sc := bufio.NewScanner(&out)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var ev Event
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			t.Fatalf("line %q: %v", sc.Text(), err)
+		}
+		evs = append(evs, ev)
+	}
+	cfg, _ := Config{Topic: "Should we adopt GraphQL", Personas: DefaultPersonas(), Rounds: 2}.Normalize()
+	checkInvariants(t, evs, cfg)
+	r := onlyRoom(t, cwd)
+	st, err := r.State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Messages) != 7 || st.Closed == nil || st.Closed.Reason != ReasonComplete {
+		t.Fatalf("room has %d messages, closed %+v", len(st.Messages), st.Closed)
+	}
+	if !strings.Contains(errOut.String(), r.Config().Room) {
+		t.Errorf("stderr %q does not name the room", errOut.String())
+	}
+}
+
+func TestHeadlessTextAndMarkdown(t *testing.T) {
+	cwd := t.TempDir()
+	var text, md bytes.Buffer
+	if err := RunHeadless(context.Background(), headlessOpts(cwd, FormatText), &text, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := RunHeadless(context.Background(), headlessOpts(cwd, FormatMD), &md, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Debate: Should we adopt GraphQL", "Round 1 of 2", "Round 2 of 2", "▌ Product Manager · mock", "▌ Security Reviewer", "Moderator's verdict", "**Decision:**", "Tokens:"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text output lacks %q", want)
+		}
+	}
+	m := md.String()
+	if !strings.HasPrefix(m, "# Should we adopt GraphQL\n") || !strings.Contains(m, "## Round 2") || !strings.Contains(m, "## Verdict\n\n**Decision:**") {
+		t.Errorf("markdown output:\n%s", m)
+	}
+	// The same seed gives the same debate in both formats.
+	for _, line := range strings.Split(m, "\n") {
+		if strings.HasPrefix(line, "- **") && !strings.Contains(text.String(), line) {
+			t.Errorf("md line %q is not in the text output", line)
+		}
+	}
+}
+
+func TestHeadlessRejectsBadSettingsBeforeCreating(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(*HeadlessOptions)
+		usage  bool
+		want   string
+	}{
+		{"no topic", func(o *HeadlessOptions) { o.Topic = "" }, true, "topic"},
+		{"rounds", func(o *HeadlessOptions) { o.Rounds = 11 }, true, "--rounds 11"},
+		{"format", func(o *HeadlessOptions) { o.Format = "xml" }, true, "--format"},
+		{"room", func(o *HeadlessOptions) { o.Room = "../up" }, true, "--room"},
+		{"agent", func(o *HeadlessOptions) { o.Agents = []string{"Nameless"} }, true, "--agent"},
+		{"personas file", func(o *HeadlessOptions) { o.PersonasFile = filepath.Join("testdata", "personas", "typo.toml") }, true, "persnoa"},
+		{"provider", func(o *HeadlessOptions) { o.Provider.Name = "gemini" }, true, "unknown provider"},
+		{"timeout", func(o *HeadlessOptions) { o.TurnTimeout = -1 }, true, "--turn-timeout"},
+		{"cwd", func(o *HeadlessOptions) { o.Cwd = filepath.Join(o.Cwd, "absent") }, true, "--cwd"},
+		{"missing key", func(o *HeadlessOptions) { o.Provider.Name = "openrouter" }, false, "OPENROUTER_API_KEY"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cwd := t.TempDir()
+			o := headlessOpts(cwd, FormatText)
+			tt.change(&o)
+			var out bytes.Buffer
+			err := RunHeadless(context.Background(), o, &out, &out)
+			if err == nil || IsUsage(err) != tt.usage || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err %v (usage %v), want usage=%v mentioning %q", err, IsUsage(err), tt.usage, tt.want)
+			}
+			if tt.name == "missing key" && !errors.Is(err, ErrMissingKey) {
+				t.Fatalf("err %v, want ErrMissingKey", err)
+			}
+			if _, err := os.Stat(filepath.Join(cwd, room.Folder)); !errors.Is(err, os.ErrNotExist) || out.Len() != 0 {
+				t.Fatalf("bad settings created %s or printed %q", room.Folder, out.String())
+			}
+		})
+	}
+}
+
+func TestHeadlessCancelSaves(t *testing.T) {
+	cwd := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	o := headlessOpts(cwd, FormatJSONL)
+	o.Fast = false
+	o.Provider.Pace = 1 << 20 // about a millisecond a token
+	pr, pw := io.Pipe()
+	errc := make(chan error, 1)
+	go func() {
+		errc <- RunHeadless(ctx, o, pw, &bytes.Buffer{})
+		pw.Close()
+	}()
+	sc := bufio.NewScanner(pr)
+	tokens := 0
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), `"event":"token"`) {
+			if tokens++; tokens == 20 {
+				cancel()
+			}
+		}
+	}
+	err := <-errc
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want context.Canceled", err)
+	}
+	st, err := onlyRoom(t, cwd).State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Closed == nil || st.Closed.Reason != ReasonCancelled || len(st.Messages) == 0 || st.Messages[len(st.Messages)-1].Kind != KindIncomplete {
+		t.Fatalf("closed %+v, %d messages", st.Closed, len(st.Messages))
+	}
+}
+
+func TestHeadlessProviderFailure(t *testing.T) {
+	fs := newFakeServer(t, func(_ int, w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprint(w, `{"error":{"message":"max_tokens is too large"}}`)
+	})
+	cwd := t.TempDir()
+	o := headlessOpts(cwd, FormatText)
+	o.Provider = ProviderConfig{Name: "openai", BaseURL: fs.URL + "/v1"}
+	var out bytes.Buffer
+	err := RunHeadless(context.Background(), o, &out, &bytes.Buffer{})
+	if err == nil || IsUsage(err) || !strings.Contains(err.Error(), "HTTP 400") || !strings.Contains(err.Error(), "Product Manager") {
+		t.Fatalf("err %v", err)
+	}
+	st, _ := onlyRoom(t, cwd).State()
+	if st.Closed == nil || !strings.HasPrefix(st.Closed.Reason, ReasonFailed) || !strings.Contains(st.Closed.Reason, "max_tokens is too large") {
+		t.Fatalf("closed %+v", st.Closed)
+	}
+	if !strings.Contains(out.String(), "The debate stopped:") {
+		t.Errorf("text output does not say it stopped:\n%s", out.String())
+	}
+}

@@ -1,0 +1,252 @@
+package debate
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+// collect runs e to the end and returns every event. It fails the test if
+// the stream does not close within a minute (a hang, not a slow machine).
+func collect(t testing.TB, ch <-chan Event) []Event {
+	t.Helper()
+	var evs []Event
+	deadline := time.After(time.Minute)
+	for {
+		select {
+		case ev, ok := <-ch:
+			if !ok {
+				return evs
+			}
+			evs = append(evs, ev)
+		case <-deadline:
+			t.Fatalf("the event stream did not close; last events: %v", tail(evs, 3))
+			return evs
+		}
+	}
+}
+
+func tail(evs []Event, n int) []Event {
+	if len(evs) <= n {
+		return evs
+	}
+	return evs[len(evs)-n:]
+}
+
+// checkInvariants checks the contract's invariants 1-3 and the shape of a
+// stream (session_start first, rounds in order, summary before done).
+func checkInvariants(t *testing.T, evs []Event, cfg Config) {
+	t.Helper()
+	if err := invariantErr(evs, cfg); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func invariantErr(evs []Event, cfg Config) error {
+	if len(evs) == 0 {
+		return errors.New("no events")
+	}
+	// 1. Exactly one terminal event, and it is the last.
+	terminals := 0
+	for i, ev := range evs {
+		if ev.IsTerminal() {
+			terminals++
+			if i != len(evs)-1 {
+				return fmt.Errorf("terminal %s at %d of %d events: something follows it", ev.Type, i, len(evs))
+			}
+		}
+	}
+	if terminals != 1 {
+		return fmt.Errorf("%d terminal events, want exactly 1", terminals)
+	}
+	if evs[0].Type != EventSessionStart {
+		if evs[0].Type == EventError && len(evs) == 1 {
+			return nil
+		}
+		return fmt.Errorf("first event %s, want session_start", evs[0].Type)
+	}
+	if !slices.Equal(evs[0].Agents, cfg.Names()) || evs[0].Rounds != cfg.Rounds || evs[0].Topic != cfg.Topic {
+		return fmt.Errorf("session_start %+v does not match the config", evs[0])
+	}
+	// 2 and 3: token deltas concatenate to full_text; rounds count from 1;
+	// turns within a round follow the persona order.
+	round, turnIdx := 0, 0
+	inTurn, inRound := false, false
+	var text strings.Builder
+	var cur Event
+	sawSummary := false
+	var lastRoundEnd Event
+	for i, ev := range evs[1:] {
+		switch ev.Type {
+		case EventRoundStart:
+			if inRound || ev.Round != round+1 {
+				return fmt.Errorf("event %d: round_start %d after round %d (in round: %v)", i+1, ev.Round, round, inRound)
+			}
+			round, turnIdx, inRound = ev.Round, 0, true
+		case EventTurnStart:
+			if !inRound || inTurn || ev.Round != round {
+				return fmt.Errorf("event %d: turn_start %+v out of place (round %d)", i+1, ev, round)
+			}
+			if turnIdx >= len(cfg.Personas) || ev.Agent != cfg.Personas[turnIdx].Name {
+				return fmt.Errorf("event %d: round %d turn %d is %q, want persona order %v", i+1, round, turnIdx, ev.Agent, cfg.Names())
+			}
+			inTurn, cur = true, ev
+			text.Reset()
+		case EventToken:
+			if !inTurn || ev.Agent != cur.Agent || ev.Round != cur.Round {
+				return fmt.Errorf("event %d: token %+v outside its turn", i+1, ev)
+			}
+			text.WriteString(ev.Text)
+		case EventTurnEnd:
+			if !inTurn || ev.Agent != cur.Agent || ev.Round != cur.Round {
+				return fmt.Errorf("event %d: turn_end %+v without its turn_start", i+1, ev)
+			}
+			if got := text.String(); got != ev.Text {
+				return fmt.Errorf("event %d: %s round %d: tokens concatenate to %q, full_text is %q", i+1, ev.Agent, ev.Round, got, ev.Text)
+			}
+			inTurn = false
+			turnIdx++
+		case EventRoundEnd:
+			if !inRound || inTurn || ev.Round != round || turnIdx != len(cfg.Personas) {
+				return fmt.Errorf("event %d: round_end %d after %d turns of round %d", i+1, ev.Round, turnIdx, round)
+			}
+			inRound, lastRoundEnd = false, ev
+		case EventSummary:
+			if inRound || sawSummary || ev.Round != round || strings.TrimSpace(ev.Text) == "" {
+				return fmt.Errorf("event %d: summary out of place or empty (round %d)", i+1, round)
+			}
+			sawSummary = true
+		case EventDone:
+			if !sawSummary {
+				return errors.New("done without a summary")
+			}
+			stopped := lastRoundEnd.Consensus != nil && *lastRoundEnd.Consensus
+			if round != cfg.Rounds && !stopped {
+				return fmt.Errorf("done after %d of %d rounds without consensus", round, cfg.Rounds)
+			}
+		case EventError:
+			if ev.Text == "" {
+				return errors.New("error without a message")
+			}
+		case EventSessionStart:
+			return fmt.Errorf("event %d: a second session_start", i+1)
+		}
+	}
+	return nil
+}
+
+// script is a provider for engine tests: it replies to each request with
+// words from reply, and can fail, stall or never stop.
+type script struct {
+	name     string
+	reply    func(req Request) string
+	failAt   func(req Request, token int) error // non-nil error: fail before this token
+	stallAt  func(req Request, token int) bool  // true: go quiet before this token
+	endless  bool
+	requests atomic.Int64
+}
+
+func (s *script) Name() string {
+	if s.name == "" {
+		return "script"
+	}
+	return s.name
+}
+func (s *script) Model() string { return "script-model" }
+
+func (s *script) Stream(ctx context.Context, req Request, onDelta func(string) error) (Usage, error) {
+	s.requests.Add(1)
+	text := fmt.Sprintf("%s speaks in round %d about %s.", req.Info.Speaker.Name, req.Info.Round, req.Info.Topic)
+	if req.Info.Purpose == PurposeVerdict {
+		text = "**Decision:** do it.\n\nBecause."
+	}
+	if req.Info.Purpose == PurposeConsensus {
+		text = "CONTINUE"
+	}
+	if s.reply != nil {
+		text = s.reply(req)
+	}
+	toks := splitTokens(text)
+	u := Usage{PromptTokens: 10}
+	for i := 0; s.endless || i < len(toks); i++ {
+		if s.failAt != nil {
+			if err := s.failAt(req, i); err != nil {
+				return u, err
+			}
+		}
+		if s.stallAt != nil && s.stallAt(req, i) {
+			<-ctx.Done()
+			return u, ctx.Err()
+		}
+		if err := ctx.Err(); err != nil {
+			return u, err
+		}
+		tok := "tok "
+		if i < len(toks) {
+			tok = toks[i]
+		}
+		if err := onDelta(tok); err != nil {
+			return u, err
+		}
+		u.CompletionTokens++
+	}
+	return u, nil
+}
+
+// personasN returns n personas: the default trio first, then extra voices.
+func personasN(n int) []Persona {
+	all := append(DefaultPersonas(),
+		Persona{Name: "Cost Optimizer", Persona: "a finance-minded reviewer who scrutinizes spend and ROI", Stance: StanceAgainst},
+		Persona{Name: "SRE", Persona: "a site reliability engineer who carries the pager"},
+		Persona{Name: "QA Lead", Persona: "a quality lead who wants proof it works", Stance: StanceFor},
+		Persona{Name: "Historian", Persona: "someone who remembers every past migration", Stance: StanceNeutral},
+		Persona{Name: "Newcomer", Persona: "a junior engineer who asks the obvious questions"},
+	)
+	return all[:n]
+}
+
+func errorEvent(evs []Event) (Event, bool) {
+	if len(evs) == 0 {
+		return Event{}, false
+	}
+	last := evs[len(evs)-1]
+	return last, last.Type == EventError
+}
+
+func readGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", t.Name(), name+".golden")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden file (run go test ./debate -update to create it): %v", err)
+	}
+	if string(want) != string(got) {
+		t.Errorf("%s differs from the golden file %s (run with -update after checking the change)\n--- got ---\n%s", name, path, got)
+	}
+}
+
+var errBoom = errors.New("boom")

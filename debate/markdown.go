@@ -1,0 +1,84 @@
+package debate
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Transcript collects a debate's events into a finished transcript, for
+// the headless md format and for tests. Feed it every event with Add.
+type Transcript struct {
+	Topic    string
+	Agents   []string
+	Rounds   int
+	Provider string
+	Turns    []Turn
+	Verdict  string
+	Held     int // rounds held (the summary's round)
+	// Consensus is the round after which the moderator found consensus
+	// and stopped the debate early; 0 when it did not.
+	Consensus int
+	Error     string // the error event's message, if the debate failed
+	Usage     Usage  // the debate's total
+}
+
+// Add takes one event into the transcript.
+func (t *Transcript) Add(ev Event) {
+	switch ev.Type {
+	case EventSessionStart:
+		t.Topic, t.Agents, t.Rounds, t.Provider = ev.Topic, ev.Agents, ev.Rounds, ev.Provider
+	case EventTurnEnd:
+		t.Turns = append(t.Turns, Turn{Round: ev.Round, Agent: ev.Agent, Model: ev.Model, Text: ev.Text, Incomplete: ev.Incomplete, Truncated: ev.Truncated})
+	case EventSummary:
+		t.Verdict, t.Held = ev.Text, ev.Round
+	case EventDone:
+		if ev.Usage != nil {
+			t.Usage = *ev.Usage
+		}
+	case EventError:
+		t.Error = ev.Text
+		if ev.Usage != nil {
+			t.Usage = *ev.Usage
+		}
+	case EventRoundEnd:
+		if ev.Consensus != nil && *ev.Consensus {
+			t.Consensus = ev.Round
+		}
+	case EventRoundStart, EventTurnStart, EventToken:
+	}
+}
+
+// WriteMarkdown writes the transcript as a Markdown document: the topic,
+// each round's turns, the moderator's verdict, and how it ended.
+func (t *Transcript) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n", oneLine(t.Topic))
+	fmt.Fprintf(&b, "*Persona debate: %s; %d %s; provider %s.*\n", joinNames(t.Agents), t.Rounds, plural(t.Rounds, "round", "rounds"), t.Provider)
+	round := 0
+	for _, turn := range t.Turns {
+		if turn.Round != round {
+			round = turn.Round
+			fmt.Fprintf(&b, "\n## Round %d\n", round)
+		}
+		fmt.Fprintf(&b, "\n### %s", turn.Agent)
+		if turn.Model != "" && turn.Model != t.Provider {
+			fmt.Fprintf(&b, " (%s)", turn.Model)
+		}
+		fmt.Fprintf(&b, "\n\n%s\n", strings.TrimSpace(turn.Text))
+		if turn.Incomplete {
+			b.WriteString("\n*[incomplete: the turn was cut off]*\n")
+		}
+	}
+	if t.Consensus > 0 && t.Consensus < t.Rounds {
+		fmt.Fprintf(&b, "\n*The moderator found consensus after round %d of %d and stopped the debate there.*\n", t.Consensus, t.Rounds)
+	}
+	if t.Verdict != "" {
+		fmt.Fprintf(&b, "\n## Verdict\n\n%s\n", strings.TrimSpace(t.Verdict))
+	}
+	if t.Error != "" {
+		fmt.Fprintf(&b, "\n---\n\n*The debate ended early: %s.*\n", oneLine(t.Error))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

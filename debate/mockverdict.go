@@ -1,0 +1,264 @@
+package debate
+
+import (
+	"fmt"
+	"strings"
+)
+
+// standing is where one persona ended up, read from the transcript.
+type standing struct {
+	p            Persona
+	v            *voice
+	first, last  int
+	lastTurn     *Turn
+	lastReason   string
+	spoke        bool
+	hasPositions bool
+}
+
+func standings(info TurnInfo) []standing {
+	out := make([]standing, 0, len(info.Personas))
+	for _, p := range info.Personas {
+		s := standing{p: p, v: voiceFor(p), first: posConditional, last: posConditional}
+		for i := range info.Transcript {
+			t := &info.Transcript[i]
+			if t.Agent != p.Name {
+				continue
+			}
+			class, reason, ok := parsePosition(t.Text)
+			if ok && !s.hasPositions {
+				s.first = class
+			}
+			if ok {
+				s.hasPositions = true
+				s.last, s.lastReason = class, reason
+			}
+			s.spoke, s.lastTurn = true, t
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// mockConsensus answers the check after a round: consensus when everyone
+// spoke in that round and nobody opposes.
+func mockConsensus(info TurnInfo) string {
+	for _, s := range standings(info) {
+		if !s.spoke || s.lastTurn.Round != info.Round {
+			return fmt.Sprintf("CONTINUE\n%s has not spoken in round %d.", s.p.Name, info.Round)
+		}
+		if s.last == posOppose {
+			return fmt.Sprintf("CONTINUE\n%s still opposes: “%s”.", s.p.Name, s.lastReason)
+		}
+	}
+	return "CONSENSUS\nNobody opposes any more, and the remaining conditions fit in one plan."
+}
+
+// mockVerdict writes the moderator's verdict from the transcript, in the
+// structure the moderator prompt asks of a model.
+func mockVerdict(info TurnInfo) string {
+	tw := parseTopic(info.Topic)
+	ss := standings(info)
+	var support, cond, oppose []standing
+	for _, s := range ss {
+		switch s.last {
+		case posSupport:
+			support = append(support, s)
+		case posOppose:
+			oppose = append(oppose, s)
+		default:
+			cond = append(cond, s)
+		}
+	}
+	n := len(ss)
+	var b strings.Builder
+
+	action := upperFirst(tw.Action)
+	switch {
+	case len(oppose) == 0 && len(cond) == 0:
+		fmt.Fprintf(&b, "**Decision:** %s: start now with the smallest slice the panel described, and measure it.\n\n", action)
+	case len(oppose) == 0:
+		fmt.Fprintf(&b, "**Decision:** %s as a time-boxed pilot under the conditions below; widen it only once they are met.\n\n", action)
+	case 2*len(oppose) < n:
+		fmt.Fprintf(&b, "**Decision:** %s only as a limited pilot, and only after %s's blocking concerns have answers.\n\n", action, names(oppose))
+	default:
+		fmt.Fprintf(&b, "**Decision:** Do not %s yet; revisit once the blocking concerns below have answers.\n\n", tw.Action)
+	}
+
+	conf := "Medium"
+	switch {
+	case len(oppose) == 0 && len(support) >= len(cond):
+		conf = "High"
+	case 2*len(oppose) >= n:
+		conf = "Low"
+	}
+	fmt.Fprintf(&b, "**Confidence:** %s. %s\n\n", conf, tally(len(support), len(cond), len(oppose), n))
+
+	b.WriteString("### Where they agreed\n")
+	agreed := agreements(info.Transcript, 3)
+	for _, s := range append(append([]standing{}, support...), cond...) {
+		if len(agreed) >= 4 {
+			break
+		}
+		if s.lastReason != "" {
+			agreed = append(agreed, fmt.Sprintf("- %s can accept it: “%s”.", s.p.Name, s.lastReason))
+		}
+	}
+	if len(agreed) == 0 {
+		agreed = append(agreed, "- Little: every participant held a different line to the end.")
+	}
+	b.WriteString(strings.Join(agreed, "\n"))
+	b.WriteString("\n\n### Dissent\n")
+	writeDissent(&b, ss, oppose)
+
+	b.WriteString("\n\n### Risks\n")
+	b.WriteString(strings.Join(risks(ss, oppose, cond, 3), "\n"))
+
+	b.WriteString("\n\n### Next steps\n")
+	step := 1
+	if 2*len(oppose) >= n && len(oppose) > 0 {
+		fmt.Fprintf(&b, "%d. %s: write down what would change your position, so the next review has a target.\n", step, names(oppose))
+		step++
+	}
+	for _, s := range ss {
+		fmt.Fprintf(&b, "%d. %s: %s\n", step, s.p.Name, s.v.nextStep)
+		step++
+	}
+	fmt.Fprintf(&b, "%d. Everyone: reconvene with real numbers once the first slice has run; this verdict is revisited then.", step)
+	return b.String()
+}
+
+// tally says how the panel ended up, in words, for example "Of the three
+// participants, two support it outright and one opposes" for a panel of
+// three with one dissenter.
+func tally(support, cond, oppose, n int) string {
+	var parts []string
+	if support > 0 {
+		parts = append(parts, number(support)+" "+plural(support, "supports it outright", "support it outright"))
+	}
+	if cond > 0 {
+		parts = append(parts, number(cond)+" "+plural(cond, "supports it with conditions", "support it with conditions"))
+	}
+	if oppose > 0 {
+		parts = append(parts, number(oppose)+" "+plural(oppose, "opposes", "oppose"))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	if n == 1 {
+		return "The only participant " + strings.TrimPrefix(parts[0], "one ") + "."
+	}
+	return fmt.Sprintf("Of the %s participants, %s.", number(n), joinNames(parts))
+}
+
+func number(n int) string {
+	words := []string{"no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"}
+	if n >= 0 && n < len(words) {
+		return words[n]
+	}
+	return fmt.Sprint(n)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func names(ss []standing) string {
+	ns := make([]string, len(ss))
+	for i, s := range ss {
+		ns[i] = s.p.Name
+	}
+	return joinNames(ns)
+}
+
+// agreements are the sentences of the transcript where a speaker agreed
+// with another, as bullets, at most n.
+func agreements(ts []Turn, n int) []string {
+	var out []string
+	for _, t := range ts {
+		for _, para := range strings.Split(t.Text, "\n\n") {
+			if len(out) >= n {
+				return out
+			}
+			if strings.HasPrefix(para, "I agree with ") || strings.Contains(para, " has it right: ") {
+				out = append(out, fmt.Sprintf("- %s (round %d): %s", t.Agent, t.Round, strings.TrimSpace(para)))
+			}
+		}
+	}
+	return out
+}
+
+// writeDissent quotes the dissenter's own position line; with no one
+// opposing, the strongest remaining reservation.
+func writeDissent(b *strings.Builder, ss, oppose []standing) {
+	if len(oppose) > 0 {
+		for i, s := range oppose {
+			if i > 0 {
+				b.WriteString("\n\n")
+			}
+			fmt.Fprintf(b, "> “%s” (%s, round %d)", s.lastReason, s.p.Name, s.lastTurn.Round)
+			if d := demandLine(s.lastTurn.Text); d != "" {
+				fmt.Fprintf(b, "\n>\n> “%s”", d)
+			}
+		}
+		return
+	}
+	var most *standing
+	for i := range ss {
+		s := &ss[i]
+		if !s.spoke || s.lastReason == "" {
+			continue
+		}
+		if most == nil || s.last < most.last || (s.last == most.last && s.first < most.first) {
+			most = s
+		}
+	}
+	if most == nil {
+		b.WriteString("None recorded.")
+		return
+	}
+	fmt.Fprintf(b, "No one opposed by the end. The strongest reservation came from %s:\n\n> “%s” (%s, round %d)",
+		most.p.Name, most.lastReason, most.p.Name, most.lastTurn.Round)
+}
+
+// demandLine is a turn's "What I won't accept" sentence, if it has one.
+func demandLine(text string) string {
+	for _, para := range strings.Split(text, "\n\n") {
+		if i := strings.Index(para, "What I won't accept:"); i >= 0 {
+			return strings.TrimSpace(para[i:])
+		}
+	}
+	return ""
+}
+
+// risks are the concerns the dissenters and the conditional voices raised
+// in their last turns, attributed, at most n.
+func risks(ss, oppose, cond []standing, n int) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, group := range [][]standing{oppose, cond, ss} {
+		for _, s := range group {
+			if s.lastTurn == nil {
+				continue
+			}
+			for _, line := range strings.Split(s.lastTurn.Text, "\n") {
+				if len(out) >= n {
+					return out
+				}
+				l, ok := strings.CutPrefix(strings.TrimSpace(line), "- ")
+				if !ok || seen[l] {
+					continue
+				}
+				seen[l] = true
+				out = append(out, fmt.Sprintf("- %s (%s)", l, s.p.Name))
+			}
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, "- None named in the debate; that is itself a risk.")
+	}
+	return out
+}

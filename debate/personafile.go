@@ -1,0 +1,275 @@
+package debate
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// LoadPersonaFile reads a persona file. The format is TOML:
+//
+//	# Optional: switch the built-in trio off (they stay in the list, off).
+//	replace_defaults = false
+//
+//	[[persona]]
+//	name    = "Cost Optimizer"                                    # required
+//	persona = "a finance-minded reviewer who scrutinizes spend and ROI" # required
+//	stance  = "against"        # optional: for | against | neutral
+//	model   = "openai/gpt-4o"  # optional: this persona's model
+//	color   = "#FFB86C"        # optional: #RRGGBB, #RGB or an ANSI number
+//	enabled = true             # optional, default true: starts switched on
+//
+//	[moderator]                # optional: replaces the moderator's persona
+//	persona = "a blunt CTO who wants one decision and a date"
+//	model   = "anthropic/claude-sonnet-4"
+//
+// Unknown keys are refused (they are usually typos), and so is a persona
+// that fails Persona.Validate.
+func LoadPersonaFile(path string) (PersonaFile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return PersonaFile{}, fmt.Errorf("read persona file %s: %w", path, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxPersonaFile+1))
+	if err != nil {
+		return PersonaFile{}, fmt.Errorf("read persona file %s: %w", path, err)
+	}
+	if len(data) > maxPersonaFile {
+		return PersonaFile{}, fmt.Errorf("%w: persona file %s is larger than %d KiB", ErrBadPersona, path, maxPersonaFile>>10)
+	}
+	return ParsePersonaFile(path, data)
+}
+
+// maxPersonaFile bounds how much of a persona file is read.
+const maxPersonaFile = 1 << 20
+
+// PersonaFile is a parsed persona file.
+type PersonaFile struct {
+	ReplaceDefaults bool
+	Personas        []PersonaChoice
+	Moderator       *Persona // nil when the file has no [moderator]
+}
+
+type rawPersona struct {
+	Name    string `toml:"name"`
+	Persona string `toml:"persona"`
+	Stance  string `toml:"stance"`
+	Model   string `toml:"model"`
+	Color   string `toml:"color"`
+	Enabled *bool  `toml:"enabled"`
+}
+
+type rawFile struct {
+	ReplaceDefaults bool         `toml:"replace_defaults"`
+	Persona         []rawPersona `toml:"persona"`
+	Moderator       *rawPersona  `toml:"moderator"`
+}
+
+// ParsePersonaFile parses the TOML text of a persona file; name is used in
+// error messages only.
+func ParsePersonaFile(name string, data []byte) (PersonaFile, error) {
+	var raw rawFile
+	md, err := toml.Decode(string(data), &raw)
+	if err != nil {
+		return PersonaFile{}, fmt.Errorf("%w: %s is not valid TOML: %v", ErrBadPersona, name, err)
+	}
+	if extra := md.Undecoded(); len(extra) > 0 {
+		keys := make([]string, len(extra))
+		for i, k := range extra {
+			keys[i] = k.String()
+		}
+		return PersonaFile{}, fmt.Errorf("%w: %s has unknown keys %s; a persona has name, persona, stance, model, color and enabled",
+			ErrBadPersona, name, strings.Join(keys, ", "))
+	}
+	out := PersonaFile{ReplaceDefaults: raw.ReplaceDefaults}
+	for i, r := range raw.Persona {
+		p, err := Persona{Name: r.Name, Persona: r.Persona, Stance: r.Stance, Model: r.Model, Color: r.Color}.Validate()
+		if err != nil {
+			return PersonaFile{}, fmt.Errorf("%s, persona %d: %w", name, i+1, err)
+		}
+		enabled := r.Enabled == nil || *r.Enabled
+		out.Personas = append(out.Personas, PersonaChoice{Persona: p, Enabled: enabled, Source: name})
+	}
+	if raw.Moderator != nil {
+		m, err := mergeModerator(DefaultModerator(), *raw.Moderator)
+		if err != nil {
+			return PersonaFile{}, fmt.Errorf("%s, [moderator]: %w", name, err)
+		}
+		out.Moderator = &m
+	}
+	return out, nil
+}
+
+func mergeModerator(m Persona, r rawPersona) (Persona, error) {
+	if s := strings.TrimSpace(r.Name); s != "" {
+		m.Name = s
+	}
+	if s := strings.TrimSpace(r.Persona); s != "" {
+		m.Persona = s
+	}
+	m.Model = strings.TrimSpace(r.Model)
+	if s := strings.TrimSpace(r.Color); s != "" {
+		m.Color = s
+	}
+	// Validate with a neutral name: "Moderator" is reserved for personas.
+	check := m
+	check.Name = "x"
+	if _, err := check.Validate(); err != nil {
+		return m, err
+	}
+	if len([]rune(m.Name)) > MaxNameLen || strings.ContainsAny(m.Name, "\n\r\t") {
+		return m, fmt.Errorf("%w: the moderator's name %q is too long or has line breaks", ErrBadPersona, m.Name)
+	}
+	return m, nil
+}
+
+// UserPersonaFile is the user's own persona file,
+// <user config dir>/roundtable/personas.toml (on Linux usually
+// ~/.config/roundtable/personas.toml); empty when there is no user config
+// folder. The file need not exist.
+func UserPersonaFile() string {
+	dir, err := os.UserConfigDir()
+	if err != nil || dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, "roundtable", "personas.toml")
+}
+
+// PersonaChoice is one persona of a panel, switched on or off, with where
+// it came from ("default", a file path, or "--agent").
+type PersonaChoice struct {
+	Persona
+	Enabled bool
+	Source  string
+}
+
+// Sources of a PersonaChoice that are not files.
+const (
+	SourceDefault = "default"
+	SourceFlag    = "--agent"
+)
+
+// Panel is everything a debate form offers: every known persona, each
+// switched on or off, and the moderator.
+type Panel struct {
+	Personas  []PersonaChoice
+	Moderator Persona
+}
+
+// PanelOptions say where personas come from.
+type PanelOptions struct {
+	UserFile string   // usually UserPersonaFile(); read when present, skipped when missing
+	File     string   // --personas: must exist; its personas become the panel
+	Agents   []string // --agent values, "Name=who they are"
+}
+
+// LoadPanel combines, in this order: the default trio (on); the user file
+// (a persona named like an earlier one replaces it in place, others are
+// added; replace_defaults switches the defaults off); the --personas file
+// (its personas come last, in the file's order, switched on, and every
+// earlier one is switched off, so the file defines the panel); and the --agent flags (added, switched on). The
+// speaking order is the list order of the personas switched on. The last
+// [moderator] given wins.
+func LoadPanel(opt PanelOptions) (Panel, error) {
+	panel := Panel{Moderator: DefaultModerator()}
+	for _, p := range DefaultPersonas() {
+		panel.Personas = append(panel.Personas, PersonaChoice{Persona: p, Enabled: true, Source: SourceDefault})
+	}
+	if opt.UserFile != "" {
+		pf, err := LoadPersonaFile(opt.UserFile)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return Panel{}, fmt.Errorf("%w (your persona file; fix it or move it away)", err)
+		default:
+			if pf.ReplaceDefaults {
+				panel.setAll(false)
+			}
+			panel.merge(pf)
+		}
+	}
+	if opt.File != "" {
+		pf, err := LoadPersonaFile(opt.File)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return Panel{}, fmt.Errorf("%w: --personas %s does not exist", ErrBadPersona, opt.File)
+			}
+			return Panel{}, err
+		}
+		if len(pf.Personas) == 0 && pf.Moderator == nil {
+			return Panel{}, fmt.Errorf("%w: %s defines no [[persona]]", ErrBadPersona, opt.File)
+		}
+		if len(pf.Personas) > 0 {
+			panel.setAll(false)
+		}
+		for _, c := range pf.Personas {
+			panel.remove(c.Name)
+			panel.Personas = append(panel.Personas, c)
+		}
+		if pf.Moderator != nil {
+			panel.Moderator = *pf.Moderator
+		}
+	}
+	for _, a := range opt.Agents {
+		p, err := ParseAgentFlag(a)
+		if err != nil {
+			return Panel{}, err
+		}
+		panel.upsert(PersonaChoice{Persona: p, Enabled: true, Source: SourceFlag})
+	}
+	return panel, nil
+}
+
+func (p *Panel) setAll(on bool) {
+	for i := range p.Personas {
+		p.Personas[i].Enabled = on
+	}
+}
+
+func (p *Panel) merge(pf PersonaFile) {
+	for _, c := range pf.Personas {
+		p.upsert(c)
+	}
+	if pf.Moderator != nil {
+		p.Moderator = *pf.Moderator
+	}
+}
+
+// upsert replaces the persona with c's name (ignoring case) or appends c.
+func (p *Panel) upsert(c PersonaChoice) {
+	for i := range p.Personas {
+		if strings.EqualFold(p.Personas[i].Name, c.Name) {
+			p.Personas[i] = c
+			return
+		}
+	}
+	p.Personas = append(p.Personas, c)
+}
+
+// remove drops the persona named name (ignoring case), if any.
+func (p *Panel) remove(name string) {
+	for i := range p.Personas {
+		if strings.EqualFold(p.Personas[i].Name, name) {
+			p.Personas = append(p.Personas[:i], p.Personas[i+1:]...)
+			return
+		}
+	}
+}
+
+// Enabled lists the personas switched on, in speaking order.
+func (p Panel) Enabled() []Persona {
+	var out []Persona
+	for _, c := range p.Personas {
+		if c.Enabled {
+			out = append(out, c.Persona)
+		}
+	}
+	return out
+}

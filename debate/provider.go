@@ -1,0 +1,229 @@
+package debate
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Provider streams a language model's reply. It is the only seam between a
+// debate and a model: the engine never knows which provider runs.
+type Provider interface {
+	// Name is the provider's name: mock, openrouter, openai or ollama.
+	Name() string
+	// Model is the model used when a request names none.
+	Model() string
+	// Stream sends req and calls onDelta with each piece of the reply as it
+	// arrives, in order. An empty delta is a keep-alive: the stream is alive
+	// but said nothing (a role chunk, a reasoning chunk). When onDelta
+	// returns an error, Stream stops and returns that error. Stream returns
+	// the usage the provider reported (zero when it reported none) and an
+	// error when the reply did not finish normally; the deltas already
+	// delivered stand either way.
+	Stream(ctx context.Context, req Request, onDelta func(delta string) error) (Usage, error)
+}
+
+// Roles of a chat message.
+const (
+	RoleSystem    = "system"
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+)
+
+// Message is one chat message.
+type Message struct {
+	Role    string
+	Content string
+}
+
+// Request is what the engine asks a provider for: the chat messages for a
+// model, an optional model override, and what the engine knows about the
+// turn (the mock writes from Info; model providers ignore it).
+type Request struct {
+	Messages []Message
+	Model    string // empty: the provider's model
+	Info     TurnInfo
+}
+
+// Purpose says what a request is for.
+type Purpose string
+
+// Purposes of a request.
+const (
+	PurposeTurn      Purpose = "turn"      // a persona's turn
+	PurposeVerdict   Purpose = "verdict"   // the moderator's verdict
+	PurposeConsensus Purpose = "consensus" // the moderator's check after a round
+)
+
+// TurnInfo describes a request in the engine's terms.
+type TurnInfo struct {
+	Purpose    Purpose
+	Topic      string
+	Speaker    Persona   // the persona speaking, or the moderator
+	Personas   []Persona // the panel, in speaking order
+	Round      int       // the round being spoken (the last round held, for the moderator)
+	Rounds     int       // rounds planned
+	Seed       int64
+	Blind      bool   // a blind opening turn: the speaker sees no one
+	Transcript []Turn // every turn the speaker can see, in order
+}
+
+// Turn is one finished (or cut) turn of a debate.
+type Turn struct {
+	Round      int
+	Agent      string
+	Model      string
+	Text       string
+	Incomplete bool
+	Truncated  bool
+}
+
+// ModelLabel is the model label shown and saved for persona's turns: the
+// persona's own model when set and the provider honors it, else the
+// provider's model.
+func ModelLabel(p Provider, persona Persona) string {
+	if persona.Model != "" {
+		if _, fixed := p.(interface{ fixedModel() }); !fixed {
+			return persona.Model
+		}
+	}
+	return p.Model()
+}
+
+// Provider names.
+const (
+	ProviderMock       = "mock"
+	ProviderOpenRouter = "openrouter"
+	ProviderOpenAI     = "openai"
+	ProviderOllama     = "ollama"
+)
+
+// Provider defaults.
+const (
+	DefaultMaxTokens       = 1024
+	DefaultOpenRouterURL   = "https://openrouter.ai/api/v1"
+	DefaultOpenAIURL       = "https://api.openai.com/v1"
+	DefaultOllamaURL       = "http://localhost:11434/v1"
+	DefaultOpenRouterModel = "openai/gpt-4o-mini"
+	DefaultOpenAIModel     = "gpt-4o-mini"
+	DefaultOllamaModel     = "llama3.2"
+	// DefaultPace is the mock's lively pause between tokens, for screens.
+	DefaultPace = 25 * time.Millisecond
+)
+
+// ProviderConfig selects and configures a provider. ResolveProvider fills
+// it from flags and the environment; NewProvider builds the provider.
+type ProviderConfig struct {
+	Name      string        // mock | openrouter | openai | ollama; empty: ROUNDTABLE_PROVIDER, else mock
+	Model     string        // empty: ROUNDTABLE_MODEL, else the provider's default
+	BaseURL   string        // empty: ROUNDTABLE_BASE_URL, else the provider's default
+	APIKey    string        // empty: the provider's key variable
+	MaxTokens int           // max_tokens sent with every request; 0: DefaultMaxTokens
+	Pace      time.Duration // the mock's pause between tokens; 0: none (DefaultPace is lively)
+
+	// KeyEnv names the variable the key comes from (set by ResolveProvider).
+	KeyEnv string
+}
+
+// Providers lists the provider names, the default first.
+func Providers() []string {
+	return []string{ProviderMock, ProviderOpenRouter, ProviderOpenAI, ProviderOllama}
+}
+
+// ResolveProvider completes flags (the values given on the command line or
+// in a form; empty fields are unset) from the environment through getenv
+// (os.Getenv in production): a flag wins over its variable. It refuses an
+// unknown provider, a malformed base URL and a missing key (ErrMissingKey,
+// one sentence naming the variable), so nothing starts with a bad setup.
+// A base URL set by --base-url, ROUNDTABLE_BASE_URL or OPENAI_BASE_URL
+// points at another server, and then no key is required.
+func ResolveProvider(flags ProviderConfig, getenv func(string) string) (ProviderConfig, error) {
+	c := flags
+	pick := func(v, env string) string {
+		if v != "" {
+			return v
+		}
+		return strings.TrimSpace(getenv(env))
+	}
+	c.Name = strings.ToLower(strings.TrimSpace(pick(c.Name, "ROUNDTABLE_PROVIDER")))
+	if c.Name == "" {
+		c.Name = ProviderMock
+	}
+	c.Model = pick(strings.TrimSpace(c.Model), "ROUNDTABLE_MODEL")
+	c.BaseURL = pick(strings.TrimSpace(c.BaseURL), "ROUNDTABLE_BASE_URL")
+	custom := c.BaseURL != ""
+	if c.MaxTokens == 0 {
+		c.MaxTokens = DefaultMaxTokens
+	}
+	if c.MaxTokens < 0 {
+		return c, fmt.Errorf("%w: max tokens %d; give a positive number", ErrBadProvider, c.MaxTokens)
+	}
+	if c.Pace < 0 {
+		c.Pace = 0
+	}
+	switch c.Name {
+	case ProviderMock:
+		c.Model, c.BaseURL, c.APIKey, c.KeyEnv = ProviderMock, "", "", ""
+		return c, nil
+	case ProviderOpenRouter:
+		c.KeyEnv = "OPENROUTER_API_KEY"
+		if c.Model == "" {
+			c.Model = pick("", "OPENROUTER_MODEL")
+		}
+		c.Model = orDefault(c.Model, DefaultOpenRouterModel)
+		c.BaseURL = orDefault(c.BaseURL, DefaultOpenRouterURL)
+	case ProviderOpenAI:
+		c.KeyEnv = "OPENAI_API_KEY"
+		c.Model = orDefault(c.Model, DefaultOpenAIModel)
+		if c.BaseURL == "" {
+			c.BaseURL = pick("", "OPENAI_BASE_URL")
+			custom = c.BaseURL != ""
+		}
+		c.BaseURL = orDefault(c.BaseURL, DefaultOpenAIURL)
+	case ProviderOllama:
+		c.Model = orDefault(c.Model, DefaultOllamaModel)
+		c.BaseURL = orDefault(c.BaseURL, DefaultOllamaURL)
+		custom = true // a local server needs no key
+	default:
+		return c, fmt.Errorf("%w: unknown provider %q; use one of %s", ErrBadProvider, c.Name, strings.Join(Providers(), ", "))
+	}
+	if err := checkBaseURL(c.BaseURL); err != nil {
+		return c, err
+	}
+	if c.APIKey == "" && c.KeyEnv != "" {
+		c.APIKey = strings.TrimSpace(getenv(c.KeyEnv))
+	}
+	if c.APIKey == "" && !custom {
+		return c, fmt.Errorf("%w: set %s to use the %s provider (or point --base-url at a server that needs no key)", ErrMissingKey, c.KeyEnv, c.Name)
+	}
+	return c, nil
+}
+
+func orDefault(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+func checkBaseURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%w: base URL %q is not an http(s) URL like %s", ErrBadProvider, s, DefaultOllamaURL)
+	}
+	return nil
+}
+
+// NewProvider builds the provider c names. Pass a config from
+// ResolveProvider.
+func NewProvider(c ProviderConfig) (Provider, error) {
+	switch c.Name {
+	case ProviderMock, "":
+		return NewMock(c.Pace), nil
+	case ProviderOpenRouter, ProviderOpenAI, ProviderOllama:
+		return NewOpenAICompatible(c)
+	}
+	return nil, fmt.Errorf("%w: unknown provider %q; use one of %s", ErrBadProvider, c.Name, strings.Join(Providers(), ", "))
+}

@@ -1,0 +1,236 @@
+package debate
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+// Message kinds of a debate room. A finished turn is KindTurn; a turn cut
+// short by an error or cancellation is KindIncomplete, and its text ends
+// with a note saying why. The verdict is room.KindSummary.
+const (
+	KindTurn       = "turn"
+	KindIncomplete = "incomplete"
+)
+
+// Close reasons of a debate room: "complete", "cancelled", or "failed: "
+// followed by the error message.
+const (
+	ReasonComplete  = "complete"
+	ReasonCancelled = "cancelled"
+	ReasonFailed    = "failed: "
+)
+
+// RoomName is a fresh room name for a debate on topic started at t: the
+// topic's slug and the time, like "should-we-adopt-graphql-20261130-142010".
+// It always passes room.ValidateName.
+func RoomName(topic string, t time.Time) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(topic) {
+		switch {
+		case r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			b.WriteRune(r)
+			dash = false
+		case !dash && b.Len() > 0:
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	slug := strings.Trim(b.String(), "-")
+	if len(slug) > 40 {
+		slug = slug[:40]
+		if i := strings.LastIndexByte(slug, '-'); i > 20 {
+			slug = slug[:i]
+		}
+		slug = strings.Trim(slug, "-")
+	}
+	if slug == "" {
+		slug = "debate"
+	}
+	return slug + "-" + t.Format("20060102-150405")
+}
+
+// CreateRoom creates the room a debate is saved in, under cwd: room.json
+// with mode "debate", the agents and the rounds. With name empty it makes
+// one from the topic and the time (RoomName), adding -2, -3... if taken. A
+// name given explicitly must be valid and new (errors wrap ErrBadConfig).
+func CreateRoom(cwd, name string, cfg Config) (*room.Room, error) {
+	opts := room.CreateOptions{
+		Topic: cfg.Topic, Budget: cfg.Rounds, Mode: room.ModeDebate,
+		Agents: cfg.Names(), Rounds: cfg.Rounds,
+	}
+	if name != "" {
+		if err := room.ValidateName(name); err != nil {
+			return nil, fmt.Errorf("%w: --room: %w", ErrBadConfig, err)
+		}
+		r, created, err := room.Create(cwd, name, opts)
+		if err != nil {
+			return nil, fmt.Errorf("create room %q: %w", name, err)
+		}
+		if !created {
+			return nil, fmt.Errorf("%w: room %q already exists in %s; choose another --room, or leave it out for a new one", ErrBadConfig, name, r.Dir())
+		}
+		return r, nil
+	}
+	base := RoomName(cfg.Topic, time.Now())
+	for i := 1; i <= 100; i++ {
+		n := base
+		if i > 1 {
+			n = fmt.Sprintf("%s-%d", base, i)
+		}
+		r, created, err := room.Create(cwd, n, opts)
+		if err != nil {
+			return nil, fmt.Errorf("create room %q: %w", n, err)
+		}
+		if created {
+			return r, nil
+		}
+	}
+	return nil, fmt.Errorf("create a room for this debate: names %s-2 to -100 are all taken; pass --room", base)
+}
+
+// Recorder saves a debate's events into its room: each turn when it ends,
+// the verdict as the moderator's summary, closed.json at the end. Use it
+// through Record, or call Handle for each event yourself.
+type Recorder struct {
+	r       *room.Room
+	pending *Event // an incomplete turn, written once the error says why
+	err     error
+	closed  bool
+}
+
+// NewRecorder returns a recorder writing into r (from CreateRoom).
+func NewRecorder(r *room.Room) *Recorder { return &Recorder{r: r} }
+
+// Room is the room being written.
+func (rc *Recorder) Room() *room.Room { return rc.r }
+
+// Err is the first error saving the debate, nil when all went well.
+func (rc *Recorder) Err() error { return rc.err }
+
+// Handle saves what ev adds to the debate. It returns the first save error
+// so far; a failed write does not stop later ones.
+func (rc *Recorder) Handle(ev Event) error {
+	switch ev.Type {
+	case EventTurnEnd:
+		rc.flush("")
+		if ev.Incomplete {
+			e := ev
+			rc.pending = &e
+			break
+		}
+		rc.write(room.Post{Seat: ev.Agent, Agent: ev.Model, Kind: KindTurn, Text: orNoReply(ev.Text), Round: ev.Round})
+	case EventSummary:
+		rc.flush("")
+		rc.write(room.Post{Seat: room.SeatModerator, Agent: ev.Model, Kind: room.KindSummary, Text: orNoReply(ev.Text), Round: ev.Round})
+	case EventDone:
+		rc.flush("")
+		rc.close(ReasonComplete)
+	case EventError:
+		why := ev.Text
+		if why == CancelledMessage {
+			rc.flush(ReasonCancelled)
+			rc.close(ReasonCancelled)
+			break
+		}
+		rc.flush(why)
+		rc.close(ReasonFailed + why)
+	case EventSessionStart, EventRoundStart, EventTurnStart, EventToken, EventRoundEnd:
+	}
+	return rc.err
+}
+
+// Finish closes the room if no terminal event did (the stream broke off).
+func (rc *Recorder) Finish() error {
+	if !rc.closed {
+		rc.flush("the stream ended early")
+		rc.close(ReasonFailed + "the event stream ended without done or error")
+	}
+	return rc.err
+}
+
+// flush writes the pending incomplete turn with a note saying why it ended.
+func (rc *Recorder) flush(why string) {
+	if rc.pending == nil {
+		return
+	}
+	ev := *rc.pending
+	rc.pending = nil
+	if why == "" {
+		why = "cut off"
+	}
+	text := strings.TrimRight(ev.Text, "\n ") + "\n\n*[incomplete: " + oneLine(why) + "]*"
+	rc.write(room.Post{Seat: ev.Agent, Agent: ev.Model, Kind: KindIncomplete, Text: text, Round: ev.Round})
+}
+
+func (rc *Recorder) write(p room.Post) {
+	if len(p.Text) > room.MaxTextBytes {
+		note := "\n\n*[shortened: the reply was longer than a room message may be]*"
+		p.Text = strings.ToValidUTF8(p.Text[:room.MaxTextBytes-len(note)], "") + note
+	}
+	if _, err := rc.r.Record(p); err != nil {
+		rc.fail(err)
+	}
+}
+
+func (rc *Recorder) close(reason string) {
+	if rc.closed {
+		return
+	}
+	rc.closed = true
+	if _, err := rc.r.Close(room.CloseOptions{Reason: reason}); err != nil {
+		rc.fail(err)
+	}
+}
+
+func (rc *Recorder) fail(err error) {
+	if rc.err == nil {
+		rc.err = fmt.Errorf("%w in room %s: %w", ErrSave, rc.r.Dir(), err)
+	}
+}
+
+func orNoReply(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "*(no reply)*"
+	}
+	return s
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// Record saves events through rc as they pass and forwards each one,
+// unchanged, after it is saved: a view that sees turn_end knows the turn is
+// on disk. If saving failed, the final done becomes an error (ErrSave)
+// saying so; there is still exactly one final event. Read the returned
+// channel until it is closed.
+func Record(events <-chan Event, rc *Recorder) <-chan Event {
+	out := make(chan Event, eventBuffer)
+	go func() {
+		defer close(out)
+		terminal := false
+		for ev := range events {
+			err := rc.Handle(ev)
+			if ev.Type == EventDone && err != nil {
+				ev = Event{Type: EventError, Text: err.Error(), Usage: ev.Usage, Err: err}
+			}
+			terminal = terminal || ev.IsTerminal()
+			out <- ev
+		}
+		if !terminal {
+			err := rc.Finish()
+			if err == nil {
+				err = errors.New("the debate's event stream ended without done or error")
+			}
+			out <- Event{Type: EventError, Text: err.Error(), Err: err}
+		}
+	}()
+	return out
+}

@@ -1,0 +1,12 @@
+package prompts
+
+import "embed"
+
+// Debate holds the prompts of a persona debate as text/template sources:
+// debate/persona_system.md and debate/persona_turn.md for a persona's turn,
+// debate/moderator_system.md and debate/moderator_verdict.md for the
+// verdict, and debate/consensus_system.md and debate/consensus_check.md for
+// the moderator's check after a round.
+//
+//go:embed debate/*.md
+var Debate embed.FS
