@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -88,6 +89,7 @@ func run(args []string) int {
 		fang.WithCommit(buildCommit()),
 		fang.WithoutManpage(),
 		fang.WithoutCompletions(),
+		fang.WithErrorHandler(printError),
 	)
 	if err == nil {
 		return 0
@@ -103,6 +105,17 @@ func run(args []string) int {
 		return 130
 	}
 	return 1
+}
+
+// printError writes a failure on stderr as one plain sentence (fang's
+// default capitalises it, which mangles flag names), with a pointer to
+// --help for command-line mistakes.
+func printError(w io.Writer, _ fang.Styles, err error) {
+	fmt.Fprintf(w, "roundtable: %s\n", err)
+	var ee *exitError
+	if (errors.As(err, &ee) && ee.code == 2) || isCobraUsage(err) {
+		fmt.Fprintln(w, "Try roundtable --help (or roundtable <command> --help).")
+	}
 }
 
 func buildVersion() string {
