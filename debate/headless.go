@@ -134,6 +134,9 @@ func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Wr
 
 // Run creates the room and runs the prepared debate (see RunHeadless).
 func (p *Prepared) Run(ctx context.Context, stdout, stderr io.Writer) error {
+	if err := Preflight(ctx, p.Provider); err != nil {
+		return err
+	}
 	r, err := CreateRoom(p.Cwd, p.Room, p.Engine.Config())
 	if err != nil {
 		return err

@@ -72,6 +72,10 @@ func newFakeServer(t *testing.T, handle func(n int, w http.ResponseWriter, r *ht
 	t.Helper()
 	fs := &fakeServer{}
 	fs.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/models" {
+			http.NotFound(w, r) // the preflight's question; this server keeps no list
+			return
+		}
 		if r.URL.Path != "/v1/chat/completions" {
 			t.Errorf("request to %s", r.URL.Path)
 		}
