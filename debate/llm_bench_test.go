@@ -20,7 +20,7 @@ const benchPrompt = "Licensed under the Apache License, Version 2.0"
 type streamFigures struct {
 	ttft   time.Duration // request sent → first content token
 	total  time.Duration // request sent → last token
-	tokens int          // completion tokens (from the usage chunk)
+	tokens int           // completion tokens (from the usage chunk)
 }
 
 func (f streamFigures) tokPerSec() float64 {

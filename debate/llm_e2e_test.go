@@ -87,6 +87,7 @@ func TestLLMDebateJSONL(t *testing.T) {
 			if ev.Usage != nil {
 				sum.Add(*ev.Usage)
 			}
+		default:
 		}
 	}
 	last := evs[len(evs)-1]
