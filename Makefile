@@ -33,6 +33,7 @@ tools: ## Install golangci-lint and gofumpt at pinned versions
 lint: ## golangci-lint (config in .golangci.yml) and a gofumpt check
 	@test -x $(LINT) || $(MAKE) tools
 	$(LINT) run $(PKGS)
+	$(LINT) run --build-tags llm,crashtest $(PKGS)
 	@out=$$($(GOFUMPT) -l .); if [ -n "$$out" ]; then echo "gofumpt would change:"; echo "$$out"; exit 1; fi
 
 fmt: ## Format every Go file with gofumpt
