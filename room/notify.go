@@ -106,6 +106,10 @@ func (n *Notifier) run(ctx context.Context) {
 				events = nil
 				continue
 			}
+			if ev.Name == filepath.Join(n.dir, "messages") && ev.Has(fsnotify.Create) {
+				// A recreated messages folder is a new inode: watch it again.
+				_ = n.w.Add(ev.Name)
+			}
 			if n.relevant(ev) {
 				n.fire()
 			}

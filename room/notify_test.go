@@ -87,3 +87,33 @@ func TestStateWithNotifierSeesEveryPost(t *testing.T) {
 		}
 	}
 }
+
+func TestNotifierFollowsARecreatedMessagesFolder(t *testing.T) {
+	r := newRoom(t, 10)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	n := Watch(ctx, r)
+	defer n.Close()
+	ch := n.Changed()
+	if err := os.RemoveAll(r.MessagesDir()); err != nil {
+		t.Fatal(err)
+	}
+	<-ch
+	ch = n.Changed()
+	if err := os.Mkdir(r.MessagesDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	<-ch
+	time.Sleep(50 * time.Millisecond) // let the notifier add its watch
+	other, err := Open(r.Cwd(), r.Config().Room)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch = n.Changed()
+	mustPost(t, other, SeatLead, "after")
+	select {
+	case <-ch:
+	case <-time.After(RescanInterval / 2):
+		t.Fatal("a post in the recreated folder was not seen through inotify")
+	}
+}

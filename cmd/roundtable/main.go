@@ -64,15 +64,61 @@ func newRoot() *cobra.Command {
   roundtable is the MCP stdio server of one seat (same as "roundtable serve").`,
 		Args: cobra.NoArgs,
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
 	for _, mk := range subcommands {
-		c := mk()
-		c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
-		root.AddCommand(c)
+		root.AddCommand(mk())
 	}
 	addServeFlags(root)
 	root.RunE = runServe
+	settleErrors(root)
 	return root
+}
+
+// settleErrors makes every command report its own failure and exit, so an
+// error never travels back through fang: fang's error path queries a
+// terminal for its background colour, and the answer would land in the
+// user's shell after we exit.
+func settleErrors(c *cobra.Command) {
+	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return exit(asUsage(err)) })
+	if args := c.Args; args != nil {
+		c.Args = func(cmd *cobra.Command, a []string) error {
+			if err := args(cmd, a); err != nil {
+				return exit(asUsage(err))
+			}
+			return nil
+		}
+	}
+	if run := c.RunE; run != nil {
+		c.RunE = func(cmd *cobra.Command, a []string) error {
+			if err := run(cmd, a); err != nil {
+				return exit(err)
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		settleErrors(sub)
+	}
+}
+
+// exit prints err and ends the process with its exit code.
+func exit(err error) error {
+	printError(os.Stderr, fang.Styles{}, err)
+	os.Exit(exitCode(err))
+	return err
+}
+
+func exitCode(err error) int {
+	var ee *exitError
+	switch {
+	case errors.As(err, &ee):
+		return ee.code
+	case isCobraUsage(err):
+		return 2
+	case errors.Is(err, context.Canceled):
+		return 130
+	default:
+		return 1
+	}
 }
 
 func main() {
@@ -94,17 +140,7 @@ func run(args []string) int {
 	if err == nil {
 		return 0
 	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		return ee.code
-	}
-	if isCobraUsage(err) {
-		return 2
-	}
-	if errors.Is(err, context.Canceled) {
-		return 130
-	}
-	return 1
+	return exitCode(err)
 }
 
 // printError writes a failure on stderr as one plain sentence (fang's

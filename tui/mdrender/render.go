@@ -1,0 +1,214 @@
+package mdrender
+
+import (
+	"container/list"
+	"hash/maphash"
+	"strings"
+	"sync"
+
+	"charm.land/glamour/v2"
+	"charm.land/glamour/v2/ansi"
+	"charm.land/glamour/v2/styles"
+	xansi "github.com/charmbracelet/x/ansi"
+
+	"github.com/roundtable-dev/roundtable/room/transcript"
+)
+
+// DefaultCacheBytes bounds the finished renders a Renderer keeps. Rendered
+// text is compacted to about two to three times its Markdown, so this holds
+// every message of any ordinary room; a ten-thousand-message room keeps the
+// most recently shown ones.
+const DefaultCacheBytes = 48 << 20
+
+// MinWidth is the narrowest width a Renderer wraps to; narrower requests
+// are rendered at MinWidth.
+const MinWidth = 10
+
+// maxRenderers bounds how many widths keep a Glamour renderer; a window
+// dragged through many sizes would otherwise leave one per width.
+const maxRenderers = 4
+
+// Renderer renders untrusted Markdown for the terminal with Glamour. It is
+// safe for concurrent use: Glamour's TermRenderer is not, so the Renderer
+// owns one per width and uses each under its lock. Finished renders are
+// cached by text and width.
+type Renderer struct {
+	dark bool
+	seed maphash.Seed
+
+	mu       sync.Mutex
+	byWidth  map[int]*glamour.TermRenderer
+	widths   []int // byWidth's keys, oldest first
+	cache    map[cacheKey]*list.Element
+	lru      *list.List // of *entry, most recent first
+	bytes    int
+	maxBytes int
+}
+
+type cacheKey struct {
+	hash  uint64
+	size  int
+	width int
+}
+
+type entry struct {
+	key cacheKey
+	out string
+}
+
+// Option configures a Renderer.
+type Option func(*Renderer)
+
+// WithCacheBytes bounds the cache of finished renders to n bytes of output
+// (DefaultCacheBytes when not given); the least recently used go first.
+func WithCacheBytes(n int) Option {
+	return func(r *Renderer) { r.maxBytes = max(n, 0) }
+}
+
+// New returns a Renderer with Glamour's dark style (dark) or light style,
+// without document margins, so the caller places the text.
+func New(dark bool, opts ...Option) *Renderer {
+	r := &Renderer{
+		dark:     dark,
+		seed:     maphash.MakeSeed(),
+		byWidth:  map[int]*glamour.TermRenderer{},
+		cache:    map[cacheKey]*list.Element{},
+		lru:      list.New(),
+		maxBytes: DefaultCacheBytes,
+	}
+	for _, o := range opts {
+		o(r)
+	}
+	return r
+}
+
+// Dark reports whether the Renderer uses the dark style.
+func (r *Renderer) Dark() bool { return r.dark }
+
+// Render renders markdown wrapped to width columns. The text is sanitized
+// first (transcript.SanitizeTerminal), so escape sequences in it are shown
+// as text and never reach the terminal; the output carries Glamour's colours
+// only, no hyperlinks, no trailing padding, and no leading or trailing blank
+// lines. It never fails: should Glamour fail, the sanitized text is returned
+// wrapped. Repeated calls with the same text and width are served from the
+// cache.
+func (r *Renderer) Render(markdown string, width int) string {
+	width = max(width, MinWidth)
+	key := r.key(markdown, width)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if el, ok := r.cache[key]; ok {
+		r.lru.MoveToFront(el)
+		return el.Value.(*entry).out
+	}
+	out := r.renderLocked(markdown, width)
+	r.storeLocked(key, out)
+	return out
+}
+
+// Cached returns the render of markdown at width when it is in the cache,
+// without rendering.
+func (r *Renderer) Cached(markdown string, width int) (string, bool) {
+	width = max(width, MinWidth)
+	key := r.key(markdown, width)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if el, ok := r.cache[key]; ok {
+		r.lru.MoveToFront(el)
+		return el.Value.(*entry).out, true
+	}
+	return "", false
+}
+
+// CacheBytes is the size of the cached output.
+func (r *Renderer) CacheBytes() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.bytes
+}
+
+// renderUncached renders without touching the cache (for the growing tail,
+// which changes at every call).
+func (r *Renderer) renderUncached(markdown string, width int) string {
+	width = max(width, MinWidth)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.renderLocked(markdown, width)
+}
+
+func (r *Renderer) key(markdown string, width int) cacheKey {
+	return cacheKey{hash: maphash.String(r.seed, markdown), size: len(markdown), width: width}
+}
+
+func (r *Renderer) renderLocked(markdown string, width int) string {
+	safe := transcript.SanitizeTerminal(markdown)
+	if strings.TrimSpace(safe) == "" {
+		return ""
+	}
+	tr, err := r.termRendererLocked(width)
+	if err == nil {
+		var out string
+		if out, err = tr.Render(safe); err == nil {
+			return compact(out)
+		}
+	}
+	// Glamour failed: show the text as it is, wrapped.
+	return strings.TrimRight(xansi.Wrap(safe, width, ""), "\n")
+}
+
+func (r *Renderer) termRendererLocked(width int) (*glamour.TermRenderer, error) {
+	if tr, ok := r.byWidth[width]; ok {
+		return tr, nil
+	}
+	tr, err := glamour.NewTermRenderer(
+		glamour.WithStyles(styleConfig(r.dark)),
+		glamour.WithWordWrap(width),
+	)
+	if err != nil {
+		return nil, err
+	}
+	if len(r.widths) >= maxRenderers {
+		delete(r.byWidth, r.widths[0])
+		r.widths = r.widths[1:]
+	}
+	r.byWidth[width] = tr
+	r.widths = append(r.widths, width)
+	return tr, nil
+}
+
+func (r *Renderer) storeLocked(key cacheKey, out string) {
+	size := len(out) + 64
+	if size > r.maxBytes {
+		return
+	}
+	r.cache[key] = r.lru.PushFront(&entry{key: key, out: out})
+	r.bytes += size
+	for r.bytes > r.maxBytes {
+		el := r.lru.Back()
+		e := el.Value.(*entry)
+		r.lru.Remove(el)
+		delete(r.cache, e.key)
+		r.bytes -= len(e.out) + 64
+	}
+}
+
+// styleConfig is Glamour's dark or light style without the document's
+// margin and blank lines, so a render can sit inside a column or a panel.
+func styleConfig(dark bool) ansi.StyleConfig {
+	cfg := styles.LightStyleConfig
+	if dark {
+		cfg = styles.DarkStyleConfig
+	}
+	zero := uint(0)
+	cfg.Document.Margin = &zero
+	cfg.Document.BlockPrefix = ""
+	cfg.Document.BlockSuffix = ""
+	return cfg
+}
+
+// Inline makes an untrusted value safe to show on one line (an agent label,
+// a topic, a reason): escape sequences become visible text, and line breaks,
+// tabs and runs of spaces become single spaces.
+func Inline(s string) string {
+	return strings.Join(strings.Fields(transcript.SanitizeTerminal(s)), " ")
+}

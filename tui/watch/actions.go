@@ -1,0 +1,205 @@
+package watch
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/roundtable-dev/roundtable/tui/mdrender"
+)
+
+// wheelLines is how far one mouse wheel step scrolls.
+const wheelLines = 3
+
+// syncKeys enables the bindings that work in the current state and labels
+// Follow with what it will do.
+func (m *Model) syncKeys() {
+	live := m.phase == phaseLive
+	closed := live && m.st.Closed != nil
+	m.keys.Spec.SetEnabled(closed && !m.cfg.IsDebate())
+	m.keys.Back.SetEnabled(m.showSpec)
+	m.keys.ExportMD.SetEnabled(live)
+	m.keys.ExportHTML.SetEnabled(live)
+	m.keys.Copy.SetEnabled(live)
+	m.keys.Follow.SetEnabled(live && !m.showSpec)
+	for _, b := range []*key.Binding{&m.keys.Up, &m.keys.Down, &m.keys.PageUp, &m.keys.PageDown, &m.keys.HalfPageUp, &m.keys.HalfPageDown, &m.keys.Top, &m.keys.Bottom} {
+		b.SetEnabled(live)
+	}
+	if m.list.follow {
+		m.keys.Follow.SetHelp("f", "unfollow")
+	} else {
+		m.keys.Follow.SetHelp("f", "follow")
+	}
+	if m.showSpec {
+		m.keys.Spec.SetHelp("s", "messages")
+	} else {
+		m.keys.Spec.SetHelp("s", "spec")
+	}
+}
+
+// bodyHeight is the height of the message area as last laid out.
+func (m *Model) bodyHeight() int { return max(len(m.body), 1) }
+
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		if m.opts.Embedded {
+			return func() tea.Msg { return DoneMsg{} }
+		}
+		return tea.Quit
+	case key.Matches(msg, k.Help):
+		m.help.ShowAll = !m.help.ShowAll
+	case key.Matches(msg, k.Back):
+		m.showSpec = false
+	case key.Matches(msg, k.Spec):
+		return m.toggleSpec()
+	case key.Matches(msg, k.ExportMD):
+		m.setStatus("exporting the transcript…", true)
+		return exportCmd(m.id, m.room, m.opts.ExportDir, false)
+	case key.Matches(msg, k.ExportHTML):
+		m.setStatus("exporting the transcript…", true)
+		return exportCmd(m.id, m.room, m.opts.ExportDir, true)
+	case key.Matches(msg, k.Copy):
+		return copyCmd(m.id, m.room)
+	case key.Matches(msg, k.Follow):
+		m.list.setFollow(!m.list.follow)
+	default:
+		m.scrollKey(msg)
+	}
+	return nil
+}
+
+// scrollKey moves the messages, or the spec when it is shown.
+func (m *Model) scrollKey(msg tea.KeyPressMsg) {
+	k := m.keys
+	h := m.bodyHeight()
+	var n int
+	switch {
+	case key.Matches(msg, k.Up):
+		n = -1
+	case key.Matches(msg, k.Down):
+		n = 1
+	case key.Matches(msg, k.PageUp):
+		n = -h
+	case key.Matches(msg, k.PageDown):
+		n = h
+	case key.Matches(msg, k.HalfPageUp):
+		n = -max(h/2, 1)
+	case key.Matches(msg, k.HalfPageDown):
+		n = max(h/2, 1)
+	case key.Matches(msg, k.Top):
+		if m.showSpec {
+			m.spec.GotoTop()
+		} else {
+			m.list.toTop()
+		}
+		return
+	case key.Matches(msg, k.Bottom):
+		if m.showSpec {
+			m.spec.GotoBottom()
+		} else {
+			m.list.toBottom()
+		}
+		return
+	default:
+		return
+	}
+	m.scrollBy(n)
+}
+
+func (m *Model) scrollBy(n int) {
+	switch {
+	case m.showSpec && n < 0:
+		m.spec.ScrollUp(-n)
+	case m.showSpec:
+		m.spec.ScrollDown(n)
+	case m.phase == phaseLive:
+		m.list.scroll(n, m.bodyHeight())
+	}
+}
+
+func (m *Model) handleWheel(msg tea.MouseWheelMsg) {
+	switch msg.Button {
+	case tea.MouseWheelUp:
+		m.scrollBy(-wheelLines)
+	case tea.MouseWheelDown:
+		m.scrollBy(wheelLines)
+	default:
+	}
+}
+
+// toggleSpec shows the spec (reading it in a command) or goes back.
+func (m *Model) toggleSpec() tea.Cmd {
+	if m.showSpec {
+		m.showSpec = false
+		return nil
+	}
+	m.showSpec = true
+	m.specErr = ""
+	m.spec.SetContent(m.styles.Muted.Render("reading the spec…"))
+	return m.loadSpec()
+}
+
+func (m *Model) loadSpec() tea.Cmd {
+	if m.room == nil {
+		return nil
+	}
+	m.specPath = filepath.Join(m.room.Cwd(), filepath.FromSlash(m.specRel()))
+	return specCmd(m.id, m.sess.renderer(), m.specPath, m.specWidth())
+}
+
+// reloadSpec renders the spec again after a resize or a new background.
+func (m *Model) reloadSpec() tea.Cmd {
+	if !m.showSpec {
+		return nil
+	}
+	return m.loadSpec()
+}
+
+func (m *Model) specWidth() int { return max(m.width-2, 10) }
+
+func (m *Model) specLoaded(msg specMsg) {
+	if msg.path != m.specPath || msg.width != m.specWidth() {
+		return // an older request
+	}
+	if msg.err != nil {
+		m.specErr = mdrender.Inline(fmt.Sprintf("cannot show the spec %s: %v", m.specRel(), msg.err))
+		m.spec.SetContent("")
+		return
+	}
+	m.specErr = ""
+	m.spec.SetContent(msg.rendered)
+}
+
+// specBody is the spec view: a title line and the rendered spec.
+func (m *Model) specBody(h int) []string {
+	s := m.styles
+	title := fitLR(s.Strong.Render(" spec ")+s.Muted.Render(m.specRel()), s.Faint.Render("s or esc: back to the messages "), m.width)
+	if m.specErr != "" {
+		return append([]string{title, ""}, m.wrapped(m.specErr, s.Warning.Render)...)
+	}
+	m.spec.SetWidth(m.width)
+	m.spec.SetHeight(max(h-1, 1))
+	m.spec.Style = s.Text.PaddingLeft(1)
+	return append([]string{title}, splitLines(m.spec.View())...)
+}
+
+func (m *Model) exported(msg exportedMsg) {
+	if msg.err != nil {
+		m.setStatus(fmt.Sprintf("export failed: %v", msg.err), false)
+		return
+	}
+	m.setStatus("wrote "+msg.path, true)
+}
+
+func (m *Model) copied(msg copiedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.setStatus(fmt.Sprintf("copy failed: %v", msg.err), false)
+		return nil
+	}
+	m.setStatus(fmt.Sprintf("copied the transcript to the clipboard (%d bytes of Markdown)", len(msg.text)), true)
+	return tea.SetClipboard(msg.text)
+}

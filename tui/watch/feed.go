@@ -1,0 +1,304 @@
+package watch
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/transcript"
+	"github.com/roundtable-dev/roundtable/tui/mdrender"
+)
+
+// session holds what a screen runs in the background: the context its
+// commands stop on, the room's Notifier and the folder watches. It is
+// shared by every copy of a Model and closed once.
+type session struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	// bodyWidth and bodyHeight are the current size of the message area,
+	// and md the current Markdown renderer, so background reads can render
+	// new messages as Update will want them.
+	bodyWidth  atomic.Int64
+	bodyHeight atomic.Int64
+	md         atomic.Pointer[mdrender.Renderer]
+
+	mu       sync.Mutex
+	closed   bool
+	notifier *room.Notifier
+	appear   *dirWatch // waiting for the room to appear
+	log      *dirWatch // server.log
+}
+
+func newSession(parent context.Context) *session {
+	ctx, cancel := context.WithCancel(parent)
+	return &session{ctx: ctx, cancel: cancel}
+}
+
+// renderer is the screen's current Markdown renderer.
+func (s *session) renderer() *mdrender.Renderer { return s.md.Load() }
+
+// close stops every background reader and waits for them.
+func (s *session) close() {
+	s.cancel()
+	s.mu.Lock()
+	n, a, l := s.notifier, s.appear, s.log
+	s.notifier, s.appear, s.log = nil, nil, nil
+	s.closed = true
+	s.mu.Unlock()
+	if n != nil {
+		n.Close()
+	}
+	if a != nil {
+		a.close()
+	}
+	if l != nil {
+		l.close()
+	}
+}
+
+// appearWatch returns the watch for the room to appear, starting it once;
+// nil once the session is closed.
+func (s *session) appearWatch(cwd, name string) *dirWatch {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	if s.appear == nil {
+		s.appear = roomAppearWatch(s.ctx, cwd, name)
+	}
+	return s.appear
+}
+
+// attach starts the room's Notifier (once) and stops the appear watch.
+func (s *session) attach(r *room.Room) *room.Notifier {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	if s.notifier == nil {
+		s.notifier = room.Watch(s.ctx, r)
+	}
+	n, a := s.notifier, s.appear
+	s.appear = nil
+	s.mu.Unlock()
+	if a != nil {
+		a.close()
+	}
+	return n
+}
+
+// logWatch returns the watch on the room's server.log, starting it once.
+func (s *session) logWatch(dir string) *dirWatch {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	if s.log == nil {
+		s.log = logWatch(s.ctx, dir)
+	}
+	return s.log
+}
+
+// wait blocks until ch fires (true) or the session ends (false).
+func (s *session) wait(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	case <-s.ctx.Done():
+		return false
+	}
+}
+
+// openCmd opens the room. A room that does not exist yet answers with a
+// waitingMsg carrying the change to wait for.
+func openCmd(id int64, s *session, cwd, name string, from phase) tea.Cmd {
+	return func() tea.Msg {
+		r, err := room.Open(cwd, name)
+		if err != nil {
+			// Start watching before looking again, so a room created in
+			// between is not missed.
+			w := s.appearWatch(cwd, name)
+			if w == nil {
+				return nil
+			}
+			next := w.changed()
+			if r, err = room.Open(cwd, name); err != nil {
+				note := ""
+				if !errors.Is(err, room.ErrNoRoom) {
+					note = err.Error()
+				}
+				return waitingMsg{id: id, note: note, next: next}
+			}
+		}
+		n := s.attach(r)
+		if n == nil {
+			return nil
+		}
+		next := n.Changed()
+		st, err := r.State()
+		if err == nil {
+			prerender(s, st.Messages)
+		}
+		return openedMsg{id: id, r: r, st: st, err: err, next: next, from: from}
+	}
+}
+
+// waitAppearCmd waits for a change where the room should appear.
+func waitAppearCmd(id int64, s *session, next <-chan struct{}) tea.Cmd {
+	return func() tea.Msg {
+		if !s.wait(next) {
+			return nil
+		}
+		return retryMsg{id: id}
+	}
+}
+
+// stateCmd waits for the room to change, then reads its state. The read and
+// the Glamour render of new messages happen here, off the Update loop.
+func stateCmd(id int64, s *session, r *room.Room, next <-chan struct{}) tea.Cmd {
+	return func() tea.Msg {
+		if !s.wait(next) {
+			return nil
+		}
+		s.mu.Lock()
+		n := s.notifier
+		s.mu.Unlock()
+		if n == nil {
+			return nil
+		}
+		after := n.Changed()
+		st, err := r.State()
+		if err == nil {
+			prerender(s, st.Messages)
+		}
+		return stateMsg{id: id, st: st, err: err, next: after}
+	}
+}
+
+// prerenderMax bounds how many messages one background read renders ahead.
+const prerenderMax = 64
+
+// prerender renders the newest messages at the current body width, newest
+// first, until they fill the screen or one is already cached, so that Update
+// finds them in the cache.
+func prerender(s *session, msgs []room.Message) {
+	md := s.renderer()
+	w, h := int(s.bodyWidth.Load()), int(s.bodyHeight.Load())
+	if md == nil || w <= 0 {
+		return
+	}
+	lines := 0
+	for i := len(msgs) - 1; i >= 0 && i >= len(msgs)-prerenderMax && lines < h; i-- {
+		m := &msgs[i]
+		if isVerdict(m) {
+			continue // rendered at the panel's width, in Update
+		}
+		if out, ok := md.Cached(m.Text, w); ok {
+			lines += countLines(out)
+			continue
+		}
+		lines += countLines(md.Render(m.Text, w))
+	}
+}
+
+// seatsCmd waits until server.log differs from sig, then reads the seats.
+func seatsCmd(id int64, s *session, dir, sig string) tea.Cmd {
+	return func() tea.Msg {
+		w := s.logWatch(dir)
+		if w == nil {
+			return nil
+		}
+		for {
+			next := w.changed()
+			now := statSig(filepath.Join(dir, room.LogFile))
+			if now != sig {
+				seats, err := room.ReadSeats(dir)
+				return seatsMsg{id: id, seats: seats, err: err, sig: now}
+			}
+			if !s.wait(next) {
+				return nil
+			}
+		}
+	}
+}
+
+// tickCmd sends a tickMsg after d, unless the session ends first.
+func tickCmd(id int64, s *session, d time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case now := <-t.C:
+			return tickMsg{id: id, now: now}
+		case <-s.ctx.Done():
+			return nil
+		}
+	}
+}
+
+// maxSpecBytes bounds the spec file the screen shows.
+const maxSpecBytes = 4 << 20
+
+// specCmd reads the spec file and renders it at width.
+func specCmd(id int64, md *mdrender.Renderer, path string, width int) tea.Cmd {
+	return func() tea.Msg {
+		data, err := readSpec(path)
+		if err != nil {
+			return specMsg{id: id, path: path, width: width, err: err}
+		}
+		return specMsg{id: id, path: path, width: width, rendered: md.Render(string(data), width)}
+	}
+}
+
+// readSpec reads a regular file without following a symbolic link or
+// blocking on a FIFO, up to maxSpecBytes.
+func readSpec(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	if fi.Size() > maxSpecBytes {
+		return nil, errors.New("over 4 MiB; open it in an editor")
+	}
+	return io.ReadAll(io.LimitReader(f, maxSpecBytes))
+}
+
+// exportCmd writes the transcript through the transcript package, the same
+// function the CLI and the debate screen use.
+func exportCmd(id int64, r *room.Room, dir string, html bool) tea.Cmd {
+	return func() tea.Msg {
+		path, err := transcript.Export(r, dir, html)
+		return exportedMsg{id: id, path: path, html: html, err: err}
+	}
+}
+
+// copyCmd renders the transcript as Markdown for the clipboard.
+func copyCmd(id int64, r *room.Room) tea.Cmd {
+	return func() tea.Msg {
+		var b bytes.Buffer
+		err := transcript.Markdown(&b, r)
+		return copiedMsg{id: id, text: b.String(), err: err}
+	}
+}

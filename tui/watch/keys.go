@@ -1,0 +1,63 @@
+package watch
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap is every key of the watch screen. The screen enables and relabels
+// bindings as its state changes (no spec before the room closes, no export
+// before the room exists), so the help shows only what works now.
+type KeyMap struct {
+	Up           key.Binding
+	Down         key.Binding
+	PageUp       key.Binding
+	PageDown     key.Binding
+	HalfPageUp   key.Binding
+	HalfPageDown key.Binding
+	Top          key.Binding
+	Bottom       key.Binding
+	Follow       key.Binding
+	Spec         key.Binding
+	Back         key.Binding
+	ExportMD     key.Binding
+	ExportHTML   key.Binding
+	Copy         key.Binding
+	Help         key.Binding
+	Quit         key.Binding
+}
+
+// DefaultKeyMap is the watch screen's keys. e, E and y are the debate
+// screen's export keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Up:           key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:         key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:       key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("b/pgup", "page up")),
+		PageDown:     key.NewBinding(key.WithKeys("pgdown", "space"), key.WithHelp("space/pgdn", "page down")),
+		HalfPageUp:   key.NewBinding(key.WithKeys("ctrl+u", "u"), key.WithHelp("u", "½ page up")),
+		HalfPageDown: key.NewBinding(key.WithKeys("ctrl+d", "d"), key.WithHelp("d", "½ page down")),
+		Top:          key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
+		Bottom:       key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
+		Follow:       key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow")),
+		Spec:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "spec")),
+		Back:         key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		ExportMD:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export md")),
+		ExportHTML:   key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "export html")),
+		Copy:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
+		Help:         key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:         key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+	}
+}
+
+// ShortHelp is the one-line help under the screen.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Follow, k.Spec, k.Back, k.ExportMD, k.ExportHTML, k.Copy, k.Help, k.Quit}
+}
+
+// FullHelp is the help shown with ?.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown},
+		{k.Top, k.Bottom, k.Follow},
+		{k.Spec, k.Back, k.ExportMD, k.ExportHTML, k.Copy},
+		{k.Help, k.Quit},
+	}
+}

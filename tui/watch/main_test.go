@@ -1,0 +1,19 @@
+package watch
+
+import (
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+// TestMain fails the package when a test leaves a goroutine behind: the
+// screen's Notifier, folder watches and waiting commands must all stop on
+// Close.
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m,
+		// teatest waits for SIGINT for the whole life of the test binary.
+		goleak.IgnoreAnyFunction("github.com/charmbracelet/x/exp/teatest/v2.NewTestModel.func2"),
+		goleak.IgnoreTopFunction("os/signal.signal_recv"),
+		goleak.IgnoreTopFunction("os/signal.loop"),
+	)
+}

@@ -1,0 +1,339 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/mdrender"
+	"github.com/roundtable-dev/roundtable/tui/theme"
+)
+
+// Options configure a watch screen.
+type Options struct {
+	// Cwd is the folder holding .roundtable/; empty: the working directory.
+	Cwd string
+	// Room is the room's name.
+	Room string
+	// ExportDir is where e and E write transcripts; empty: the working
+	// directory.
+	ExportDir string
+	// Dark selects the dark styles until the terminal reports its
+	// background (the screen asks at start).
+	Dark bool
+	// Now is the clock; nil: time.Now.
+	Now func() time.Time
+	// Location is the time zone message times are shown in; nil:
+	// time.Local.
+	Location *time.Location
+	// Embedded makes q send DoneMsg instead of quitting the program, for a
+	// parent screen that shows this one.
+	Embedded bool
+	// Context bounds the screen's background work; nil:
+	// context.Background(). Close ends it too.
+	Context context.Context
+}
+
+// phase is what the screen is showing.
+type phase int
+
+const (
+	phaseOpening phase = iota // the first look at the room
+	phaseWaiting              // no room yet: waiting for the first seat
+	phaseLive                 // the room is open on screen
+)
+
+// tickEvery is how often an open room's clock moves.
+const tickEvery = time.Second
+
+var nextID atomic.Int64
+
+// Model is the watch screen: a room's header, its messages as they land,
+// and its end. Update returns the concrete Model, so a parent screen can
+// embed it; Program wraps it for a program of its own.
+type Model struct {
+	id     int64
+	opts   Options
+	cwd    string
+	sess   *session
+	keys   KeyMap
+	styles theme.Styles
+	help   help.Model
+
+	width, height int
+	now           time.Time
+
+	phase    phase
+	waitNote string
+	room     *room.Room
+	cfg      room.Config
+	st       room.State
+	seats    []room.SeatInfo
+	logSig   string
+	err      string // a failure to read the room, shown until a read works
+	loaded   bool   // a state has been read
+
+	list     *msgList
+	status   string
+	statusOK bool
+
+	showSpec bool
+	spec     viewport.Model
+	specPath string
+	specErr  string
+
+	// Rendered each Update, joined by View.
+	header, body, footer []string
+}
+
+// New checks the options and returns a screen ready to Init. A bad room
+// name wraps room.ErrBadName; a cwd that is not a folder is an error too.
+func New(opts Options) (Model, error) {
+	if err := room.ValidateName(opts.Room); err != nil {
+		return Model{}, err
+	}
+	cwd, err := resolveDir(opts.Cwd, "--cwd")
+	if err != nil {
+		return Model{}, err
+	}
+	if opts.ExportDir, err = resolveDir(opts.ExportDir, "the export folder"); err != nil {
+		return Model{}, err
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Location == nil {
+		opts.Location = time.Local
+	}
+	if opts.Context == nil {
+		opts.Context = context.Background()
+	}
+	sess := newSession(opts.Context)
+	m := Model{
+		id:   nextID.Add(1),
+		opts: opts,
+		cwd:  cwd,
+		sess: sess,
+		keys: DefaultKeyMap(),
+		help: help.New(),
+		now:  opts.Now(),
+		list: newList(sess, opts.Location),
+		spec: viewport.New(),
+	}
+	m.spec.KeyMap = viewport.KeyMap{} // the screen's KeyMap drives it
+	m.setStyles(opts.Dark)
+	m.syncKeys()
+	m.layout()
+	return m, nil
+}
+
+// resolveDir makes dir absolute and checks that it is a folder.
+func resolveDir(dir, what string) (string, error) {
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("find the working directory: %w", err)
+		}
+		dir = wd
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("%s %q: %w", what, dir, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return "", fmt.Errorf("%s %s does not exist or cannot be read (%w); pass an existing folder", what, abs, err)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("%s %s is a file, not a folder; pass the folder that holds .roundtable", what, abs)
+	}
+	return abs, nil
+}
+
+// Close stops the screen's background work (the room's Notifier, the
+// folder watches, pending reads) and waits for it. Call it once the program
+// has ended or the parent leaves the screen.
+func (m Model) Close() { m.sess.close() }
+
+// Init opens the room and asks the terminal for its background colour.
+func (m Model) Init() tea.Cmd {
+	return tea.Batch(openCmd(m.id, m.sess, m.cwd, m.opts.Room, phaseOpening), tea.RequestBackgroundColor)
+}
+
+func (m *Model) setStyles(dark bool) {
+	m.styles = theme.DefaultStyles(dark)
+	m.help.Styles = m.styles.Help
+	m.sess.md.Store(mdrender.New(dark))
+	m.list.setStyles(m.styles)
+}
+
+// Update handles a message and returns the updated screen.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		cmd = m.resize(msg.Width, msg.Height)
+	case tea.BackgroundColorMsg:
+		if msg.IsDark() != m.styles.Dark {
+			m.setStyles(msg.IsDark())
+			m.list.invalidate()
+			cmd = m.reloadSpec()
+		}
+	case tea.KeyPressMsg:
+		cmd = m.handleKey(msg)
+	case tea.MouseWheelMsg:
+		m.handleWheel(msg)
+	case openedMsg:
+		if msg.id == m.id {
+			cmd = m.opened(msg)
+		}
+	case waitingMsg:
+		if msg.id == m.id {
+			m.phase = phaseWaiting
+			m.waitNote = msg.note
+			cmd = waitAppearCmd(m.id, m.sess, msg.next)
+		}
+	case retryMsg:
+		if msg.id == m.id {
+			cmd = openCmd(m.id, m.sess, m.cwd, m.opts.Room, phaseWaiting)
+		}
+	case stateMsg:
+		if msg.id == m.id {
+			m.now = m.opts.Now()
+			m.applyState(msg.st, msg.err)
+			cmd = stateCmd(m.id, m.sess, m.room, msg.next)
+		}
+	case seatsMsg:
+		if msg.id == m.id {
+			m.logSig = msg.sig
+			if msg.err == nil {
+				m.seats = msg.seats
+			}
+			cmd = seatsCmd(m.id, m.sess, m.room.Dir(), m.logSig)
+		}
+	case tickMsg:
+		if msg.id == m.id {
+			m.now = msg.now
+			cmd = m.tick()
+		}
+	case specMsg:
+		if msg.id == m.id {
+			m.specLoaded(msg)
+		}
+	case exportedMsg:
+		if msg.id == m.id {
+			m.exported(msg)
+		}
+	case copiedMsg:
+		if msg.id == m.id {
+			cmd = m.copied(msg)
+		}
+	}
+	m.syncKeys()
+	m.layout()
+	return m, cmd
+}
+
+// opened shows the room for the first time.
+func (m *Model) opened(msg openedMsg) tea.Cmd {
+	m.phase = phaseLive
+	m.room = msg.r
+	m.cfg = msg.r.Config()
+	m.now = m.opts.Now()
+	m.list.setRoom(m.cfg)
+	m.applyState(msg.st, msg.err)
+	if msg.from == phaseWaiting {
+		m.setStatus("the room appeared: attached", true)
+	}
+	return tea.Batch(
+		stateCmd(m.id, m.sess, m.room, msg.next),
+		seatsCmd(m.id, m.sess, m.room.Dir(), ""),
+		m.tick(),
+	)
+}
+
+// tick schedules the next clock tick while the room is open; a closed room
+// shows nothing that moves.
+func (m *Model) tick() tea.Cmd {
+	if m.phase != phaseLive || m.st.Closed != nil {
+		return nil
+	}
+	return tickCmd(m.id, m.sess, tickEvery)
+}
+
+// applyState takes a new state of the room, or the error reading it.
+func (m *Model) applyState(st room.State, err error) {
+	if err != nil {
+		m.err = mdrender.Inline(describeReadError(err, m.room))
+		return
+	}
+	m.err = ""
+	closing := m.loaded && m.st.Closed == nil && st.Closed != nil
+	m.st = st
+	m.loaded = true
+	m.list.setState(st, m.room)
+	if closing {
+		m.setStatus("the room just closed", true)
+	}
+}
+
+// resize takes the terminal's new size.
+func (m *Model) resize(w, h int) tea.Cmd {
+	if w == m.width && h == m.height {
+		return nil
+	}
+	m.width, m.height = w, h
+	m.help.SetWidth(w)
+	m.list.setWidth(w)
+	m.sess.bodyWidth.Store(int64(m.list.bodyWidth()))
+	return m.reloadSpec()
+}
+
+// setStatus shows a note in the status line; it may quote paths and
+// errors, so it is made safe to print.
+func (m *Model) setStatus(s string, ok bool) {
+	m.status, m.statusOK = mdrender.Inline(s), ok
+}
+
+// describeReadError words a failure to read the room for the screen.
+func describeReadError(err error, r *room.Room) string {
+	dir := "the room folder"
+	if r != nil {
+		dir = r.Dir()
+	}
+	msg := mdrender.Inline(err.Error())
+	switch {
+	case isNoRoom(err):
+		return fmt.Sprintf("cannot read the room: %s is gone (deleted or moved?). The messages above are the last ones read; the screen resumes if the folder comes back. q quits.", dir)
+	case isPermission(err):
+		return fmt.Sprintf("cannot read %s: permission denied. Give this user read access again (chmod u+rx); the screen retries on the next change.", dir)
+	default:
+		return fmt.Sprintf("cannot read the room (%s). The screen retries on the next change; q quits.", strings.TrimSuffix(msg, "."))
+	}
+}
+
+func isNoRoom(err error) bool {
+	return errors.Is(err, room.ErrNoRoom) || errors.Is(err, fs.ErrNotExist)
+}
+
+func isPermission(err error) bool { return errors.Is(err, fs.ErrPermission) }
+
+// View is the screen as text; Program's View puts it in a full window.
+func (m Model) View() string {
+	lines := make([]string, 0, len(m.header)+len(m.body)+len(m.footer))
+	lines = append(lines, m.header...)
+	lines = append(lines, m.body...)
+	lines = append(lines, m.footer...)
+	return strings.Join(lines, "\n")
+}

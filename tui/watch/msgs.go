@@ -1,0 +1,83 @@
+package watch
+
+import (
+	"time"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+// The watch screen's messages. Each carries the id of the screen that asked
+// for it, so two screens (the home screen may open several in turn) never
+// act on each other's results.
+
+// openedMsg: the room exists; the Notifier is attached and st is its first
+// state. next fires at the first change after st was read.
+type openedMsg struct {
+	id   int64
+	r    *room.Room
+	st   room.State
+	err  error
+	next <-chan struct{}
+	from phase // what the screen was doing: opening or waiting
+}
+
+// waitingMsg: the room does not exist (or its room.json cannot be read yet:
+// note says why); next fires when its folders change.
+type waitingMsg struct {
+	id   int64
+	note string
+	next <-chan struct{}
+}
+
+// retryMsg: something changed where the room should appear; try again.
+type retryMsg struct{ id int64 }
+
+// stateMsg is the room's state after a change, read off the Update loop.
+type stateMsg struct {
+	id   int64
+	st   room.State
+	err  error
+	next <-chan struct{}
+}
+
+// seatsMsg is what server.log says now; sig identifies the log's content.
+type seatsMsg struct {
+	id    int64
+	seats []room.SeatInfo
+	err   error
+	sig   string
+}
+
+// tickMsg moves the clock of the elapsed time and the seats' "ago".
+type tickMsg struct {
+	id  int64
+	now time.Time
+}
+
+// specMsg is the room's spec file, read and rendered at width.
+type specMsg struct {
+	id       int64
+	path     string
+	width    int
+	rendered string
+	err      error
+}
+
+// exportedMsg: the transcript was written to path, or err says why not.
+type exportedMsg struct {
+	id   int64
+	path string
+	html bool
+	err  error
+}
+
+// copiedMsg: the transcript as Markdown, ready for the clipboard.
+type copiedMsg struct {
+	id   int64
+	text string
+	err  error
+}
+
+// DoneMsg is sent instead of quitting when the screen is embedded
+// (Options.Embedded) and the user presses q: the parent screen takes over.
+type DoneMsg struct{}

@@ -1,0 +1,51 @@
+package watch
+
+import (
+	"context"
+	"errors"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// FPS is the frame rate the watch program asks for: Bubble Tea's highest,
+// so a message is drawn at most about 8 ms after it is read.
+const FPS = 120
+
+// program is the screen as a full-window tea.Model.
+type program struct{ m Model }
+
+// Program wraps the screen as the root model of a program: full window
+// (alternate screen), mouse wheel on.
+func Program(m Model) tea.Model { return program{m} }
+
+func (p program) Init() tea.Cmd { return p.m.Init() }
+
+func (p program) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := p.m.Update(msg)
+	return program{m}, cmd
+}
+
+func (p program) View() tea.View {
+	v := tea.NewView(p.m.View())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "roundtable watch · " + p.m.opts.Room
+	return v
+}
+
+// Run shows the watch screen until the user quits or ctx ends, then stops
+// its background work. It returns ctx's error when ctx ended it.
+func Run(ctx context.Context, opts Options, progOpts ...tea.ProgramOption) error {
+	opts.Context = ctx
+	m, err := New(opts)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	all := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(FPS)}, progOpts...)
+	_, err = tea.NewProgram(Program(m), all...).Run()
+	if err != nil && errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
