@@ -1,7 +1,6 @@
 package mcpserver_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -9,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/roundtable-dev/roundtable/room"
 )
@@ -163,29 +160,26 @@ func TestReadRoomDoesNotSkipUnreadAfterOwnPost(t *testing.T) {
 
 func TestSeatExitsWhenClientDisconnectsWhileParked(t *testing.T) {
 	cwd := t.TempDir()
-	peer := startSeat(t, cwd, "gone", "peer")
-	go func() {
-		req := mcp.CallToolRequest{}
-		req.Params.Name = "wait_for_message"
-		_, _ = peer.c.CallTool(context.Background(), req) // fails when the client closes
-	}()
+	c := startRaw(t, binary, "--room", "gone", "--seat", "peer", "--cwd", cwd)
+	c.initialize(t)
+	reply := c.tool("wait_for_message", map[string]any{"timeout_seconds": 50})
 	time.Sleep(300 * time.Millisecond)
 	seats, err := room.ReadSeats(filepath.Join(cwd, ".roundtable", "gone"))
-	if err != nil || seats[1].PID == 0 || seats[1].State != room.StateParked {
+	if err != nil || seats[1].State != room.StateParked {
 		t.Fatalf("seats: %+v %v", seats, err)
 	}
-	pid := seats[1].PID
 	closedAt := time.Now()
-	peer.c.Close()
-	for {
-		if _, err := os.Stat(filepath.Join("/proc", strconvItoa(pid))); os.IsNotExist(err) {
-			break
+	c.in.Close() // the client goes away: stdin reaches EOF
+	select {
+	case <-c.exited:
+		if c.waitErr != nil {
+			t.Fatalf("seat exited with %v", c.waitErr)
 		}
-		if time.Since(closedAt) > time.Second {
-			t.Fatalf("seat process %d still running %v after its client left", pid, time.Since(closedAt))
-		}
-		time.Sleep(20 * time.Millisecond)
+	case <-time.After(time.Second):
+		t.Fatal("seat process still running 1 s after its client left")
 	}
+	t.Logf("seat process gone %v after its client closed stdin", time.Since(closedAt).Round(time.Millisecond))
+	_ = reply // whatever the cancelled wait answered went to a closed client
 	seats, _ = room.ReadSeats(filepath.Join(cwd, ".roundtable", "gone"))
 	if seats[1].State != room.StateDisconnected {
 		t.Fatalf("peer state after exit: %+v", seats[1])

@@ -24,6 +24,8 @@ type rawClient struct {
 	nextID  int
 	pending map[int]chan map[string]any
 	notes   chan map[string]any // notifications from the server
+	exited  chan struct{}       // closed when the process has been waited for
+	waitErr error
 }
 
 var (
@@ -59,8 +61,9 @@ func startRaw(tb testing.TB, bin string, args ...string) *rawClient {
 	if err := cmd.Start(); err != nil {
 		tb.Fatal(err)
 	}
-	c := &rawClient{cmd: cmd, in: in, pending: map[int]chan map[string]any{}, notes: make(chan map[string]any, 64)}
+	c := &rawClient{cmd: cmd, in: in, pending: map[int]chan map[string]any{}, notes: make(chan map[string]any, 64), exited: make(chan struct{})}
 	go c.read(out)
+	go func() { c.waitErr = cmd.Wait(); close(c.exited) }()
 	tb.Cleanup(c.close)
 	return c
 }
@@ -93,13 +96,11 @@ func (c *rawClient) read(r io.Reader) {
 
 func (c *rawClient) close() {
 	c.in.Close()
-	done := make(chan struct{})
-	go func() { c.cmd.Wait(); close(done) }()
 	select {
-	case <-done:
+	case <-c.exited:
 	case <-time.After(3 * time.Second):
-		c.cmd.Process.Kill()
-		<-done
+		_ = c.cmd.Process.Kill()
+		<-c.exited
 	}
 }
 

@@ -5,11 +5,8 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"strconv"
 	"testing"
 )
-
-func strconvItoa(n int) string { return strconv.Itoa(n) }
 
 func runBinary(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
