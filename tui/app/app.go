@@ -1,0 +1,321 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/debateview"
+	"github.com/roundtable-dev/roundtable/tui/forms"
+	"github.com/roundtable-dev/roundtable/tui/home"
+	"github.com/roundtable-dev/roundtable/tui/mdrender"
+	"github.com/roundtable-dev/roundtable/tui/watch"
+)
+
+// screen is the screen on show.
+type screen int
+
+const (
+	screenHome screen = iota
+	screenDebateForm
+	screenRoomForm
+	screenDebate
+	screenWatch
+)
+
+// Model is the app: one screen at a time, and what every screen shares.
+type Model struct {
+	opts    Options
+	panel   debate.Panel
+	tracker *debateview.Tracker
+	md      *mdrender.Renderer
+	dark    bool
+
+	screen screen
+	home   home.Model
+	dform  forms.DebateForm
+	rform  forms.RoomForm
+	debate debateview.Model
+	watch  *watch.Model // nil unless shown
+
+	width, height int
+}
+
+// forceQuit quits from any screen, even one whose q means "back" (the
+// watch screen, embedded).
+var forceQuit = key.NewBinding(key.WithKeys("ctrl+c"))
+
+// New checks opts and returns the app: on the home screen, or, with a
+// topic, on the debate screen about to start. Errors for which
+// debate.IsUsage holds, and ErrBadCwd, come from the command line;
+// debate.ErrMissingKey means the provider's key is not set.
+func New(opts Options) (Model, error) {
+	opts, panel, err := opts.normalize()
+	if err != nil {
+		return Model{}, err
+	}
+	m := Model{
+		opts:    opts,
+		panel:   panel,
+		tracker: &debateview.Tracker{},
+		md:      mdrender.New(opts.Dark),
+		dark:    opts.Dark,
+		width:   80,
+		height:  24,
+	}
+	if strings.TrimSpace(opts.Topic) == "" {
+		m.home = m.newHome()
+		return m, nil
+	}
+	pc, err := debate.ResolveProvider(opts.Provider, opts.Getenv)
+	if err != nil {
+		return Model{}, err
+	}
+	cfg := debate.Config{
+		Topic: opts.Topic, Personas: panel.Enabled(), Moderator: panel.Moderator,
+		Rounds: opts.Rounds, Seed: opts.Seed,
+		BlindOpening: opts.BlindOpening, StopOnConsensus: opts.StopOnConsensus, TurnTimeout: opts.TurnTimeout,
+		MaxTurnTokens: max(2*pc.MaxTokens, debate.DefaultMaxTurnTokens/4),
+	}
+	if _, err := cfg.Normalize(); err != nil {
+		return Model{}, err
+	}
+	m.screen = screenDebate
+	m.debate = debateview.New(m.debateOptions(), debateview.Launch{Config: cfg, Provider: pc, Cwd: opts.Cwd, Room: opts.Room})
+	return m, nil
+}
+
+// Close stops every screen's background work and every debate still
+// running, waiting until each debate is saved. Call it once the program
+// has ended, on the model it returned.
+func (m Model) Close() {
+	m.tracker.Close()
+	m.home.Close()
+	if m.watch != nil {
+		m.watch.Close()
+	}
+}
+
+// providerLabel names the provider a new debate would use.
+func (m Model) providerLabel() string {
+	pc, err := debate.ResolveProvider(m.opts.Provider, m.opts.Getenv)
+	if err != nil {
+		return m.opts.Provider.Name
+	}
+	return pc.Name
+}
+
+func (m *Model) newHome() home.Model {
+	return home.New(home.Options{
+		Cwd: m.opts.Cwd, Dark: m.dark, Now: m.opts.Now, Context: m.opts.Context,
+		Provider: m.providerLabel(), NoWatch: m.opts.NoWatch,
+	})
+}
+
+func (m *Model) debateOptions() debateview.Options {
+	return debateview.Options{
+		Context: m.opts.Context, ExportDir: m.opts.ExportDir, Dark: m.dark, Now: m.opts.Now,
+		Embedded: true, Tracker: m.tracker, Renderer: m.md,
+	}
+}
+
+func (m *Model) newDebate(cfg debate.Config, pc debate.ProviderConfig) debateview.Model {
+	return debateview.New(m.debateOptions(), debateview.Launch{Config: cfg, Provider: pc, Cwd: m.opts.Cwd})
+}
+
+// Init starts the first screen and asks the terminal for its background.
+func (m Model) Init() tea.Cmd {
+	var first tea.Cmd
+	switch m.screen {
+	case screenDebate:
+		first = m.debate.Init()
+	case screenHome, screenDebateForm, screenRoomForm, screenWatch:
+		first = m.home.Init()
+	}
+	return tea.Batch(first, tea.RequestBackgroundColor)
+}
+
+// Update routes a message to the screen on show, or switches screens.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+	case tea.BackgroundColorMsg:
+		return m, m.setDark(msg)
+	case home.OpenMsg:
+		return m, m.open(msg.Room)
+	case home.NewDebateMsg:
+		return m.show(screenDebateForm)
+	case home.NewRoomMsg:
+		return m.show(screenRoomForm)
+	case forms.BackMsg, debateview.BackMsg, watch.DoneMsg:
+		return m.show(screenHome)
+	case forms.StartMsg:
+		m.debate = m.newDebate(msg.Config, msg.Provider)
+		return m.show(screenDebate)
+	case forms.WatchMsg:
+		return m.openWatch(msg.Room)
+	case replayMsg:
+		if msg.err != nil {
+			m.home.SetStatus("Cannot open the room: " + mdrender.Inline(msg.err.Error()))
+			return m, nil
+		}
+		m.debate = debateview.NewReplay(m.debateOptions(), msg.r, msg.st)
+		return m.show(screenDebate)
+	case tea.KeyPressMsg:
+		if m.screen == screenWatch && key.Matches(msg, forceQuit) {
+			return m, tea.Quit
+		}
+	}
+	return m, m.route(msg)
+}
+
+// route hands msg to the screen on show.
+func (m *Model) route(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	switch m.screen {
+	case screenHome:
+		m.home, cmd = m.home.Update(msg)
+	case screenDebateForm:
+		m.dform, cmd = m.dform.Update(msg)
+	case screenRoomForm:
+		m.rform, cmd = m.rform.Update(msg)
+	case screenDebate:
+		m.debate, cmd = m.debate.Update(msg)
+	case screenWatch:
+		if m.watch != nil {
+			var w watch.Model
+			w, cmd = m.watch.Update(msg)
+			m.watch = &w
+		}
+	}
+	return cmd
+}
+
+// show switches to screen s, building it fresh, and gives it the size.
+func (m Model) show(s screen) (tea.Model, tea.Cmd) {
+	var init tea.Cmd
+	if m.screen == screenWatch && s != screenWatch && m.watch != nil {
+		m.watch.Close()
+		m.watch = nil
+	}
+	if m.screen == screenHome && s != screenHome {
+		m.home.Close()
+	}
+	switch s {
+	case screenHome:
+		if m.screen != screenHome {
+			m.home = m.newHome()
+			init = m.home.Init()
+		}
+	case screenDebateForm:
+		m.dform = forms.NewDebateForm(forms.DebateOptions{
+			Panel: m.panel, Rounds: m.opts.Rounds, Provider: m.opts.Provider,
+			Getenv: m.opts.Getenv, Seed: m.opts.Seed, Dark: m.dark,
+			BlindOpening: m.opts.BlindOpening, StopOnConsensus: m.opts.StopOnConsensus, TurnTimeout: m.opts.TurnTimeout,
+		})
+		init = m.dform.Init()
+	case screenRoomForm:
+		m.rform = forms.NewRoomForm(forms.RoomOptions{Cwd: m.opts.Cwd, Dark: m.dark, Context: m.opts.Context})
+		init = m.rform.Init()
+	case screenDebate:
+		init = m.debate.Init()
+	case screenWatch:
+		if m.watch != nil {
+			init = m.watch.Init()
+		}
+	}
+	m.screen = s
+	size := m.route(tea.WindowSizeMsg{Width: m.width, Height: m.height})
+	return m, tea.Batch(init, size)
+}
+
+// open opens a room from the home screen: a finished debate as a replay,
+// anything else live in the watch screen.
+func (m *Model) open(r home.Room) tea.Cmd {
+	if r.Mode == home.ModeDebate && r.Closed {
+		return openReplayCmd(m.opts.Cwd, r.Name)
+	}
+	return func() tea.Msg { return forms.WatchMsg{Room: r.Name} }
+}
+
+// openWatch shows the watch screen on a room.
+func (m Model) openWatch(name string) (tea.Model, tea.Cmd) {
+	w, err := watch.New(watch.Options{
+		Cwd: m.opts.Cwd, Room: name, ExportDir: m.opts.ExportDir, Dark: m.dark,
+		Now: m.opts.Now, Embedded: true, Context: m.opts.Context,
+	})
+	if err != nil {
+		next, cmd := m.show(screenHome)
+		nm := next.(Model)
+		nm.home.SetStatus(fmt.Sprintf("Cannot watch room %s: %s", mdrender.Inline(name), mdrender.Inline(err.Error())))
+		return nm, cmd
+	}
+	m.watch = &w
+	return m.show(screenWatch)
+}
+
+// setDark takes the terminal's background. Screens not on show are built
+// with it when they open.
+func (m *Model) setDark(msg tea.BackgroundColorMsg) tea.Cmd {
+	dark := msg.IsDark()
+	if dark == m.dark {
+		return nil
+	}
+	m.dark = dark
+	m.md = mdrender.New(dark)
+	switch m.screen {
+	case screenHome:
+		m.home.SetDark(dark)
+	case screenDebateForm:
+		m.dform.SetDark(dark)
+	case screenRoomForm:
+		m.rform.SetDark(dark)
+	case screenDebate:
+		return m.debate.SetDark(dark)
+	case screenWatch:
+		return m.route(msg)
+	}
+	return nil
+}
+
+// View shows the screen on show in a full window.
+func (m Model) View() tea.View {
+	var content, title string
+	switch m.screen {
+	case screenHome:
+		content, title = m.home.View(), "roundtable"
+	case screenDebateForm:
+		content, title = m.dform.View(), "roundtable · new debate"
+	case screenRoomForm:
+		content, title = m.rform.View(), "roundtable · new MCP room"
+	case screenDebate:
+		content, title = m.debate.View(), "roundtable · debate"
+	case screenWatch:
+		if m.watch != nil {
+			content = m.watch.View()
+		}
+		title = "roundtable · watch"
+	}
+	v := tea.NewView(content)
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = title
+	return v
+}
+
+// openReplayCmd reads a debate room for its replay.
+func openReplayCmd(cwd, name string) tea.Cmd {
+	return func() tea.Msg {
+		r, err := room.Open(cwd, name)
+		if err != nil {
+			return replayMsg{err: err}
+		}
+		st, err := r.State()
+		return replayMsg{r: r, st: st, err: err}
+	}
+}

@@ -1,0 +1,40 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/roundtable-dev/roundtable/tui/mdrender"
+)
+
+// FPS is the most frames a second the app draws: enough for a streaming
+// debate to look smooth, few enough to leave the CPU to the model.
+const FPS = 60
+
+// Run shows the app until the user quits or opts.Context ends. Whatever
+// ends it, a debate still running is stopped and saved before Run returns.
+// It returns the context's error when the context ended it.
+func Run(opts Options, progOpts ...tea.ProgramOption) error {
+	m, err := New(opts)
+	if err != nil {
+		return err
+	}
+	ctx := m.opts.Context
+	all := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(FPS)}, progOpts...)
+	final, err := tea.NewProgram(m, all...).Run()
+	fm, ok := final.(Model)
+	if !ok {
+		fm = m
+	}
+	fm.Close()
+	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, tea.ErrInterrupted) {
+		if r := fm.debate.Room(); fm.screen == screenDebate && r != nil {
+			return fmt.Errorf("interrupted; the debate is saved in room %s: %w", mdrender.Inline(r.Config().Room), context.Canceled)
+		}
+		return fmt.Errorf("interrupted: %w", context.Canceled)
+	}
+	return err
+}

@@ -1,0 +1,225 @@
+package debateview
+
+import (
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/tui/mdrender"
+)
+
+// onStarted takes the running debate from startCmd, or the reason it could
+// not start.
+func (m *Model) onStarted(msg startedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.phase = phaseFailed
+		m.setError("Could not start the debate: " + mdrender.Inline(msg.err.Error()))
+		return nil
+	}
+	m.room, m.events, m.cancel = msg.room, msg.events, msg.cancel
+	m.started = m.opts.Now()
+	m.now = m.started
+	m.phase = phaseRunning
+	m.setStatus(fmt.Sprintf("Saving to room %s as the debate goes.", mdrender.Inline(msg.room.Config().Room)))
+	if m.quitting {
+		m.cancel()
+	}
+	return readEventsCmd(m.id, m.run, m.events)
+}
+
+// handleEvents applies a batch of events, then asks for the next batch.
+func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
+	for _, ev := range msg.events {
+		m.apply(ev)
+	}
+	var cmds []tea.Cmd
+	cmds = append(cmds, m.growNow(false))
+	if msg.closed {
+		m.events = nil
+		m.ended = m.opts.Now()
+		m.now = m.ended
+		if m.Running() {
+			// The stream ended without a final event (it never does
+			// through debate.Record, but the screen must not hang).
+			m.phase = phaseFailed
+			m.setError("The debate's event stream ended early; what was said is saved.")
+		}
+		if m.quitting {
+			return tea.Quit
+		}
+	} else {
+		cmds = append(cmds, readEventsCmd(m.id, m.run, m.events))
+	}
+	cmds = append(cmds, m.animate())
+	return tea.Batch(cmds...)
+}
+
+// apply takes one event into the screen's state. Rendering is left to
+// refresh and the grow tick.
+func (m *Model) apply(ev debate.Event) {
+	switch ev.Type {
+	case debate.EventSessionStart:
+		m.topic, m.rounds = ev.Topic, ev.Rounds
+		for _, a := range ev.Agents {
+			m.column(a)
+		}
+	case debate.EventRoundStart:
+		m.round = ev.Round
+	case debate.EventTurnStart:
+		c := m.column(ev.Agent)
+		c.speaking, c.thinking, c.err = true, true, ""
+		c.turns = append(c.turns, &turn{round: ev.Round, streaming: true})
+		c.grow = m.md.NewGrowing(max(c.w, mdrender.MinWidth))
+		m.live = 0
+		if m.autoFocus {
+			m.focus = m.byName[ev.Agent]
+		}
+	case debate.EventToken:
+		c := m.column(ev.Agent)
+		if c.grow == nil {
+			break
+		}
+		c.grow.Append(ev.Text)
+		c.thinking = false
+		m.live++
+	case debate.EventTurnEnd:
+		m.turnEnded(ev)
+	case debate.EventRoundEnd:
+		if ev.Round >= m.rounds || (ev.Consensus != nil && *ev.Consensus) {
+			m.phase = phaseWeighing
+			m.verdict.waiting = true
+			if ev.Round < m.rounds {
+				m.setStatus(fmt.Sprintf("The moderator finds consensus after round %d; the verdict comes now.", ev.Round))
+			}
+			if m.autoFocus {
+				m.focus = len(m.cols)
+			}
+		}
+	case debate.EventSummary:
+		m.verdict.waiting = false
+		m.verdict.text = ev.Text
+		m.verdict.w = 0
+		m.verdict.scroll = newScroller()
+		m.verdict.scroll.follow = false
+		if ev.Usage != nil {
+			m.usage.Add(*ev.Usage)
+		}
+		if m.autoFocus {
+			m.focus = len(m.cols)
+		}
+	case debate.EventDone:
+		if ev.Usage != nil {
+			m.usage = *ev.Usage
+		}
+		m.phase = phaseDone
+		m.verdict.waiting = false
+		m.setStatus(fmt.Sprintf("Done. Saved in room %s: e exports it, r runs the debate again.", m.roomName()))
+	case debate.EventError:
+		m.failed(ev)
+	}
+}
+
+// turnEnded closes a persona's turn. Its growing render stays on screen
+// until the finished text's own render is ready.
+func (m *Model) turnEnded(ev debate.Event) {
+	c := m.column(ev.Agent)
+	t := c.current()
+	if t == nil {
+		t = &turn{round: ev.Round}
+		c.turns = append(c.turns, t)
+	}
+	if c.grow != nil {
+		c.grow.Flush()
+		t.body = fitLines(c.grow.View(), c.w)
+		t.w = c.w
+	}
+	c.gen++
+	t.text, t.streaming, t.incomplete, t.exact = ev.Text, false, ev.Incomplete, false
+	t.head = "" // the round line may now say "cut off"
+	c.grow, c.speaking, c.thinking = nil, false, false
+	if ev.Usage != nil && (ev.Usage.CompletionTokens > 0 || ev.Usage.PromptTokens > 0) {
+		m.usage.Add(*ev.Usage)
+	} else {
+		m.usage.CompletionTokens += m.live
+	}
+	m.live = 0
+}
+
+// failed ends the debate on an error event: a stop by the user, or a
+// failure shown in the column (or verdict) it happened in.
+func (m *Model) failed(ev debate.Event) {
+	if ev.Usage != nil {
+		m.usage = *ev.Usage
+	}
+	m.live = 0
+	for _, c := range m.cols {
+		if t := c.current(); t != nil {
+			if c.grow != nil && t.text == "" {
+				t.text = c.grow.Text()
+			}
+			t.streaming, t.incomplete, t.head = false, true, ""
+		}
+		c.speaking, c.thinking, c.grow = false, false, nil
+	}
+	m.verdict.waiting = false
+	if ev.Text == debate.CancelledMessage {
+		m.phase = phaseStopped
+		if m.quitting {
+			m.setStatus("Stopped; saving what was said before quitting…")
+			return
+		}
+		m.setStatus(fmt.Sprintf("Stopped. What was said is saved in room %s: r runs the debate again.", m.roomName()))
+		return
+	}
+	m.phase = phaseFailed
+	why := mdrender.Inline(ev.Text)
+	if i, ok := m.byName[ev.Agent]; ok && ev.Agent != "" {
+		m.cols[i].err = why
+	} else {
+		m.verdict.err = why
+	}
+	m.setError("The debate stopped: " + why)
+}
+
+// growNow renders the growing turn when it changed, at most once per
+// mdrender.GrowingInterval; force renders now (the tick that was waiting
+// for the interval to pass).
+func (m *Model) growNow(force bool) tea.Cmd {
+	var c *column
+	for _, col := range m.cols {
+		if col.grow != nil && col.grow.Dirty() {
+			c = col
+			break
+		}
+	}
+	if c == nil {
+		return nil
+	}
+	now := m.opts.Now()
+	if wait := m.lastGrow.Add(mdrender.GrowingInterval).Sub(now); !force && wait > 0 && !m.lastGrow.IsZero() {
+		if m.growPending {
+			return nil
+		}
+		m.growPending = true
+		return growTickCmd(m.ctx, m.id, wait)
+	}
+	c.grow.Flush()
+	m.lastGrow = now
+	if t := c.current(); t != nil {
+		t.body = fitLines(c.grow.View(), c.w)
+		t.w = c.w
+		c.gen++
+	}
+	return nil
+}
+
+func (m *Model) roomName() string {
+	if m.room == nil {
+		return "(none)"
+	}
+	return mdrender.Inline(m.room.Config().Room)
+}
+
+func (m *Model) setStatus(s string) { m.status, m.statusErr = s, false }
+func (m *Model) setError(s string)  { m.status, m.statusErr = s, true }

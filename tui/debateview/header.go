@@ -1,0 +1,236 @@
+package debateview
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/roundtable-dev/roundtable/tui/mdrender"
+)
+
+// headerLines is the topic, then the debate's progress on one line.
+func (m *Model) headerLines(w int) []string {
+	s := &m.styles
+	topic := mdrender.Inline(m.topic)
+	brand := "roundtable"
+	first := s.Strong.Render(brand) + s.Faint.Render(" │ ") + s.Title.Render(truncate(topic, max(w-len(brand)-3, 1)))
+
+	sep := s.Faint.Render(" · ")
+	var parts []string
+	if m.round > 0 {
+		parts = append(parts, s.Text.Render(fmt.Sprintf("Round %d of %d", m.round, m.rounds)))
+	} else {
+		parts = append(parts, s.Text.Render(fmt.Sprintf("%d %s", m.rounds, plural(m.rounds, "round", "rounds"))))
+	}
+	if m.provider != "" {
+		parts = append(parts, s.Muted.Render(mdrender.Inline(m.provider)))
+	}
+	if el := m.elapsed(); el >= 0 {
+		parts = append(parts, s.Muted.Render(formatElapsed(el)))
+	}
+	if tok := m.usage.PromptTokens + m.usage.CompletionTokens + m.live; tok > 0 {
+		parts = append(parts, s.Muted.Render(formatCount(tok)+" tokens"))
+	}
+	if m.usage.Cost > 0 {
+		parts = append(parts, s.Muted.Render(fmt.Sprintf("$%.4f", m.usage.Cost)))
+	}
+	parts = append(parts, m.stateLabel())
+	second := strings.Join(parts, sep)
+	return []string{fit(first, w), fit(second, w)}
+}
+
+// stateLabel says what is happening now.
+func (m *Model) stateLabel() string {
+	s := &m.styles
+	frame := s.Spinner.Render(spin.Frames[m.frame])
+	switch m.phase {
+	case phaseStarting:
+		return frame + s.Muted.Render("starting")
+	case phaseRunning:
+		for _, c := range m.cols {
+			if c.speaking {
+				return frame + c.seat.Name.Render(c.label) + s.Muted.Render(" is speaking")
+			}
+		}
+		return frame + s.Muted.Render("waiting")
+	case phaseWeighing:
+		return frame + m.verdict.seat.Name.Render("Moderator") + s.Muted.Render(" is weighing the debate")
+	case phaseDone:
+		return s.Success.Render("✓ verdict in")
+	case phaseStopped:
+		return s.Warning.Render("■ stopped")
+	case phaseFailed:
+		return s.Error.Render("✗ failed")
+	case phaseReplay:
+		if m.closed != "" {
+			return s.Muted.Render("replay · " + m.closed)
+		}
+		return s.Muted.Render("replay")
+	}
+	return ""
+}
+
+// elapsed is the debate's running time so far (or in all, once ended);
+// negative before it started.
+func (m *Model) elapsed() time.Duration {
+	switch {
+	case m.started.IsZero():
+		return -1
+	case !m.ended.IsZero():
+		return m.ended.Sub(m.started)
+	}
+	return max(m.now.Sub(m.started), 0)
+}
+
+// footerKey is everything the footer is drawn from: the status, and what
+// decides which keys the help shows (see syncKeys).
+type footerKey struct {
+	w                                     int
+	status                                string
+	statusErr, showHelp, dark             bool
+	phase                                 phase
+	quitting, hasRoom, manyPanes, running bool
+}
+
+// footerLines is the status line and the help under it, drawn again only
+// when what they show changed.
+func (m *Model) footerLines(w int) []string {
+	key := footerKey{
+		w: w, status: m.status, statusErr: m.statusErr, showHelp: m.showHelp, dark: m.styles.Dark,
+		phase: m.phase, quitting: m.quitting, hasRoom: m.room != nil, manyPanes: m.panes() > 1, running: m.Running(),
+	}
+	if key == m.footKey && m.footer != nil {
+		return m.footer
+	}
+	m.footKey = key
+	s := &m.styles
+	style := s.StatusBar
+	if m.statusErr {
+		style = s.StatusError
+	}
+	status := " " + truncate(m.status, max(w-2, 1))
+	out := []string{style.Render(fit(status, w))}
+	m.help.ShowAll = m.showHelp
+	for _, l := range strings.Split(m.help.View(m.keys), "\n") {
+		out = append(out, fit(" "+l, w))
+	}
+	return out
+}
+
+// tabStrip is the row of tabs shown when not every persona fits: the
+// focused pane marked, the speaker with its spinner. It returns the strip
+// and each tab's span for the mouse.
+func (m *Model) tabStrip(w int, shown []int) (string, [][2]int) {
+	s := &m.styles
+	type tab struct {
+		label string
+		pane  int
+	}
+	var tabs []tab
+	for i, c := range m.cols {
+		tabs = append(tabs, tab{c.label, i})
+	}
+	if m.verdict.shown() && m.lay.narrow || m.verdict.shown() && w < narrowWidth {
+		tabs = append(tabs, tab{"Verdict", len(m.cols)})
+	}
+	names := make([]string, len(tabs))
+	for i, t := range tabs {
+		names[i] = t.label
+	}
+	labels := tabLabels(names, w, 4)
+	var b strings.Builder
+	spans := make([][2]int, len(tabs))
+	x := 0
+	for i, t := range tabs {
+		if i > 0 {
+			b.WriteString(s.Faint.Render("│"))
+			x++
+		}
+		mark := "  "
+		if t.pane < len(m.cols) && m.cols[t.pane].speaking || t.pane == len(m.cols) && m.verdict.waiting {
+			mark = spin.Frames[m.frame]
+		}
+		cell := " " + mark + labels[i] + " "
+		cw := ansi.StringWidth(cell)
+		spans[i] = [2]int{x, x + cw}
+		x += cw
+		switch {
+		case t.pane == m.focus:
+			b.WriteString(s.TabActive.Render(cell))
+		case contains(shown, t.pane):
+			b.WriteString(s.TabIdle.Render(cell))
+		default:
+			b.WriteString(s.Faint.Render(cell))
+		}
+	}
+	return fit(b.String(), w), spans
+}
+
+// tabLabels shortens names so that tabs of them, each taking pad cells
+// more than its label plus a separator, fit in w cells.
+func tabLabels(names []string, w, pad int) []string {
+	out := make([]string, len(names))
+	copy(out, names)
+	if len(names) == 0 {
+		return out
+	}
+	total := func() int {
+		n := len(out) - 1
+		for _, s := range out {
+			n += ansi.StringWidth(s) + pad
+		}
+		return n
+	}
+	for total() > w {
+		// Shorten the longest label by one cell.
+		longest, lw := -1, 1
+		for i, s := range out {
+			if sw := ansi.StringWidth(s); sw > lw {
+				longest, lw = i, sw
+			}
+		}
+		if longest < 0 {
+			break
+		}
+		out[longest] = ansi.Truncate(names[longest], lw-1, "…")
+	}
+	return out
+}
+
+func contains(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// formatElapsed is a duration as 0:42, 12:05 or 1:02:03.
+func formatElapsed(d time.Duration) string {
+	s := int(d / time.Second)
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+// formatCount is a count as 950, 12.3k or 1.2M.
+func formatCount(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	}
+	return fmt.Sprintf("%.1fM", float64(n)/1_000_000)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,280 @@
+package debateview
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/tui/mdrender"
+)
+
+// wheelLines is how far one mouse wheel step scrolls.
+const wheelLines = 3
+
+// handleKey acts on a key press.
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.quit()
+	case key.Matches(msg, k.Help):
+		m.showHelp = !m.showHelp
+	case key.Matches(msg, k.Stop):
+		return m.stop()
+	case key.Matches(msg, k.Again):
+		return m.again()
+	case key.Matches(msg, k.NextPane):
+		m.moveFocus(1)
+	case key.Matches(msg, k.PrevPane):
+		m.moveFocus(-1)
+	case key.Matches(msg, k.Up):
+		m.scrollFocused(-1)
+	case key.Matches(msg, k.Down):
+		m.scrollFocused(1)
+	case key.Matches(msg, k.PageUp):
+		m.scrollFocused(-max(m.paneRows()-1, 1))
+	case key.Matches(msg, k.PageDown):
+		m.scrollFocused(max(m.paneRows()-1, 1))
+	case key.Matches(msg, k.Top):
+		if s := m.focusedScroll(); s != nil {
+			s.toTop()
+		}
+	case key.Matches(msg, k.Bottom):
+		if s := m.focusedScroll(); s != nil {
+			s.follow = true
+		}
+	case key.Matches(msg, k.ExportMD, k.ExportHTML):
+		if m.room == nil {
+			return nil
+		}
+		html := key.Matches(msg, k.ExportHTML)
+		m.setStatus("Exporting the transcript…")
+		return exportCmd(m.id, m.room, m.exportDir(), html)
+	case key.Matches(msg, k.Copy):
+		if m.room == nil {
+			return nil
+		}
+		return copyCmd(m.id, m.room)
+	}
+	return nil
+}
+
+// quit leaves the program; a running debate is stopped and saved first.
+func (m *Model) quit() tea.Cmd {
+	if !m.Running() || m.quitting {
+		// A second q while saving gives up waiting; the program's
+		// Tracker still saves the debate on the way out.
+		return tea.Quit
+	}
+	m.quitting = true
+	m.setStatus("Stopping and saving the debate before quitting…")
+	if m.cancel != nil {
+		m.cancel()
+	}
+	return nil
+}
+
+// stop ends a running debate (what was said is saved and stays on
+// screen); once it has ended, esc goes back to the parent screen.
+func (m *Model) stop() tea.Cmd {
+	if m.Running() {
+		if m.cancel != nil {
+			m.setStatus("Stopping…")
+			m.cancel()
+		}
+		return nil
+	}
+	if m.opts.Embedded {
+		return func() tea.Msg { return BackMsg{} }
+	}
+	return nil
+}
+
+// again runs the same debate again, in a new room.
+func (m *Model) again() tea.Cmd {
+	if m.Running() || m.launch == nil {
+		return nil
+	}
+	m.run++
+	m.room, m.events, m.cancel = nil, nil, nil
+	m.setPanel(m.launch.Config.Names())
+	m.verdict = verdictPane{seat: m.verdict.seat, scroll: newScroller()}
+	m.round, m.live = 0, 0
+	m.usage = debate.Usage{}
+	m.started, m.ended = time.Time{}, time.Time{}
+	m.phase = phaseStarting
+	m.focus, m.autoFocus, m.winStart = 0, true, 0
+	m.setStatus("Starting the debate again…")
+	return tea.Batch(startCmd(m.ctx, m.id, m.run, m.opts.Tracker, *m.launch, ""), m.animate())
+}
+
+func (m *Model) exportDir() string {
+	if m.opts.ExportDir != "" {
+		return m.opts.ExportDir
+	}
+	if wd, err := os.Getwd(); err == nil {
+		return wd
+	}
+	return "."
+}
+
+func (m *Model) exported(msg exportedMsg) {
+	if msg.err != nil {
+		m.setError("Export failed: " + mdrender.Inline(msg.err.Error()))
+		return
+	}
+	what := "Markdown"
+	if msg.html {
+		what = "HTML"
+	}
+	m.setStatus(fmt.Sprintf("Exported the transcript (%s) to %s", what, mdrender.Inline(msg.path)))
+}
+
+func (m *Model) copied(msg copiedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.setError("Copy failed: " + mdrender.Inline(msg.err.Error()))
+		return nil
+	}
+	m.setStatus(fmt.Sprintf("Copied the transcript (%s of Markdown) to the clipboard.", byteSize(len(msg.text))))
+	return tea.SetClipboard(msg.text)
+}
+
+func byteSize(n int) string {
+	if n < 1024 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%.1f KB", float64(n)/1024)
+}
+
+// panes is how many panes take focus: the columns, and the verdict once
+// there is one.
+func (m *Model) panes() int {
+	if m.verdict.shown() {
+		return len(m.cols) + 1
+	}
+	return len(m.cols)
+}
+
+func (m *Model) moveFocus(d int) {
+	n := m.panes()
+	if n == 0 {
+		return
+	}
+	m.focus = ((m.focus+d)%n + n) % n
+	m.autoFocus = false
+}
+
+// focusedScroll is the scroll of the focused pane.
+func (m *Model) focusedScroll() *scroller {
+	if m.focus < len(m.cols) {
+		return &m.cols[m.focus].scroll
+	}
+	if m.verdict.shown() {
+		return &m.verdict.scroll
+	}
+	return nil
+}
+
+// paneRows is the text rows of the focused pane.
+func (m *Model) paneRows() int {
+	if m.focus >= len(m.cols) && !m.lay.narrow {
+		return max(m.lay.panelRows-2, 1)
+	}
+	return max(m.lay.colRows-2, 1)
+}
+
+func (m *Model) scrollFocused(n int) {
+	if m.focus < len(m.cols) {
+		c := m.cols[m.focus]
+		c.scroll.by(n, c.total, m.paneRows())
+		return
+	}
+	if m.verdict.shown() {
+		m.verdict.scroll.by(n, len(m.verdict.lines), m.paneRows())
+	}
+}
+
+// paneAt is the pane under the screen cell (x, y), or -1.
+func (m *Model) paneAt(x, y int) int {
+	l := m.lay
+	if y >= l.panelTop && y < l.panelTop+l.panelRows && l.panelRows > 0 {
+		return len(m.cols)
+	}
+	if y < l.colTop || y >= l.colTop+l.colRows {
+		return -1
+	}
+	for i, x0 := range l.xs {
+		if x >= x0 && x < x0+l.widths[i] {
+			return l.panes[i]
+		}
+	}
+	return -1
+}
+
+func (m *Model) handleWheel(msg tea.MouseWheelMsg) {
+	ms := msg.Mouse()
+	p := m.paneAt(ms.X, ms.Y)
+	if p < 0 {
+		return
+	}
+	n := wheelLines
+	switch ms.Button {
+	case tea.MouseWheelUp:
+		n = -n
+	case tea.MouseWheelDown:
+	default:
+		return
+	}
+	old := m.focus
+	m.focus = p
+	m.scrollFocused(n)
+	m.focus = old
+}
+
+func (m *Model) handleClick(msg tea.MouseClickMsg) {
+	ms := msg.Mouse()
+	if ms.Button != tea.MouseLeft {
+		return
+	}
+	if ms.Y == m.lay.tabsRow && m.tabs != "" {
+		for i, r := range m.lay.tabXs {
+			if ms.X >= r[0] && ms.X < r[1] {
+				m.focus, m.autoFocus = i, false
+				return
+			}
+		}
+		return
+	}
+	if p := m.paneAt(ms.X, ms.Y); p >= 0 {
+		m.focus, m.autoFocus = p, false
+	}
+}
+
+// syncKeys enables and relabels the keys for the screen's state.
+func (m *Model) syncKeys() {
+	k := &m.keys
+	running := m.Running()
+	k.Stop.SetEnabled(running || m.opts.Embedded)
+	if running {
+		k.Stop.SetHelp("esc", "stop")
+	} else {
+		k.Stop.SetHelp("esc", "back")
+	}
+	k.Again.SetEnabled(!running && m.launch != nil)
+	hasRoom := m.room != nil
+	k.ExportMD.SetEnabled(hasRoom)
+	k.ExportHTML.SetEnabled(hasRoom)
+	k.Copy.SetEnabled(hasRoom)
+	many := m.panes() > 1
+	k.NextPane.SetEnabled(many)
+	k.PrevPane.SetEnabled(many)
+	if m.quitting {
+		k.Quit.SetHelp("q", "quit now")
+	} else {
+		k.Quit.SetHelp("q", "quit")
+	}
+}

@@ -1,0 +1,61 @@
+package debateview
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap is every key of the debate screen. The screen enables and relabels
+// bindings as the debate moves (esc stops a running debate and goes back
+// once it has ended; r runs a finished one again), so the help shows only
+// what works now.
+type KeyMap struct {
+	NextPane   key.Binding
+	PrevPane   key.Binding
+	Up         key.Binding
+	Down       key.Binding
+	PageUp     key.Binding
+	PageDown   key.Binding
+	Top        key.Binding
+	Bottom     key.Binding
+	ExportMD   key.Binding
+	ExportHTML key.Binding
+	Copy       key.Binding
+	Stop       key.Binding
+	Again      key.Binding
+	Help       key.Binding
+	Quit       key.Binding
+}
+
+// DefaultKeyMap is the debate screen's keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		NextPane:   key.NewBinding(key.WithKeys("tab", "right", "l"), key.WithHelp("tab", "next column")),
+		PrevPane:   key.NewBinding(key.WithKeys("shift+tab", "left", "h"), key.WithHelp("shift+tab", "previous column")),
+		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
+		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
+		PageUp:     key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup/b", "page up")),
+		PageDown:   key.NewBinding(key.WithKeys("pgdown", "space"), key.WithHelp("pgdn/space", "page down")),
+		Top:        key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "top")),
+		Bottom:     key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "bottom, follow")),
+		ExportMD:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export .md")),
+		ExportHTML: key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "export .html")),
+		Copy:       key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
+		Stop:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop")),
+		Again:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run again")),
+		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+	}
+}
+
+// ShortHelp is the one-line help under the screen.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.NextPane, k.Stop, k.Again, k.ExportMD, k.Copy, k.Help, k.Quit}
+}
+
+// FullHelp is the help shown with ?.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.NextPane, k.PrevPane, k.Up, k.Down},
+		{k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.ExportMD, k.ExportHTML, k.Copy},
+		{k.Stop, k.Again, k.Help, k.Quit},
+	}
+}

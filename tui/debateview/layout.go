@@ -1,0 +1,142 @@
+package debateview
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Layout constants.
+const (
+	// narrowWidth: below it the screen shows one persona at a time, with
+	// tabs.
+	narrowWidth = 100
+	// minColumnWidth is the narrowest column (frame included) worth
+	// showing side by side; when the personas do not all fit, the screen
+	// shows as many as fit and tabs for the rest.
+	minColumnWidth = 30
+	// columnGap is the space between two columns.
+	columnGap = 1
+	// frameWidth is what a column's frame and padding take from its width:
+	// a border and a space on each side.
+	frameWidth = 4
+	// headerRows and footerRows are the rows above and below the body.
+	headerRows = 2
+	footerRows = 2
+	// minPaneRows is the least height of the columns under a verdict.
+	minPaneRows = 6
+)
+
+// visibleColumns is how many of n columns are shown side by side in width
+// columns of terminal.
+func visibleColumns(width, n int) int {
+	if n <= 0 {
+		return 0
+	}
+	if width < narrowWidth {
+		return 1
+	}
+	k := (width + columnGap) / (minColumnWidth + columnGap)
+	return clamp(k, 1, n)
+}
+
+// splitWidths divides width among k columns separated by gap; the first
+// columns take the remainder, so the widths add up to width exactly.
+func splitWidths(width, k, gap int) []int {
+	if k <= 0 {
+		return nil
+	}
+	avail := max(width-(k-1)*gap, k)
+	out := make([]int, k)
+	for i := range out {
+		out[i] = avail / k
+		if i < avail%k {
+			out[i]++
+		}
+	}
+	return out
+}
+
+// windowStart is the first of k visible columns out of n: the previous
+// start when the focused column is still inside that window, else the
+// nearest start that shows it.
+func windowStart(prev, focus, k, n int) int {
+	if k >= n {
+		return 0
+	}
+	start := clamp(prev, 0, n-k)
+	if focus < start {
+		start = focus
+	}
+	if focus >= start+k {
+		start = focus - k + 1
+	}
+	return clamp(start, 0, n-k)
+}
+
+// splitBody divides the rows of the body between the columns and the
+// verdict panel below them: the panel gets what its text needs (want lines
+// plus its frame), at most about half the body, and the columns keep at
+// least minPaneRows.
+func splitBody(rows, want int) (cols, panel int) {
+	if rows <= 0 {
+		return 0, 0
+	}
+	panel = clamp(want+2, 3, max(rows/2, 8))
+	if rows-panel < minPaneRows {
+		panel = rows - minPaneRows
+	}
+	if panel < 3 {
+		return rows, 0
+	}
+	return rows - panel, panel
+}
+
+// fit pads or cuts a line to exactly w cells.
+func fit(line string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	lw := ansi.StringWidth(line)
+	switch {
+	case lw == w:
+		return line
+	case lw < w:
+		return line + strings.Repeat(" ", w-lw)
+	}
+	cut := ansi.Truncate(line, w, "")
+	if cw := ansi.StringWidth(cut); cw < w {
+		cut += strings.Repeat(" ", w-cw)
+	}
+	return cut
+}
+
+// fitLines splits rendered text into lines of exactly w cells.
+func fitLines(text string, w int) []string {
+	if text == "" {
+		return nil
+	}
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = fit(l, w)
+	}
+	return lines
+}
+
+// truncate cuts a plain one-line value to w cells with an ellipsis.
+func truncate(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+func clamp(v, lo, hi int) int {
+	if hi < lo {
+		return lo
+	}
+	return min(max(v, lo), hi)
+}

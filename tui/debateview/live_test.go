@@ -1,0 +1,172 @@
+package debateview
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+// TestLiveDebate runs a whole debate on the mock provider and checks the
+// screen and the room it saved.
+func TestLiveDebate(t *testing.T) {
+	h := newHarness(t)
+	cwd := t.TempDir()
+	h.start(New(h.options(), mockLaunch(cwd, 2)), 160, 48)
+	h.until("the debate to end", 20*time.Second, settled)
+
+	if h.m.phase != phaseDone {
+		t.Fatalf("phase %d, status %q", h.m.phase, h.m.status)
+	}
+	v := plain(h.m.View())
+	for _, want := range []string{"Moderator's verdict", "Decision:", "✓ verdict in", "Saved in room graphql-test"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("screen lacks %q:\n%s", want, v)
+		}
+	}
+	r, err := room.Open(cwd, "graphql-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := r.State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Messages) != 2*3+1 || st.Closed == nil || st.Closed.Reason != debate.ReasonComplete {
+		t.Fatalf("room: %d messages, closed %+v", len(st.Messages), st.Closed)
+	}
+	// Every turn on screen is the one saved.
+	for _, msg := range st.Messages[:6] {
+		c := h.m.cols[h.m.byName[msg.Seat]]
+		if got := c.turns[msg.Round-1].text; got != msg.Text {
+			t.Errorf("%s round %d on screen differs from the room", msg.Seat, msg.Round)
+		}
+	}
+
+	// e exports the transcript, and the status line says where.
+	h.send(press("e"))
+	h.until("the export", 5*time.Second, func(m Model) bool { return strings.Contains(m.status, "Exported") })
+	path := filepath.Join(h.m.opts.ExportDir, "graphql-test-transcript.md")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("export: %v (status %q)", err, h.m.status)
+	}
+	if !strings.Contains(string(data), "## Verdict") || !strings.Contains(h.m.status, path) {
+		t.Errorf("export lacks the verdict or the status lacks the path %q", h.m.status)
+	}
+	h.send(press("e"))
+	h.until("the second export", 5*time.Second, func(m Model) bool { return strings.Contains(m.status, "-2.md") })
+
+	// y puts the transcript on the clipboard.
+	h.send(press("y"))
+	h.until("the copy", 5*time.Second, func(m Model) bool { return strings.Contains(m.status, "Copied") })
+
+	// r runs it again, in a new room.
+	h.send(press("r"))
+	if !h.m.Running() || h.m.run != 1 {
+		t.Fatalf("r did not start again: phase %d run %d", h.m.phase, h.m.run)
+	}
+	h.until("the second debate to end", 20*time.Second, settled)
+	if h.m.room == nil || h.m.room.Config().Room == "graphql-test" {
+		t.Errorf("the second run did not get a room of its own")
+	}
+}
+
+// TestStopAndQuit stops a paced debate with esc, then starts it again and
+// quits with q: both times what was said is saved and the room closed as
+// cancelled.
+func TestStopAndQuit(t *testing.T) {
+	h := newHarness(t)
+	cwd := t.TempDir()
+	l := mockLaunch(cwd, 3)
+	l.Provider.Pace = 2 * time.Millisecond
+	h.start(New(h.options(), l), 120, 40)
+	speaking := func(m Model) bool { return m.live > 5 }
+	h.until("the first tokens", 10*time.Second, speaking)
+	h.send(press("esc"))
+	h.until("the stop", 10*time.Second, func(m Model) bool { return !m.Running() && m.events == nil })
+	if h.m.phase != phaseStopped {
+		t.Fatalf("phase %d status %q", h.m.phase, h.m.status)
+	}
+	if !strings.Contains(plain(h.m.View()), "cut off") {
+		t.Errorf("the interrupted turn is not marked:\n%s", plain(h.m.View()))
+	}
+	checkCancelled(t, cwd, "graphql-test")
+
+	h.send(press("r"))
+	h.until("the second run's tokens", 10*time.Second, speaking)
+	second := h.m.room.Config().Room
+	h.send(press("q"))
+	h.until("quit", 10*time.Second, func(Model) bool { return h.quit })
+	checkCancelled(t, cwd, second)
+}
+
+func checkCancelled(t *testing.T, cwd, name string) {
+	t.Helper()
+	r, err := room.Open(cwd, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := r.State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Closed == nil || st.Closed.Reason != debate.ReasonCancelled {
+		t.Fatalf("room %s: closed %+v", name, st.Closed)
+	}
+	if len(st.Messages) == 0 || st.Messages[len(st.Messages)-1].Kind != debate.KindIncomplete {
+		t.Errorf("room %s: the cut turn was not saved as incomplete", name)
+	}
+}
+
+// TestTrackerSavesOnExit ends a running debate from outside the screen,
+// as the program does on a signal.
+func TestTrackerSavesOnExit(t *testing.T) {
+	h := newHarness(t)
+	cwd := t.TempDir()
+	l := mockLaunch(cwd, 3)
+	l.Provider.Pace = 2 * time.Millisecond
+	h.start(New(h.options(), l), 120, 40)
+	h.until("the first tokens", 10*time.Second, func(m Model) bool { return m.live > 3 })
+	h.tr.Close()
+	checkCancelled(t, cwd, "graphql-test")
+}
+
+// TestReplay shows a saved debate read-only.
+func TestReplay(t *testing.T) {
+	h := newHarness(t)
+	cwd := t.TempDir()
+	h.start(New(h.options(), mockLaunch(cwd, 1)), 120, 40)
+	h.until("the debate to end", 20*time.Second, settled)
+	r, err := room.Open(cwd, "graphql-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := r.State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h2 := newHarness(t)
+	h2.start(NewReplay(h2.options(), r, st), 120, 40)
+	h2.until("the renders", 10*time.Second, settled)
+	v := plain(h2.m.View())
+	for _, want := range []string{"replay · complete", "Moderator's verdict", "Decision:", "Product Manager", "Round 1 of 1"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("replay lacks %q:\n%s", want, v)
+		}
+	}
+	if h2.m.keys.Again.Enabled() || h2.m.keys.Stop.Enabled() {
+		t.Error("a replay offers r or esc")
+	}
+	h2.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	h2.until("the narrow renders", 10*time.Second, settled)
+	if !strings.Contains(plain(h2.m.View()), "Verdict") {
+		t.Errorf("narrow replay has no verdict tab:\n%s", plain(h2.m.View()))
+	}
+}

@@ -1,0 +1,13 @@
+package debateview
+
+import (
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+// TestMain fails the package when a test leaves a goroutine behind: a
+// debate, a reader or a timer of a screen that was closed.
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}

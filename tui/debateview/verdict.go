@@ -1,0 +1,25 @@
+package debateview
+
+import (
+	"github.com/roundtable-dev/roundtable/tui/theme"
+)
+
+// verdictPane is the moderator's verdict: waited for, written, or failed.
+type verdictPane struct {
+	seat    theme.Seat
+	waiting bool // the moderator is writing it
+	text    string
+	err     string
+
+	lines  []string // rendered at w
+	w      int
+	exact  bool
+	scroll scroller
+
+	gen    int // counts changes to lines
+	box    []string
+	boxKey boxKey
+}
+
+// shown reports whether the verdict has a pane on screen.
+func (v *verdictPane) shown() bool { return v.waiting || v.text != "" || v.err != "" }

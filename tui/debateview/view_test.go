@@ -1,0 +1,85 @@
+package debateview
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/roundtable-dev/roundtable/debate"
+)
+
+// sizes are the golden terminal sizes.
+var sizes = []struct{ w, h int }{{80, 24}, {120, 40}, {200, 50}}
+
+// TestViewComplete is a whole mock debate (zero pace, seed 1), once ended.
+func TestViewComplete(t *testing.T) {
+	for _, sz := range sizes {
+		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			h := newHarness(t)
+			h.start(New(h.options(), mockLaunch(t.TempDir(), 2)), sz.w, sz.h)
+			h.until("the debate to end", 20*time.Second, settled)
+			golden(t, fmt.Sprintf("complete-%dx%d", sz.w, sz.h), plain(h.m.View()))
+		})
+	}
+}
+
+// TestViewLive is a debate in its second round: two personas have spoken
+// twice, the third is speaking.
+func TestViewLive(t *testing.T) {
+	for _, sz := range sizes {
+		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			s := liveSynth(t, sz.w, sz.h)
+			golden(t, fmt.Sprintf("live-%dx%d", sz.w, sz.h), s.view())
+		})
+	}
+}
+
+// liveSynth is the debate of TestViewLive.
+func liveSynth(t *testing.T, w, h int) *synth {
+	s := newSynth(t, w, h)
+	s.events(debate.Event{Type: debate.EventSessionStart, Topic: "Should we adopt GraphQL for the public API", Agents: panel, Rounds: 3, Provider: "mock"},
+		debate.Event{Type: debate.EventRoundStart, Round: 1})
+	for _, p := range panel {
+		s.speak(1, p, turnText(p, 1))
+	}
+	s.events(debate.Event{Type: debate.EventRoundEnd, Round: 1}, debate.Event{Type: debate.EventRoundStart, Round: 2})
+	s.speak(2, panel[0], turnText(panel[0], 2))
+	s.speak(2, panel[1], turnText(panel[1], 2))
+	text := turnText(panel[2], 2)
+	s.begin(2, panel[2], text[:len(text)/2])
+	s.settle()
+	return s
+}
+
+// TestViewStates are the moments between: the moderator weighing, a
+// failure, a stop, the full help.
+func TestViewStates(t *testing.T) {
+	tests := []struct {
+		name string
+		then func(s *synth)
+	}{
+		{"weighing", func(s *synth) {
+			s.events(debate.Event{Type: debate.EventTurnEnd, Round: 2, Agent: panel[2], Text: turnText(panel[2], 2)},
+				debate.Event{Type: debate.EventRoundEnd, Round: 3})
+		}},
+		{"failed", func(s *synth) {
+			s.events(debate.Event{Type: debate.EventTurnEnd, Round: 2, Agent: panel[2], Text: "I'll be the one", Incomplete: true},
+				debate.Event{Type: debate.EventError, Agent: panel[2], Round: 2, Text: "openrouter failed during Security Reviewer's turn (round 2): HTTP 429 Too Many Requests; wait a little or use another model"})
+			s.close()
+		}},
+		{"stopped", func(s *synth) {
+			s.events(debate.Event{Type: debate.EventTurnEnd, Round: 2, Agent: panel[2], Text: "I'll be the one", Incomplete: true},
+				debate.Event{Type: debate.EventError, Text: debate.CancelledMessage})
+			s.close()
+		}},
+		{"help", func(s *synth) { s.send(press("?")) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := liveSynth(t, 120, 40)
+			tt.then(s)
+			s.settle()
+			golden(t, tt.name+"-120x40", s.view())
+		})
+	}
+}

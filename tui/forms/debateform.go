@@ -1,0 +1,357 @@
+package forms
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/tui/mdrender"
+)
+
+// DebateOptions configure the new-debate form.
+type DebateOptions struct {
+	// Panel is every persona on offer, switched on or off
+	// (debate.LoadPanel: the defaults, persona files, --agent).
+	Panel debate.Panel
+	// Topic and Rounds fill the form in; Rounds 0: debate.DefaultRounds.
+	Topic  string
+	Rounds int
+	// Provider is the provider as given by flags (not yet resolved): the
+	// form resolves it with Getenv each time it changes.
+	Provider debate.ProviderConfig
+	// Getenv reads the environment; nil: os.Getenv.
+	Getenv func(string) string
+	// Seed is the mock's seed.
+	Seed int64
+	// BlindOpening, StopOnConsensus and TurnTimeout are passed on to the
+	// debate (debate.Config); the form does not show them.
+	BlindOpening    bool
+	StopOnConsensus bool
+	TurnTimeout     time.Duration
+	// Dark selects the dark styles.
+	Dark bool
+}
+
+// debateField is a field of the debate form, in tab order.
+type debateField int
+
+const (
+	fieldTopic debateField = iota
+	fieldRounds
+	fieldPersonas
+	fieldProvider
+	fieldModel
+	fieldStart
+	debateFields
+)
+
+// DebateForm is the new-debate form.
+type DebateForm struct {
+	opts   DebateOptions
+	keys   KeyMap
+	styles Styles
+	help   help.Model
+
+	topic    textarea.Model
+	rounds   number
+	personas []debate.PersonaChoice
+	pcursor  int
+	provider int // index into debate.Providers()
+	model    textinput.Model
+	focus    debateField
+
+	resolved debate.ProviderConfig
+	provErr  string // why the provider cannot be used as set
+	err      string // why the form cannot start
+
+	width, height int
+}
+
+// NewDebateForm returns the form, its topic field focused.
+func NewDebateForm(opts DebateOptions) DebateForm {
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	if opts.Rounds == 0 {
+		opts.Rounds = debate.DefaultRounds
+	}
+	f := DebateForm{
+		opts:     opts,
+		keys:     DefaultKeyMap(),
+		help:     help.New(),
+		topic:    textarea.New(),
+		rounds:   newNumber(opts.Rounds, debate.MinRounds, debate.MaxRounds),
+		personas: slices.Clone(opts.Panel.Personas),
+		model:    textinput.New(),
+		width:    80,
+		height:   24,
+	}
+	f.topic.Placeholder = "The decision to argue, e.g. Should we move the monolith's jobs to a queue?"
+	f.topic.ShowLineNumbers = false
+	f.topic.Prompt = "┃ "
+	f.topic.CharLimit = debate.MaxTopicLen
+	f.topic.SetHeight(4)
+	f.topic.SetValue(opts.Topic)
+	f.model.Prompt = ""
+	f.model.CharLimit = 200
+	f.model.SetValue(strings.TrimSpace(opts.Provider.Model))
+	name := strings.ToLower(strings.TrimSpace(opts.Provider.Name))
+	if name == "" {
+		name = strings.ToLower(strings.TrimSpace(opts.Getenv("ROUNDTABLE_PROVIDER")))
+	}
+	f.provider = max(slices.Index(debate.Providers(), name), 0)
+	f.SetDark(opts.Dark)
+	f.resolve()
+	f.topic.Focus()
+	f.syncKeys()
+	return f
+}
+
+// SetDark switches between the dark and light styles.
+func (f *DebateForm) SetDark(dark bool) {
+	f.styles = DefaultStyles(dark)
+	f.help.Styles = f.styles.Help
+	f.topic.SetStyles(f.styles.Area)
+	f.model.SetStyles(f.styles.Input)
+}
+
+// Init does nothing: the form waits for keys.
+func (f DebateForm) Init() tea.Cmd { return nil }
+
+// Update handles a message and returns the updated form.
+func (f DebateForm) Update(msg tea.Msg) (DebateForm, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		f.width, f.height = msg.Width, msg.Height
+		f.help.SetWidth(msg.Width)
+		f.topic.SetWidth(max(min(msg.Width-6, 100), 20))
+		f.model.SetWidth(max(min(msg.Width-24, 60), 10))
+	case tea.KeyPressMsg:
+		cmd = f.handleKey(msg)
+	case tea.PasteMsg:
+		switch f.focus {
+		case fieldTopic:
+			f.topic, cmd = f.topic.Update(msg)
+		case fieldModel:
+			f.model, cmd = f.model.Update(msg)
+			f.resolve()
+		case fieldRounds, fieldPersonas, fieldProvider, fieldStart, debateFields:
+		}
+	}
+	f.syncKeys()
+	return f, cmd
+}
+
+func (f *DebateForm) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := f.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return tea.Quit
+	case key.Matches(msg, k.Back):
+		return func() tea.Msg { return BackMsg{} }
+	case key.Matches(msg, k.Submit):
+		return f.submit()
+	case key.Matches(msg, k.Next):
+		f.move(1)
+		return nil
+	case key.Matches(msg, k.Prev):
+		f.move(-1)
+		return nil
+	}
+	switch f.focus {
+	case fieldTopic:
+		var cmd tea.Cmd
+		f.topic, cmd = f.topic.Update(msg)
+		f.err = ""
+		return cmd
+	case fieldRounds:
+		if !f.rounds.update(msg, k) {
+			f.navigate(msg)
+		}
+	case fieldPersonas:
+		switch {
+		case key.Matches(msg, k.Toggle):
+			if len(f.personas) > 0 {
+				f.personas[f.pcursor].Enabled = !f.personas[f.pcursor].Enabled
+				f.err = ""
+			}
+		case key.Matches(msg, k.Up) && f.pcursor > 0:
+			f.pcursor--
+		case key.Matches(msg, k.Down) && f.pcursor < len(f.personas)-1:
+			f.pcursor++
+		default:
+			f.navigate(msg)
+		}
+	case fieldProvider:
+		n := len(debate.Providers())
+		switch {
+		case key.Matches(msg, k.Less):
+			f.provider = (f.provider + n - 1) % n
+			f.model.SetValue("")
+			f.resolve()
+		case key.Matches(msg, k.More), key.Matches(msg, k.Toggle):
+			f.provider = (f.provider + 1) % n
+			f.model.SetValue("")
+			f.resolve()
+		default:
+			f.navigate(msg)
+		}
+	case fieldModel:
+		if key.Matches(msg, k.Up, k.Down, k.Enter) {
+			f.navigate(msg)
+			return nil
+		}
+		var cmd tea.Cmd
+		f.model, cmd = f.model.Update(msg)
+		f.resolve()
+		return cmd
+	case fieldStart:
+		if key.Matches(msg, k.Press) {
+			return f.submit()
+		}
+		f.navigate(msg)
+	case debateFields:
+	}
+	return nil
+}
+
+// navigate moves between single-line fields with ↑, ↓ and enter.
+func (f *DebateForm) navigate(msg tea.KeyPressMsg) {
+	switch {
+	case key.Matches(msg, f.keys.Up):
+		f.move(-1)
+	case key.Matches(msg, f.keys.Down, f.keys.Enter):
+		f.move(1)
+	}
+}
+
+// move focuses the next (d = 1) or previous (d = -1) field.
+func (f *DebateForm) move(d int) {
+	f.rounds.blur()
+	f.topic.Blur()
+	f.model.Blur()
+	f.focus = debateField((int(f.focus) + d + int(debateFields)) % int(debateFields))
+	// The mock has one model: its model field is shown, not edited.
+	if f.focus == fieldModel && f.providerName() == debate.ProviderMock {
+		f.focus = debateField((int(f.focus) + d + int(debateFields)) % int(debateFields))
+	}
+	switch f.focus {
+	case fieldTopic:
+		f.topic.Focus()
+	case fieldModel:
+		f.model.Focus()
+	case fieldRounds, fieldPersonas, fieldProvider, fieldStart, debateFields:
+	}
+}
+
+func (f *DebateForm) providerName() string { return debate.Providers()[f.provider] }
+
+// resolve checks the provider as set now, with its key from the
+// environment.
+func (f *DebateForm) resolve() {
+	pc := f.opts.Provider
+	pc.Name = f.providerName()
+	pc.Model = strings.TrimSpace(f.model.Value())
+	if !strings.EqualFold(pc.Name, f.opts.Provider.Name) {
+		pc.APIKey = ""
+	}
+	r, err := debate.ResolveProvider(pc, f.opts.Getenv)
+	f.resolved = r
+	f.provErr = ""
+	if err != nil {
+		f.provErr = mdrender.Inline(err.Error())
+	}
+}
+
+// submit checks the form and asks the parent to start the debate.
+func (f *DebateForm) submit() tea.Cmd {
+	var enabled []debate.Persona
+	for _, p := range f.personas {
+		if p.Enabled {
+			enabled = append(enabled, p.Persona)
+		}
+	}
+	cfg := debate.Config{
+		Topic: f.topic.Value(), Personas: enabled, Moderator: f.opts.Panel.Moderator,
+		Rounds: f.rounds.value, Seed: f.opts.Seed,
+		BlindOpening: f.opts.BlindOpening, StopOnConsensus: f.opts.StopOnConsensus, TurnTimeout: f.opts.TurnTimeout,
+		MaxTurnTokens: max(2*f.resolved.MaxTokens, debate.DefaultMaxTurnTokens/4),
+	}
+	if _, err := cfg.Normalize(); err != nil {
+		f.err = mdrender.Inline(err.Error())
+		switch {
+		case strings.TrimSpace(cfg.Topic) == "":
+			f.err = "Write the topic first: the decision the personas should argue."
+			f.focusField(fieldTopic)
+		case len(enabled) == 0:
+			f.err = "Switch at least one persona on (space)."
+			f.focusField(fieldPersonas)
+		}
+		return nil
+	}
+	if f.provErr != "" {
+		f.err = f.provErr
+		f.focusField(fieldProvider)
+		return nil
+	}
+	pc := f.resolved
+	return func() tea.Msg { return StartMsg{Config: cfg, Provider: pc} }
+}
+
+func (f *DebateForm) focusField(d debateField) {
+	f.focus = d
+	f.move(0)
+}
+
+// Enabled counts the personas switched on.
+func (f DebateForm) Enabled() int {
+	n := 0
+	for _, p := range f.personas {
+		if p.Enabled {
+			n++
+		}
+	}
+	return n
+}
+
+// syncKeys enables the keys of the focused field.
+func (f *DebateForm) syncKeys() {
+	k := &f.keys
+	k.Submit.SetHelp("ctrl+s", "start")
+	k.Press.SetHelp("enter", "start")
+	switch f.focus {
+	case fieldTopic:
+		k.only(&k.Next, &k.Prev, &k.Submit, &k.Back)
+	case fieldRounds:
+		k.Less.SetHelp("←/→", "rounds")
+		k.only(&k.Next, &k.Prev, &k.Less, &k.More, &k.Submit, &k.Back)
+	case fieldPersonas:
+		k.only(&k.Next, &k.Prev, &k.Up, &k.Down, &k.Toggle, &k.Submit, &k.Back)
+	case fieldProvider:
+		k.Less.SetHelp("←/→", "provider")
+		k.only(&k.Next, &k.Prev, &k.Less, &k.More, &k.Submit, &k.Back)
+	case fieldModel:
+		k.only(&k.Next, &k.Prev, &k.Submit, &k.Back)
+	case fieldStart, debateFields:
+		k.only(&k.Next, &k.Prev, &k.Press, &k.Back)
+	}
+}
+
+// describe is a persona's line in the list: its source when not a default.
+func describe(p debate.PersonaChoice) string {
+	d := mdrender.Inline(p.Persona.Persona)
+	if p.Source != "" && p.Source != debate.SourceDefault {
+		d = fmt.Sprintf("(%s) %s", p.Source, d)
+	}
+	return d
+}

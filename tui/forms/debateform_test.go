@@ -1,0 +1,190 @@
+package forms
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/roundtable-dev/roundtable/debate"
+)
+
+func press(s string) tea.KeyPressMsg {
+	switch s {
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "ctrl+s":
+		return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
+	}
+	return tea.KeyPressMsg{Code: rune(s[0]), Text: s}
+}
+
+// typeText presses each rune of s.
+func typeText(keys []string, s string) []string {
+	for _, r := range s {
+		if r == ' ' {
+			keys = append(keys, "space")
+			continue
+		}
+		keys = append(keys, string(r))
+	}
+	return keys
+}
+
+func noEnv(string) string { return "" }
+
+func newTestDebateForm(w, h int) DebateForm {
+	panel, _ := debate.LoadPanel(debate.PanelOptions{Agents: []string{"Cost Optimizer=a finance-minded reviewer who scrutinizes spend and ROI"}})
+	f := NewDebateForm(DebateOptions{Panel: panel, Getenv: noEnv, Dark: true, Seed: 3})
+	f, _ = f.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return f
+}
+
+func TestDebateForm(t *testing.T) {
+	tests := []struct {
+		name  string
+		keys  []string
+		check func(t *testing.T, f DebateForm, last tea.Msg)
+	}{
+		{"ctrl+s with no topic says what to do and focuses the topic", []string{"tab", "ctrl+s"}, func(t *testing.T, f DebateForm, last tea.Msg) {
+			if last != nil || f.focus != fieldTopic || !strings.Contains(f.err, "Write the topic first") {
+				t.Errorf("last %v focus %d err %q", last, f.focus, f.err)
+			}
+		}},
+		{"a topic and ctrl+s start the debate with the panel switched on", typeText(nil, "Adopt GraphQL?"), func(t *testing.T, f DebateForm, _ tea.Msg) {
+			_, cmd := f.Update(press("ctrl+s"))
+			start, ok := cmd().(StartMsg)
+			if !ok {
+				t.Fatalf("ctrl+s sent %T", cmd())
+			}
+			c := start.Config
+			if c.Topic != "Adopt GraphQL?" || c.Rounds != debate.DefaultRounds || len(c.Personas) != 4 || c.Seed != 3 {
+				t.Errorf("config %+v", c)
+			}
+			if start.Provider.Name != debate.ProviderMock {
+				t.Errorf("provider %+v", start.Provider)
+			}
+		}},
+		{"rounds step with arrows; digits past the range start over", append(typeText(nil, "T"), "tab", "right", "right", "left", "9", "9"), func(t *testing.T, f DebateForm, _ tea.Msg) {
+			if f.rounds.value != 9 {
+				t.Errorf("rounds %d", f.rounds.value)
+			}
+		}},
+		{"rounds typed as digits stay in range", []string{"tab", "1", "0", "right", "right"}, func(t *testing.T, f DebateForm, _ tea.Msg) {
+			if f.rounds.value != debate.MaxRounds {
+				t.Errorf("rounds %d", f.rounds.value)
+			}
+		}},
+		{"space switches a persona off", append(typeText(nil, "T"), "tab", "tab", "down", "space"), func(t *testing.T, f DebateForm, _ tea.Msg) {
+			if f.personas[1].Enabled || f.Enabled() != 3 {
+				t.Errorf("personas %+v", f.personas)
+			}
+			_, cmd := f.Update(press("ctrl+s"))
+			if c := cmd().(StartMsg).Config; len(c.Personas) != 3 || c.Personas[1].Name != "Security Reviewer" {
+				t.Errorf("panel %v", c.Names())
+			}
+		}},
+		{"every persona off cannot start", append(typeText(nil, "T"), "tab", "tab", "space", "down", "space", "down", "space", "down", "space", "ctrl+s"), func(t *testing.T, f DebateForm, last tea.Msg) {
+			if last != nil || !strings.Contains(f.err, "at least one persona") || f.focus != fieldPersonas {
+				t.Errorf("last %v err %q focus %d", last, f.err, f.focus)
+			}
+		}},
+		{"a provider without its key says which variable to set", append(typeText(nil, "T"), "tab", "tab", "tab", "right", "ctrl+s"), func(t *testing.T, f DebateForm, last tea.Msg) {
+			if last != nil || !strings.Contains(f.err, "OPENROUTER_API_KEY") || f.focus != fieldProvider {
+				t.Errorf("last %v err %q focus %d", last, f.err, f.focus)
+			}
+			if !strings.Contains(plain(f.View()), "set OPENROUTER_API_KEY") {
+				t.Errorf("the form does not show the missing key:\n%s", plain(f.View()))
+			}
+		}},
+		{"esc goes back", []string{"esc"}, func(t *testing.T, _ DebateForm, last tea.Msg) {
+			if _, ok := last.(BackMsg); !ok {
+				t.Errorf("esc sent %#v", last)
+			}
+		}},
+		{"enter in the topic is a new line", typeText([]string{"a", "enter", "b"}, ""), func(t *testing.T, f DebateForm, last tea.Msg) {
+			if f.topic.Value() != "a\nb" || last != nil {
+				t.Errorf("topic %q last %v", f.topic.Value(), last)
+			}
+		}},
+		{"the mock's model is not a field", []string{"tab", "tab", "tab", "tab"}, func(t *testing.T, f DebateForm, _ tea.Msg) {
+			if f.focus != fieldStart {
+				t.Errorf("focus %d, want the start button", f.focus)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newTestDebateForm(120, 40)
+			var last tea.Msg
+			for _, k := range tt.keys {
+				var cmd tea.Cmd
+				f, cmd = f.Update(press(k))
+				if cmd != nil {
+					if msg := cmd(); msg != nil {
+						last = msg
+					}
+				}
+			}
+			tt.check(t, f, last)
+		})
+	}
+}
+
+func TestDebateFormKeyFromEnv(t *testing.T) {
+	panel, _ := debate.LoadPanel(debate.PanelOptions{})
+	env := map[string]string{"OPENROUTER_API_KEY": "sk-test"}
+	f := NewDebateForm(DebateOptions{Panel: panel, Getenv: func(k string) string { return env[k] }, Provider: debate.ProviderConfig{Name: "openrouter", Model: "x/y"}})
+	f, _ = f.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	for _, k := range typeText(nil, "T") {
+		f, _ = f.Update(press(k))
+	}
+	_, cmd := f.Update(press("ctrl+s"))
+	start, ok := cmd().(StartMsg)
+	if !ok {
+		t.Fatalf("no start: err %q", f.err)
+	}
+	if start.Provider.APIKey != "sk-test" || start.Provider.Model != "x/y" {
+		t.Errorf("provider %+v", start.Provider)
+	}
+	if !strings.Contains(plain(f.View()), "key from OPENROUTER_API_KEY") {
+		t.Errorf("the form does not say where the key comes from:\n%s", plain(f.View()))
+	}
+}
+
+func TestDebateFormView(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			f := newTestDebateForm(sz.w, sz.h)
+			for _, k := range append(typeText(nil, "Should we adopt GraphQL?"), "tab", "tab", "down") {
+				f, _ = f.Update(press(k))
+			}
+			golden(t, fmt.Sprintf("debate-%dx%d", sz.w, sz.h), plain(f.View()))
+		})
+	}
+	// A short screen keeps the focused field in view.
+	f := newTestDebateForm(80, 14)
+	for _, k := range append(typeText(nil, "T"), "shift+tab") {
+		f, _ = f.Update(press(k))
+	}
+	if v := plain(f.View()); !strings.Contains(v, "Start the debate") || !strings.Contains(v, "New persona debate") {
+		t.Errorf("the focused button is off screen:\n%s", v)
+	}
+}

@@ -1,0 +1,147 @@
+package forms
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/tui/mdrender"
+)
+
+// labelWidth is the width of the labels left of single-line fields.
+const labelWidth = 12
+
+// View is the form as text.
+func (f DebateForm) View() string {
+	w := max(f.width, 30)
+	s := &f.styles
+	var out []string
+	out = append(out, fit(s.Strong.Render("roundtable")+s.Faint.Render(" │ ")+s.Title.Render("New persona debate"), w), "")
+
+	focus := 0
+	mark := func(field debateField) {
+		if f.focus == field {
+			focus = len(out)
+		}
+	}
+	mark(fieldTopic)
+	out = append(out, f.label(fieldTopic, "Topic", "what should the panel decide? · enter adds a line · ctrl+s starts"))
+	for _, l := range strings.Split(f.topic.View(), "\n") {
+		out = append(out, fit("  "+l, w))
+	}
+	out = append(out, "")
+
+	rounds := s.Arrow.Render("◂ ") + s.Value.Render(fmt.Sprint(f.rounds.value)) + s.Arrow.Render(" ▸")
+	mark(fieldRounds)
+	out = append(out, f.inline(fieldRounds, "Rounds", rounds, fmt.Sprintf("%d to %d; each persona speaks once a round", debate.MinRounds, debate.MaxRounds)))
+	out = append(out, "")
+
+	out = append(out, f.label(fieldPersonas, "Personas", fmt.Sprintf("%d of %d on · space switches · order is speaking order", f.Enabled(), len(f.personas))))
+	if f.focus == fieldPersonas {
+		focus = len(out) + f.pcursor + 1
+	}
+	out = append(out, f.personaRows(w)...)
+	out = append(out, "")
+
+	provHint := "no key needed"
+	if f.provErr != "" {
+		provHint = f.provErr
+	} else if f.resolved.KeyEnv != "" && f.resolved.APIKey != "" {
+		provHint = "key from " + f.resolved.KeyEnv
+	} else if f.resolved.BaseURL != "" {
+		provHint = "at " + mdrender.Inline(f.resolved.BaseURL)
+	}
+	prov := s.Arrow.Render("◂ ") + s.Value.Render(f.providerName()) + s.Arrow.Render(" ▸")
+	hintStyle := s.Hint
+	if f.provErr != "" {
+		hintStyle = s.Warning
+	}
+	mark(fieldProvider)
+	out = append(out, f.inlineStyled(fieldProvider, "Provider", prov, hintStyle.Render(truncate(provHint, max(w-30, 10)))))
+	var model string
+	switch {
+	case f.providerName() == debate.ProviderMock:
+		model = s.Muted.Render("mock (built in: scripted, deterministic, free)")
+	case f.focus == fieldModel:
+		model = f.model.View()
+	case strings.TrimSpace(f.model.Value()) == "":
+		model = s.Muted.Render(mdrender.Inline(f.resolved.Model) + " (default)")
+	default:
+		model = s.Value.Render(mdrender.Inline(f.model.Value()))
+	}
+	mark(fieldModel)
+	out = append(out, f.inlineStyled(fieldModel, "Model", model, ""))
+	out = append(out, "")
+
+	mark(fieldStart)
+	if f.focus == fieldStart {
+		focus += 2
+	}
+	btn := s.Button
+	if f.focus == fieldStart {
+		btn = s.FocusButton
+	}
+	for _, l := range strings.Split(btn.Render("Start the debate"), "\n") {
+		out = append(out, fit("  "+l, w))
+	}
+	return finish(&f.styles, f.help, f.keys, out, focus, f.err, w, f.height)
+}
+
+// label is a field's name on a line of its own, with a hint.
+func (f DebateForm) label(field debateField, name, hint string) string {
+	s := &f.styles
+	mark, style := "  ", s.Label
+	if f.focus == field {
+		mark, style = s.FocusLabel.Render("▸ "), s.FocusLabel
+	}
+	return fit(mark+style.Render(name)+"  "+s.Hint.Render(hint), f.width)
+}
+
+// inline is a single-line field: its name, its value and a hint.
+func (f DebateForm) inline(field debateField, name, value, hint string) string {
+	return f.inlineStyled(field, name, value, f.styles.Hint.Render(hint))
+}
+
+func (f DebateForm) inlineStyled(field debateField, name, value, hint string) string {
+	s := &f.styles
+	mark, style := "  ", s.Label
+	if f.focus == field {
+		mark, style = s.FocusLabel.Render("▸ "), s.FocusLabel
+	}
+	line := mark + style.Render(pad(name, labelWidth)) + value
+	if hint != "" {
+		line += "   " + hint
+	}
+	return fit(line, f.width)
+}
+
+// personaRows lists the personas with their switches.
+func (f DebateForm) personaRows(w int) []string {
+	s := &f.styles
+	nameW := 8
+	for _, p := range f.personas {
+		nameW = max(nameW, ansi.StringWidth(mdrender.Inline(p.Name)))
+	}
+	nameW = min(nameW, 24)
+	var out []string
+	for i, p := range f.personas {
+		cur := "   "
+		if f.focus == fieldPersonas && i == f.pcursor {
+			cur = s.FocusLabel.Render(" ▸ ")
+		}
+		box := s.Uncheck.Render("[ ]")
+		name := s.Muted.Render(pad(mdrender.Inline(p.Name), nameW))
+		if p.Enabled {
+			box = s.Check.Render("[x]")
+			name = s.Value.Render(pad(mdrender.Inline(p.Name), nameW))
+		}
+		desc := s.Hint.Render(truncate(describe(p), max(w-nameW-12, 0)))
+		out = append(out, fit("  "+cur+box+" "+name+"  "+desc, w))
+	}
+	if len(f.personas) == 0 {
+		out = append(out, fit("     "+s.Warning.Render("No personas: add one with --agent \"Name=who they are\" or a --personas file."), w))
+	}
+	return out
+}

@@ -1,0 +1,26 @@
+package forms
+
+import "github.com/roundtable-dev/roundtable/debate"
+
+// StartMsg asks the parent to start the debate the form describes.
+// Provider is resolved (debate.ResolveProvider): its key is there.
+type StartMsg struct {
+	Config   debate.Config
+	Provider debate.ProviderConfig
+}
+
+// BackMsg asks the parent to leave the form.
+type BackMsg struct{}
+
+// WatchMsg asks the parent to open the room the room form created in the
+// watch screen.
+type WatchMsg struct{ Room string }
+
+// seededMsg: the room form's room was created (or already existed) and its
+// prompts written; the prompts' text comes along for copying.
+type seededMsg struct {
+	id      int64
+	res     seedResult
+	existed bool
+	err     error
+}

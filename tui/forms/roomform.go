@@ -1,0 +1,409 @@
+package forms
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"unicode"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/mdrender"
+)
+
+// RoomOptions configure the new-MCP-room form.
+type RoomOptions struct {
+	// Cwd is the folder whose .roundtable/ gets the room, and the --cwd
+	// of the commands shown (absolute).
+	Cwd string
+	// Topic fills the topic in.
+	Topic string
+	// Dark selects the dark styles.
+	Dark bool
+	// Context bounds the seeding; nil: context.Background().
+	Context context.Context
+}
+
+// Room form defaults.
+const (
+	DefaultBudget = 12
+	MaxBudget     = 100
+	// DefaultLeadAgent and DefaultPeerAgent label the seats in the
+	// commands; the user may change them.
+	DefaultLeadAgent = "claude"
+	DefaultPeerAgent = "codex"
+)
+
+// roomField is a field of the room form, in tab order.
+type roomField int
+
+const (
+	roomName roomField = iota
+	roomTopic
+	roomBudget
+	roomSpec
+	roomLead
+	roomPeer
+	roomCreate
+	roomFields
+)
+
+// roomStage is what the room form shows.
+type roomStage int
+
+const (
+	stageEdit    roomStage = iota // the fields
+	stageSeeding                  // creating the room
+	stageReady                    // the commands to paste
+)
+
+var nextID atomic.Int64
+
+// RoomForm is the new-MCP-room form, then the page of commands to paste.
+type RoomForm struct {
+	id     int64
+	opts   RoomOptions
+	keys   KeyMap
+	styles Styles
+	help   help.Model
+
+	inputs [roomFields]textinput.Model // name, topic, spec, lead, peer (budget unused)
+	budget number
+	focus  roomField
+	stage  roomStage
+	err    string
+
+	res     seedResult
+	existed bool
+	note    string // the spec path fell back, the room existed...
+	page    viewport.Model
+	status  string
+
+	width, height int
+}
+
+// NewRoomForm returns the form, its name field focused.
+func NewRoomForm(opts RoomOptions) RoomForm {
+	if opts.Context == nil {
+		opts.Context = context.Background()
+	}
+	f := RoomForm{
+		id:     nextID.Add(1),
+		opts:   opts,
+		keys:   DefaultKeyMap(),
+		help:   help.New(),
+		budget: newNumber(DefaultBudget, 1, MaxBudget),
+		page:   viewport.New(),
+		width:  80,
+		height: 24,
+	}
+	f.page.KeyMap = viewport.KeyMap{}
+	placeholders := map[roomField]string{
+		roomName:  "letters, digits, . _ - (empty: made from the topic)",
+		roomTopic: "the decision the two agents should settle",
+		roomSpec:  "SPEC-<room>.md",
+		roomLead:  DefaultLeadAgent,
+		roomPeer:  DefaultPeerAgent,
+	}
+	for i := range f.inputs {
+		in := textinput.New()
+		in.Prompt = ""
+		in.CharLimit = 200
+		in.Placeholder = placeholders[roomField(i)]
+		f.inputs[i] = in
+	}
+	f.inputs[roomName].CharLimit = 64
+	f.inputs[roomTopic].CharLimit = 2000
+	f.inputs[roomTopic].SetValue(opts.Topic)
+	f.SetDark(opts.Dark)
+	f.inputs[roomName].Focus()
+	f.syncKeys()
+	return f
+}
+
+// SetDark switches between the dark and light styles.
+func (f *RoomForm) SetDark(dark bool) {
+	f.styles = DefaultStyles(dark)
+	f.help.Styles = f.styles.Help
+	for i := range f.inputs {
+		f.inputs[i].SetStyles(f.styles.Input)
+	}
+}
+
+// Init does nothing: the form waits for keys.
+func (f RoomForm) Init() tea.Cmd { return nil }
+
+// Ready reports whether the room was created and the commands are shown.
+func (f RoomForm) Ready() bool { return f.stage == stageReady }
+
+// Update handles a message and returns the updated form.
+func (f RoomForm) Update(msg tea.Msg) (RoomForm, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		f.width, f.height = msg.Width, msg.Height
+		f.help.SetWidth(msg.Width)
+		for i := range f.inputs {
+			f.inputs[i].SetWidth(max(min(msg.Width-labelWidth-8, 80), 10))
+		}
+		f.layoutPage()
+	case tea.KeyPressMsg:
+		cmd = f.handleKey(msg)
+	case tea.PasteMsg:
+		if f.stage == stageEdit && f.focus != roomBudget && f.focus != roomCreate {
+			f.inputs[f.focus], cmd = f.inputs[f.focus].Update(msg)
+		}
+	case tea.MouseWheelMsg:
+		if f.stage == stageReady {
+			f.page, cmd = f.page.Update(msg)
+		}
+	case seededMsg:
+		if msg.id == f.id {
+			f.seeded(msg)
+		}
+	}
+	f.syncKeys()
+	return f, cmd
+}
+
+func (f *RoomForm) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := f.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return tea.Quit
+	case key.Matches(msg, k.Back):
+		return func() tea.Msg { return BackMsg{} }
+	}
+	switch f.stage {
+	case stageSeeding:
+		return nil
+	case stageReady:
+		return f.readyKey(msg)
+	case stageEdit:
+	}
+	switch {
+	case key.Matches(msg, k.Submit):
+		return f.submit()
+	case key.Matches(msg, k.Next), key.Matches(msg, k.Down):
+		f.move(1)
+		return nil
+	case key.Matches(msg, k.Prev), key.Matches(msg, k.Up):
+		f.move(-1)
+		return nil
+	}
+	switch f.focus {
+	case roomBudget:
+		if !f.budget.update(msg, k) && key.Matches(msg, k.Enter) {
+			f.move(1)
+		}
+		return nil
+	case roomCreate:
+		if key.Matches(msg, k.Press) {
+			return f.submit()
+		}
+		return nil
+	case roomName, roomTopic, roomSpec, roomLead, roomPeer, roomFields:
+	}
+	if key.Matches(msg, k.Enter) {
+		f.move(1)
+		return nil
+	}
+	var cmd tea.Cmd
+	f.inputs[f.focus], cmd = f.inputs[f.focus].Update(msg)
+	f.err = ""
+	if f.focus == roomName || f.focus == roomTopic {
+		if n := f.name(); n != "" {
+			f.inputs[roomSpec].Placeholder = room.DefaultSpec(n)
+		} else {
+			f.inputs[roomSpec].Placeholder = "SPEC-<room>.md"
+		}
+	}
+	return cmd
+}
+
+// move focuses the next (d = 1) or previous (d = -1) field.
+func (f *RoomForm) move(d int) {
+	f.inputs[f.focus].Blur()
+	f.budget.blur()
+	f.focus = roomField((int(f.focus) + d + int(roomFields)) % int(roomFields))
+	if f.focus != roomBudget && f.focus != roomCreate {
+		f.inputs[f.focus].Focus()
+	}
+}
+
+// name is the room name: as typed, or made from the topic.
+func (f *RoomForm) name() string {
+	if n := strings.TrimSpace(f.inputs[roomName].Value()); n != "" {
+		return n
+	}
+	return slug(f.inputs[roomTopic].Value())
+}
+
+// submit checks the fields and creates the room in the background.
+func (f *RoomForm) submit() tea.Cmd {
+	name := f.name()
+	topic := strings.TrimSpace(f.inputs[roomTopic].Value())
+	switch {
+	case topic == "":
+		f.err = "Write the topic first: the decision the two agents should settle."
+		f.focusField(roomTopic)
+		return nil
+	case name == "":
+		f.err = "Name the room: letters, digits, '.', '_' or '-'."
+		f.focusField(roomName)
+		return nil
+	}
+	if err := room.ValidateName(name); err != nil {
+		f.err = mdrender.Inline(err.Error())
+		f.focusField(roomName)
+		return nil
+	}
+	spec := strings.TrimSpace(f.inputs[roomSpec].Value())
+	_, note := room.SafeSpec(name, spec)
+	f.note = note
+	lead := orDefault(f.inputs[roomLead].Value(), DefaultLeadAgent)
+	peer := orDefault(f.inputs[roomPeer].Value(), DefaultPeerAgent)
+	f.stage = stageSeeding
+	f.err = ""
+	opt := room.CreateOptions{Topic: topic, Budget: f.budget.value, Spec: spec}
+	return seedCmd(f.id, f.opts.Cwd, name, opt, lead, peer)
+}
+
+func (f *RoomForm) focusField(r roomField) {
+	f.inputs[f.focus].Blur()
+	f.focus = r
+	if r != roomBudget && r != roomCreate {
+		f.inputs[r].Focus()
+	}
+}
+
+// seeded shows the commands, or goes back to the fields with the error.
+func (f *RoomForm) seeded(msg seededMsg) {
+	if msg.err != nil {
+		f.stage = stageEdit
+		f.err = "Could not create the room: " + mdrender.Inline(msg.err.Error())
+		return
+	}
+	f.stage = stageReady
+	f.res, f.existed = msg.res, msg.existed
+	f.status = "Room ready. Copy each command into its agent's terminal: 1 lead, 2 peer, y everything."
+	f.layoutPage()
+}
+
+// readyKey handles the keys of the commands page.
+func (f *RoomForm) readyKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := f.keys
+	switch {
+	case key.Matches(msg, k.Watch):
+		name := f.res.Room
+		return func() tea.Msg { return WatchMsg{Room: name} }
+	case key.Matches(msg, k.CopyAll):
+		f.status = "Copied every command and both prompts to the clipboard (OSC 52)."
+		return tea.SetClipboard(f.allText())
+	case key.Matches(msg, k.CopyOne):
+		text, what := f.part(msg.Text)
+		f.status = "Copied " + what + " to the clipboard (OSC 52)."
+		return tea.SetClipboard(text)
+	case key.Matches(msg, k.Up):
+		f.page.ScrollUp(1)
+	case key.Matches(msg, k.Down):
+		f.page.ScrollDown(1)
+	case key.Matches(msg, k.PageUp):
+		f.page.PageUp()
+	case key.Matches(msg, k.PageDown):
+		f.page.PageDown()
+	}
+	return nil
+}
+
+// part is what a digit key copies.
+func (f *RoomForm) part(k string) (text, what string) {
+	switch k {
+	case "1":
+		return addCommand(f.res, room.SeatLead, f.res.LeadAgent), "the lead's command"
+	case "2":
+		return addCommand(f.res, room.SeatPeer, f.res.PeerAgent), "the peer's command"
+	case "3":
+		return mcpServersJSON(f.res, room.SeatLead, f.res.LeadAgent) + "\n" + mcpServersJSON(f.res, room.SeatPeer, f.res.PeerAgent), "the mcpServers JSON of both seats"
+	case "4":
+		return f.res.LeadPrompt, "the lead's prompt (lead.md)"
+	}
+	return f.res.PeerPrompt, "the peer's prompt (peer.md)"
+}
+
+// allText is everything on the page, for y.
+func (f *RoomForm) allText() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Lead seat (%s)\n%s\n\n", f.res.LeadAgent, addCommand(f.res, room.SeatLead, f.res.LeadAgent))
+	fmt.Fprintf(&b, "# Peer seat (%s)\n%s\n\n", f.res.PeerAgent, addCommand(f.res, room.SeatPeer, f.res.PeerAgent))
+	fmt.Fprintf(&b, "# Agents configured by file: lead\n%s\n\n# peer\n%s\n\n", mcpServersJSON(f.res, room.SeatLead, f.res.LeadAgent), mcpServersJSON(f.res, room.SeatPeer, f.res.PeerAgent))
+	fmt.Fprintf(&b, "# Then paste each seat's prompt into its agent:\n# %s\n# %s\n", f.res.Prompts[0], f.res.Prompts[1])
+	return b.String()
+}
+
+// syncKeys enables the keys of the stage and the focused field.
+func (f *RoomForm) syncKeys() {
+	k := &f.keys
+	k.Submit.SetHelp("ctrl+s", "create")
+	k.Press.SetHelp("enter", "create")
+	k.Back.SetHelp("esc", "back")
+	k.Up.SetHelp("↑", "up")
+	switch {
+	case f.stage == stageReady:
+		k.Back.SetHelp("esc", "home")
+		k.Up.SetHelp("↑/↓", "scroll")
+		k.only(&k.CopyAll, &k.CopyOne, &k.Watch, &k.Up, &k.Down, &k.Back)
+	case f.stage == stageSeeding:
+		k.only(&k.Back)
+	case f.focus == roomBudget:
+		k.Less.SetHelp("←/→", "budget")
+		k.only(&k.Next, &k.Prev, &k.Less, &k.More, &k.Submit, &k.Back)
+	case f.focus == roomCreate:
+		k.only(&k.Next, &k.Prev, &k.Press, &k.Back)
+	default:
+		k.only(&k.Next, &k.Prev, &k.Submit, &k.Back)
+	}
+}
+
+func orDefault(s, def string) string {
+	if s = strings.TrimSpace(s); s != "" {
+		return s
+	}
+	return def
+}
+
+// slug makes a room name from a topic: lower-case letters and digits, the
+// rest dashes, at most 40 characters.
+func slug(topic string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(topic) {
+		switch {
+		case r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			b.WriteRune(r)
+			dash = false
+		case !dash && b.Len() > 0:
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	s := strings.Trim(b.String(), "-")
+	if len(s) > 40 {
+		s = strings.Trim(s[:40], "-")
+	}
+	return s
+}
+
+// seedCmd creates the room and writes its prompts.
+func seedCmd(id int64, cwd, name string, opt room.CreateOptions, lead, peer string) tea.Cmd {
+	return func() tea.Msg {
+		res, existed, err := seed(cwd, name, opt, lead, peer)
+		return seededMsg{id: id, res: res, existed: existed, err: err}
+	}
+}

@@ -1,0 +1,136 @@
+package forms
+
+import (
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+func newTestRoomForm(t *testing.T, w, h int) (RoomForm, string) {
+	cwd := t.TempDir()
+	f := NewRoomForm(RoomOptions{Cwd: cwd, Dark: true})
+	f, _ = f.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return f, cwd
+}
+
+// drive presses keys, running the commands that create the room.
+func drive(f RoomForm, keys ...string) (RoomForm, []tea.Msg) {
+	var msgs []tea.Msg
+	for _, k := range keys {
+		var cmd tea.Cmd
+		f, cmd = f.Update(press(k))
+		for cmd != nil {
+			msg := cmd()
+			msgs = append(msgs, msg)
+			cmd = nil
+			if s, ok := msg.(seededMsg); ok {
+				f, cmd = f.Update(s)
+			}
+		}
+	}
+	return f, msgs
+}
+
+// clipboard is the text a tea.SetClipboard message carries.
+func clipboard(msg tea.Msg) (string, bool) {
+	v := reflect.ValueOf(msg)
+	if v.Kind() != reflect.String || !strings.Contains(fmt.Sprintf("%T", msg), "Clipboard") {
+		return "", false
+	}
+	return v.String(), true
+}
+
+func TestRoomForm(t *testing.T) {
+	f, cwd := newTestRoomForm(t, 120, 40)
+	keys := append([]string{"tab"}, typeText(nil, "Should the cache be write-through?")...)
+	keys = append(keys, "tab", "right", "right", "ctrl+s")
+	f, _ = drive(f, keys...)
+	if !f.Ready() {
+		t.Fatalf("not ready: err %q", f.err)
+	}
+	r, err := room.Open(cwd, "should-the-cache-be-write-through")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := r.Config(); c.Topic != "Should the cache be write-through?" || c.Budget != DefaultBudget+2 {
+		t.Errorf("room.json %+v", c)
+	}
+	for _, p := range f.res.Prompts {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("prompt not written: %v", err)
+		}
+	}
+	if !strings.Contains(f.res.LeadPrompt, "should-the-cache-be-write-through") {
+		t.Error("the lead prompt does not name the room")
+	}
+	v := plain(f.View())
+	for _, want := range []string{"claude mcp add roundtable -- roundtable --room should-the-cache-be-write-through --seat lead --agent claude", "--seat peer --agent codex", `"mcpServers"`, "lead.md", "peer.md"} {
+		if !strings.Contains(strings.ReplaceAll(v, "\n     ", " "), want) {
+			t.Errorf("the page lacks %q:\n%s", want, v)
+		}
+	}
+
+	_, msgs := drive(f, "1")
+	text, ok := clipboard(msgs[0])
+	if !ok || text != addCommand(f.res, room.SeatLead, "claude") {
+		t.Errorf("1 copied %q (%T)", text, msgs[0])
+	}
+	_, msgs = drive(f, "y")
+	if text, _ := clipboard(msgs[0]); !strings.Contains(text, "--seat peer") || !strings.Contains(text, "lead.md") {
+		t.Errorf("y copied %q", text)
+	}
+	_, msgs = drive(f, "enter")
+	if w, ok := msgs[0].(WatchMsg); !ok || w.Room != "should-the-cache-be-write-through" {
+		t.Errorf("enter sent %#v", msgs[0])
+	}
+}
+
+func TestRoomFormErrors(t *testing.T) {
+	f, _ := newTestRoomForm(t, 120, 40)
+	f, msgs := drive(f, "ctrl+s")
+	if len(msgs) != 0 || !strings.Contains(f.err, "Write the topic first") || f.focus != roomTopic {
+		t.Errorf("no topic: msgs %v err %q focus %d", msgs, f.err, f.focus)
+	}
+	keys := append([]string{"shift+tab"}, typeText(nil, "../etc")...)
+	f, _ = drive(f, append(append(keys, "tab"), typeText(nil, "T")...)...)
+	f, msgs = drive(f, "ctrl+s")
+	if len(msgs) != 0 || f.Ready() || !strings.Contains(f.err, "bad room name") || f.focus != roomName {
+		t.Errorf("bad name: ready %v err %q focus %d msgs %v", f.Ready(), f.err, f.focus, msgs)
+	}
+}
+
+func TestRoomFormExisting(t *testing.T) {
+	f, cwd := newTestRoomForm(t, 120, 40)
+	if _, _, err := room.Create(cwd, "taken", room.CreateOptions{Topic: "The first topic", Budget: 3}); err != nil {
+		t.Fatal(err)
+	}
+	keys := append(typeText(nil, "taken"), "tab")
+	keys = append(append(keys, typeText(nil, "Another topic")...), "ctrl+s")
+	f, _ = drive(f, keys...)
+	if !f.Ready() || !f.existed || f.res.Topic != "The first topic" || f.res.Budget != 3 {
+		t.Fatalf("ready %v existed %v res %+v", f.Ready(), f.existed, f.res)
+	}
+	if !strings.Contains(plain(f.View()), "already existed") {
+		t.Errorf("the page does not say the room existed:\n%s", plain(f.View()))
+	}
+}
+
+func TestRoomFormView(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			f, cwd := newTestRoomForm(t, sz.w, sz.h)
+			keys := append(typeText(nil, "cache"), "tab")
+			keys = append(keys, typeText(nil, "Should the cache be write-through?")...)
+			f, _ = drive(f, keys...)
+			golden(t, fmt.Sprintf("room-%dx%d", sz.w, sz.h), plain(f.View()))
+			f, _ = drive(f, "ctrl+s")
+			golden(t, fmt.Sprintf("commands-%dx%d", sz.w, sz.h), normalize(plain(f.View()), cwd))
+		})
+	}
+}

@@ -1,0 +1,64 @@
+package home
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap is every key of the home screen.
+type KeyMap struct {
+	Up          key.Binding
+	Down        key.Binding
+	PageUp      key.Binding
+	PageDown    key.Binding
+	Top         key.Binding
+	Bottom      key.Binding
+	Open        key.Binding
+	NewDebate   key.Binding
+	NewRoom     key.Binding
+	Filter      key.Binding
+	ClearFilter key.Binding
+	Accept      key.Binding
+	Help        key.Binding
+	Quit        key.Binding
+	// Always on, not in the help: the arrows move while typing a filter,
+	// ctrl+c quits even then.
+	ArrowUp   key.Binding
+	ArrowDown key.Binding
+	ForceQuit key.Binding
+}
+
+// DefaultKeyMap is the home screen's keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:      key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up")),
+		PageDown:    key.NewBinding(key.WithKeys("pgdown", "space"), key.WithHelp("pgdn", "page down")),
+		Top:         key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "first")),
+		Bottom:      key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "last")),
+		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		NewDebate:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new debate")),
+		NewRoom:     key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "new MCP room")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+		Accept:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		ArrowUp:     key.NewBinding(key.WithKeys("up")),
+		ArrowDown:   key.NewBinding(key.WithKeys("down")),
+		ForceQuit:   key.NewBinding(key.WithKeys("ctrl+c")),
+	}
+}
+
+// ShortHelp is the one-line help under the screen.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Open, k.NewDebate, k.NewRoom, k.Filter, k.ClearFilter, k.Accept, k.Help, k.Quit}
+}
+
+// FullHelp is the help shown with ?.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Open, k.NewDebate, k.NewRoom},
+		{k.Filter, k.ClearFilter, k.Accept},
+		{k.Help, k.Quit},
+	}
+}
