@@ -97,3 +97,11 @@ func (c Config) Names() []string {
 	}
 	return out
 }
+
+// TurnTokenCap is the most tokens a turn may stream when each request asks
+// for maxTokens: twice that, and never below a quarter of
+// DefaultMaxTurnTokens. It stops a server that ignores max_tokens from
+// streaming forever, without cutting one that counts tokens differently.
+func TurnTokenCap(maxTokens int) int {
+	return max(2*maxTokens, DefaultMaxTurnTokens/4)
+}

@@ -97,7 +97,7 @@ func PrepareHeadless(opts HeadlessOptions) (*Prepared, error) {
 	cfg := Config{
 		Topic: opts.Topic, Personas: panel.Enabled(), Moderator: panel.Moderator, Rounds: opts.Rounds,
 		Seed: opts.Seed, BlindOpening: opts.BlindOpening, StopOnConsensus: opts.StopOnConsensus,
-		TurnTimeout: opts.TurnTimeout, MaxTurnTokens: max(2*pc.MaxTokens, DefaultMaxTurnTokens/4),
+		TurnTimeout: opts.TurnTimeout, MaxTurnTokens: TurnTokenCap(pc.MaxTokens),
 	}
 	eng, err := New(cfg, prov)
 	if err != nil {

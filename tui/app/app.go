@@ -79,7 +79,7 @@ func New(opts Options) (Model, error) {
 		Topic: opts.Topic, Personas: panel.Enabled(), Moderator: panel.Moderator,
 		Rounds: opts.Rounds, Seed: opts.Seed,
 		BlindOpening: opts.BlindOpening, StopOnConsensus: opts.StopOnConsensus, TurnTimeout: opts.TurnTimeout,
-		MaxTurnTokens: max(2*pc.MaxTokens, debate.DefaultMaxTurnTokens/4),
+		MaxTurnTokens: debate.TurnTokenCap(pc.MaxTokens),
 	}
 	if _, err := cfg.Normalize(); err != nil {
 		return Model{}, err

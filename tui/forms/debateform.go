@@ -285,7 +285,7 @@ func (f *DebateForm) submit() tea.Cmd {
 		Topic: f.topic.Value(), Personas: enabled, Moderator: f.opts.Panel.Moderator,
 		Rounds: f.rounds.value, Seed: f.opts.Seed,
 		BlindOpening: f.opts.BlindOpening, StopOnConsensus: f.opts.StopOnConsensus, TurnTimeout: f.opts.TurnTimeout,
-		MaxTurnTokens: max(2*f.resolved.MaxTokens, debate.DefaultMaxTurnTokens/4),
+		MaxTurnTokens: debate.TurnTokenCap(f.resolved.MaxTokens),
 	}
 	if _, err := cfg.Normalize(); err != nil {
 		f.err = mdrender.Inline(err.Error())

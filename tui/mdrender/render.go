@@ -203,6 +203,11 @@ func styleConfig(dark bool) ansi.StyleConfig {
 	cfg.Document.Margin = &zero
 	cfg.Document.BlockPrefix = ""
 	cfg.Document.BlockSuffix = ""
+	// Headings keep their colour and weight but lose Glamour's "## "
+	// markers, which cost a narrow column its width.
+	for _, h := range []*ansi.StyleBlock{&cfg.H2, &cfg.H3, &cfg.H4, &cfg.H5, &cfg.H6} {
+		h.Prefix = ""
+	}
 	return cfg
 }
 

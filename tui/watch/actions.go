@@ -19,7 +19,12 @@ func (m *Model) syncKeys() {
 	live := m.phase == phaseLive
 	closed := live && m.st.Closed != nil
 	m.keys.Spec.SetEnabled(closed && !m.cfg.IsDebate())
-	m.keys.Back.SetEnabled(m.showSpec)
+	// Embedded in the home screen, esc also leaves, and q goes back rather
+	// than quitting the program.
+	m.keys.Back.SetEnabled(m.showSpec || m.opts.Embedded)
+	if m.opts.Embedded {
+		m.keys.Quit.SetHelp("q", "back")
+	}
 	m.keys.ExportMD.SetEnabled(live)
 	m.keys.ExportHTML.SetEnabled(live)
 	m.keys.Copy.SetEnabled(live)
@@ -53,6 +58,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		m.help.ShowAll = !m.help.ShowAll
 	case key.Matches(msg, k.Back):
+		if !m.showSpec && m.opts.Embedded {
+			return func() tea.Msg { return DoneMsg{} }
+		}
 		m.showSpec = false
 	case key.Matches(msg, k.Spec):
 		return m.toggleSpec()

@@ -135,9 +135,14 @@ func TestQuit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	_, cmd := press(m, "q")
-	if _, ok := cmd().(DoneMsg); !ok {
-		t.Error("embedded q does not send DoneMsg")
+	for _, k := range []string{"q", "esc"} {
+		_, cmd := press(m, k)
+		if cmd == nil {
+			t.Fatalf("embedded %s: no command", k)
+		}
+		if _, ok := cmd().(DoneMsg); !ok {
+			t.Errorf("embedded %s does not send DoneMsg", k)
+		}
 	}
 }
 
