@@ -7,7 +7,7 @@ GOBIN   ?= $(shell $(GO) env GOPATH)/bin
 LINT    := $(GOBIN)/golangci-lint
 GOFUMPT := $(GOBIN)/gofumpt
 
-.PHONY: build run test bench lint fmt tools e2e-llm fuzz clean
+.PHONY: build run test deps bench lint fmt tools e2e-llm fuzz clean
 
 build: ## Build the binary into .bin/roundtable
 	$(GO) build -o $(BIN) ./cmd/roundtable
@@ -15,7 +15,10 @@ build: ## Build the binary into .bin/roundtable
 run: build ## Start the debate TUI on the mock provider (no keys needed)
 	$(BIN) tui
 
-test: ## vet + race tests (unit, integration, end-to-end in tmux and Chromium)
+deps: ## Install tmux and Chromium for the end-to-end tests when missing
+	./.ci/deps
+
+test: deps ## vet + race tests (unit, integration, end-to-end in tmux and Chromium) + short fuzzing
 	$(GO) vet $(PKGS)
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)
 	./.ci/fuzz $(or $(FUZZTIME_CI),5s)
