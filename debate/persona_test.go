@@ -2,6 +2,7 @@ package debate
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -237,5 +238,18 @@ func TestUserPersonaFile(t *testing.T) {
 	}
 	if last := p.Personas[len(p.Personas)-1]; last.Name != "Legal" || !last.Enabled || last.Source != got {
 		t.Fatalf("user persona %+v", last)
+	}
+}
+
+func TestOversizedPanelAndTopicAreRefused(t *testing.T) {
+	many := make([]Persona, 100)
+	for i := range many {
+		many[i] = Persona{Name: fmt.Sprintf("Persona %d", i), Persona: "an opinionated reviewer"}
+	}
+	if _, err := New(Config{Topic: "t", Personas: many}, NewMock(0)); !errors.Is(err, ErrBadPersona) || !strings.Contains(err.Error(), "100 personas") {
+		t.Fatalf("100 personas: %v", err)
+	}
+	if _, err := New(Config{Topic: strings.Repeat("x", 10<<20), Personas: DefaultPersonas()}, NewMock(0)); !errors.Is(err, ErrBadConfig) {
+		t.Fatalf("10 MB topic: %v", err)
 	}
 }

@@ -30,6 +30,9 @@ const KindSummary = "summary"
 // MaxTextBytes is the largest message text a post may carry.
 const MaxTextBytes = 256 << 10
 
+// MaxTopicBytes is the largest topic a room may have.
+const MaxTopicBytes = 64 << 10
+
 // maxFileBytes bounds how much of a message file a reader will load; a
 // larger file cannot have been written by a server and is skipped.
 const maxFileBytes = 4 << 20

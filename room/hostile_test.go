@@ -151,3 +151,17 @@ func TestHostileMessageFiles(t *testing.T) {
 		t.Fatalf("post after hostile files: seq %d, %v", m.Seq, err)
 	}
 }
+
+func TestOversizedTopicIsRefusedBeforeCreating(t *testing.T) {
+	cwd := t.TempDir()
+	_, _, err := Create(cwd, "big", CreateOptions{Budget: 1, Topic: strings.Repeat("x", 10<<20)})
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "KiB") {
+		t.Fatalf("10 MB topic: %v", err)
+	}
+	if entries, _ := os.ReadDir(cwd); len(entries) != 0 {
+		t.Fatalf("a refused room left %v", entries)
+	}
+	if _, _, err := Create(cwd, "ok", CreateOptions{Budget: 1, Topic: strings.Repeat("x", MaxTopicBytes)}); err != nil {
+		t.Fatalf("topic at the limit: %v", err)
+	}
+}
