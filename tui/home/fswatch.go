@@ -23,6 +23,9 @@ type roomsWatch struct {
 	mu sync.Mutex
 	ch chan struct{} // closed at the next change
 
+	w       *fsnotify.Watcher
+	watched map[string]bool // touched only before run starts and then by run
+
 	cancel context.CancelFunc
 	done   chan struct{}
 }
@@ -36,8 +39,39 @@ func startRoomsWatch(ctx context.Context, cwd string) *roomsWatch {
 		close(d.done)
 		return d
 	}
-	go d.run(ctx, w)
+	d.w, d.watched = w, map[string]bool{}
+	// Watches are in place before the caller reads the list, so nothing
+	// created after that read goes unnoticed.
+	d.scan()
+	go d.run(ctx)
 	return d
+}
+
+func (d *roomsWatch) add(p string) {
+	if d.watched[p] {
+		return
+	}
+	if err := d.w.Add(p); err == nil {
+		d.watched[p] = true
+	}
+}
+
+// scan watches the cwd, .roundtable, and every room and messages folder.
+func (d *roomsWatch) scan() {
+	top := filepath.Join(d.cwd, room.Folder)
+	d.add(d.cwd)
+	d.add(top)
+	entries, err := os.ReadDir(top)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.IsDir() && room.ValidateName(e.Name()) == nil {
+			dir := filepath.Join(top, e.Name())
+			d.add(dir)
+			d.add(filepath.Join(dir, "messages"))
+		}
+	}
 }
 
 // changed returns a channel closed at the next change after the call.
@@ -60,35 +94,11 @@ func (d *roomsWatch) fire() {
 	d.mu.Unlock()
 }
 
-func (d *roomsWatch) run(ctx context.Context, w *fsnotify.Watcher) {
+func (d *roomsWatch) run(ctx context.Context) {
 	defer close(d.done)
-	defer w.Close()
+	defer d.w.Close()
 	top := filepath.Join(d.cwd, room.Folder)
-	watched := map[string]bool{}
-	add := func(p string) {
-		if watched[p] {
-			return
-		}
-		if err := w.Add(p); err == nil {
-			watched[p] = true
-		}
-	}
-	scan := func() {
-		add(d.cwd)
-		add(top)
-		entries, err := os.ReadDir(top)
-		if err != nil {
-			return
-		}
-		for _, e := range entries {
-			if e.IsDir() && room.ValidateName(e.Name()) == nil {
-				dir := filepath.Join(top, e.Name())
-				add(dir)
-				add(filepath.Join(dir, "messages"))
-			}
-		}
-	}
-	scan()
+	w := d.w
 	for {
 		select {
 		case <-ctx.Done():
@@ -101,7 +111,7 @@ func (d *roomsWatch) run(ctx context.Context, w *fsnotify.Watcher) {
 				continue
 			}
 			if ev.Has(fsnotify.Create) {
-				scan()
+				d.scan()
 			}
 			d.fire()
 		case _, ok := <-w.Errors:
