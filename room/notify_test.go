@@ -117,3 +117,41 @@ func TestNotifierFollowsARecreatedMessagesFolder(t *testing.T) {
 		t.Fatal("a post in the recreated folder was not seen through inotify")
 	}
 }
+
+func TestWatchAppearAndRooms(t *testing.T) {
+	cwd := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	appear := WatchAppear(ctx, cwd, "later")
+	defer appear.Close()
+	rooms := WatchRooms(ctx, cwd)
+	defer rooms.Close()
+	a, l := appear.Changed(), rooms.Changed()
+	r, _, err := Create(cwd, "later", CreateOptions{Budget: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, ch := range map[string]<-chan struct{}{"WatchAppear": a, "WatchRooms": l} {
+		select {
+		case <-ch:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s did not fire when the room appeared", name)
+		}
+	}
+	// A post in a room that appeared after the watch started still counts,
+	// and server.log lines do not.
+	time.Sleep(50 * time.Millisecond)
+	l = rooms.Changed()
+	_ = r.Log("call", F("seat", "lead"))
+	select {
+	case <-l:
+		t.Fatal("WatchRooms fired on server.log")
+	case <-time.After(100 * time.Millisecond):
+	}
+	mustPost(t, r, SeatLead, "x")
+	select {
+	case <-l:
+	case <-time.After(RescanInterval / 2):
+		t.Fatal("WatchRooms missed a post in a new room")
+	}
+}

@@ -1,55 +1,20 @@
 package forms
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/charmbracelet/x/ansi"
+	gold "github.com/roundtable-dev/roundtable/tui/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
 // plain is a view without its colours, as golden files keep it.
-func plain(s string) string { return ansi.Strip(s) }
+func plain(s string) string { return gold.Plain(s) }
 
-// golden compares got with testdata/<Test>/<name>.golden, or writes it
-// with -update. Lines keep their trailing spaces: the width is part of what
-// is checked.
+// golden compares got with testdata/<Test>/<name>.golden (go test -update
+// rewrites it).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", strings.Split(t.Name(), "/")[0], name+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read %s (run go test -update to create it): %v", path, err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file (go test -update rewrites it)\n--- got:\n%s\n--- want:\n%s", path, got, want)
-	}
+	gold.Check(t, name, got)
 }
 
-// normalize replaces a test's temporary folder with a fixed name; the
-// lines that named it lose their trailing padding, whose width depended on
-// the folder.
-func normalize(view, dir string) string {
-	out := strings.ReplaceAll(view, dir, "/cwd")
-	var lines []string
-	for _, l := range strings.Split(out, "\n") {
-		if strings.Contains(l, "/cwd") {
-			l = strings.TrimRight(l, " ")
-		}
-		lines = append(lines, l)
-	}
-	return strings.Join(lines, "\n")
-}
+// normalize replaces the test's temporary folder with /cwd.
+func normalize(view, dir string) string { return gold.Normalize(view, dir) }

@@ -11,6 +11,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -43,7 +44,7 @@ type Model struct {
 	id     int64
 	opts   Options
 	ctx    context.Context
-	watch  *roomsWatch
+	watch  *room.DirWatch
 	keys   KeyMap
 	styles Styles
 	help   help.Model
@@ -87,7 +88,7 @@ func New(opts Options) Model {
 	m.filter.CharLimit = 200
 	m.SetDark(opts.Dark)
 	if !opts.NoWatch {
-		m.watch = startRoomsWatch(m.ctx, opts.Cwd)
+		m.watch = room.WatchRooms(m.ctx, opts.Cwd)
 	}
 	m.now = opts.Now()
 	m.syncKeys()
@@ -104,7 +105,7 @@ func (m *Model) SetDark(dark bool) {
 // Close stops the screen's background work.
 func (m Model) Close() {
 	if m.watch != nil {
-		m.watch.close()
+		m.watch.Close()
 	}
 }
 
@@ -117,7 +118,7 @@ func (m Model) waitChange() tea.Cmd {
 	if m.watch == nil {
 		return nil
 	}
-	return waitChangeCmd(m.ctx, m.id, m.watch.changed())
+	return waitChangeCmd(m.ctx, m.id, m.watch.Changed())
 }
 
 // Selected is the room under the cursor; ok is false when the list shown

@@ -36,8 +36,8 @@ type session struct {
 	mu       sync.Mutex
 	closed   bool
 	notifier *room.Notifier
-	appear   *dirWatch // waiting for the room to appear
-	log      *dirWatch // server.log
+	appear   *room.DirWatch // waiting for the room to appear
+	log      *room.DirWatch // server.log
 }
 
 func newSession(parent context.Context) *session {
@@ -60,23 +60,23 @@ func (s *session) close() {
 		n.Close()
 	}
 	if a != nil {
-		a.close()
+		a.Close()
 	}
 	if l != nil {
-		l.close()
+		l.Close()
 	}
 }
 
 // appearWatch returns the watch for the room to appear, starting it once;
 // nil once the session is closed.
-func (s *session) appearWatch(cwd, name string) *dirWatch {
+func (s *session) appearWatch(cwd, name string) *room.DirWatch {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return nil
 	}
 	if s.appear == nil {
-		s.appear = roomAppearWatch(s.ctx, cwd, name)
+		s.appear = room.WatchAppear(s.ctx, cwd, name)
 	}
 	return s.appear
 }
@@ -95,20 +95,20 @@ func (s *session) attach(r *room.Room) *room.Notifier {
 	s.appear = nil
 	s.mu.Unlock()
 	if a != nil {
-		a.close()
+		a.Close()
 	}
 	return n
 }
 
 // logWatch returns the watch on the room's server.log, starting it once.
-func (s *session) logWatch(dir string) *dirWatch {
+func (s *session) logWatch(dir string) *room.DirWatch {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return nil
 	}
 	if s.log == nil {
-		s.log = logWatch(s.ctx, dir)
+		s.log = room.WatchLog(s.ctx, dir)
 	}
 	return s.log
 }
@@ -135,7 +135,7 @@ func openCmd(id int64, s *session, cwd, name string, from phase) tea.Cmd {
 			if w == nil {
 				return nil
 			}
-			next := w.changed()
+			next := w.Changed()
 			if r, err = room.Open(cwd, name); err != nil {
 				note := ""
 				if !errors.Is(err, room.ErrNoRoom) {
@@ -223,8 +223,8 @@ func seatsCmd(id int64, s *session, dir, sig string) tea.Cmd {
 			return nil
 		}
 		for {
-			next := w.changed()
-			now := statSig(filepath.Join(dir, room.LogFile))
+			next := w.Changed()
+			now := room.StatSig(filepath.Join(dir, room.LogFile))
 			if now != sig {
 				seats, err := room.ReadSeats(dir)
 				return seatsMsg{id: id, seats: seats, err: err, sig: now}

@@ -105,7 +105,7 @@ func TestWaitingForUnreadableRoomJSON(t *testing.T) {
 func TestDirWatchStops(t *testing.T) {
 	s := newSession(t.Context())
 	w := s.appearWatch(t.TempDir(), "r")
-	ch := w.changed()
+	ch := w.Changed()
 	s.close()
 	if s.appearWatch("x", "y") != nil || s.logWatch("x") != nil {
 		t.Error("a closed session starts watches")

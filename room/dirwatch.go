@@ -1,0 +1,218 @@
+package room
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// DirWatch tells its readers when something they care about changes in a
+// set of folders: inotify events through fsnotify, filtered by a match
+// function, and, in case events are lost or the filesystem has none, a
+// cheap signature compared every RescanInterval. Folders that do not exist
+// yet are watched once they appear; a folder appearing fires, since it may
+// already hold what the reader waits for. One DirWatch serves any number of
+// readers. The room Notifier, the watch screen (a room that does not exist
+// yet, server.log) and the home screen's list all use it.
+type DirWatch struct {
+	paths func() []string        // folders to watch, asked again after changes
+	match func(path string) bool // whether an event on path matters
+	sig   func() string          // what the rescan compares
+
+	gen     atomic.Uint64
+	mu      sync.Mutex
+	ch      chan struct{}
+	w       *fsnotify.Watcher
+	added   map[string]bool // touched before run starts, then only by run
+	cancel  context.CancelFunc
+	done    chan struct{}
+	inotify bool
+}
+
+// WatchDirs starts a DirWatch. The folders that exist are watched before it
+// returns, so a change made after the call is never missed. It runs until
+// ctx ends or Close.
+func WatchDirs(ctx context.Context, paths func() []string, match func(string) bool, sig func() string) *DirWatch {
+	ctx, cancel := context.WithCancel(ctx)
+	d := &DirWatch{
+		paths: paths, match: match, sig: sig,
+		ch: make(chan struct{}), added: map[string]bool{}, cancel: cancel, done: make(chan struct{}),
+	}
+	if w, err := fsnotify.NewWatcher(); err == nil {
+		d.w, d.inotify = w, true
+	}
+	d.addAll(true)
+	last := d.sig()
+	go d.run(ctx, last)
+	return d
+}
+
+// Changed returns a channel closed at the next change after the call. Take
+// it before looking, then wait on it, so no change in between is missed.
+func (d *DirWatch) Changed() <-chan struct{} {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.ch
+}
+
+// Gen counts the changes seen so far.
+func (d *DirWatch) Gen() uint64 { return d.gen.Load() }
+
+// Inotify reports whether kernel events arrive (false: rescans only).
+func (d *DirWatch) Inotify() bool { return d.inotify }
+
+// Close stops the watch and waits for its goroutine.
+func (d *DirWatch) Close() {
+	d.cancel()
+	<-d.done
+}
+
+func (d *DirWatch) fire() {
+	d.gen.Add(1)
+	d.mu.Lock()
+	close(d.ch)
+	d.ch = make(chan struct{})
+	d.mu.Unlock()
+}
+
+// addAll watches the folders that exist now; outside the first call, a
+// newly watched folder fires. It asks for the paths again after adding
+// one, since a folder made inside it before its watch began sent no event.
+func (d *DirWatch) addAll(initial bool) {
+	if d.w == nil {
+		return
+	}
+	for again := true; again; {
+		again = false
+		for _, p := range d.paths() {
+			if d.added[p] {
+				continue
+			}
+			if d.w.Add(p) == nil {
+				d.added[p] = true
+				again = true
+				if !initial {
+					d.fire()
+				}
+			}
+		}
+	}
+}
+
+func (d *DirWatch) run(ctx context.Context, last string) {
+	defer close(d.done)
+	var events chan fsnotify.Event
+	var errs chan error
+	period := RescanInterval
+	if d.w != nil {
+		defer d.w.Close()
+		events, errs = d.w.Events, d.w.Errors
+	} else {
+		period = rescanNoInotify
+	}
+	tick := time.NewTicker(period)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-events:
+			if !ok {
+				events = nil
+				continue
+			}
+			if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+				delete(d.added, ev.Name) // a folder made again is a new inode
+			}
+			if d.match(ev.Name) {
+				d.fire()
+			}
+			if ev.Has(fsnotify.Create) {
+				d.addAll(false)
+			}
+		case _, ok := <-errs:
+			if !ok {
+				errs = nil
+				continue
+			}
+			d.fire() // overflow or trouble: let readers look again
+		case <-tick.C:
+			d.addAll(false)
+			if s := d.sig(); s != last {
+				last = s
+				d.fire()
+			}
+		}
+	}
+}
+
+// StatSig is a file or folder's size, modification time and inode, or that
+// it is missing: what a rescan compares.
+func StatSig(paths ...string) string {
+	var b strings.Builder
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			b.WriteString("missing;")
+			continue
+		}
+		fmt.Fprintf(&b, "%d/%d/%d;", fi.Size(), fi.ModTime().UnixNano(), inode(fi))
+	}
+	return b.String()
+}
+
+func fixed(paths ...string) func() []string { return func() []string { return paths } }
+
+// WatchAppear waits for room name to appear under cwd: .roundtable, then
+// the room's folder, then its room.json.
+func WatchAppear(ctx context.Context, cwd, name string) *DirWatch {
+	top := filepath.Join(cwd, Folder)
+	dir := filepath.Join(top, name)
+	cfg := filepath.Join(dir, "room.json")
+	match := func(p string) bool { return p == top || p == dir || p == cfg }
+	return WatchDirs(ctx, fixed(cwd, top, dir), match, func() string { return StatSig(cfg) })
+}
+
+// WatchLog waits for a room's server.log to change.
+func WatchLog(ctx context.Context, dir string) *DirWatch {
+	log := filepath.Join(dir, LogFile)
+	return WatchDirs(ctx, fixed(dir), func(p string) bool { return p == log }, func() string { return StatSig(log) })
+}
+
+// WatchRooms wakes on anything that changes the list of rooms under cwd: a
+// room created, a message posted, a room closed; not temporary or lock
+// files, nor server.log. It watches the cwd (until .roundtable appears),
+// .roundtable, and every room and messages folder, new ones included.
+func WatchRooms(ctx context.Context, cwd string) *DirWatch {
+	top := filepath.Join(cwd, Folder)
+	paths := func() []string {
+		out := []string{cwd, top}
+		entries, _ := os.ReadDir(top)
+		for _, e := range entries {
+			if e.IsDir() && ValidateName(e.Name()) == nil {
+				dir := filepath.Join(top, e.Name())
+				out = append(out, dir, filepath.Join(dir, "messages"))
+			}
+		}
+		return out
+	}
+	match := func(p string) bool {
+		if p == top {
+			return true
+		}
+		rel, err := filepath.Rel(top, p)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return false
+		}
+		base := filepath.Base(p)
+		return !strings.HasPrefix(base, ".") && base != LogFile
+	}
+	return WatchDirs(ctx, paths, match, func() string { return StatSig(top) })
+}
