@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/roundtable-dev/roundtable/room"
 )
@@ -30,26 +29,7 @@ const (
 // topic's slug and the time, like "should-we-adopt-graphql-20261130-142010".
 // It always passes room.ValidateName.
 func RoomName(topic string, t time.Time) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(topic) {
-		switch {
-		case r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			b.WriteRune(r)
-			dash = false
-		case !dash && b.Len() > 0:
-			b.WriteByte('-')
-			dash = true
-		}
-	}
-	slug := strings.Trim(b.String(), "-")
-	if len(slug) > 40 {
-		slug = slug[:40]
-		if i := strings.LastIndexByte(slug, '-'); i > 20 {
-			slug = slug[:i]
-		}
-		slug = strings.Trim(slug, "-")
-	}
+	slug := room.Slug(topic)
 	if slug == "" {
 		slug = "debate"
 	}

@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
@@ -68,4 +69,32 @@ func unsafeSpecReason(p string) string {
 		}
 	}
 	return ""
+}
+
+// Slug makes a room-name fragment from free text such as a topic: ASCII
+// letters and digits in lower case, runs of anything else as one dash, at
+// most 40 characters, cut at a dash where it can be. It is empty when the
+// text has no letter or digit; otherwise it passes ValidateName.
+func Slug(text string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(text) {
+		switch {
+		case r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			b.WriteRune(r)
+			dash = false
+		case !dash && b.Len() > 0:
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	s := strings.Trim(b.String(), "-")
+	if len(s) > 40 {
+		s = s[:40]
+		if i := strings.LastIndexByte(s, '-'); i > 20 {
+			s = s[:i]
+		}
+		s = strings.Trim(s, "-")
+	}
+	return s
 }

@@ -345,3 +345,21 @@ func TestDebateRecordKeepsRound(t *testing.T) {
 		t.Fatalf("debate room read back wrong: %+v %+v", r2.Config(), st.Messages)
 	}
 }
+
+func TestSlug(t *testing.T) {
+	cases := map[string]string{
+		"Should we adopt GraphQL?":  "should-we-adopt-graphql",
+		"  --Ünïcode & émoji 🚀 ok": "n-code-moji-ok",
+		"!!!":                       "",
+		"Should the cache be write-through, or write-back with a WAL?": "should-the-cache-be-write-through-or",
+	}
+	for in, want := range cases {
+		got := Slug(in)
+		if got != want {
+			t.Errorf("Slug(%q) = %q, want %q", in, got, want)
+		}
+		if got != "" && ValidateName(got) != nil {
+			t.Errorf("Slug(%q) = %q is not a valid room name", in, got)
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
-	"unicode"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -378,27 +377,8 @@ func orDefault(s, def string) string {
 	return def
 }
 
-// slug makes a room name from a topic: lower-case letters and digits, the
-// rest dashes, at most 40 characters.
-func slug(topic string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(topic) {
-		switch {
-		case r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			b.WriteRune(r)
-			dash = false
-		case !dash && b.Len() > 0:
-			b.WriteByte('-')
-			dash = true
-		}
-	}
-	s := strings.Trim(b.String(), "-")
-	if len(s) > 40 {
-		s = strings.Trim(s[:40], "-")
-	}
-	return s
-}
+// slug makes a room name from a topic (see room.Slug).
+func slug(topic string) string { return room.Slug(topic) }
 
 // seedCmd creates the room and writes its prompts.
 func seedCmd(id int64, cwd, name string, opt room.CreateOptions, lead, peer string) tea.Cmd {
