@@ -348,9 +348,9 @@ func TestDebateRecordKeepsRound(t *testing.T) {
 
 func TestSlug(t *testing.T) {
 	cases := map[string]string{
-		"Should we adopt GraphQL?":  "should-we-adopt-graphql",
+		"Should we adopt GraphQL?": "should-we-adopt-graphql",
 		"  --Ünïcode & émoji 🚀 ok": "n-code-moji-ok",
-		"!!!":                       "",
+		"!!!":                      "",
 		"Should the cache be write-through, or write-back with a WAL?": "should-the-cache-be-write-through-or",
 	}
 	for in, want := range cases {
