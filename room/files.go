@@ -125,7 +125,18 @@ func readRegular(path string, limit int64) ([]byte, error) {
 	if fi.Size() > limit {
 		return nil, fmt.Errorf("file is %d bytes, over the %d-byte limit", fi.Size(), limit)
 	}
-	return io.ReadAll(io.LimitReader(f, limit+1))
+	// One read of the stated size. A message file never changes once
+	// renamed into place; an appended log is read as it was at the stat.
+	buf := make([]byte, fi.Size()+1)
+	n, err := io.ReadFull(f, buf)
+	switch {
+	case err == nil:
+		return buf[:fi.Size()], nil
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return buf[:n], nil
+	default:
+		return nil, err
+	}
 }
 
 // listNames lists a folder's entry names without sorting or stat calls.

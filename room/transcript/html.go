@@ -10,6 +10,7 @@ import (
 	"html/template"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,6 +27,7 @@ var pageCSS string
 // Content-Security-Policy that allows no script and no network load at all.
 // Nothing is written when the room cannot be read.
 func HTML(w io.Writer, r *room.Room) error {
+	defer relaxGC()()
 	d, err := load(r)
 	if err != nil {
 		return err
@@ -56,6 +58,7 @@ type htmlGroup struct {
 }
 
 func writeHTML(b *bytes.Buffer, d *doc) error {
+	defer relaxGC()()
 	style := pageStyle(d.colors)
 	data := pageData{
 		doc:   d,
@@ -243,3 +246,31 @@ const msgHTML = `<article class="msg {{.Class}}" id="m{{.Seq}}">
 {{- if .ISO}} <time datetime="{{.ISO}}">{{.Time}}</time>{{else}} <span>{{.Time}}</span>{{end}} <a class="seq" href="#m{{.Seq}}">#{{.Seq}}</a></div>
 <div class="body">
 `
+
+// gcRelax counts the HTML renders under way; while any is, the collector
+// runs a quarter as often. Rendering allocates tens of kilobytes a message
+// that die at once, and at the default pace collecting them is a fifth of
+// the export's time. The setting is the process's, so the first render in
+// changes it and the last one out puts it back.
+var gcRelax struct {
+	sync.Mutex
+	n    int
+	prev int
+}
+
+func relaxGC() (restore func()) {
+	gcRelax.Lock()
+	if gcRelax.n == 0 {
+		gcRelax.prev = debug.SetGCPercent(400)
+	}
+	gcRelax.n++
+	gcRelax.Unlock()
+	return func() {
+		gcRelax.Lock()
+		gcRelax.n--
+		if gcRelax.n == 0 {
+			debug.SetGCPercent(gcRelax.prev)
+		}
+		gcRelax.Unlock()
+	}
+}

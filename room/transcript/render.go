@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bufio"
 	"bytes"
 	"regexp"
 	"sync"
@@ -28,7 +29,17 @@ func renderMarkdown(src string) string {
 // buffer between goldmark and bluemonday (reused across calls).
 func renderMarkdownTo(out *bytes.Buffer, src string, scratch *bytes.Buffer) {
 	scratch.Reset()
-	if err := markdownEngine().Convert([]byte(src), scratch); err != nil {
+	// goldmark wraps any writer that is not already buffered in a fresh
+	// 4 KiB bufio.Writer; reusing one saves that per message.
+	bw := bufWriters.Get().(*bufio.Writer)
+	bw.Reset(scratch)
+	err := markdownEngine().Convert([]byte(src), bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	bw.Reset(nil)
+	bufWriters.Put(bw)
+	if err != nil {
 		// goldmark fails only when its writer does; show the text instead.
 		scratch.Reset()
 		scratch.WriteString("<pre><code>")
@@ -38,6 +49,8 @@ func renderMarkdownTo(out *bytes.Buffer, src string, scratch *bytes.Buffer) {
 	// Writing to a bytes.Buffer cannot fail.
 	_ = sanitizerPolicy().SanitizeReaderToWriter(bytes.NewReader(scratch.Bytes()), out)
 }
+
+var bufWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 4096) }}
 
 var markdownEngine = sync.OnceValue(func() goldmark.Markdown {
 	return goldmark.New(
