@@ -32,7 +32,7 @@ func addServeFlags(c *cobra.Command) {
 	f.String("topic", "", "topic, used when this process creates the room (env ROUNDTABLE_TOPIC)")
 	f.Int("budget", 12, "rounds: lead posts allowed, used when this process creates the room (env ROUNDTABLE_BUDGET)")
 	f.String("cwd", "", "folder holding .roundtable/ and the spec; default: the working directory (env ROUNDTABLE_CWD)")
-	f.String("spec", "", "spec path relative to --cwd, used when this process creates the room; default SPEC-<room>.md")
+	f.String("spec", "", "spec path relative to --cwd, used when this process creates the room; default SPEC-<room>.md (env ROUNDTABLE_SPEC)")
 }
 
 // flagOrEnv returns the flag's value when it was set, else the environment
