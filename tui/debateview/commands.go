@@ -1,15 +1,12 @@
 package debateview
 
 import (
-	"bytes"
 	"context"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/debate"
-	"github.com/roundtable-dev/roundtable/room"
-	"github.com/roundtable-dev/roundtable/room/transcript"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -92,21 +89,4 @@ func growTickCmd(ctx context.Context, id int64, d time.Duration) tea.Cmd {
 
 func animTickCmd(ctx context.Context, id int64) tea.Cmd {
 	return after(ctx, animEvery, func(now time.Time) tea.Msg { return animTickMsg{id: id, now: now} })
-}
-
-// exportCmd writes the room's transcript into dir.
-func exportCmd(id int64, r *room.Room, dir string, html bool) tea.Cmd {
-	return func() tea.Msg {
-		path, err := transcript.Export(r, dir, html)
-		return exportedMsg{id: id, path: path, html: html, err: err}
-	}
-}
-
-// copyCmd renders the room's transcript as Markdown for the clipboard.
-func copyCmd(id int64, r *room.Room) tea.Cmd {
-	return func() tea.Msg {
-		var b bytes.Buffer
-		err := transcript.Markdown(&b, r)
-		return copiedMsg{id: id, text: b.String(), err: err}
-	}
 }

@@ -1,7 +1,6 @@
 package debateview
 
 import (
-	"fmt"
 	"os"
 	"time"
 
@@ -9,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/debate"
-	"github.com/roundtable-dev/roundtable/tui/mdrender"
+	"github.com/roundtable-dev/roundtable/tui/internal/transfer"
 )
 
 // wheelLines is how far one mouse wheel step scrolls.
@@ -53,12 +52,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		html := key.Matches(msg, k.ExportHTML)
 		m.setStatus("Exporting the transcript…")
-		return exportCmd(m.id, m.room, m.exportDir(), html)
+		return transfer.Export(m.id, m.room, m.exportDir(), html)
 	case key.Matches(msg, k.Copy):
 		if m.room == nil {
 			return nil
 		}
-		return copyCmd(m.id, m.room)
+		return transfer.Copy(m.id, m.room)
 	}
 	return nil
 }
@@ -122,32 +121,22 @@ func (m *Model) exportDir() string {
 	return "."
 }
 
-func (m *Model) exported(msg exportedMsg) {
-	if msg.err != nil {
-		m.setError("Export failed: " + mdrender.Inline(msg.err.Error()))
-		return
+func (m *Model) exported(msg transfer.ExportedMsg) {
+	if text, ok := msg.Status(); ok {
+		m.setStatus(text)
+	} else {
+		m.setError(text)
 	}
-	what := "Markdown"
-	if msg.html {
-		what = "HTML"
-	}
-	m.setStatus(fmt.Sprintf("Exported the transcript (%s) to %s", what, mdrender.Inline(msg.path)))
 }
 
-func (m *Model) copied(msg copiedMsg) tea.Cmd {
-	if msg.err != nil {
-		m.setError("Copy failed: " + mdrender.Inline(msg.err.Error()))
+func (m *Model) copied(msg transfer.CopiedMsg) tea.Cmd {
+	text, ok, cmd := msg.Status()
+	if !ok {
+		m.setError(text)
 		return nil
 	}
-	m.setStatus(fmt.Sprintf("Copied the transcript (%s of Markdown) to the clipboard.", byteSize(len(msg.text))))
-	return tea.SetClipboard(msg.text)
-}
-
-func byteSize(n int) string {
-	if n < 1024 {
-		return fmt.Sprintf("%d bytes", n)
-	}
-	return fmt.Sprintf("%.1f KB", float64(n)/1024)
+	m.setStatus(text)
+	return cmd
 }
 
 // panes is how many panes take focus: the columns, and the verdict once

@@ -12,6 +12,7 @@ import (
 
 	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/internal/transfer"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -273,12 +274,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.id == m.id && msg.gen == m.renderGen {
 			m.rendering = false
 		}
-	case exportedMsg:
-		if msg.id == m.id {
+	case transfer.ExportedMsg:
+		if msg.ID == m.id {
 			m.exported(msg)
 		}
-	case copiedMsg:
-		if msg.id == m.id {
+	case transfer.CopiedMsg:
+		if msg.ID == m.id {
 			cmds = append(cmds, m.copied(msg))
 		}
 	}

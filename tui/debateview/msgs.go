@@ -51,21 +51,6 @@ type animTickMsg struct {
 	now time.Time
 }
 
-// exportedMsg: the transcript was written to path, or err says why not.
-type exportedMsg struct {
-	id   int64
-	path string
-	html bool
-	err  error
-}
-
-// copiedMsg: the transcript as Markdown, ready for the clipboard.
-type copiedMsg struct {
-	id   int64
-	text string
-	err  error
-}
-
 // BackMsg asks the parent screen to take over again: sent by esc when no
 // debate is running and the screen is embedded (Options.Embedded).
 type BackMsg struct{}

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/roundtable-dev/roundtable/tui/internal/transfer"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -66,12 +67,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.toggleSpec()
 	case key.Matches(msg, k.ExportMD):
 		m.setStatus("exporting the transcript…", true)
-		return exportCmd(m.id, m.room, m.opts.ExportDir, false)
+		return transfer.Export(m.id, m.room, m.opts.ExportDir, false)
 	case key.Matches(msg, k.ExportHTML):
 		m.setStatus("exporting the transcript…", true)
-		return exportCmd(m.id, m.room, m.opts.ExportDir, true)
+		return transfer.Export(m.id, m.room, m.opts.ExportDir, true)
 	case key.Matches(msg, k.Copy):
-		return copyCmd(m.id, m.room)
+		return transfer.Copy(m.id, m.room)
 	case key.Matches(msg, k.Follow):
 		m.list.setFollow(!m.list.follow)
 	default:
@@ -195,19 +196,12 @@ func (m *Model) specBody(h int) []string {
 	return append([]string{title}, splitLines(m.spec.View())...)
 }
 
-func (m *Model) exported(msg exportedMsg) {
-	if msg.err != nil {
-		m.setStatus(fmt.Sprintf("export failed: %v", msg.err), false)
-		return
-	}
-	m.setStatus("wrote "+msg.path, true)
+func (m *Model) exported(msg transfer.ExportedMsg) {
+	m.setStatus(msg.Status())
 }
 
-func (m *Model) copied(msg copiedMsg) tea.Cmd {
-	if msg.err != nil {
-		m.setStatus(fmt.Sprintf("copy failed: %v", msg.err), false)
-		return nil
-	}
-	m.setStatus(fmt.Sprintf("copied the transcript to the clipboard (%d bytes of Markdown)", len(msg.text)), true)
-	return tea.SetClipboard(msg.text)
+func (m *Model) copied(msg transfer.CopiedMsg) tea.Cmd {
+	text, ok, cmd := msg.Status()
+	m.setStatus(text, ok)
+	return cmd
 }

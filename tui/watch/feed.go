@@ -1,7 +1,6 @@
 package watch
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -15,7 +14,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/room"
-	"github.com/roundtable-dev/roundtable/room/transcript"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -283,22 +281,4 @@ func readSpec(path string) ([]byte, error) {
 		return nil, errors.New("over 4 MiB; open it in an editor")
 	}
 	return io.ReadAll(io.LimitReader(f, maxSpecBytes))
-}
-
-// exportCmd writes the transcript through the transcript package, the same
-// function the CLI and the debate screen use.
-func exportCmd(id int64, r *room.Room, dir string, html bool) tea.Cmd {
-	return func() tea.Msg {
-		path, err := transcript.Export(r, dir, html)
-		return exportedMsg{id: id, path: path, html: html, err: err}
-	}
-}
-
-// copyCmd renders the transcript as Markdown for the clipboard.
-func copyCmd(id int64, r *room.Room) tea.Cmd {
-	return func() tea.Msg {
-		var b bytes.Buffer
-		err := transcript.Markdown(&b, r)
-		return copiedMsg{id: id, text: b.String(), err: err}
-	}
 }

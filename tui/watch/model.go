@@ -16,6 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/internal/transfer"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 	"github.com/roundtable-dev/roundtable/tui/theme"
 )
@@ -231,12 +232,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.id == m.id {
 			m.specLoaded(msg)
 		}
-	case exportedMsg:
-		if msg.id == m.id {
+	case transfer.ExportedMsg:
+		if msg.ID == m.id {
 			m.exported(msg)
 		}
-	case copiedMsg:
-		if msg.id == m.id {
+	case transfer.CopiedMsg:
+		if msg.ID == m.id {
 			cmd = m.copied(msg)
 		}
 	}

@@ -63,21 +63,6 @@ type specMsg struct {
 	err      error
 }
 
-// exportedMsg: the transcript was written to path, or err says why not.
-type exportedMsg struct {
-	id   int64
-	path string
-	html bool
-	err  error
-}
-
-// copiedMsg: the transcript as Markdown, ready for the clipboard.
-type copiedMsg struct {
-	id   int64
-	text string
-	err  error
-}
-
 // DoneMsg is sent instead of quitting when the screen is embedded
 // (Options.Embedded) and the user presses q: the parent screen takes over.
 type DoneMsg struct{}

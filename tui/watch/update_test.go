@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/internal/transfer"
 )
 
 // longRoom is an open MCP room with enough messages to scroll.
@@ -203,18 +204,18 @@ func TestExportAndCopy(t *testing.T) {
 		if _, err := os.Stat(path); err != nil {
 			t.Fatalf("%s: %v", tt.key, err)
 		}
-		if m.status != "wrote "+path || !strings.Contains(plain(m), "wrote ") {
+		if !strings.HasPrefix(m.status, "Exported the transcript") || !strings.HasSuffix(m.status, path) || !strings.Contains(plain(m), "Exported the transcript") {
 			t.Errorf("%s: status %q does not name %s", tt.key, m.status, path)
 		}
 	}
 	m, cmd := press(m, "y")
 	msg := cmd()
-	cm, ok := msg.(copiedMsg)
-	if !ok || !strings.Contains(cm.text, "Exponential, with jitter") {
+	cm, ok := msg.(transfer.CopiedMsg)
+	if !ok || !strings.Contains(cm.Text, "Exponential, with jitter") {
 		t.Fatalf("y produced %#v", msg)
 	}
 	m, cmd = m.Update(msg)
-	if cmd == nil || !strings.Contains(plain(m), "copied the transcript") {
+	if cmd == nil || !strings.Contains(plain(m), "Copied the transcript") {
 		t.Errorf("no clipboard command or status after copying:\n%s", plain(m))
 	}
 }
@@ -225,7 +226,7 @@ func TestExportError(t *testing.T) {
 	m.opts.ExportDir = filepath.Join(t.TempDir(), "gone")
 	m, cmd := press(m, "e")
 	m, _ = m.Update(cmd())
-	if view := flat(m); !strings.Contains(view, "✖ export failed") || !strings.Contains(view, "not an existing folder") {
+	if view := flat(m); !strings.Contains(view, "✖ Export failed") || !strings.Contains(view, "not an existing folder") {
 		t.Errorf("export error not shown:\n%s", plain(m))
 	}
 }
@@ -256,7 +257,7 @@ func TestForeignMessagesIgnored(t *testing.T) {
 	for _, msg := range []tea.Msg{
 		stateMsg{id: m.id + 1000, err: errors.New("not mine")},
 		seatsMsg{id: m.id + 1000},
-		exportedMsg{id: m.id + 1000, path: "/elsewhere"},
+		transfer.ExportedMsg{ID: m.id + 1000, Path: "/elsewhere"},
 		tickMsg{id: m.id + 1000},
 	} {
 		var cmd tea.Cmd
