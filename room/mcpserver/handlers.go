@@ -59,6 +59,7 @@ func (s *Seat) state() (room.State, error) {
 	// garbage back to the OS so a parked seat stays small.
 	if n := int64(len(st.Messages)); n-before > 1000 && s.loaded.CompareAndSwap(before, n) {
 		debug.FreeOSMemory()
+		trimResident()
 	} else if n > before {
 		s.loaded.CompareAndSwap(before, n)
 	}
