@@ -1,0 +1,52 @@
+package mcpserver_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// makeReadOnly makes a folder refuse new files, also for root: chattr +i
+// as root (permission bits do not stop root), chmod 0555 otherwise. The
+// returned function undoes it.
+func makeReadOnly(t *testing.T, dir string) func() {
+	t.Helper()
+	if os.Geteuid() == 0 {
+		if out, err := exec.Command("chattr", "+i", dir).CombinedOutput(); err != nil {
+			t.Fatalf("chattr +i %s: %v %s (e2fsprogs provides chattr; the folder must be on ext4/xfs)", dir, err, out)
+		}
+		undo := func() { _ = exec.Command("chattr", "-i", dir).Run() }
+		t.Cleanup(undo)
+		return undo
+	}
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	undo := func() { _ = os.Chmod(dir, 0o755) }
+	t.Cleanup(undo)
+	return undo
+}
+
+// TestReadOnlyRoomWhileSeatRuns: the room's messages folder stops taking
+// files while two seats talk. The post is refused with a sentence the
+// agent can pass on, nothing crashes, reading still works, and posting
+// resumes once the folder is writable again.
+func TestReadOnlyRoomWhileSeatRuns(t *testing.T) {
+	cwd := t.TempDir()
+	lead := startSeat(t, cwd, "ro", "lead", "--budget", "5")
+	peer := startSeat(t, cwd, "ro", "peer")
+	lead.ok("post", map[string]any{"text": "brief"})
+	undo := makeReadOnly(t, filepath.Join(cwd, ".roundtable", "ro", "messages"))
+	peer.refused("post", map[string]any{"text": "answer"}, "could not be read or written")
+	if st := peer.ok("room_status", nil); st["message_count"] != float64(1) || st["your_turn"] != true {
+		t.Fatalf("status on a read-only room: %v", st)
+	}
+	if msgs := messagesOf(t, peer.ok("read_room", nil)); len(msgs) != 1 {
+		t.Fatalf("read_room on a read-only room: %v", msgs)
+	}
+	undo()
+	if out := peer.ok("post", map[string]any{"text": "answer"}); out["posted"] != float64(2) {
+		t.Fatalf("post after the folder is writable again: %v", out)
+	}
+}
