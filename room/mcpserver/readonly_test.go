@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -48,5 +49,35 @@ func TestReadOnlyRoomWhileSeatRuns(t *testing.T) {
 	undo()
 	if out := peer.ok("post", map[string]any{"text": "answer"}); out["posted"] != float64(2) {
 		t.Fatalf("post after the folder is writable again: %v", out)
+	}
+}
+
+// TestCorruptFilesAreLoggedOnce: unreadable message files are skipped by
+// the seat server, which keeps answering and names each file once in
+// server.log.
+func TestCorruptFilesAreLoggedOnce(t *testing.T) {
+	cwd := t.TempDir()
+	lead := startSeat(t, cwd, "junk", "lead")
+	lead.ok("post", map[string]any{"text": "brief"})
+	msgs := filepath.Join(cwd, ".roundtable", "junk", "messages")
+	if err := os.WriteFile(filepath.Join(msgs, "0002-1-badbad.json"), []byte(`{"seq": 2, "seat":`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc/passwd", filepath.Join(msgs, "0003-1-linked.json")); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if st := lead.ok("room_status", nil); st["message_count"] != float64(1) {
+			t.Fatalf("status with corrupt files: %v", st)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(cwd, ".roundtable", "junk", "server.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"0002-1-badbad.json", "0003-1-linked.json"} {
+		if n := strings.Count(string(data), "skip seat=lead file="+f); n != 1 {
+			t.Errorf("%s logged %d times in server.log:\n%s", f, n, data)
+		}
 	}
 }
