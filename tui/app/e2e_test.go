@@ -80,7 +80,7 @@ func TestE2ENarrow(t *testing.T) {
 		}
 	}
 	s.SendKeys("Tab")
-	s.WaitFor("╭─ Product Manager", 5*time.Second)
+	s.WaitFor("╭─ Product Manager", 15*time.Second)
 	s.SendKeys("q")
 	if code := s.ExitStatus(10 * time.Second); code != 0 {
 		t.Errorf("exit status %d", code)
@@ -92,9 +92,9 @@ func TestE2ENarrow(t *testing.T) {
 func TestE2EHome(t *testing.T) {
 	bin := tmuxtest.Build(t, "./cmd/roundtable")
 	s := tmuxtest.Start(t, tmuxtest.Options{Width: 160, Height: 48, Dir: t.TempDir(), Env: e2eEnv(t)}, bin, "tui")
-	s.WaitFor("Welcome to roundtable", 10*time.Second)
+	s.WaitFor("Welcome to roundtable", 15*time.Second)
 	s.SendKeys("n")
-	s.WaitFor("New persona debate", 5*time.Second)
+	s.WaitFor("New persona debate", 15*time.Second)
 	s.SendKeys("-l", "Should we split the monolith?")
 	s.SendKeys("Tab", "Left", "Left", "C-s")
 	s.WaitFor("is speaking", 10*time.Second)
