@@ -37,7 +37,7 @@ func DefaultKeyMap() KeyMap {
 		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
 		NewDebate:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new debate")),
 		NewRoom:     key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "new MCP room")),
-		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/ or type", "filter")),
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		Accept:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
 		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),

@@ -3,6 +3,7 @@ package home
 import (
 	"context"
 	"strings"
+	"unicode"
 	"sync/atomic"
 	"time"
 
@@ -250,8 +251,30 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.ClearFilter):
 		m.filter.SetValue("")
 		m.applyFilter()
+	case len(m.rooms) > 0 && startsFilter(msg):
+		// Typing a letter no key uses starts the filter with it.
+		m.filtering = true
+		cmd := m.filter.Focus()
+		m.filter.SetValue(msg.Text)
+		m.filter.CursorEnd()
+		m.applyFilter()
+		return cmd
 	}
 	return nil
+}
+
+// startsFilter reports whether a key is plain text (a letter, digit or
+// punctuation, no modifier) that can begin a filter.
+func startsFilter(msg tea.KeyPressMsg) bool {
+	if msg.Mod&^tea.ModShift != 0 || msg.Text == "" {
+		return false
+	}
+	for _, r := range msg.Text {
+		if !unicode.IsPrint(r) || unicode.IsSpace(r) {
+			return false
+		}
+	}
+	return true
 }
 
 func (m *Model) move(d int) {

@@ -94,6 +94,11 @@ func TestUpdateKeys(t *testing.T) {
 				t.Errorf("filtering %v shown %v", m.filtering, m.shown)
 			}
 		}},
+		{"typing a letter no key uses starts the filter", []string{"s", "t", "o", "p", "enter"}, func(t *testing.T, m Model, _ tea.Msg) {
+			if m.filtering || m.filter.Value() != "stop" || len(m.shown) != 1 || m.rooms[m.shown[0]].Status() != "stopped" {
+				t.Errorf("filtering %v value %q shown %v", m.filtering, m.filter.Value(), m.shown)
+			}
+		}},
 		{"esc clears the filter", []string{"/", "x", "y", "z", "esc"}, func(t *testing.T, m Model, _ tea.Msg) {
 			if m.filtering || m.filter.Value() != "" || len(m.shown) != 4 {
 				t.Errorf("filtering %v value %q shown %d", m.filtering, m.filter.Value(), len(m.shown))
