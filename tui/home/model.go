@@ -3,9 +3,9 @@ package home
 import (
 	"context"
 	"strings"
-	"unicode"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
