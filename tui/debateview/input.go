@@ -1,7 +1,6 @@
 package debateview
 
 import (
-	"os"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -111,15 +110,9 @@ func (m *Model) again() tea.Cmd {
 	return tea.Batch(startCmd(m.ctx, m.id, m.run, m.opts.Tracker, *m.launch, ""), m.animate())
 }
 
-func (m *Model) exportDir() string {
-	if m.opts.ExportDir != "" {
-		return m.opts.ExportDir
-	}
-	if wd, err := os.Getwd(); err == nil {
-		return wd
-	}
-	return "."
-}
+// exportDir is where e and E write: the option, or empty for the working
+// directory, which the export command resolves off the Update path.
+func (m *Model) exportDir() string { return m.opts.ExportDir }
 
 func (m *Model) exported(msg transfer.ExportedMsg) {
 	if text, ok := msg.Status(); ok {

@@ -7,6 +7,7 @@ package transfer
 import (
 	"bytes"
 	"fmt"
+	"os"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -31,10 +32,18 @@ type CopiedMsg struct {
 	Err  error
 }
 
-// Export writes the room's transcript into dir as Markdown or HTML, through
-// the same function as `roundtable transcript`.
+// Export writes the room's transcript into dir (empty: the working
+// directory) as Markdown or HTML, through the same function as
+// `roundtable transcript`.
 func Export(id int64, r *room.Room, dir string, html bool) tea.Cmd {
 	return func() tea.Msg {
+		if dir == "" {
+			wd, err := os.Getwd()
+			if err != nil {
+				return ExportedMsg{ID: id, HTML: html, Err: fmt.Errorf("find the working directory: %w", err)}
+			}
+			dir = wd
+		}
 		path, err := transcript.Export(r, dir, html)
 		return ExportedMsg{ID: id, Path: path, HTML: html, Err: err}
 	}
