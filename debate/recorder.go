@@ -45,6 +45,13 @@ func CreateRoom(cwd, name string, cfg Config) (*room.Room, error) {
 		Topic: cfg.Topic, Budget: cfg.Rounds, Mode: room.ModeDebate,
 		Agents: cfg.Names(), Rounds: cfg.Rounds,
 	}
+	for _, p := range cfg.Personas {
+		opts.Personas = append(opts.Personas, room.PersonaInfo(p))
+	}
+	if cfg.Moderator.Persona != "" {
+		m := room.PersonaInfo(cfg.Moderator)
+		opts.Moderator = &m
+	}
 	if name != "" {
 		if err := room.ValidateName(name); err != nil {
 			return nil, fmt.Errorf("%w: --room: %w", ErrBadConfig, err)
@@ -213,4 +220,25 @@ func Record(events <-chan Event, rc *Recorder) <-chan Event {
 		}
 	}()
 	return out
+}
+
+// ConfigFromRoom is the debate a debate room recorded, ready to run again:
+// its topic, its panel and moderator, its rounds. ok is false for a room
+// that is not a debate or that does not record its personas (rooms saved
+// before they did, or written by another tool).
+func ConfigFromRoom(rc room.Config) (cfg Config, ok bool) {
+	if !rc.IsDebate() || len(rc.Personas) == 0 {
+		return Config{}, false
+	}
+	cfg = Config{Topic: rc.Topic, Rounds: rc.Rounds}
+	for _, p := range rc.Personas {
+		cfg.Personas = append(cfg.Personas, Persona(p))
+	}
+	if rc.Moderator != nil {
+		cfg.Moderator = Persona(*rc.Moderator)
+	}
+	if _, err := cfg.Normalize(); err != nil {
+		return Config{}, false
+	}
+	return cfg, true
 }

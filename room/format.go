@@ -44,16 +44,30 @@ var (
 	PeerKinds = []string{"answer", "objection", "proposal", "concession"}
 )
 
-// Config is room.json. Mode, Agents and Rounds are set only for debates.
+// Config is room.json. Mode, Agents and Rounds are set only for debates;
+// Personas and Moderator too, so a debate can be run again from its room
+// (extra fields, which readers of the format ignore).
 type Config struct {
-	Room      string   `json:"room"`
-	Topic     string   `json:"topic"`
-	Budget    int      `json:"budget"`
-	Spec      string   `json:"spec"`
-	CreatedAt string   `json:"createdAt"`
-	Mode      string   `json:"mode,omitempty"`
-	Agents    []string `json:"agents,omitempty"`
-	Rounds    int      `json:"rounds,omitempty"`
+	Room      string        `json:"room"`
+	Topic     string        `json:"topic"`
+	Budget    int           `json:"budget"`
+	Spec      string        `json:"spec"`
+	CreatedAt string        `json:"createdAt"`
+	Mode      string        `json:"mode,omitempty"`
+	Agents    []string      `json:"agents,omitempty"`
+	Rounds    int           `json:"rounds,omitempty"`
+	Personas  []PersonaInfo `json:"personas,omitempty"`
+	Moderator *PersonaInfo  `json:"moderator,omitempty"`
+}
+
+// PersonaInfo is who sat at a debate: the name (the seat of its messages)
+// and the description it argued from.
+type PersonaInfo struct {
+	Name    string `json:"name"`
+	Persona string `json:"persona"`
+	Stance  string `json:"stance,omitempty"`
+	Model   string `json:"model,omitempty"`
+	Color   string `json:"color,omitempty"`
 }
 
 // IsDebate reports whether the room holds a persona debate.

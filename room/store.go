@@ -68,12 +68,14 @@ func Dir(cwd, name string) string { return filepath.Join(cwd, Folder, name) }
 // CreateOptions are the settings of a room that does not exist yet. They are
 // ignored when the room exists: room.json is never rewritten.
 type CreateOptions struct {
-	Topic  string
-	Budget int
-	Spec   string // requested spec path; unsafe values fall back to SPEC-<room>.md
-	Mode   string
-	Agents []string
-	Rounds int
+	Topic     string
+	Budget    int
+	Spec      string // requested spec path; unsafe values fall back to SPEC-<room>.md
+	Mode      string
+	Agents    []string
+	Rounds    int
+	Personas  []PersonaInfo
+	Moderator *PersonaInfo
 }
 
 // Create opens room name under cwd, creating it when it does not exist. The
@@ -109,6 +111,7 @@ func Create(cwd, name string, opt CreateOptions) (r *Room, created bool, err err
 		Room: name, Topic: opt.Topic, Budget: opt.Budget, Spec: spec,
 		CreatedAt: formatTime(time.Now()),
 		Mode:      opt.Mode, Agents: opt.Agents, Rounds: opt.Rounds,
+		Personas: opt.Personas, Moderator: opt.Moderator,
 	}
 	data, err := encodeJSON(cfg)
 	if err != nil {

@@ -123,6 +123,24 @@ func (m *Model) debateOptions() debateview.Options {
 	}
 }
 
+// rerun is a saved debate ready to run again with the provider configured
+// now, or nil when the room does not record its personas or the provider
+// cannot start (a missing key).
+func (m *Model) rerun(rc room.Config) *debateview.Launch {
+	cfg, ok := debate.ConfigFromRoom(rc)
+	if !ok {
+		return nil
+	}
+	pc, err := debate.ResolveProvider(m.opts.Provider, m.opts.Getenv)
+	if err != nil {
+		return nil
+	}
+	cfg.Seed = m.opts.Seed
+	cfg.BlindOpening, cfg.StopOnConsensus, cfg.TurnTimeout = m.opts.BlindOpening, m.opts.StopOnConsensus, m.opts.TurnTimeout
+	cfg.MaxTurnTokens = debate.TurnTokenCap(pc.MaxTokens)
+	return &debateview.Launch{Config: cfg, Provider: pc, Cwd: m.opts.Cwd}
+}
+
 func (m *Model) newDebate(cfg debate.Config, pc debate.ProviderConfig) debateview.Model {
 	return debateview.New(m.debateOptions(), debateview.Launch{Config: cfg, Provider: pc, Cwd: m.opts.Cwd})
 }
@@ -164,7 +182,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.home.SetStatus("Cannot open the room: " + mdrender.Inline(msg.err.Error()))
 			return m, nil
 		}
-		m.debate = debateview.NewReplay(m.debateOptions(), msg.r, msg.st)
+		m.debate = debateview.NewReplay(m.debateOptions(), msg.r, msg.st, m.rerun(msg.r.Config()))
 		return m.show(screenDebate)
 	case tea.KeyPressMsg:
 		if m.screen == screenWatch && key.Matches(msg, forceQuit) {

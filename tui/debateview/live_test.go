@@ -153,7 +153,7 @@ func TestReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	h2 := newHarness(t)
-	h2.start(NewReplay(h2.options(), r, st), 120, 40)
+	h2.start(NewReplay(h2.options(), r, st, nil), 120, 40)
 	h2.until("the renders", 10*time.Second, settled)
 	v := plain(h2.m.View())
 	for _, want := range []string{"replay · complete", "Moderator's verdict", "Decision:", "Product Manager", "Round 1 of 1"} {
@@ -168,5 +168,42 @@ func TestReplay(t *testing.T) {
 	h2.until("the narrow renders", 10*time.Second, settled)
 	if !strings.Contains(plain(h2.m.View()), "Verdict") {
 		t.Errorf("narrow replay has no verdict tab:\n%s", plain(h2.m.View()))
+	}
+}
+
+// TestReplayRunsAgain: a saved debate records its panel, so its replay
+// offers r, which runs the same debate again in a new room.
+func TestReplayRunsAgain(t *testing.T) {
+	h := newHarness(t)
+	cwd := t.TempDir()
+	h.start(New(h.options(), mockLaunch(cwd, 1)), 120, 40)
+	h.until("the debate to end", 20*time.Second, settled)
+	r, err := room.Open(cwd, "graphql-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := r.State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, ok := debate.ConfigFromRoom(r.Config())
+	if !ok || cfg.Topic != "Should we adopt GraphQL for the public API" || len(cfg.Personas) != 3 || cfg.Personas[2].Persona == "" {
+		t.Fatalf("ConfigFromRoom = %+v, %v", cfg, ok)
+	}
+	rerun := &Launch{Config: cfg, Provider: debate.ProviderConfig{Name: debate.ProviderMock, Model: debate.ProviderMock}, Cwd: cwd}
+	h2 := newHarness(t)
+	h2.start(NewReplay(h2.options(), r, st, rerun), 120, 40)
+	h2.until("the renders", 10*time.Second, settled)
+	if !h2.m.keys.Again.Enabled() {
+		t.Fatal("a replay of a recorded panel does not offer r")
+	}
+	h2.send(tea.KeyPressMsg{Code: 'r', Text: "r"})
+	h2.until("the second run to end", 20*time.Second, func(m Model) bool { return settled(m) && m.room != nil && m.room.Config().Room != "graphql-test" })
+	if v := plain(h2.m.View()); !strings.Contains(v, "Decision:") {
+		t.Errorf("the second run has no verdict:\n%s", v)
+	}
+	rooms, _ := filepath.Glob(filepath.Join(cwd, ".roundtable", "*", "room.json"))
+	if len(rooms) != 2 {
+		t.Fatalf("%d rooms after running again, want 2: %v", len(rooms), rooms)
 	}
 }

@@ -220,8 +220,8 @@ func (m *Model) SetDark(dark bool) tea.Cmd {
 
 // Init starts the debate (a replay has nothing to start).
 func (m Model) Init() tea.Cmd {
-	if m.launch == nil {
-		return m.renderMissing()
+	if m.launch == nil || m.phase == phaseReplay {
+		return m.renderMissing() // a replay runs again only on r
 	}
 	return tea.Batch(
 		startCmd(m.ctx, m.id, m.run, m.opts.Tracker, *m.launch, m.launch.Room),

@@ -12,8 +12,12 @@ import (
 // NewReplay shows a debate saved as a room, read-only: its personas'
 // turns in their columns, the verdict below, how it ended. st is the
 // room's state, read by the caller off the Update loop.
-func NewReplay(opts Options, r *room.Room, st room.State) Model {
+//
+// rerun, when not nil, is the same debate ready to run again (r), usually
+// built with debate.ConfigFromRoom and the provider configured now.
+func NewReplay(opts Options, r *room.Room, st room.State, rerun *Launch) Model {
 	m := newModel(opts)
+	m.launch = rerun
 	cfg := r.Config()
 	m.room = r
 	m.topic = cfg.Topic
