@@ -8,29 +8,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
-)
 
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if fi.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
+	"github.com/roundtable-dev/roundtable/room/roomtest"
+)
 
 func TestReadsReferenceRooms(t *testing.T) {
 	cases := []struct {
@@ -47,8 +27,7 @@ func TestReadsReferenceRooms(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cwd := t.TempDir()
-			copyTree(t, filepath.Join("testdata/reference-rooms", c.name), cwd)
+			cwd := roomtest.CopyTree(t, filepath.Join(roomtest.ReferenceRooms(), c.name))
 			r, err := Open(cwd, c.name)
 			if err != nil {
 				t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/roomtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -239,7 +240,7 @@ func debateRoom(t *testing.T) *room.Room {
 // fixtures are only read.
 func referenceRoom(t *testing.T, name string) *room.Room {
 	t.Helper()
-	r, err := room.Open(filepath.Join("testdata", "reference-rooms", name), name)
+	r, err := room.Open(filepath.Join(roomtest.ReferenceRooms(), name), name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/roomtest"
 )
 
 // roomCase is a room the golden tests render.
@@ -246,10 +247,10 @@ func TestWriteError(t *testing.T) {
 
 func TestReferenceRoomsUntouched(t *testing.T) {
 	// Rendering only reads: no file appears in the fixtures.
-	before := listTree(t, filepath.Join("testdata", "reference-rooms"))
+	before := listTree(t, roomtest.ReferenceRooms())
 	renderMD(t, referenceRoom(t, "cache-design"))
 	renderPage(t, referenceRoom(t, "open-room"))
-	after := listTree(t, filepath.Join("testdata", "reference-rooms"))
+	after := listTree(t, roomtest.ReferenceRooms())
 	if strings.Join(before, "\n") != strings.Join(after, "\n") {
 		t.Errorf("rendering changed the fixtures:\nbefore %v\nafter  %v", before, after)
 	}

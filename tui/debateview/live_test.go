@@ -138,8 +138,10 @@ func TestTrackerSavesOnExit(t *testing.T) {
 	checkCancelled(t, cwd, "graphql-test")
 }
 
-// TestReplay shows a saved debate read-only.
-func TestReplay(t *testing.T) {
+// savedDebate runs a one-round mock debate to its end and returns its
+// folder, its room and the room's state.
+func savedDebate(t *testing.T) (string, *room.Room, room.State) {
+	t.Helper()
 	h := newHarness(t)
 	cwd := t.TempDir()
 	h.start(New(h.options(), mockLaunch(cwd, 1)), 120, 40)
@@ -152,6 +154,12 @@ func TestReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return cwd, r, st
+}
+
+// TestReplay shows a saved debate read-only.
+func TestReplay(t *testing.T) {
+	_, r, st := savedDebate(t)
 	h2 := newHarness(t)
 	h2.start(NewReplay(h2.options(), r, st, nil), 120, 40)
 	h2.until("the renders", 10*time.Second, settled)
@@ -174,18 +182,7 @@ func TestReplay(t *testing.T) {
 // TestReplayRunsAgain: a saved debate records its panel, so its replay
 // offers r, which runs the same debate again in a new room.
 func TestReplayRunsAgain(t *testing.T) {
-	h := newHarness(t)
-	cwd := t.TempDir()
-	h.start(New(h.options(), mockLaunch(cwd, 1)), 120, 40)
-	h.until("the debate to end", 20*time.Second, settled)
-	r, err := room.Open(cwd, "graphql-test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := r.State()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cwd, r, st := savedDebate(t)
 	cfg, ok := debate.ConfigFromRoom(r.Config())
 	if !ok || cfg.Topic != "Should we adopt GraphQL for the public API" || len(cfg.Personas) != 3 || cfg.Personas[2].Persona == "" {
 		t.Fatalf("ConfigFromRoom = %+v, %v", cfg, ok)

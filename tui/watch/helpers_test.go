@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,31 +86,6 @@ func writeRoom(t testing.TB, cwd, name string, cfg room.Config, msgs []fileMsg, 
 	for p, content := range extra {
 		writeFile(t, filepath.Join(dir, p), []byte(content))
 	}
-}
-
-// copyTree copies a fixture folder to a new temporary folder.
-func copyTree(t testing.TB, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
 }
 
 // newModelAt builds a screen on cwd/name with the clock stopped at now,

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/roomtest"
 )
 
 // The rooms of the golden views. Each builder writes its room under a new
@@ -83,6 +84,6 @@ func itoa(n int) string { return string(rune('0' + n)) }
 // referenceRoom copies a room written by the original TypeScript server.
 func referenceRoom(name string) func(t testing.TB) (string, string) {
 	return func(t testing.TB) (string, string) {
-		return copyTree(t, filepath.Join("testdata", "reference-rooms", name)), name
+		return roomtest.CopyTree(t, filepath.Join(roomtest.ReferenceRooms(), name)), name
 	}
 }
