@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 	"unicode"
 
@@ -94,6 +95,20 @@ func (p *OpenAICompatible) Stream(ctx context.Context, req Request, onDelta func
 	for attempt := 0; ; attempt++ {
 		usage, started, err := p.once(ctx, params, onDelta)
 		var se *StatusError
+		if err != nil && !started && ctx.Err() == nil && droppedBeforeReply(err) {
+			// The connection died before any reply: typically a kept-alive
+			// connection the server had just closed. Nothing was said, so
+			// asking again is safe.
+			se = &StatusError{Message: err.Error()}
+			if attempt >= p.retry.maxRetries {
+				return usage, err
+			}
+			d, _ := p.retry.wait(attempt, se)
+			if err := p.retry.sleep(ctx, d); err != nil {
+				return usage, err
+			}
+			continue
+		}
 		if err == nil || started || !errors.As(err, &se) {
 			return usage, err
 		}
@@ -159,6 +174,21 @@ func (p *OpenAICompatible) once(ctx context.Context, params openai.ChatCompletio
 		return usage, started, fmt.Errorf("%w: the stream ended without a finish reason; the connection was probably cut", ErrBadStream)
 	}
 	return usage, started, nil
+}
+
+// droppedBeforeReply reports whether err is a connection that closed or
+// reset before the server answered, as opposed to a server that is not
+// there (refused) or one that answered with an error.
+func droppedBeforeReply(err error) bool {
+	var se *StatusError
+	var opErr *net.OpError
+	switch {
+	case errors.As(err, &se):
+		return false
+	case errors.As(err, &opErr) && opErr.Op == "dial":
+		return false
+	}
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET)
 }
 
 // describe turns a stream error into one that says what happened.

@@ -289,6 +289,33 @@ func TestOpenAIConnectionResetMidStream(t *testing.T) {
 	}
 }
 
+// TestOpenAIConnectionDroppedBeforeReply: the server closes the first
+// connection without answering (as a server does with a kept-alive
+// connection it just timed out); nothing was said, so the provider asks
+// again and the reply arrives.
+func TestOpenAIConnectionDroppedBeforeReply(t *testing.T) {
+	fs := newFakeServer(t, func(n int, w http.ResponseWriter, _ *http.Request) {
+		if n == 1 {
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			conn.Close()
+			return
+		}
+		s := startSSE(w)
+		s.chunk("Second", "")
+		s.chunk(" time", "stop")
+		s.done()
+	})
+	p, waits := newTestProvider(t, fs, "k")
+	text, _, err := streamAll(context.Background(), p)
+	if err != nil || text != "Second time" || fs.requests() != 2 || len(*waits) != 1 {
+		t.Fatalf("text %q err %v after %d requests, waits %v", text, err, fs.requests(), *waits)
+	}
+}
+
 func TestOpenAIStreamWithoutFinishReason(t *testing.T) {
 	fs := newFakeServer(t, func(_ int, w http.ResponseWriter, _ *http.Request) {
 		s := startSSE(w)
