@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -109,6 +110,14 @@ func runServe(c *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
+	if term.IsTerminal(os.Stdin.Fd()) {
+		// A person at a terminal, not an agent: a bare "roundtable" shows
+		// what there is to do instead of silently waiting for JSON-RPC.
+		if c.Flags().NFlag() == 0 && !seatEnvSet() {
+			return c.Help()
+		}
+		fmt.Fprintln(os.Stderr, "roundtable: serving seat "+sf.seat+" of room "+sf.room+" over stdin/stdout for an MCP client; register this command with your agent (see roundtable serve --help). ctrl+c stops.")
+	}
 	err = mcpserver.Serve(c.Context(), mcpserver.Options{
 		Room: sf.room, Seat: sf.seat, Agent: sf.agent, Topic: sf.topic,
 		Budget: sf.budget, Cwd: sf.cwd, Spec: sf.spec, Version: buildVersion(),
@@ -176,6 +185,17 @@ func newSeatsCmd() *cobra.Command {
 	f.String("room", "default", "room name (env ROUNDTABLE_ROOM)")
 	f.String("cwd", "", "folder holding .roundtable/; default: the working directory (env ROUNDTABLE_CWD)")
 	return c
+}
+
+// seatEnvSet reports whether any ROUNDTABLE_ seat variable is set, as an
+// agent's configuration may do instead of flags.
+func seatEnvSet() bool {
+	for _, v := range []string{"ROUNDTABLE_ROOM", "ROUNDTABLE_SEAT", "ROUNDTABLE_AGENT", "ROUNDTABLE_TOPIC", "ROUNDTABLE_BUDGET", "ROUNDTABLE_CWD", "ROUNDTABLE_SPEC"} {
+		if os.Getenv(v) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // roomErr words a failure to open a room for the command line.
