@@ -4,6 +4,8 @@
 package roomtest
 
 import (
+	"bytes"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -46,4 +48,29 @@ func CopyTree(t testing.TB, src string) string {
 		t.Fatal(err)
 	}
 	return dst
+}
+
+// Encode writes v the way the room format wants JSON: two-space indent, <,
+// > and & as themselves, a final newline.
+func Encode(t testing.TB, v any) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// WriteFile writes data at path, creating the folders on the way.
+func WriteFile(t testing.TB, path string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

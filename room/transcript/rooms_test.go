@@ -33,30 +33,6 @@ type fileMsg struct {
 	Round int    `json:"round,omitempty"`
 }
 
-// encode writes v the way the format wants: two-space indent, <>& as
-// themselves, a final newline.
-func encode(t *testing.T, v any) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-func writeFile(t *testing.T, path string, data []byte) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // writeRoom writes room name in the on-disk format under a new temporary
 // cwd and opens it; cfg is written as room.json as is. extra maps file names under the room folder to raw content
 // (server.log, broken message files, closed.json).
@@ -282,3 +258,9 @@ func firstDiff(want, got string) string {
 	}
 	return "(same lines, different bytes)"
 }
+
+// The format's JSON and file writing come from roomtest.
+var (
+	encode    = roomtest.Encode
+	writeFile = roomtest.WriteFile
+)

@@ -1,8 +1,6 @@
 package watch
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +12,7 @@ import (
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/roomtest"
 )
 
 // t0 is the fixed clock of the built rooms; now is the screen's clock.
@@ -37,28 +36,6 @@ type fileMsg struct {
 // at is the fixed clock plus s seconds, in the format's layout.
 func at(s float64) string {
 	return t0.Add(time.Duration(s * float64(time.Second))).Format(room.TimeLayout)
-}
-
-func encode(t testing.TB, v any) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-func writeFile(t testing.TB, path string, data []byte) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // messageName is a message file name in the format.
@@ -197,3 +174,9 @@ func onlyColours(s string) error {
 	}
 	return nil
 }
+
+// The format's JSON and file writing come from roomtest.
+var (
+	encode    = roomtest.Encode
+	writeFile = roomtest.WriteFile
+)
