@@ -8,27 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/tui/internal/keytest"
 )
-
-func press(s string) tea.KeyPressMsg {
-	switch s {
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "end":
-		return tea.KeyPressMsg{Code: tea.KeyEnd}
-	case "ctrl+c":
-		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
-	}
-	return tea.KeyPressMsg{Code: rune(s[0]), Text: s}
-}
 
 // run executes cmd (and the commands of a batch) and returns their
 // messages; commands that would wait (timers, the reader) must not be in it.
@@ -440,3 +421,6 @@ func TestStartFailureShowsCause(t *testing.T) {
 		t.Errorf("phase %d:\n%s", s.m.phase, s.view())
 	}
 }
+
+// press builds a key press by name.
+var press = keytest.Press

@@ -8,33 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/tui/internal/keytest"
 )
-
-func press(s string) tea.KeyPressMsg {
-	switch s {
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "ctrl+s":
-		return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
-	}
-	return tea.KeyPressMsg{Code: rune(s[0]), Text: s}
-}
 
 // typeText presses each rune of s.
 func typeText(keys []string, s string) []string {
@@ -188,3 +163,6 @@ func TestDebateFormView(t *testing.T) {
 		t.Errorf("the focused button is off screen:\n%s", v)
 	}
 }
+
+// press builds a key press by name.
+var press = keytest.Press

@@ -7,25 +7,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/roundtable-dev/roundtable/tui/internal/keytest"
 )
-
-func press(s string) tea.KeyPressMsg {
-	switch s {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	case "ctrl+c":
-		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
-	}
-	return tea.KeyPressMsg{Code: rune(s[0]), Text: s}
-}
 
 // loaded is a home screen on cwd, sized w×h, its list read (without the
 // folder watch: nothing runs in the background).
@@ -194,3 +177,6 @@ func TestLiveList(t *testing.T) {
 	}
 	cancel()
 }
+
+// press builds a key press by name.
+var press = keytest.Press

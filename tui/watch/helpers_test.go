@@ -13,6 +13,7 @@ import (
 
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/roomtest"
+	"github.com/roundtable-dev/roundtable/tui/internal/keytest"
 )
 
 // t0 is the fixed clock of the built rooms; now is the screen's clock.
@@ -101,29 +102,6 @@ func press(m Model, k string) (Model, tea.Cmd) {
 	return m.Update(keyMsg(k))
 }
 
-// keyMsg builds the key press msg for a key name as key.Matches sees it.
-func keyMsg(k string) tea.KeyPressMsg {
-	switch k {
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "pgup":
-		return tea.KeyPressMsg{Code: tea.KeyPgUp}
-	case "pgdown":
-		return tea.KeyPressMsg{Code: tea.KeyPgDown}
-	case "ctrl+c":
-		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
-	}
-	r := []rune(k)[0]
-	if r >= 'A' && r <= 'Z' {
-		return tea.KeyPressMsg{Code: r + 'a' - 'A', ShiftedCode: r, Mod: tea.ModShift, Text: k}
-	}
-	return tea.KeyPressMsg{Code: r, Text: k}
-}
-
 // plain is the view without colours.
 func plain(m Model) string { return stripANSI(m.View()) }
 
@@ -180,3 +158,6 @@ var (
 	encode    = roomtest.Encode
 	writeFile = roomtest.WriteFile
 )
+
+// keyMsg builds a key press by name.
+var keyMsg = keytest.Press
