@@ -190,7 +190,15 @@ func TestAbandonedConsumer(t *testing.T) {
 
 func TestTurnTimeout(t *testing.T) {
 	p := &script{stallAt: func(req Request, tok int) bool { return req.Info.Speaker.Name == "Software Architect" && tok == 3 }}
-	eng, err := New(Config{Topic: "t", Personas: DefaultPersonas(), Rounds: 2, TurnTimeout: 50 * time.Millisecond}, p)
+	expectTurnTimeout(t, p, 2, 50*time.Millisecond, "Software Architect speaks", "script", "Software Architect", "no token for 50ms")
+}
+
+// expectTurnTimeout runs the default panel on p with a turn timeout and
+// checks the debate ends with one timeout error that says every one of
+// says, after the partial turn marked incomplete.
+func expectTurnTimeout(t *testing.T, p Provider, rounds int, timeout time.Duration, partial string, says ...string) {
+	t.Helper()
+	eng, err := New(Config{Topic: "t", Personas: DefaultPersonas(), Rounds: rounds, TurnTimeout: timeout}, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,12 +208,12 @@ func TestTurnTimeout(t *testing.T) {
 	if !ok || !errors.Is(last.Err, ErrTurnTimeout) {
 		t.Fatalf("last %+v, want a turn timeout", last)
 	}
-	for _, want := range []string{"script", "Software Architect", "no token for 50ms"} {
+	for _, want := range says {
 		if !strings.Contains(last.Text, want) {
 			t.Errorf("error %q does not say %q", last.Text, want)
 		}
 	}
-	if prev := evs[len(evs)-2]; prev.Type != EventTurnEnd || !prev.Incomplete || prev.Text != "Software Architect speaks" {
+	if prev := evs[len(evs)-2]; prev.Type != EventTurnEnd || !prev.Incomplete || prev.Text != partial {
 		t.Errorf("partial turn %+v", prev)
 	}
 }

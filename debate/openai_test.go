@@ -401,24 +401,7 @@ func TestOpenAIStallThroughEngine(t *testing.T) {
 	})
 	defer close(release)
 	p, _ := newTestProvider(t, fs, "k")
-	eng, err := New(Config{Topic: "t", Personas: DefaultPersonas(), Rounds: 1, TurnTimeout: 100 * time.Millisecond}, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	evs := collect(t, eng.Run(context.Background()))
-	checkInvariants(t, evs, eng.Config())
-	last, ok := errorEvent(evs)
-	if !ok || !errors.Is(last.Err, ErrTurnTimeout) {
-		t.Fatalf("last %+v", last)
-	}
-	for _, want := range []string{"openai", "Product Manager", "no token for 100ms"} {
-		if !strings.Contains(last.Text, want) {
-			t.Errorf("error %q does not say %q", last.Text, want)
-		}
-	}
-	if prev := evs[len(evs)-2]; prev.Type != EventTurnEnd || !prev.Incomplete || prev.Text != "I think" {
-		t.Errorf("partial turn %+v", prev)
-	}
+	expectTurnTimeout(t, p, 1, 100*time.Millisecond, "I think", "openai", "Product Manager", "no token for 100ms")
 }
 
 // TestOpenAIFailureThroughEngine: a connection cut after tokens ends the
