@@ -49,17 +49,24 @@ func benchRoom(b *testing.B, n int) string {
 	return cwd
 }
 
-// BenchmarkHTML10k renders a 10,000-message room that the caller already
-// has open (the TUI's export key): the store has parsed the files once.
-func BenchmarkHTML10k(b *testing.B) {
-	cwd := benchRoom(b, 10_000)
-	r, err := room.Open(cwd, "big")
+// openBenchRoom opens a 10,000-message room and reads it once, as a
+// screen that has it open already has.
+func openBenchRoom(b *testing.B) *room.Room {
+	b.Helper()
+	r, err := room.Open(benchRoom(b, 10_000), "big")
 	if err != nil {
 		b.Fatal(err)
 	}
 	if _, err := r.State(); err != nil {
 		b.Fatal(err)
 	}
+	return r
+}
+
+// BenchmarkHTML10k renders a 10,000-message room that the caller already
+// has open (the TUI's export key): the store has parsed the files once.
+func BenchmarkHTML10k(b *testing.B) {
+	r := openBenchRoom(b)
 	b.ResetTimer()
 	for b.Loop() {
 		if err := HTML(io.Discard, r); err != nil {
@@ -94,14 +101,7 @@ func BenchmarkExportHTML10k(b *testing.B) {
 
 // BenchmarkMarkdown10k renders the same open room as Markdown.
 func BenchmarkMarkdown10k(b *testing.B) {
-	cwd := benchRoom(b, 10_000)
-	r, err := room.Open(cwd, "big")
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := r.State(); err != nil {
-		b.Fatal(err)
-	}
+	r := openBenchRoom(b)
 	b.ResetTimer()
 	for b.Loop() {
 		if err := Markdown(io.Discard, r); err != nil {
