@@ -11,24 +11,25 @@ import (
 	"syscall"
 )
 
-// absDir resolves cwd to an absolute, existing folder.
-func absDir(cwd string) (string, error) {
-	if cwd == "" {
+// ResolveDir makes dir absolute (empty: the working directory) and checks
+// that it is an existing folder, saying what to do when it is not.
+func ResolveDir(dir string) (string, error) {
+	if dir == "" {
 		var err error
-		if cwd, err = os.Getwd(); err != nil {
+		if dir, err = os.Getwd(); err != nil {
 			return "", fmt.Errorf("find the working directory: %w", err)
 		}
 	}
-	abs, err := filepath.Abs(cwd)
+	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return "", fmt.Errorf("resolve %q: %w", cwd, err)
+		return "", fmt.Errorf("resolve %q: %w", dir, err)
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return "", fmt.Errorf("working directory %s: %w", abs, err)
+		return "", fmt.Errorf("%s does not exist or cannot be read (%w); pass an existing folder", abs, err)
 	}
 	if !fi.IsDir() {
-		return "", fmt.Errorf("working directory %s is not a folder", abs)
+		return "", fmt.Errorf("%s is a file, not a folder; pass the folder that holds .roundtable", abs)
 	}
 	return abs, nil
 }

@@ -88,7 +88,7 @@ func Create(cwd, name string, opt CreateOptions) (r *Room, created bool, err err
 	if len(opt.Topic) > MaxTopicBytes {
 		return nil, false, fmt.Errorf("%w: the topic is %d bytes, over the %d KiB limit; state the decision in a paragraph and put the details in the brief", ErrTooLarge, len(opt.Topic), MaxTopicBytes>>10)
 	}
-	cwd, err = absDir(cwd)
+	cwd, err = ResolveDir(cwd)
 	if err != nil {
 		return nil, false, err
 	}
@@ -134,7 +134,7 @@ func Open(cwd, name string) (*Room, error) {
 	if err := ValidateName(name); err != nil {
 		return nil, err
 	}
-	cwd, err := absDir(cwd)
+	cwd, err := ResolveDir(cwd)
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -116,23 +115,9 @@ func (o Options) normalize() (Options, debate.Panel, error) {
 
 // absDir makes dir absolute and checks that it is a folder.
 func absDir(dir string) (string, error) {
-	if strings.TrimSpace(dir) == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", fmt.Errorf("find the working directory: %w", err)
-		}
-		dir = wd
-	}
-	abs, err := filepath.Abs(dir)
+	abs, err := room.ResolveDir(strings.TrimSpace(dir))
 	if err != nil {
-		return "", fmt.Errorf("%w: %q: %w", ErrBadCwd, dir, err)
-	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return "", fmt.Errorf("%w: %s does not exist or cannot be read; pass an existing folder", ErrBadCwd, abs)
-	}
-	if !fi.IsDir() {
-		return "", fmt.Errorf("%w: %s is a file; pass the folder that holds .roundtable", ErrBadCwd, abs)
+		return "", fmt.Errorf("%w: %w", ErrBadCwd, err)
 	}
 	return abs, nil
 }

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -139,25 +137,12 @@ func New(opts Options) (Model, error) {
 	return m, nil
 }
 
-// resolveDir makes dir absolute and checks that it is a folder.
+// resolveDir makes dir absolute and checks that it is a folder; what names
+// it in the error.
 func resolveDir(dir, what string) (string, error) {
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", fmt.Errorf("find the working directory: %w", err)
-		}
-		dir = wd
-	}
-	abs, err := filepath.Abs(dir)
+	abs, err := room.ResolveDir(dir)
 	if err != nil {
-		return "", fmt.Errorf("%s %q: %w", what, dir, err)
-	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return "", fmt.Errorf("%s %s does not exist or cannot be read (%w); pass an existing folder", what, abs, err)
-	}
-	if !fi.IsDir() {
-		return "", fmt.Errorf("%s %s is a file, not a folder; pass the folder that holds .roundtable", what, abs)
+		return "", fmt.Errorf("%s: %w", what, err)
 	}
 	return abs, nil
 }
