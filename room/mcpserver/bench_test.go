@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"testing"
@@ -166,5 +167,33 @@ func BenchmarkIdleSeatRSS(b *testing.B) {
 		b.ReportMetric(float64(anon)/(1<<20), "anon-MiB")
 		<-reply
 		c.close()
+	}
+}
+
+// BenchmarkStartFloor: spawn → exit of a program that links only Glamour and
+// mcp-go's server (testdata/linkfloor), beside spawn → exit of `roundtable
+// version`. Go initialises every linked package before main, so the first
+// figure is the floor under BenchmarkSpawnToInitialize for one binary that
+// holds both the screens and the seat server.
+func BenchmarkStartFloor(b *testing.B) {
+	floor := filepath.Join(b.TempDir(), "linkfloor")
+	if out, err := exec.Command("go", "build", "-o", floor, "./testdata/linkfloor").CombinedOutput(); err != nil {
+		b.Fatalf("build linkfloor: %v\n%s", err, out)
+	}
+	for _, run := range []struct {
+		name string
+		argv []string
+	}{{"linkfloor", []string{floor}}, {"roundtable-version", []string{plainBin(b), "version"}}} {
+		b.Run(run.name, func(b *testing.B) {
+			var lat []time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				if out, err := exec.Command(run.argv[0], run.argv[1:]...).CombinedOutput(); err != nil {
+					b.Fatalf("%s: %v\n%s", run.name, err, out)
+				}
+				lat = append(lat, time.Since(t0))
+			}
+			reportMs(b, lat)
+		})
 	}
 }

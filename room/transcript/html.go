@@ -88,7 +88,7 @@ func writeHTML(b *bytes.Buffer, d *doc) error {
 		articles = articles[len(g.Entries):]
 	}
 	data.Verdict = articles
-	if err := pageTemplate.Execute(b, data); err != nil {
+	if err := pageTemplate().Execute(b, data); err != nil {
 		return fmt.Errorf("render the HTML transcript: %w", err)
 	}
 	return nil
@@ -127,7 +127,7 @@ func renderArticles(entries []*entry) ([]template.HTML, error) {
 // writeArticle writes one message: its header through html/template, its
 // body through goldmark and bluemonday.
 func writeArticle(b, scratch *bytes.Buffer, e *entry) error {
-	if err := msgTemplate.Execute(b, e); err != nil {
+	if err := msgTemplate().Execute(b, e); err != nil {
 		return err
 	}
 	if strings.TrimSpace(e.Text) == "" {
@@ -163,9 +163,13 @@ func contentSecurityPolicy(style string) string {
 		" manifest-src 'none'; form-action 'none'; base-uri 'none'"
 }
 
-var pageTemplate = template.Must(template.New("page").
-	Funcs(template.FuncMap{"skipped": skippedSummary}).
-	Parse(pageHTML))
+// The templates are parsed on first use, not at start: every command links
+// this package, and the seat server must start fast.
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").
+		Funcs(template.FuncMap{"skipped": skippedSummary}).
+		Parse(pageHTML))
+})
 
 const pageHTML = `<!DOCTYPE html>
 <html lang="en">
@@ -237,7 +241,9 @@ const pageHTML = `<!DOCTYPE html>
 `
 
 // msgTemplate renders the start of a message's <article>, up to its body.
-var msgTemplate = template.Must(template.New("msg").Parse(msgHTML))
+var msgTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("msg").Parse(msgHTML))
+})
 
 const msgHTML = `<article class="msg {{.Class}}" id="m{{.Seq}}">
 <div class="meta"><span class="who">{{.Seat}}</span>

@@ -3,11 +3,14 @@ package transcript
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // autolink matches a line that starts with a CommonMark autolink (a URI or
 // an e-mail address in angle brackets), which opens no HTML block.
-var autolink = regexp.MustCompile(`^<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>`)
+var autolink = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>`)
+})
 
 // nestMarkdown prepares one message's Markdown for a place inside the
 // transcript's own structure, without changing how its content reads:
@@ -43,7 +46,7 @@ func nestMarkdown(text string, levels int) string {
 			lines[i] = line[:len(line)-len(rest)] + strings.Repeat("#", min(n+levels, 6)-n) + rest
 			continue
 		}
-		if strings.HasPrefix(rest, "<") && !autolink.MatchString(rest) {
+		if strings.HasPrefix(rest, "<") && !autolink().MatchString(rest) {
 			lines[i] = line[:len(line)-len(rest)] + `\` + rest
 		}
 	}
