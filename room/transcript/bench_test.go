@@ -22,7 +22,7 @@ const benchText = "## Proposal: bound the runner\n\nThe runner at `internal/jobs
 
 // benchRoom writes an MCP room of n messages (about 1 KB each) straight in
 // the format and returns its cwd.
-func benchRoom(b *testing.B, n int) string {
+func benchRoom(b testing.TB, n int) string {
 	b.Helper()
 	cwd := b.TempDir()
 	dir := room.Dir(cwd, "big")
