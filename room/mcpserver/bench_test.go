@@ -172,7 +172,7 @@ func BenchmarkIdleSeatRSS(b *testing.B) {
 
 // BenchmarkStartFloor: spawn → exit of a program that links only Glamour and
 // mcp-go's server (testdata/linkfloor), beside spawn → exit of `roundtable
-// version`. Go initialises every linked package before main, so the first
+// version`. Go runs the init of every linked package before main, so the first
 // figure is the floor under BenchmarkSpawnToInitialize for one binary that
 // holds both the screens and the seat server.
 func BenchmarkStartFloor(b *testing.B) {
