@@ -153,7 +153,7 @@ func contentSecurityPolicy(style string) string {
 		" manifest-src 'none'; form-action 'none'; base-uri 'none'"
 }
 
-// The templates are parsed on first use, not at start: every command links
+// The page template is parsed on first use, not at start: every command links
 // this package, and the seat server must start fast.
 var pageTemplate = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("page").
@@ -238,7 +238,7 @@ var htmlText = strings.NewReplacer(
 // writeMeta writes the start of a message's <article>, up to its body. It is
 // written out by hand rather than through html/template: this runs once per
 // message, and the template's reflection was a sixth of an export's time.
-// Every value but the seq (an int) and the class (ours) is escaped.
+// Every value but the seq (an int) is escaped.
 func writeMeta(b *bytes.Buffer, e *entry) {
 	seq := strconv.Itoa(e.Seq)
 	b.WriteString(`<article class="msg `)
