@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/roundtable-dev/roundtable/tui/internal/cells"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -15,7 +16,7 @@ func (m *Model) headerLines(w int) []string {
 	s := &m.styles
 	topic := mdrender.Inline(m.topic)
 	brand := "roundtable"
-	first := s.Strong.Render(brand) + s.Faint.Render(" │ ") + s.Title.Render(truncate(topic, max(w-len(brand)-3, 1)))
+	first := s.Strong.Render(brand) + s.Faint.Render(" │ ") + s.Title.Render(cells.Truncate(topic, max(w-len(brand)-3, 1)))
 
 	sep := s.Faint.Render(" · ")
 	var parts []string
@@ -38,7 +39,7 @@ func (m *Model) headerLines(w int) []string {
 	}
 	parts = append(parts, m.stateLabel())
 	second := strings.Join(parts, sep)
-	return []string{fit(first, w), fit(second, w)}
+	return []string{cells.Fit(first, w), cells.Fit(second, w)}
 }
 
 // stateLabel says what is happening now.
@@ -110,11 +111,11 @@ func (m *Model) footerLines(w int) []string {
 	if m.statusErr {
 		style = s.StatusError
 	}
-	status := " " + truncate(m.status, max(w-2, 1))
-	out := []string{style.Render(fit(status, w))}
+	status := " " + cells.Truncate(m.status, max(w-2, 1))
+	out := []string{style.Render(cells.Fit(status, w))}
 	m.help.ShowAll = m.showHelp
 	for _, l := range strings.Split(m.help.View(m.keys), "\n") {
-		out = append(out, fit(" "+l, w))
+		out = append(out, cells.Fit(" "+l, w))
 	}
 	return out
 }
@@ -165,7 +166,7 @@ func (m *Model) tabStrip(w int, shown []int) (string, [][2]int) {
 			b.WriteString(s.Faint.Render(cell))
 		}
 	}
-	return fit(b.String(), w), spans
+	return cells.Fit(b.String(), w), spans
 }
 
 // tabLabels shortens names so that tabs of them, each taking pad cells

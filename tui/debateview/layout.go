@@ -3,7 +3,7 @@ package debateview
 import (
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
+	"github.com/roundtable-dev/roundtable/tui/internal/cells"
 )
 
 // Layout constants.
@@ -92,25 +92,6 @@ func splitBody(rows, want int) (cols, panel int) {
 	return rows - panel, panel
 }
 
-// fit pads or cuts a line to exactly w cells.
-func fit(line string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	lw := ansi.StringWidth(line)
-	switch {
-	case lw == w:
-		return line
-	case lw < w:
-		return line + strings.Repeat(" ", w-lw)
-	}
-	cut := ansi.Truncate(line, w, "")
-	if cw := ansi.StringWidth(cut); cw < w {
-		cut += strings.Repeat(" ", w-cw)
-	}
-	return cut
-}
-
 // fitLines splits rendered text into lines of exactly w cells.
 func fitLines(text string, w int) []string {
 	if text == "" {
@@ -118,20 +99,9 @@ func fitLines(text string, w int) []string {
 	}
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
-		lines[i] = fit(l, w)
+		lines[i] = cells.Fit(l, w)
 	}
 	return lines
-}
-
-// truncate cuts a plain one-line value to w cells with an ellipsis.
-func truncate(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	if ansi.StringWidth(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "…")
 }
 
 func clamp(v, lo, hi int) int {

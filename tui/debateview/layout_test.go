@@ -86,28 +86,6 @@ func TestSplitBody(t *testing.T) {
 	}
 }
 
-func TestFit(t *testing.T) {
-	tests := []struct {
-		in   string
-		w    int
-		want string
-	}{
-		{"abc", 5, "abc  "},
-		{"abcdef", 4, "abcd"},
-		{"\x1b[1mbold\x1b[m", 6, "\x1b[1mbold\x1b[m  "},
-		{"日本語", 5, "日本 "}, // a wide rune that does not fit is dropped, the cell padded
-	}
-	for _, tt := range tests {
-		got := fit(tt.in, tt.w)
-		if ansi.StringWidth(got) != tt.w {
-			t.Errorf("fit(%q, %d) is %d wide", tt.in, tt.w, ansi.StringWidth(got))
-		}
-		if ansi.Strip(got) != ansi.Strip(tt.want) {
-			t.Errorf("fit(%q, %d) = %q, want %q", tt.in, tt.w, got, tt.want)
-		}
-	}
-}
-
 func TestTabLabels(t *testing.T) {
 	names := []string{"Product Manager", "Software Architect", "Security Reviewer", "Verdict"}
 	got := tabLabels(names, 60, 4)

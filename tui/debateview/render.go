@@ -7,6 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/roundtable-dev/roundtable/tui/internal/cells"
 )
 
 // layout is where things are on screen, as last prepared: for View and for
@@ -213,7 +215,7 @@ func (m *Model) roundLine(t *turn, w int) string {
 	}
 	s := frameH + frameH + " " + label + " "
 	s += strings.Repeat(frameH, max(w-ansi.StringWidth(s), 0))
-	return fit(m.styles.Faint.Render(truncate(s, w)), w)
+	return cells.Fit(m.styles.Faint.Render(cells.Truncate(s, w)), w)
 }
 
 // columnTail is what follows a column's turns: the speaker thinking, a
@@ -222,13 +224,13 @@ func (m *Model) columnTail(c *column, dst []string) []string {
 	w := c.w
 	switch {
 	case c.thinking:
-		dst = append(dst, fit(m.styles.Spinner.Render(spin.Frames[m.frame])+m.styles.Muted.Render("thinking…"), w))
+		dst = append(dst, cells.Fit(m.styles.Spinner.Render(spin.Frames[m.frame])+m.styles.Muted.Render("thinking…"), w))
 	case len(c.turns) == 0 && c.err == "" && (m.phase == phaseRunning || m.phase == phaseStarting):
-		dst = append(dst, fit(m.styles.Note.Render("Waiting for its turn."), w))
+		dst = append(dst, cells.Fit(m.styles.Note.Render("Waiting for its turn."), w))
 	}
 	if c.err != "" {
 		for _, l := range strings.Split(ansi.Wordwrap("⚠ "+c.err, w, ""), "\n") {
-			dst = append(dst, fit(m.styles.Error.Render(l), w))
+			dst = append(dst, cells.Fit(m.styles.Error.Render(l), w))
 		}
 	}
 	return dst
@@ -248,14 +250,14 @@ func (m *Model) layoutVerdict(w int) int {
 			if i == 0 {
 				prefix = m.styles.Spinner.Render(spin.Frames[m.frame])
 			}
-			v.lines = append(v.lines, fit(prefix+m.styles.Muted.Render(l), w))
+			v.lines = append(v.lines, cells.Fit(prefix+m.styles.Muted.Render(l), w))
 		}
 		v.w, v.exact = 0, false
 		v.gen++
 	case v.err != "" && v.text == "":
 		v.lines = v.lines[:0]
 		for _, l := range strings.Split(ansi.Wordwrap("⚠ The verdict failed: "+v.err, w, ""), "\n") {
-			v.lines = append(v.lines, fit(m.styles.Error.Render(l), w))
+			v.lines = append(v.lines, cells.Fit(m.styles.Error.Render(l), w))
 		}
 		v.w, v.exact = 0, false
 		v.gen++

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/tui/internal/cells"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -18,7 +19,7 @@ func (f DebateForm) View() string {
 	w := max(f.width, 30)
 	s := &f.styles
 	var out []string
-	out = append(out, fit(s.Strong.Render("roundtable")+s.Faint.Render(" │ ")+s.Title.Render("New persona debate"), w), "")
+	out = append(out, cells.Fit(s.Strong.Render("roundtable")+s.Faint.Render(" │ ")+s.Title.Render("New persona debate"), w), "")
 
 	focus := 0
 	mark := func(field debateField) {
@@ -29,7 +30,7 @@ func (f DebateForm) View() string {
 	mark(fieldTopic)
 	out = append(out, f.label(fieldTopic, "Topic", "what should the panel decide? · enter adds a line · ctrl+s starts"))
 	for _, l := range strings.Split(f.topic.View(), "\n") {
-		out = append(out, fit("  "+l, w))
+		out = append(out, cells.Fit("  "+l, w))
 	}
 	out = append(out, "")
 
@@ -59,7 +60,7 @@ func (f DebateForm) View() string {
 		hintStyle = s.Warning
 	}
 	mark(fieldProvider)
-	out = append(out, f.inlineStyled(fieldProvider, "Provider", prov, hintStyle.Render(truncate(provHint, max(w-30, 10)))))
+	out = append(out, f.inlineStyled(fieldProvider, "Provider", prov, hintStyle.Render(cells.Truncate(provHint, max(w-30, 10)))))
 	var model string
 	switch {
 	case f.providerName() == debate.ProviderMock:
@@ -84,7 +85,7 @@ func (f DebateForm) View() string {
 		btn = s.FocusButton
 	}
 	for _, l := range strings.Split(btn.Render("Start the debate"), "\n") {
-		out = append(out, fit("  "+l, w))
+		out = append(out, cells.Fit("  "+l, w))
 	}
 	return finish(&f.styles, f.help, f.keys, out, focus, f.err, w, f.height)
 }
@@ -96,7 +97,7 @@ func (f DebateForm) label(field debateField, name, hint string) string {
 	if f.focus == field {
 		mark, style = s.FocusLabel.Render("▸ "), s.FocusLabel
 	}
-	return fit(mark+style.Render(name)+"  "+s.Hint.Render(hint), f.width)
+	return cells.Fit(mark+style.Render(name)+"  "+s.Hint.Render(hint), f.width)
 }
 
 // inline is a single-line field: its name, its value and a hint.
@@ -110,11 +111,11 @@ func (f DebateForm) inlineStyled(field debateField, name, value, hint string) st
 	if f.focus == field {
 		mark, style = s.FocusLabel.Render("▸ "), s.FocusLabel
 	}
-	line := mark + style.Render(pad(name, labelWidth)) + value
+	line := mark + style.Render(cells.Pad(name, labelWidth)) + value
 	if hint != "" {
 		line += "   " + hint
 	}
-	return fit(line, f.width)
+	return cells.Fit(line, f.width)
 }
 
 // personaRows lists the personas with their switches.
@@ -132,16 +133,16 @@ func (f DebateForm) personaRows(w int) []string {
 			cur = s.FocusLabel.Render(" ▸ ")
 		}
 		box := s.Uncheck.Render("[ ]")
-		name := s.Muted.Render(pad(mdrender.Inline(p.Name), nameW))
+		name := s.Muted.Render(cells.Pad(mdrender.Inline(p.Name), nameW))
 		if p.Enabled {
 			box = s.Check.Render("[x]")
-			name = s.Value.Render(pad(mdrender.Inline(p.Name), nameW))
+			name = s.Value.Render(cells.Pad(mdrender.Inline(p.Name), nameW))
 		}
-		desc := s.Hint.Render(truncate(describe(p), max(w-nameW-12, 0)))
-		out = append(out, fit("  "+cur+box+" "+name+"  "+desc, w))
+		desc := s.Hint.Render(cells.Truncate(describe(p), max(w-nameW-12, 0)))
+		out = append(out, cells.Fit("  "+cur+box+" "+name+"  "+desc, w))
 	}
 	if len(f.personas) == 0 {
-		out = append(out, fit("     "+s.Warning.Render("No personas: add one with --agent \"Name=who they are\" or a --personas file."), w))
+		out = append(out, cells.Fit("     "+s.Warning.Render("No personas: add one with --agent \"Name=who they are\" or a --personas file."), w))
 	}
 	return out
 }

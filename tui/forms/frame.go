@@ -4,7 +4,8 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/help"
-	"github.com/charmbracelet/x/ansi"
+
+	"github.com/roundtable-dev/roundtable/tui/internal/cells"
 )
 
 // finish lays a form out on a screen of w×h cells: its lines, then the
@@ -14,9 +15,9 @@ import (
 func finish(s *Styles, hm help.Model, k KeyMap, lines []string, focus int, errText string, w, h int) string {
 	hm.ShowAll = false
 	helpLines := strings.Split(hm.View(k), "\n")
-	status := s.StatusBar.Render(fit(" ", w))
+	status := s.StatusBar.Render(cells.Fit(" ", w))
 	if errText != "" {
-		status = s.StatusError.Render(fit(" "+truncate(errText, w-2), w))
+		status = s.StatusError.Render(cells.Fit(" "+cells.Truncate(errText, w-2), w))
 	}
 	room := max(h-1-len(helpLines), 1)
 	lines = scrollLines(lines, focus, room)
@@ -25,32 +26,9 @@ func finish(s *Styles, hm help.Model, k KeyMap, lines []string, focus int, errTe
 	}
 	out := append(lines, status)
 	for _, l := range helpLines {
-		out = append(out, fit(" "+l, w))
+		out = append(out, cells.Fit(" "+l, w))
 	}
 	return strings.Join(out, "\n")
-}
-
-func fit(line string, w int) string {
-	lw := ansi.StringWidth(line)
-	switch {
-	case lw == w:
-		return line
-	case lw < w:
-		return line + strings.Repeat(" ", w-lw)
-	}
-	return ansi.Truncate(line, w, "")
-}
-
-func pad(s string, w int) string { return fit(truncate(s, w), w) }
-
-func truncate(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	if ansi.StringWidth(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "…")
 }
 
 // scrollLines keeps the first line (the title) and as many of the others

@@ -8,6 +8,7 @@ import (
 
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/transcript"
+	"github.com/roundtable-dev/roundtable/tui/internal/cells"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -18,9 +19,9 @@ func (f RoomForm) View() string {
 		return f.readyView(w)
 	}
 	s := &f.styles
-	out := []string{fit(s.Strong.Render("roundtable")+s.Faint.Render(" │ ")+s.Title.Render("New MCP room"), w), ""}
+	out := []string{cells.Fit(s.Strong.Render("roundtable")+s.Faint.Render(" │ ")+s.Title.Render("New MCP room"), w), ""}
 	for _, l := range strings.Split(ansi.Wordwrap("Two coding agents take the lead and peer seats of a room and argue a decision through, turn by turn, through MCP tools. This creates the room and writes each seat's prompt; then it shows what to paste into each agent's terminal.", min(w-4, 90), ""), "\n") {
-		out = append(out, fit("  "+s.Muted.Render(l), w))
+		out = append(out, cells.Fit("  "+s.Muted.Render(l), w))
 	}
 	out = append(out, "")
 	focus := 0
@@ -32,11 +33,11 @@ func (f RoomForm) View() string {
 		if f.focus == r {
 			mark, style = s.FocusLabel.Render("▸ "), s.FocusLabel
 		}
-		line := mark + style.Render(pad(label, labelWidth)) + value
+		line := mark + style.Render(cells.Pad(label, labelWidth)) + value
 		if hint != "" {
 			line += "   " + s.Hint.Render(hint)
 		}
-		out = append(out, fit(line, w))
+		out = append(out, cells.Fit(line, w))
 	}
 	field(roomName, "Name", f.inputs[roomName].View(), "")
 	field(roomTopic, "Topic", f.inputs[roomTopic].View(), "")
@@ -47,7 +48,7 @@ func (f RoomForm) View() string {
 	field(roomPeer, "Peer agent", f.inputs[roomPeer].View(), "")
 	out = append(out, "")
 	if h := roomHints[f.focus]; h != "" {
-		out = append(out, fit("  "+s.Hint.Render(truncate(h, w-4)), w), "")
+		out = append(out, cells.Fit("  "+s.Hint.Render(cells.Truncate(h, w-4)), w), "")
 	}
 	if f.focus == roomCreate {
 		focus = len(out) + 2
@@ -61,7 +62,7 @@ func (f RoomForm) View() string {
 		label = "Creating…"
 	}
 	for _, l := range strings.Split(btn.Render(label), "\n") {
-		out = append(out, fit("  "+l, w))
+		out = append(out, cells.Fit("  "+l, w))
 	}
 	return finish(&f.styles, f.help, f.keys, out, focus, f.err, w, f.height)
 }
@@ -70,14 +71,14 @@ func (f RoomForm) View() string {
 // status and help.
 func (f RoomForm) readyView(w int) string {
 	s := &f.styles
-	title := fit(s.Strong.Render("roundtable")+s.Faint.Render(" │ ")+s.Title.Render("MCP room "+mdrender.Inline(f.res.Room)+" is ready"), w)
+	title := cells.Fit(s.Strong.Render("roundtable")+s.Faint.Render(" │ ")+s.Title.Render("MCP room "+mdrender.Inline(f.res.Room)+" is ready"), w)
 	f.help.ShowAll = false
 	helpLines := strings.Split(f.help.View(f.keys), "\n")
 	out := []string{title}
 	out = append(out, strings.Split(f.page.View(), "\n")...)
-	out = append(out, s.StatusBar.Render(fit(" "+truncate(f.status, w-2), w)))
+	out = append(out, s.StatusBar.Render(cells.Fit(" "+cells.Truncate(f.status, w-2), w)))
 	for _, l := range helpLines {
-		out = append(out, fit(" "+l, w))
+		out = append(out, cells.Fit(" "+l, w))
 	}
 	return strings.Join(out, "\n")
 }
@@ -100,18 +101,18 @@ func (f *RoomForm) pageLines(w int) []string {
 	var out []string
 	text := func(t string, indent int) {
 		for _, l := range strings.Split(ansi.Wordwrap(transcript.SanitizeTerminal(t), max(w-indent-1, 10), ""), "\n") {
-			out = append(out, fit(strings.Repeat(" ", indent)+s.Text.Render(l), w))
+			out = append(out, cells.Fit(strings.Repeat(" ", indent)+s.Text.Render(l), w))
 		}
 	}
 	code := func(t string) {
 		for _, l := range strings.Split(transcript.SanitizeTerminal(t), "\n") {
 			for _, wl := range strings.Split(ansi.Wrap(l, max(w-8, 10), ""), "\n") {
-				out = append(out, fit("     "+s.Code.Render(wl), w))
+				out = append(out, cells.Fit("     "+s.Code.Render(wl), w))
 			}
 		}
 	}
 	step := func(n, t string) {
-		out = append(out, fit("  "+s.Number.Render(n)+"  "+s.Strong.Render(t), w))
+		out = append(out, cells.Fit("  "+s.Number.Render(n)+"  "+s.Strong.Render(t), w))
 	}
 	out = append(out, "")
 	where := fmt.Sprintf("The room lives in %s; its output, the spec, will be %s.", r.Dir, r.Spec)
@@ -121,7 +122,7 @@ func (f *RoomForm) pageLines(w int) []string {
 	text(where, 2)
 	if f.note != "" {
 		for _, l := range strings.Split(ansi.Wordwrap("Note: "+f.note, w-4, ""), "\n") {
-			out = append(out, fit("  "+s.Warning.Render(l), w))
+			out = append(out, cells.Fit("  "+s.Warning.Render(l), w))
 		}
 	}
 	out = append(out, "")

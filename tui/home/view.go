@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/internal/cells"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -102,20 +103,20 @@ func (m Model) View() string {
 	w := max(m.width, 20)
 	s := &m.styles
 	var lines []string
-	lines = append(lines, fit(m.title(w), w))
+	lines = append(lines, cells.Fit(m.title(w), w))
 	switch {
 	case m.filtering || m.filter.Value() != "":
-		lines = append(lines, fit(" "+m.filter.View(), w))
+		lines = append(lines, cells.Fit(" "+m.filter.View(), w))
 	default:
 		lines = append(lines, "")
 	}
 	body := m.height - 2 - statusRows - m.helpRows()
 	switch {
 	case !m.loaded:
-		lines = append(lines, fit(s.Muted.Render("  Reading the rooms…"), w))
+		lines = append(lines, cells.Fit(s.Muted.Render("  Reading the rooms…"), w))
 	case m.err != "" && len(m.rooms) == 0:
 		for _, l := range strings.Split(ansi.Wordwrap("Cannot list the rooms: "+m.err, w-4, ""), "\n") {
-			lines = append(lines, fit("  "+s.Error.Render(l), w))
+			lines = append(lines, cells.Fit("  "+s.Error.Render(l), w))
 		}
 	case len(m.rooms) == 0:
 		lines = append(lines, m.welcome(w)...)
@@ -148,7 +149,7 @@ func (m *Model) title(w int) string {
 	if f := m.filter.Value(); f != "" && m.loaded {
 		what += fmt.Sprintf(" · %d shown", len(m.shown))
 	}
-	return s.Strong.Render("roundtable") + s.Faint.Render(" │ ") + s.Muted.Render(truncate(mdrender.Inline(what), max(w-13, 1)))
+	return s.Strong.Render("roundtable") + s.Faint.Render(" │ ") + s.Muted.Render(cells.Truncate(mdrender.Inline(what), max(w-13, 1)))
 }
 
 // table is the column heading and the rows that fit in rows lines.
@@ -159,10 +160,10 @@ func (m *Model) table(w, rows int) []string {
 		longest = max(longest, ansi.StringWidth(mdrender.Inline(m.rooms[i].Name)))
 	}
 	c := rowColumns(w, longest)
-	out := []string{fit(s.Heading.Render(m.row(c, "", "STATUS", "ROOM", "MODE", "ROUNDS", "ACTIVITY", "TOPIC")), w)}
+	out := []string{cells.Fit(s.Heading.Render(m.row(c, "", "STATUS", "ROOM", "MODE", "ROUNDS", "ACTIVITY", "TOPIC")), w)}
 	if len(m.shown) == 0 {
 		msg := fmt.Sprintf("No room matches “%s”. esc clears the filter.", mdrender.Inline(m.filter.Value()))
-		return append(out, fit("  "+s.Muted.Render(msg), w))
+		return append(out, cells.Fit("  "+s.Muted.Render(msg), w))
 	}
 	for i := m.offset; i < len(m.shown) && len(out) <= rows-1; i++ {
 		r := m.rooms[m.shown[i]]
@@ -196,18 +197,18 @@ func (m *Model) roomRow(c columns, r Room, selected bool, w int) string {
 	}
 	var b strings.Builder
 	b.WriteString(cursor)
-	b.WriteString(st.Render(pad(status, c.status)))
+	b.WriteString(st.Render(cells.Pad(status, c.status)))
 	b.WriteString(strings.Repeat(" ", gap))
-	b.WriteString(text.Render(pad(truncateMiddle(mdrender.Inline(r.Name), c.name), c.name)))
+	b.WriteString(text.Render(cells.Pad(truncateMiddle(mdrender.Inline(r.Name), c.name), c.name)))
 	b.WriteString(strings.Repeat(" ", gap))
 	if c.mode > 0 {
-		b.WriteString(s.Muted.Render(pad(r.Mode, c.mode)))
+		b.WriteString(s.Muted.Render(cells.Pad(r.Mode, c.mode)))
 		b.WriteString(strings.Repeat(" ", gap))
 	}
 	b.WriteString(s.Muted.Render(padLeft(rounds(r), c.rounds)))
 	b.WriteString(strings.Repeat(" ", gap))
 	if c.activity > 0 {
-		b.WriteString(s.Muted.Render(pad(ago(m.now, r.Last), c.activity)))
+		b.WriteString(s.Muted.Render(cells.Pad(ago(m.now, r.Last), c.activity)))
 		b.WriteString(strings.Repeat(" ", gap))
 	}
 	if c.topic > 0 {
@@ -215,26 +216,26 @@ func (m *Model) roomRow(c columns, r Room, selected bool, w int) string {
 		if r.Err != "" {
 			style = s.Warning
 		}
-		b.WriteString(style.Render(truncate(topic, c.topic)))
+		b.WriteString(style.Render(cells.Truncate(topic, c.topic)))
 	}
-	return fit(b.String(), w)
+	return cells.Fit(b.String(), w)
 }
 
 // row lays plain fields out (the heading).
 func (m *Model) row(c columns, cursor, status, name, mode, rnds, activity, topic string) string {
 	var b strings.Builder
-	b.WriteString(pad(cursor, 2))
-	b.WriteString(pad(status, c.status) + strings.Repeat(" ", gap))
-	b.WriteString(pad(name, c.name) + strings.Repeat(" ", gap))
+	b.WriteString(cells.Pad(cursor, 2))
+	b.WriteString(cells.Pad(status, c.status) + strings.Repeat(" ", gap))
+	b.WriteString(cells.Pad(name, c.name) + strings.Repeat(" ", gap))
 	if c.mode > 0 {
-		b.WriteString(pad(mode, c.mode) + strings.Repeat(" ", gap))
+		b.WriteString(cells.Pad(mode, c.mode) + strings.Repeat(" ", gap))
 	}
 	b.WriteString(padLeft(rnds, c.rounds) + strings.Repeat(" ", gap))
 	if c.activity > 0 {
-		b.WriteString(pad(activity, c.activity) + strings.Repeat(" ", gap))
+		b.WriteString(cells.Pad(activity, c.activity) + strings.Repeat(" ", gap))
 	}
 	if c.topic > 0 {
-		b.WriteString(truncate(topic, c.topic))
+		b.WriteString(cells.Truncate(topic, c.topic))
 	}
 	return b.String()
 }
@@ -289,7 +290,7 @@ func (m *Model) welcome(w int) []string {
 	indent := strings.Repeat(" ", max((w-inner-6)/2, 2))
 	var out []string
 	for _, l := range strings.Split(box, "\n") {
-		out = append(out, fit(indent+l, w))
+		out = append(out, cells.Fit(indent+l, w))
 	}
 	return out
 }
@@ -301,10 +302,10 @@ func (m *Model) footer(w int) []string {
 	if status == "" {
 		status = m.hint()
 	}
-	out := []string{s.StatusBar.Render(fit(" "+truncate(status, w-2), w))}
+	out := []string{s.StatusBar.Render(cells.Fit(" "+cells.Truncate(status, w-2), w))}
 	m.help.ShowAll = m.showHelp
 	for _, l := range strings.Split(m.help.View(m.keys), "\n") {
-		out = append(out, fit(" "+l, w))
+		out = append(out, cells.Fit(" "+l, w))
 	}
 	return out
 }
@@ -335,34 +336,9 @@ func shortPath(p string) string {
 	return p
 }
 
-func fit(line string, w int) string {
-	lw := ansi.StringWidth(line)
-	switch {
-	case lw == w:
-		return line
-	case lw < w:
-		return line + strings.Repeat(" ", w-lw)
-	}
-	return ansi.Truncate(line, w, "")
-}
-
-func pad(s string, w int) string {
-	return fit(truncate(s, w), w)
-}
-
 func padLeft(s string, w int) string {
-	s = truncate(s, w)
+	s = cells.Truncate(s, w)
 	return strings.Repeat(" ", max(w-ansi.StringWidth(s), 0)) + s
-}
-
-func truncate(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	if ansi.StringWidth(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "…")
 }
 
 // truncateMiddle cuts s to w cells by dropping its middle, so both the
@@ -373,7 +349,7 @@ func truncateMiddle(s string, w int) string {
 		return s
 	}
 	if w < 5 {
-		return truncate(s, w)
+		return cells.Truncate(s, w)
 	}
 	head := (w - 1) / 2
 	tail := w - 1 - head

@@ -1,0 +1,44 @@
+// Package cells sizes text by terminal cells for the screens: a line cut or
+// padded to an exact width, a value cut with an ellipsis.
+package cells
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Fit pads or cuts a line (styled or not) to exactly w cells. A wide rune
+// that would straddle the edge is dropped and the cell padded.
+func Fit(line string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	lw := ansi.StringWidth(line)
+	switch {
+	case lw == w:
+		return line
+	case lw < w:
+		return line + strings.Repeat(" ", w-lw)
+	}
+	cut := ansi.Truncate(line, w, "")
+	if cw := ansi.StringWidth(cut); cw < w {
+		cut += strings.Repeat(" ", w-cw)
+	}
+	return cut
+}
+
+// Truncate cuts a one-line value to at most w cells, ending in an ellipsis
+// when it was cut.
+func Truncate(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// Pad is Truncate, then padded to exactly w cells.
+func Pad(s string, w int) string { return Fit(Truncate(s, w), w) }

@@ -1,0 +1,51 @@
+package cells
+
+import (
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+func TestFit(t *testing.T) {
+	tests := []struct {
+		in   string
+		w    int
+		want string
+	}{
+		{"abc", 5, "abc  "},
+		{"abcdef", 4, "abcd"},
+		{"\x1b[1mbold\x1b[m", 6, "\x1b[1mbold\x1b[m  "},
+		{"日本語", 5, "日本 "}, // a wide rune that does not fit is dropped, the cell padded
+		{"abc", 0, ""},
+	}
+	for _, tt := range tests {
+		got := Fit(tt.in, tt.w)
+		if ansi.StringWidth(got) != tt.w {
+			t.Errorf("Fit(%q, %d) is %d wide", tt.in, tt.w, ansi.StringWidth(got))
+		}
+		if ansi.Strip(got) != ansi.Strip(tt.want) {
+			t.Errorf("Fit(%q, %d) = %q, want %q", tt.in, tt.w, got, tt.want)
+		}
+	}
+}
+
+func TestTruncateAndPad(t *testing.T) {
+	tests := []struct {
+		in        string
+		w         int
+		trunc, pd string
+	}{
+		{"short", 8, "short", "short   "},
+		{"a long room name", 8, "a long …", "a long …"},
+		{"exact", 5, "exact", "exact"},
+		{"anything", 0, "", ""},
+	}
+	for _, tt := range tests {
+		if got := Truncate(tt.in, tt.w); got != tt.trunc {
+			t.Errorf("Truncate(%q, %d) = %q, want %q", tt.in, tt.w, got, tt.trunc)
+		}
+		if got := Pad(tt.in, tt.w); got != tt.pd {
+			t.Errorf("Pad(%q, %d) = %q, want %q", tt.in, tt.w, got, tt.pd)
+		}
+	}
+}
