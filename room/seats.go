@@ -166,7 +166,7 @@ func (t *seatTrack) apply(ll LogLine) {
 	case EventWaitReturn:
 		t.waitReturned(ll.Fields["reason"], ll.At)
 	case EventDisconnect:
-		s.State, s.Since, s.LastAt = StateDisconnected, ll.At, ll.At
+		s.State, s.Since, s.LastAt, s.WaitReturn = StateDisconnected, ll.At, ll.At, ""
 		t.open = 0
 	default:
 		// Any other line of a seat (list_tools, skip) shows it is there.
@@ -223,4 +223,17 @@ func (t *seatTrack) waitReturned(reason string, at time.Time) {
 		t.idleAt, t.parked = time.Time{}, time.Time{}
 	}
 	s.State, s.Since, s.WaitReturn = StateThinking, at, reason
+}
+
+// ConnectedSeats keeps the seats that appear in server.log, in order:
+// what the original's `seats` lists. It is never nil, so it encodes as []
+// when no seat has connected.
+func ConnectedSeats(seats []SeatInfo) []SeatInfo {
+	out := make([]SeatInfo, 0, len(seats))
+	for _, s := range seats {
+		if s.Connected() {
+			out = append(out, s)
+		}
+	}
+	return out
 }
