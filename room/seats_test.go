@@ -287,3 +287,35 @@ func TestSeatsWithoutALog(t *testing.T) {
 		t.Fatalf("seats of a room without server.log: %+v", seats)
 	}
 }
+
+// FuzzSeatsFromLog: any server.log content, as hostile or truncated as it
+// gets, gives the lead and the peer first, states from the known set, and
+// the original's call count never above the number of lines.
+func FuzzSeatsFromLog(f *testing.F) {
+	f.Add([]byte(logAt(base, 0.0, "connect seat=peer agent=codex pid=7 waits=logged", 1.0, "call seat=peer tool=wait_for_message",
+		2.0, "wait_return seat=peer reason=idle waited_ms=1000", 2.1, "call seat=peer tool=wait_for_message")))
+	f.Add([]byte("2026-11-30T14:00:00.000Z wait_return seat=lead reason=message\n2026-11-30T14:00:00.000Z wait_return seat=lead\n"))
+	f.Add([]byte("2026-11-30T14:00:00.000Z call seat=\"x\\ny\" tool=\"a b\"\nnot a line\n\x00\xff"))
+	known := map[string]bool{
+		StateNotStarted: true, StateParked: true, StateThinking: true, StateActive: true,
+		StateDisconnected: true, StateAbsent: true,
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		seats := SeatsFromLog(data)
+		if len(seats) < 2 || seats[0].Seat != SeatLead || seats[1].Seat != SeatPeer {
+			t.Fatalf("seats %+v", seats)
+		}
+		lines := strings.Count(string(data), "\n") + 1
+		for _, s := range seats {
+			if !known[s.State] {
+				t.Fatalf("unknown state %q", s.State)
+			}
+			if s.Calls < 0 || s.Calls > lines {
+				t.Fatalf("%d calls from %d lines", s.Calls, lines)
+			}
+			if s.WaitReturn != "" && s.State != StateThinking {
+				t.Fatalf("wait_return %q kept in state %q", s.WaitReturn, s.State)
+			}
+		}
+	})
+}
