@@ -155,6 +155,10 @@ func SeatsFromLog(data []byte) []SeatInfo {
 // apply replays one line of the seat's.
 func (t *seatTrack) apply(ll LogLine) {
 	s := &t.info
+	if s.State == StateAbsent {
+		// Any line of a seat's (list_tools, skip, ...) shows it is there.
+		s.State, s.Since = StateNotStarted, ll.At
+	}
 	switch ll.Event {
 	case EventConnect:
 		s.Agent = ll.Fields["agent"]
@@ -162,17 +166,14 @@ func (t *seatTrack) apply(ll LogLine) {
 		s.State, s.Since, s.WaitReturn, s.LastTool, s.LastAt = StateNotStarted, ll.At, "", "", ll.At
 		t.open, t.exact, t.idleAt, t.parked = 0, ll.Fields["waits"] == WaitsLogged, time.Time{}, time.Time{}
 	case EventCall:
-		t.call(ll.Fields["tool"], ll.At)
+		if tool := ll.Fields["tool"]; tool != "" {
+			t.call(tool, ll.At)
+		}
 	case EventWaitReturn:
 		t.waitReturned(ll.Fields["reason"], ll.At)
 	case EventDisconnect:
 		s.State, s.Since, s.LastAt, s.WaitReturn = StateDisconnected, ll.At, ll.At, ""
 		t.open = 0
-	default:
-		// Any other line of a seat (list_tools, skip) shows it is there.
-		if s.State == StateAbsent {
-			s.State, s.Since = StateNotStarted, ll.At
-		}
 	}
 }
 
