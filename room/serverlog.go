@@ -1,12 +1,9 @@
 package room
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -149,90 +146,4 @@ func unquoteLog(s string) string {
 		}
 	}
 	return s
-}
-
-// Seat states derived from server.log.
-const (
-	StateNotStarted   = "connected, not started"
-	StateParked       = "parked, listening"
-	StateActive       = "active"
-	StateDisconnected = "disconnected"
-	StateAbsent       = "never connected"
-)
-
-// SeatInfo is what server.log says about one seat.
-type SeatInfo struct {
-	Seat     string    `json:"seat"`
-	Agent    string    `json:"agent"`
-	PID      int       `json:"pid,omitempty"`
-	State    string    `json:"state"`
-	LastTool string    `json:"last_tool,omitempty"`
-	LastAt   time.Time `json:"last_at,omitzero"`
-	Calls    int       `json:"calls"`
-}
-
-// ReadSeats reads server.log and returns the lead and the peer's state (and
-// any other seat that appears), lead first. A missing log means no seat has
-// connected yet.
-func ReadSeats(dir string) ([]SeatInfo, error) {
-	data, err := readRegular(filepath.Join(dir, LogFile), 64<<20)
-	if err != nil && !os.IsNotExist(err) {
-		return nil, fmt.Errorf("read %s: %w", filepath.Join(dir, LogFile), err)
-	}
-	return SeatsFromLog(data), nil
-}
-
-// SeatsFromLog derives seat states from server.log content. Lines from
-// several processes are not strictly in time order, so they are sorted
-// first.
-func SeatsFromLog(data []byte) []SeatInfo {
-	var lines []LogLine
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		if ll, ok := ParseLogLine(sc.Text()); ok {
-			lines = append(lines, ll)
-		}
-	}
-	sort.SliceStable(lines, func(i, j int) bool { return lines[i].At.Before(lines[j].At) })
-	seats := map[string]*SeatInfo{
-		SeatLead: {Seat: SeatLead, State: StateAbsent},
-		SeatPeer: {Seat: SeatPeer, State: StateAbsent},
-	}
-	order := []string{SeatLead, SeatPeer}
-	for _, ll := range lines {
-		seat := ll.Fields["seat"]
-		if seat == "" {
-			continue
-		}
-		s, ok := seats[seat]
-		if !ok {
-			s = &SeatInfo{Seat: seat, State: StateAbsent}
-			seats[seat] = s
-			order = append(order, seat)
-		}
-		switch ll.Event {
-		case "connect":
-			s.Agent = ll.Fields["agent"]
-			s.PID, _ = strconv.Atoi(ll.Fields["pid"])
-			s.State, s.LastTool, s.Calls = StateNotStarted, "", 0
-			s.LastAt = ll.At
-		case "call":
-			s.Calls++
-			s.LastTool = ll.Fields["tool"]
-			s.LastAt = ll.At
-			s.State = StateActive
-			if s.LastTool == "wait_for_message" {
-				s.State = StateParked
-			}
-		case "disconnect":
-			s.State = StateDisconnected
-			s.LastAt = ll.At
-		}
-	}
-	out := make([]SeatInfo, 0, len(order))
-	for _, k := range order {
-		out = append(out, *seats[k])
-	}
-	return out
 }

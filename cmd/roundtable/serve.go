@@ -164,7 +164,14 @@ func newSeatsCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "seats",
 		Short: "Print each seat's state from the room's server.log as JSON",
-		Args:  cobra.NoArgs,
+		Long: `Print, as a JSON array, each seat that appears in the room's server.log.
+The first keys are the original roundtable-mcp's: seat, agent, calls (tool
+calls in the whole log) and last (the latest tool called). Then this
+server's: state (connected, not started | parked, listening | thinking |
+active | disconnected), since (when that state began), wait_return (why
+the latest wait_for_message returned: message, idle, closed, cancelled or
+error), pid, last_tool and last_at (of the current connection).`,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			sf, err := readSeatFlags(c)
 			if err != nil {
@@ -178,7 +185,7 @@ func newSeatsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return printJSON(c, seats)
+			return printJSON(c, room.ConnectedSeats(seats))
 		},
 	}
 	f := c.Flags()

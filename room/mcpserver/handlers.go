@@ -186,6 +186,8 @@ func (s *Seat) waitForMessage(ctx context.Context, req mcp.CallToolRequest) (*mc
 	timer := time.NewTimer(waitTimeout(req))
 	defer timer.Stop()
 	start := time.Now()
+	reason := room.WaitCancelled // each return below says why it returns
+	defer func() { s.logWaitReturn(start, reason) }()
 	var progress <-chan time.Time
 	var token mcp.ProgressToken
 	notify := func() {
@@ -207,10 +209,12 @@ func (s *Seat) waitForMessage(ctx context.Context, req mcp.CallToolRequest) (*mc
 		changed := s.notifier.Changed() // before reading, so no change is missed
 		st, err := s.state()
 		if err != nil {
+			reason = room.WaitFailed
 			return fault(err)
 		}
 		fresh := s.unread(st)
 		if st.Closed != nil {
+			reason = room.WaitClosed
 			s.markShown(fresh)
 			out := map[string]any{"closed": true, "reason": st.Closed.Reason, "spec_path": st.Closed.SpecPath}
 			if len(fresh) > 0 {
@@ -219,6 +223,7 @@ func (s *Seat) waitForMessage(ctx context.Context, req mcp.CallToolRequest) (*mc
 			return reply(out)
 		}
 		if len(fresh) > 0 {
+			reason = room.WaitMessage
 			s.markShown(fresh)
 			return reply(merge(map[string]any{"messages": fresh}, s.status(st)))
 		}
@@ -229,6 +234,7 @@ func (s *Seat) waitForMessage(ctx context.Context, req mcp.CallToolRequest) (*mc
 		select {
 		case <-changed:
 		case <-timer.C:
+			reason = room.WaitIdle
 			return reply(s.idle(st))
 		case <-ctx.Done():
 			return refuse("wait_for_message was cancelled before the %s posted.", otherSeat(s.opt.Seat))

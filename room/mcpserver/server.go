@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"os"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -64,8 +63,9 @@ func (o *Options) Validate() error {
 // seat has been shown so far.
 type Seat struct {
 	opt      Options
-	room     *room.Room
-	notifier *room.Notifier
+	room     *room.Room     // nil until begin creates or opens the room
+	notifier *room.Notifier // nil until then too
+	start    starting       // see lazy.go
 
 	mu        sync.Mutex
 	lastShown int // highest seq of the other seat's messages shown to this seat
@@ -76,30 +76,42 @@ type Seat struct {
 // NewSeat opens (or creates) the room and starts watching it. Close stops
 // the watcher.
 func NewSeat(ctx context.Context, opt Options) (*Seat, error) {
+	s := newSeat(ctx, opt)
+	if err := s.openRoom(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// newSeat is a seat that has created nothing yet: Serve's seat opens its
+// room on the client's first request (lazy.go).
+func newSeat(ctx context.Context, opt Options) *Seat {
 	if opt.Agent == "" {
 		opt.Agent = opt.Seat
 	}
 	if opt.Topic == "" {
 		opt.Topic = "(topic not set)"
 	}
-	r, _, err := room.Create(opt.Cwd, opt.Room, room.CreateOptions{Topic: opt.Topic, Budget: opt.Budget, Spec: opt.Spec})
-	if err != nil {
-		return nil, err
-	}
-	s := &Seat{opt: opt, room: r}
-	s.notifier = room.Watch(ctx, r)
-	return s, nil
+	return &Seat{opt: opt, start: starting{ctx: ctx}}
 }
 
 // Room is the seat's room.
 func (s *Seat) Room() *room.Room { return s.room }
 
 // Close stops watching the room.
-func (s *Seat) Close() { s.notifier.Close() }
+func (s *Seat) Close() {
+	s.start.mu.Lock()
+	n := s.notifier
+	s.start.mu.Unlock()
+	if n != nil {
+		n.Close()
+	}
+}
 
 // MCPServer builds the MCP server with this seat's tools.
 func (s *Seat) MCPServer() *server.MCPServer {
 	hooks := &server.Hooks{}
+	hooks.AddOnRequestInitialization(s.beginOnRequest)
 	hooks.AddBeforeListTools(func(context.Context, any, *mcp.ListToolsRequest) {
 		s.log("list_tools", room.F("seat", s.opt.Seat))
 	})
@@ -140,7 +152,9 @@ func (s *Seat) logCalls(name string, h server.ToolHandlerFunc) server.ToolHandle
 
 func (s *Seat) log(event string, fields ...room.Field) {
 	// server.log is for diagnosis: a failed write must not fail a tool call.
-	_ = s.room.Log(event, fields...)
+	if s.room != nil {
+		_ = s.room.Log(event, fields...)
+	}
 }
 
 // Serve runs the seat server over stdin and stdout until stdin closes or ctx
@@ -152,14 +166,13 @@ func Serve(ctx context.Context, opt Options, stdin io.Reader, stdout, stderr io.
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s, err := NewSeat(ctx, opt)
-	if err != nil {
-		return err
-	}
+	// The room is created, and connect logged, when the client's first
+	// request arrives (lazy.go): a process given EOF or garbage leaves
+	// nothing on disk.
+	s := newSeat(ctx, opt)
+	s.start.stderr = stderr
 	defer s.Close()
-	pid := os.Getpid()
-	s.log("connect", room.F("seat", s.opt.Seat), room.F("agent", s.opt.Agent), room.F("pid", pid))
-	defer s.log("disconnect", room.F("seat", s.opt.Seat), room.F("pid", pid))
+	defer s.end()
 
 	stdio := server.NewStdioServer(s.MCPServer())
 	// Once the handshake is done, give back what start-up left behind:
@@ -171,7 +184,7 @@ func Serve(ctx context.Context, opt Options, stdin io.Reader, stdout, stderr io.
 	defer settle.Stop()
 	stdio.SetErrorLogger(log.New(stderr, "roundtable: ", 0))
 	server.WithWorkerPoolSize(workers)(stdio)
-	err = stdio.Listen(ctx, stdin, stdout)
+	err := stdio.Listen(ctx, stdin, stdout)
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
 	}

@@ -49,6 +49,9 @@ type Styles struct {
 	// ErrorBanner is the full-width line of an error that stops the
 	// screen from reading its room.
 	ErrorBanner lipgloss.Style
+	// WarnBanner is the full-width banner of a room that needs the user:
+	// open, but with no seat left to carry it on.
+	WarnBanner lipgloss.Style
 	// StatusBar is the status line; StatusError is the status line showing
 	// a failure; StatusKey highlights a key named in it.
 	StatusBar   lipgloss.Style
@@ -113,6 +116,7 @@ func DefaultStyles(isDark bool) Styles {
 
 		ClosedBanner: base.Foreground(c(bannerFg)).Background(c(bannerBg)).Bold(true),
 		ErrorBanner:  base.Foreground(c(bannerFg)).Background(c(errBannerBg)).Bold(true),
+		WarnBanner:   base.Foreground(c(bannerFg)).Background(c(warnColor)).Bold(true),
 		StatusBar:    base.Foreground(c(mutedColor)).Background(c(statusBg)),
 		StatusError:  base.Foreground(c(errorColor)).Background(c(statusBg)).Bold(true),
 		StatusKey:    base.Foreground(c(titleColor)).Background(c(statusBg)).Bold(true),

@@ -77,10 +77,15 @@ func TestSeatsFollowServerLog(t *testing.T) {
 		fields []room.Field
 		want   string
 	}{
-		{"connect", []room.Field{room.F("seat", "lead"), room.F("agent", "opus-5"), room.F("pid", 1)}, "connected but never started: it has not been given its brief"},
+		{"connect", []room.Field{room.F("seat", "lead"), room.F("agent", "opus-5"), room.F("pid", 1), room.F("waits", room.WaitsLogged)}, "connected but never started: it has not been given its brief"},
 		{"call", []room.Field{room.F("seat", "lead"), room.F("tool", "post")}, "working, last tool post"},
-		{"call", []room.Field{room.F("seat", "lead"), room.F("tool", "wait_for_message")}, "parked and listening"},
+		{"call", []room.Field{room.F("seat", "lead"), room.F("tool", "wait_for_message")}, "parked · "},
+		{"wait_return", []room.Field{room.F("seat", "lead"), room.F("reason", "message"), room.F("waited_ms", 5)}, "since its wait returned a message"},
+		{"call", []room.Field{room.F("seat", "lead"), room.F("tool", "read_room")}, ", then read_room"},
+		{"call", []room.Field{room.F("seat", "lead"), room.F("tool", "wait_for_message")}, "listening for the peer"},
 		{"disconnect", []room.Field{room.F("seat", "lead"), room.F("pid", 1)}, "disconnected, last tool wait_for_message"},
+		{"connect", []room.Field{room.F("seat", "peer"), room.F("agent", "codex"), room.F("pid", 2)}, "connected but never started"},
+		{"disconnect", []room.Field{room.F("seat", "peer"), room.F("pid", 2)}, "BOTH SEATS HAVE DISCONNECTED"},
 	}
 	for _, s := range steps {
 		if err := r.Log(s.event, s.fields...); err != nil {

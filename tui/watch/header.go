@@ -200,32 +200,6 @@ func padRight(s string, w int) string {
 	return s + strings.Repeat(" ", max(w-xansi.StringWidth(s), 0))
 }
 
-// seatState words a seat's state plainly.
-func (m *Model) seatState(si room.SeatInfo) string {
-	s := m.styles
-	ago := ""
-	if !si.LastAt.IsZero() {
-		ago = s.Faint.Render(" · " + formatDuration(m.now.Sub(si.LastAt)) + " ago")
-	}
-	tool := mdrender.Inline(si.LastTool)
-	switch si.State {
-	case room.StateNotStarted:
-		return s.Warning.Render("connected but never started: it has not been given its brief") + ago
-	case room.StateParked:
-		return s.Success.Render("parked and listening") + s.Muted.Render(" (wait_for_message)") + ago
-	case room.StateActive:
-		return s.Text.Render("working") + s.Muted.Render(", last tool "+tool) + ago
-	case room.StateDisconnected:
-		txt := s.Muted.Render("disconnected")
-		if tool != "" {
-			txt += s.Muted.Render(", last tool " + tool)
-		}
-		return txt + ago
-	default:
-		return s.Faint.Render("not connected yet")
-	}
-}
-
 // personaSegments list a debate's personas with their turns, and the
 // moderator.
 func (m *Model) personaSegments() []string {

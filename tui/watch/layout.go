@@ -110,6 +110,7 @@ const maxErrorLines = 4
 // the closed banner, the read error and the status, each wrapped.
 type footerText struct {
 	banner []string
+	warn   []string // seatsGone's banner
 	errs   []string
 	status []string
 }
@@ -119,6 +120,9 @@ func (m *Model) footerText() footerText {
 	w := max(m.width-2, 10)
 	if m.phase == phaseLive && m.st.Closed != nil {
 		f.banner = splitLines(xansi.Wrap(m.closedText(), w, ""))
+	}
+	if m.seatsGone() {
+		f.warn = splitLines(xansi.Wrap(m.seatsGoneText(), w, ""))
 	}
 	if m.err != "" {
 		f.errs = splitLines(xansi.Wrap("✖ "+m.err, w, ""))
@@ -138,20 +142,23 @@ func (m *Model) footerText() footerText {
 }
 
 func (f footerText) height(helpLines int) int {
-	return len(f.banner) + len(f.errs) + len(f.status) + helpLines
+	return len(f.banner) + len(f.warn) + len(f.errs) + len(f.status) + helpLines
 }
 
 func (m *Model) helpHeight() int {
 	return countLines(m.help.View(m.keys))
 }
 
-// footerLines: the closed banner, a read error, the status line (with the
+// footerLines: the closed banner, the seats-gone banner, a read error, the status line (with the
 // scroll position at its right) and the help.
 func (m *Model) footerLines(f footerText) []string {
 	s := m.styles
 	out := make([]string, 0, f.height(2))
 	for _, l := range f.banner {
 		out = append(out, bannerLine(s.ClosedBanner.Render, l, m.width))
+	}
+	for _, l := range f.warn {
+		out = append(out, bannerLine(s.WarnBanner.Render, l, m.width))
 	}
 	for _, l := range f.errs {
 		out = append(out, bannerLine(s.ErrorBanner.Render, l, m.width))

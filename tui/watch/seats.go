@@ -1,0 +1,109 @@
+package watch
+
+import (
+	"fmt"
+
+	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/mdrender"
+)
+
+// seatState words a seat's state plainly, with how long it has been in it.
+// The durations come from m.now, which the screen's tick moves, so they
+// count up with no read of server.log.
+func (m *Model) seatState(si room.SeatInfo) string {
+	s := m.styles
+	dur := ""
+	if !si.Since.IsZero() {
+		dur = formatDuration(m.now.Sub(si.Since))
+	}
+	ago := func(prefix string) string {
+		if dur == "" {
+			return ""
+		}
+		return s.Faint.Render(prefix + dur + " ago")
+	}
+	tool := mdrender.Inline(si.LastTool)
+	// lastCall says what a thinking seat has called since its wait
+	// returned, if anything.
+	lastCall := func() string {
+		if tool == "" || tool == room.WaitTool || si.LastAt.IsZero() || si.LastAt.Before(si.Since) {
+			return ""
+		}
+		return s.Muted.Render(", then " + tool + " " + formatDuration(m.now.Sub(si.LastAt)) + " ago")
+	}
+	switch si.State {
+	case room.StateNotStarted:
+		return s.Warning.Render("connected but never started: it has not been given its brief") + ago(" · ")
+	case room.StateParked:
+		return s.Success.Render(withDur("parked", dur)) + s.Muted.Render(", listening for the "+otherSeatName(si.Seat))
+	case room.StateThinking:
+		return m.thinkingState(si, dur) + lastCall()
+	case room.StateActive:
+		return s.Text.Render("working") + s.Muted.Render(", last tool "+tool) + s.Faint.Render(" · "+formatDuration(m.now.Sub(si.LastAt))+" ago")
+	case room.StateDisconnected:
+		txt := s.Muted.Render("disconnected")
+		if tool != "" {
+			txt += s.Muted.Render(", last tool " + tool)
+		}
+		return txt + ago(" · ")
+	default:
+		return s.Faint.Render("not connected yet")
+	}
+}
+
+// thinkingState is a seat out of its wait, by why the wait returned.
+func (m *Model) thinkingState(si room.SeatInfo, dur string) string {
+	s := m.styles
+	switch si.WaitReturn {
+	case room.WaitIdle:
+		return s.Warning.Render(withDur("thinking", dur)) + s.Muted.Render(" since its wait timed out; it has not waited again")
+	case room.WaitClosed:
+		return s.Muted.Render(withDur("told the room closed", dur) + " ago")
+	case room.WaitCancelled:
+		return s.Warning.Render(withDur("not listening", dur)) + s.Muted.Render(": its client cancelled the wait")
+	case room.WaitFailed:
+		return s.Warning.Render(withDur("thinking", dur)) + s.Muted.Render(" since its wait failed to read the room")
+	default:
+		return s.Text.Render(withDur("thinking", dur)) + s.Muted.Render(" since its wait returned a message")
+	}
+}
+
+// withDur is "word · 4m05s", or the word alone when the time is unknown.
+func withDur(word, dur string) string {
+	if dur == "" {
+		return word
+	}
+	return word + " · " + dur
+}
+
+// otherSeatName is whom a seat waits for.
+func otherSeatName(seat string) string {
+	if seat == room.SeatLead {
+		return room.SeatPeer
+	}
+	return room.SeatLead
+}
+
+// seatsGone reports an open MCP room whose lead and peer have both
+// disconnected: nobody is left to carry it on.
+func (m *Model) seatsGone() bool {
+	if m.phase != phaseLive || m.cfg.IsDebate() || m.st.Closed != nil {
+		return false
+	}
+	gone := 0
+	for _, si := range m.seats {
+		if (si.Seat == room.SeatLead || si.Seat == room.SeatPeer) && si.State == room.StateDisconnected {
+			gone++
+		}
+	}
+	return gone == 2
+}
+
+// seatsGoneText is the banner of such a room: what happened and how to go
+// on.
+func (m *Model) seatsGoneText() string {
+	name := mdrender.Inline(m.opts.Room)
+	return fmt.Sprintf("BOTH SEATS HAVE DISCONNECTED · the room is still open · restart both agents "+
+		"(their MCP entries run roundtable --room %s --seat lead and --seat peer) and ask each to carry on; "+
+		"the transcript is kept", name)
+}
