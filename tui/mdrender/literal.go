@@ -28,7 +28,7 @@ var mdParser = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Def
 //     HTML block's lines is dropped so that no line turns into an indented
 //     code block.
 //   - Glamour decodes character references in text and code spans, so a
-//     typed `&amp;` showed as `&` and “ `&lt;` “ as `<`. Each `&` in text
+//     typed `&amp;` showed as `&`, and `&lt;` in a code span as `<`. Each `&` in text
 //     and code spans (whose text is a Text node too) becomes `&amp;`,
 //     which Glamour decodes back to the `&` that was typed.
 //
