@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/roundtable-dev/roundtable/tui/internal/cells"
+	"github.com/roundtable-dev/roundtable/tui/internal/hints"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -114,7 +115,7 @@ func (m *Model) footerLines(w int) []string {
 	status := " " + cells.Truncate(m.status, max(w-2, 1))
 	out := []string{style.Render(cells.Fit(status, w))}
 	m.help.ShowAll = m.showHelp
-	for _, l := range strings.Split(m.help.View(m.keys), "\n") {
+	for _, l := range strings.Split(hints.View(m.help, m.keys, w-1), "\n") {
 		out = append(out, cells.Fit(" "+l, w))
 	}
 	return out

@@ -9,6 +9,7 @@ import (
 
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/tui/internal/cells"
+	"github.com/roundtable-dev/roundtable/tui/internal/hints"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -143,7 +144,7 @@ func (f footerText) height(helpLines int) int {
 }
 
 func (m *Model) helpHeight() int {
-	return countLines(m.help.View(m.keys))
+	return countLines(hints.View(m.help, m.keys, m.width))
 }
 
 // footerLines: the closed banner, a read error, the status line (with the
@@ -169,7 +170,7 @@ func (m *Model) footerLines(f footerText) []string {
 		}
 		out = append(out, render(fitLR(" "+l, r, m.width)))
 	}
-	return append(out, splitLines(m.help.View(m.keys))...)
+	return append(out, splitLines(hints.View(m.help, m.keys, m.width))...)
 }
 
 // bannerLine pads (or truncates) text to the full width in a banner style.
