@@ -114,7 +114,7 @@ func widest(s string) int {
 func TestRenderKeepsEveryCharacter(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 2026))
 	r := New(true)
-	for n := range fidelity.Cases(300) {
+	for n := range fidelity.Cases(200) {
 		text := fidelity.Doc(rng)
 		width := 20 + rng.IntN(181)
 		check := func(how, out string) {

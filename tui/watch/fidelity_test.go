@@ -20,7 +20,7 @@ import (
 func TestWatchKeepsEveryCharacter(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 2026))
 	const height = 1500 // tall enough to show both whole
-	for n := range fidelity.Cases(120) {
+	for n := range fidelity.Cases(60) {
 		msg, verdict := fidelity.Doc(rng), fidelity.Doc(rng)
 		w := 20 + rng.IntN(181)
 		cwd := t.TempDir()
