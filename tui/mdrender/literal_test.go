@@ -1,6 +1,7 @@
 package mdrender
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -158,5 +159,27 @@ func TestFidelityCheckCatchesLoss(t *testing.T) {
 	}
 	if err := fidelity.Check("# Title\n\n- **bold** `code`", " Title\n• bold code"); err != nil {
 		t.Errorf("markup Markdown consumes failed the check: %v", err)
+	}
+}
+
+// BenchmarkLiteral is the cost of showing HTML and references as typed,
+// beside a whole uncached render of the same message: a message of agent
+// text with generics, tags and entities (one that takes the parse), and one
+// without (returned as it is).
+func BenchmarkLiteral(b *testing.B) {
+	withHTML := strings.Repeat("Make `Store<T>` and Store<T> generic; the <Button onClick={x}/> component, AT&amp;T, a < b.\n\n- one <b>two</b>\n- three\n\n", 4)
+	plain := strings.Repeat("A paragraph with **bold**, `code` and a [link](https://x.example).\n\n- one\n- two\n\n", 4)
+	for _, tt := range []struct{ name, text string }{{"html", withHTML}, {"plain", plain}} {
+		b.Run(tt.name+"/literal", func(b *testing.B) {
+			for b.Loop() {
+				literal(tt.text)
+			}
+		})
+		b.Run(tt.name+"/render", func(b *testing.B) {
+			r := New(true)
+			for i := 0; b.Loop(); i++ {
+				r.Render(tt.text+strings.Repeat(" ", i%64)+fmt.Sprint(i), 80)
+			}
+		})
 	}
 }

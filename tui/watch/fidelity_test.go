@@ -3,6 +3,7 @@ package watch
 import (
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -109,4 +110,21 @@ func verdictBody(lines []string, w int) (string, error) {
 		b.WriteByte('\n')
 	}
 	return "", fmt.Errorf("the verdict runs off the screen")
+}
+
+// TestSpecShowsHTMLAsText: the spec view (s) renders through the same
+// Markdown renderer, so the generics and tags of a spec are on screen.
+func TestSpecShowsHTMLAsText(t *testing.T) {
+	cwd, name := closedMCPRoom(t)
+	spec := "# Retry policy\n\nMake `Store<T>` and Store<T> generic; the <Button onClick={retry}/> component retries.\n\n<script>alert('spec')</script>\n\nAT&amp;T keeps &lt;its&gt; entities.\n"
+	writeFile(t, filepath.Join(cwd, "SPEC-retry-policy.md"), []byte(spec))
+	m := openModel(t, cwd, name, 100, 40)
+	m, cmd := press(m, "s")
+	m, _ = m.Update(cmd())
+	view := plain(m)
+	for _, want := range []string{"Store<T>", "and Store<T> generic;", "<Button onClick={retry}/> component", "<script>alert('spec')</script>", "AT&amp;T keeps &lt;its&gt; entities."} {
+		if !strings.Contains(view, want) {
+			t.Errorf("%q missing from the spec view:\n%s", want, view)
+		}
+	}
 }
