@@ -3,9 +3,8 @@ package debateview
 import (
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/roundtable-dev/roundtable/room/transcript"
+	"github.com/roundtable-dev/roundtable/tui/internal/cells"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 	"github.com/roundtable-dev/roundtable/tui/theme"
 )
@@ -139,5 +138,5 @@ func (c *column) window(dst []string, h int) []string {
 // plainWrap is the stand-in render of a finished text until its Glamour
 // render is ready: sanitized, wrapped, fit to w.
 func plainWrap(text string, w int) []string {
-	return fitLines(ansi.Wordwrap(strings.TrimSpace(transcript.SanitizeTerminal(text)), w, ""), w)
+	return fitLines(cells.Wrap(strings.TrimSpace(transcript.SanitizeTerminal(text)), w), w)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/roundtable-dev/roundtable/tui/internal/cells"
+	"github.com/roundtable-dev/roundtable/tui/internal/hints"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -18,28 +19,58 @@ func (m *Model) headerLines(w int) []string {
 	brand := "roundtable"
 	first := s.Strong.Render(brand) + s.Faint.Render(" │ ") + s.Title.Render(cells.Truncate(topic, max(w-len(brand)-3, 1)))
 
-	sep := s.Faint.Render(" · ")
-	var parts []string
+	// The progress, then what is happening now. On a narrow screen the
+	// details give way (the provider first, then the cost, the time and
+	// the tokens) so that the speaker's name stays whole; what still does
+	// not fit ends in "…".
+	var parts []headerPart
 	if m.round > 0 {
-		parts = append(parts, s.Text.Render(fmt.Sprintf("Round %d of %d", m.round, m.rounds)))
+		parts = append(parts, headerPart{s.Text.Render(fmt.Sprintf("Round %d of %d", m.round, m.rounds)), 0})
 	} else {
-		parts = append(parts, s.Text.Render(fmt.Sprintf("%d %s", m.rounds, plural(m.rounds, "round", "rounds"))))
+		parts = append(parts, headerPart{s.Text.Render(fmt.Sprintf("%d %s", m.rounds, plural(m.rounds, "round", "rounds"))), 0})
 	}
 	if m.provider != "" {
-		parts = append(parts, s.Muted.Render(mdrender.Inline(m.provider)))
+		parts = append(parts, headerPart{s.Muted.Render(mdrender.Inline(m.provider)), 1})
 	}
 	if el := m.elapsed(); el >= 0 {
-		parts = append(parts, s.Muted.Render(formatElapsed(el)))
+		parts = append(parts, headerPart{s.Muted.Render(formatElapsed(el)), 3})
 	}
 	if tok := m.usage.PromptTokens + m.usage.CompletionTokens + m.live; tok > 0 {
-		parts = append(parts, s.Muted.Render(formatCount(tok)+" tokens"))
+		parts = append(parts, headerPart{s.Muted.Render(formatCount(tok) + " tokens"), 4})
 	}
 	if m.usage.Cost > 0 {
-		parts = append(parts, s.Muted.Render(fmt.Sprintf("$%.4f", m.usage.Cost)))
+		parts = append(parts, headerPart{s.Muted.Render(fmt.Sprintf("$%.4f", m.usage.Cost)), 2})
 	}
-	parts = append(parts, m.stateLabel())
-	second := strings.Join(parts, sep)
-	return []string{cells.Fit(first, w), cells.Fit(second, w)}
+	parts = append(parts, headerPart{m.stateLabel(), 0})
+	second := joinHeader(parts, s.Faint.Render(" · "), w)
+	return []string{cells.Fit(first, w), cells.Fit(cells.Truncate(second, w), w)}
+}
+
+// headerPart is one part of the progress line; parts with a drop rank give
+// way, lowest rank first, when the line is too wide (0: never).
+type headerPart struct {
+	s    string
+	drop int
+}
+
+// joinHeader joins parts with sep, leaving out droppable parts until the
+// line fits in w cells or none is left.
+func joinHeader(parts []headerPart, sep string, w int) string {
+	for {
+		strs := make([]string, 0, len(parts))
+		lowest := -1
+		for i, p := range parts {
+			strs = append(strs, p.s)
+			if p.drop > 0 && (lowest < 0 || p.drop < parts[lowest].drop) {
+				lowest = i
+			}
+		}
+		line := strings.Join(strs, sep)
+		if ansi.StringWidth(line) <= w || lowest < 0 {
+			return line
+		}
+		parts = append(parts[:lowest:lowest], parts[lowest+1:]...)
+	}
 }
 
 // stateLabel says what is happening now.
@@ -114,7 +145,7 @@ func (m *Model) footerLines(w int) []string {
 	status := " " + cells.Truncate(m.status, max(w-2, 1))
 	out := []string{style.Render(cells.Fit(status, w))}
 	m.help.ShowAll = m.showHelp
-	for _, l := range strings.Split(m.help.View(m.keys), "\n") {
+	for _, l := range strings.Split(hints.View(m.help, m.keys, w-1), "\n") {
 		out = append(out, cells.Fit(" "+l, w))
 	}
 	return out

@@ -229,7 +229,7 @@ func (m *Model) columnTail(c *column, dst []string) []string {
 		dst = append(dst, cells.Fit(m.styles.Note.Render("Waiting for its turn."), w))
 	}
 	if c.err != "" {
-		for _, l := range strings.Split(ansi.Wordwrap("⚠ "+c.err, w, ""), "\n") {
+		for _, l := range strings.Split(cells.Wrap("⚠ "+c.err, w), "\n") {
 			dst = append(dst, cells.Fit(m.styles.Error.Render(l), w))
 		}
 	}
@@ -245,7 +245,7 @@ func (m *Model) layoutVerdict(w int) int {
 	case v.waiting:
 		msg := "The moderator is reading the whole debate and writing the verdict…"
 		v.lines = v.lines[:0]
-		for i, l := range strings.Split(ansi.Wordwrap(msg, max(w-2, 1), ""), "\n") {
+		for i, l := range strings.Split(cells.Wrap(msg, max(w-2, 1)), "\n") {
 			prefix := "  "
 			if i == 0 {
 				prefix = m.styles.Spinner.Render(spin.Frames[m.frame])
@@ -256,7 +256,7 @@ func (m *Model) layoutVerdict(w int) int {
 		v.gen++
 	case v.err != "" && v.text == "":
 		v.lines = v.lines[:0]
-		for _, l := range strings.Split(ansi.Wordwrap("⚠ The verdict failed: "+v.err, w, ""), "\n") {
+		for _, l := range strings.Split(cells.Wrap("⚠ The verdict failed: "+v.err, w), "\n") {
 			v.lines = append(v.lines, cells.Fit(m.styles.Error.Render(l), w))
 		}
 		v.w, v.exact = 0, false

@@ -9,7 +9,7 @@ import (
 )
 
 // sizes are the golden terminal sizes.
-var sizes = []struct{ w, h int }{{80, 24}, {120, 40}, {200, 50}}
+var sizes = []struct{ w, h int }{{60, 24}, {80, 24}, {120, 40}, {200, 50}}
 
 // TestViewComplete is a whole mock debate (zero pace, seed 1), once ended.
 func TestViewComplete(t *testing.T) {
@@ -18,6 +18,7 @@ func TestViewComplete(t *testing.T) {
 			h := newHarness(t)
 			h.start(New(h.options(), mockLaunch(t.TempDir(), 2)), sz.w, sz.h)
 			h.until("the debate to end", 20*time.Second, settled)
+			narrow(t, h.m, sz.w)
 			golden(t, fmt.Sprintf("complete-%dx%d", sz.w, sz.h), plain(h.m.View()))
 		})
 	}
@@ -29,6 +30,7 @@ func TestViewLive(t *testing.T) {
 	for _, sz := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
 			s := liveSynth(t, sz.w, sz.h)
+			narrow(t, s.m, sz.w)
 			golden(t, fmt.Sprintf("live-%dx%d", sz.w, sz.h), s.view())
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/help"
 
 	"github.com/roundtable-dev/roundtable/tui/internal/cells"
+	"github.com/roundtable-dev/roundtable/tui/internal/hints"
 )
 
 // finish lays a form out on a screen of w×h cells: its lines, then the
@@ -14,7 +15,7 @@ import (
 // (the focused field) is shown.
 func finish(s *Styles, hm help.Model, k KeyMap, lines []string, focus int, errText string, w, h int) string {
 	hm.ShowAll = false
-	helpLines := strings.Split(hm.View(k), "\n")
+	helpLines := strings.Split(hints.View(hm, k, w-1), "\n")
 	status := s.StatusBar.Render(cells.Fit(" ", w))
 	if errText != "" {
 		status = s.StatusError.Render(cells.Fit(" "+cells.Truncate(errText, w-2), w))

@@ -9,6 +9,7 @@ import (
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/transcript"
 	"github.com/roundtable-dev/roundtable/tui/internal/cells"
+	"github.com/roundtable-dev/roundtable/tui/internal/hints"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -73,7 +74,7 @@ func (f RoomForm) readyView(w int) string {
 	s := &f.styles
 	title := cells.Fit(s.Strong.Render("roundtable")+s.Faint.Render(" │ ")+s.Title.Render("MCP room "+mdrender.Inline(f.res.Room)+" is ready"), w)
 	f.help.ShowAll = false
-	helpLines := strings.Split(f.help.View(f.keys), "\n")
+	helpLines := strings.Split(hints.View(f.help, f.keys, w-1), "\n")
 	out := []string{title}
 	out = append(out, strings.Split(f.page.View(), "\n")...)
 	out = append(out, s.StatusBar.Render(cells.Fit(" "+cells.Truncate(f.status, w-2), w)))

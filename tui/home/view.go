@@ -11,6 +11,7 @@ import (
 
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/tui/internal/cells"
+	"github.com/roundtable-dev/roundtable/tui/internal/hints"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -304,7 +305,7 @@ func (m *Model) footer(w int) []string {
 	}
 	out := []string{s.StatusBar.Render(cells.Fit(" "+cells.Truncate(status, w-2), w))}
 	m.help.ShowAll = m.showHelp
-	for _, l := range strings.Split(m.help.View(m.keys), "\n") {
+	for _, l := range strings.Split(hints.View(m.help, m.keys, w-1), "\n") {
 		out = append(out, cells.Fit(" "+l, w))
 	}
 	return out

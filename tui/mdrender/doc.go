@@ -5,7 +5,10 @@
 // (transcript.SanitizeTerminal: escape sequences such as clear screen, set
 // title, OSC 52 clipboard writes or hyperlinks are shown as text and never
 // reach the terminal), and strips the hyperlinks Glamour itself adds around
-// links, whose address stays visible.
+// links, whose address stays visible. What the author typed is what the
+// screen shows: raw HTML (`Store<T>`, `<script>`), which Glamour drops, is
+// shown as text, character references (`&amp;`) as typed, and no line is
+// wider than the width asked for, so nothing is cut at the right edge.
 //
 // Glamour's TermRenderer is not safe across goroutines, so a Renderer owns
 // one per width and serialises their use; a Renderer may be shared by the

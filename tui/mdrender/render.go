@@ -9,9 +9,9 @@ import (
 	"charm.land/glamour/v2"
 	"charm.land/glamour/v2/ansi"
 	"charm.land/glamour/v2/styles"
-	xansi "github.com/charmbracelet/x/ansi"
 
 	"github.com/roundtable-dev/roundtable/room/transcript"
+	"github.com/roundtable-dev/roundtable/tui/internal/cells"
 )
 
 // DefaultCacheBytes bounds the finished renders a Renderer keeps. Rendered
@@ -25,8 +25,18 @@ const DefaultCacheBytes = 48 << 20
 const MinWidth = 10
 
 // maxRenderers bounds how many widths keep a Glamour renderer; a window
-// dragged through many sizes would otherwise leave one per width.
-const maxRenderers = 4
+// dragged through many sizes would otherwise leave one per width. A few
+// screens' widths, each with the narrower width its overflow fix may use,
+// fit.
+const maxRenderers = 8
+
+// maxNarrowerTries and maxNarrowing bound how often, and by how many
+// cells, a render that overflows its width is wrapped again narrower
+// before its wide lines are split instead.
+const (
+	maxNarrowerTries = 3
+	maxNarrowing     = 4
+)
 
 // Renderer renders untrusted Markdown for the terminal with Glamour. It is
 // safe for concurrent use: Glamour's TermRenderer is not, so the Renderer
@@ -87,11 +97,13 @@ func (r *Renderer) Dark() bool { return r.dark }
 
 // Render renders markdown wrapped to width columns. The text is sanitized
 // first (transcript.SanitizeTerminal), so escape sequences in it are shown
-// as text and never reach the terminal; the output carries Glamour's colours
-// only, no hyperlinks, no trailing padding, and no leading or trailing blank
-// lines. It never fails: should Glamour fail, the sanitized text is returned
-// wrapped. Repeated calls with the same text and width are served from the
-// cache.
+// as text and never reach the terminal; raw HTML and character references
+// are shown as typed (see literal); no line of the output is wider than
+// width, so a screen never has to cut one. The output carries Glamour's
+// colours only, no hyperlinks, no trailing padding, and no leading or
+// trailing blank lines. It never fails: should Glamour fail, the sanitized
+// text is returned wrapped. Repeated calls with the same text and width are
+// served from the cache.
 func (r *Renderer) Render(markdown string, width int) string {
 	width = max(width, MinWidth)
 	key := r.key(markdown, width)
@@ -145,15 +157,33 @@ func (r *Renderer) renderLocked(markdown string, width int) string {
 	if strings.TrimSpace(safe) == "" {
 		return ""
 	}
-	tr, err := r.termRendererLocked(width)
-	if err == nil {
+	src := literal(safe)
+	wrap := width
+	for try := 0; ; try++ {
+		tr, err := r.termRendererLocked(wrap)
 		var out string
-		if out, err = tr.Render(safe); err == nil {
-			return compact(out)
+		if err == nil {
+			out, err = tr.Render(src)
 		}
+		if err != nil {
+			// Glamour failed: show the text as it is, wrapped.
+			return strings.TrimRight(cells.Wrap(safe, width), "\n")
+		}
+		out = compact(out)
+		over := cells.Widest(out) - width
+		if over <= 0 {
+			return out
+		}
+		// Glamour wraps lists, quotes and code with a wrapper that lets a
+		// word ending in punctuation run one or more cells past the edge
+		// (charmbracelet/x#785): wrapping that much narrower flows the
+		// text so that it fits. Past a few tries, the lines still too
+		// wide are split.
+		if try == maxNarrowerTries || over > maxNarrowing || wrap-over < MinWidth {
+			return strings.Join(cells.SplitAll(strings.Split(out, "\n"), width), "\n")
+		}
+		wrap -= over
 	}
-	// Glamour failed: show the text as it is, wrapped.
-	return strings.TrimRight(xansi.Wrap(safe, width, ""), "\n")
 }
 
 func (r *Renderer) termRendererLocked(width int) (*glamour.TermRenderer, error) {
@@ -163,6 +193,9 @@ func (r *Renderer) termRendererLocked(width int) (*glamour.TermRenderer, error) 
 	tr, err := glamour.NewTermRenderer(
 		glamour.WithStyles(styleConfig(r.dark)),
 		glamour.WithWordWrap(width),
+		// Links in tables are shown where they are, as everywhere else,
+		// rather than as numbered footnotes.
+		glamour.WithInlineTableLinks(true),
 	)
 	if err != nil {
 		return nil, err

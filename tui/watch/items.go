@@ -10,6 +10,7 @@ import (
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/internal/cells"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -194,7 +195,7 @@ func (l *msgList) renderVerdict(m *room.Message) []string {
 
 func (l *msgList) renderSkipped(s room.Skipped) []string {
 	text := fmt.Sprintf("message file %s could not be read and is left out: %s", s.File, s.Reason)
-	wrapped := splitLines(xansi.Wrap(text, max(l.width-2, 10), ""))
+	wrapped := splitLines(cells.Wrap(text, max(l.width-2, 10)))
 	out := make([]string, 0, len(wrapped)+1)
 	for i, line := range wrapped {
 		prefix := "  "

@@ -8,6 +8,8 @@ import (
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/internal/cells"
+	"github.com/roundtable-dev/roundtable/tui/internal/hints"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -68,7 +70,7 @@ func (m *Model) centered(h int, lines []string) []string {
 
 // wrapped word-wraps plain text to the screen (less a margin) and styles it.
 func (m *Model) wrapped(text string, render func(...string) string) []string {
-	lines := splitLines(xansi.Wrap(text, max(min(m.width-4, 72), 10), ""))
+	lines := splitLines(cells.Wrap(text, max(min(m.width-4, 72), 10)))
 	for i, l := range lines {
 		lines[i] = render(l)
 	}
@@ -119,13 +121,13 @@ func (m *Model) footerText() footerText {
 	var f footerText
 	w := max(m.width-2, 10)
 	if m.phase == phaseLive && m.st.Closed != nil {
-		f.banner = splitLines(xansi.Wrap(m.closedText(), w, ""))
+		f.banner = splitLines(cells.Wrap(m.closedText(), w))
 	}
 	if m.seatsGone() {
 		f.warn = splitLines(xansi.Wrap(m.seatsGoneText(), w, ""))
 	}
 	if m.err != "" {
-		f.errs = splitLines(xansi.Wrap("✖ "+m.err, w, ""))
+		f.errs = splitLines(cells.Wrap("✖ "+m.err, w))
 		if len(f.errs) > maxErrorLines {
 			f.errs = append(f.errs[:maxErrorLines-1], xansi.Truncate(strings.Join(f.errs[maxErrorLines-1:], " "), w, "…"))
 		}
@@ -134,7 +136,7 @@ func (m *Model) footerText() footerText {
 	if status != "" && !m.statusOK {
 		status = "✖ " + status
 	}
-	f.status = splitLines(xansi.Wrap(status, max(m.width-3-m.positionWidth(), 10), ""))
+	f.status = splitLines(cells.Wrap(status, max(m.width-3-m.positionWidth(), 10)))
 	if len(f.status) == 0 {
 		f.status = []string{""}
 	}
@@ -146,7 +148,7 @@ func (f footerText) height(helpLines int) int {
 }
 
 func (m *Model) helpHeight() int {
-	return countLines(m.help.View(m.keys))
+	return countLines(hints.View(m.help, m.keys, m.width))
 }
 
 // footerLines: the closed banner, the seats-gone banner, a read error, the status line (with the
@@ -175,7 +177,7 @@ func (m *Model) footerLines(f footerText) []string {
 		}
 		out = append(out, render(fitLR(" "+l, r, m.width)))
 	}
-	return append(out, splitLines(m.help.View(m.keys))...)
+	return append(out, splitLines(hints.View(m.help, m.keys, m.width))...)
 }
 
 // bannerLine pads (or truncates) text to the full width in a banner style.

@@ -15,5 +15,9 @@ func TestMain(m *testing.M) {
 		goleak.IgnoreAnyFunction("github.com/charmbracelet/x/exp/teatest/v2.NewTestModel.func2"),
 		goleak.IgnoreTopFunction("os/signal.signal_recv"),
 		goleak.IgnoreTopFunction("os/signal.loop"),
+		// Chroma (Glamour's code highlighter) times its regular
+		// expressions with regexp2's clock, a goroutine of that library
+		// that ends on its own a moment after the last match.
+		goleak.IgnoreAnyFunction("github.com/dlclark/regexp2.runClock"),
 	)
 }

@@ -28,7 +28,7 @@ var viewRooms = []struct {
 
 // TestView compares the screen with golden files (refresh with -update).
 func TestView(t *testing.T) {
-	for _, size := range []struct{ w, h int }{{80, 30}, {120, 40}} {
+	for _, size := range []struct{ w, h int }{{60, 30}, {80, 30}, {120, 40}} {
 		for _, rc := range viewRooms {
 			t.Run(fmt.Sprintf("%s-%d", rc.name, size.w), func(t *testing.T) {
 				cwd, name := rc.build(t)

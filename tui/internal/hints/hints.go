@@ -1,0 +1,175 @@
+// Package hints draws the key hints under a screen, the one-line short
+// help or the full help, within the screen's width.
+//
+// Bubbles' help cuts the short line from its end, so `q quit`, listed last,
+// was the first hint to go on a narrow screen, and when even its ellipsis
+// did not fit it gave up and wrote every hint past the edge. Here the hint
+// of q and then the hint of ? stay; the others give way, the last listed
+// first, and " … " marks where hints were left out. The full help's
+// columns flow onto more rows instead of running off the screen.
+package hints
+
+import (
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
+
+	"github.com/roundtable-dev/roundtable/tui/internal/cells"
+)
+
+// View is m's help for k, short or full (m.ShowAll), in lines of at most
+// width cells, with m's styles and separators.
+func View(m help.Model, k help.KeyMap, width int) string {
+	if m.ShowAll {
+		return Full(m, k.FullHelp(), width)
+	}
+	return Short(m, k.ShortHelp(), width)
+}
+
+// kept ranks the hints that stay longest: q first, then ?.
+var kept = []string{"q", "?"}
+
+// Short is the one-line help: every enabled binding that fits in width
+// cells, in order, keeping q's and ?'s hints longest.
+func Short(m help.Model, bindings []key.Binding, width int) string {
+	enabled := slices.DeleteFunc(slices.Clone(bindings), func(b key.Binding) bool { return !b.Enabled() })
+	if len(enabled) == 0 {
+		return ""
+	}
+	items := make([]string, len(enabled))
+	for i, b := range enabled {
+		items[i] = m.Styles.ShortKey.Inline(true).Render(b.Help().Key) + " " +
+			m.Styles.ShortDesc.Inline(true).Render(b.Help().Desc)
+	}
+	var rank []int // the order in which items are given room
+	for _, k := range kept {
+		for i, b := range enabled {
+			if b.Help().Key == k && !slices.Contains(rank, i) {
+				rank = append(rank, i)
+			}
+		}
+	}
+	for i := range items {
+		if !slices.Contains(rank, i) {
+			rank = append(rank, i)
+		}
+	}
+	ell := m.Styles.Ellipsis.Inline(true)
+	j := joiner{
+		sep:  m.Styles.ShortSeparator.Inline(true).Render(m.ShortSeparator),
+		gap:  ell.Render(" " + m.Ellipsis + " "),
+		head: ell.Render(m.Ellipsis + " "),
+		tail: ell.Render(" " + m.Ellipsis),
+	}
+	shown := make([]bool, len(items))
+	line := ""
+	for n, i := range rank {
+		shown[i] = true
+		candidate := j.join(items, shown, true)
+		if lipgloss.Width(candidate) > width {
+			// The hints before the marks of what is left out.
+			candidate = j.join(items, shown, false)
+		}
+		if lipgloss.Width(candidate) > width {
+			shown[i] = false
+			if n >= len(kept) {
+				break // the rest give way in the order listed
+			}
+			continue
+		}
+		line = candidate
+	}
+	if line == "" {
+		// Not even q's hint fits: show what does.
+		return cells.Truncate(items[rank[0]], width)
+	}
+	return line
+}
+
+// joiner joins hints: sep between two, gap where hints were left out
+// between them, head and tail where they were left out before the first
+// or after the last.
+type joiner struct{ sep, gap, head, tail string }
+
+// join joins the shown items, marking what is left out when marks is set.
+func (j joiner) join(items []string, shown []bool, marks bool) string {
+	var b strings.Builder
+	skipped, started := false, false
+	for i, it := range items {
+		if !shown[i] {
+			skipped = true
+			continue
+		}
+		switch {
+		case started && skipped && marks:
+			b.WriteString(j.gap)
+		case started:
+			b.WriteString(j.sep)
+		case skipped && marks:
+			b.WriteString(j.head)
+		}
+		b.WriteString(it)
+		skipped, started = false, true
+	}
+	if skipped && started && marks {
+		b.WriteString(j.tail)
+	}
+	return b.String()
+}
+
+// Full is the full help: one column per group, side by side, flowing onto
+// more rows (a blank line between) when they do not fit in width cells.
+func Full(m help.Model, groups [][]key.Binding, width int) string {
+	var cols []string
+	for _, g := range groups {
+		var keys, descs []string
+		for _, b := range g {
+			if b.Enabled() {
+				keys = append(keys, b.Help().Key)
+				descs = append(descs, b.Help().Desc)
+			}
+		}
+		if len(keys) == 0 {
+			continue
+		}
+		cols = append(cols, lipgloss.JoinHorizontal(lipgloss.Top,
+			m.Styles.FullKey.Render(strings.Join(keys, "\n")), " ",
+			m.Styles.FullDesc.Render(strings.Join(descs, "\n"))))
+	}
+	sep := m.Styles.FullSeparator.Inline(true).Render(m.FullSeparator)
+	var rows []string
+	var row []string
+	rowW := 0
+	flush := func() {
+		if len(row) > 0 {
+			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+			row, rowW = nil, 0
+		}
+	}
+	for _, c := range cols {
+		cw := lipgloss.Width(c)
+		if len(row) > 0 && rowW+lipgloss.Width(sep)+cw > width {
+			flush()
+		}
+		if len(row) > 0 {
+			row = append(row, sep)
+			rowW += lipgloss.Width(sep)
+		}
+		row = append(row, c)
+		rowW += cw
+	}
+	flush()
+	out := strings.Join(rows, "\n\n")
+	if cells.Widest(out) <= width {
+		return out
+	}
+	// A column wider than the screen itself is cut with an ellipsis.
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		lines[i] = cells.Truncate(l, width)
+	}
+	return strings.Join(lines, "\n")
+}
