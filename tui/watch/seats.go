@@ -104,6 +104,6 @@ func (m *Model) seatsGone() bool {
 func (m *Model) seatsGoneText() string {
 	name := mdrender.Inline(m.opts.Room)
 	return fmt.Sprintf("BOTH SEATS HAVE DISCONNECTED · the room is still open · restart both agents "+
-		"(their MCP entries run roundtable --room %s --seat lead and --seat peer) and ask each to carry on; "+
+		"(their roundtable entries for room %s, lead and peer) and ask each to carry on; "+
 		"the transcript is kept", name)
 }

@@ -141,7 +141,7 @@ func TestSeatsGoneBanner(t *testing.T) {
 			if got != tt.want {
 				t.Fatalf("banner shown %v, want %v:\n%s", got, tt.want, plain(m))
 			}
-			if got && !strings.Contains(view, "roundtable --room "+name+" --seat lead and --seat peer") {
+			if got && !strings.Contains(view, "restart both agents (their roundtable entries for room "+name+", lead and peer)") {
 				t.Errorf("the banner does not say how to go on:\n%s", plain(m))
 			}
 		})
