@@ -26,6 +26,17 @@ var (
 	ErrSave = errors.New("could not save the debate")
 )
 
+// TopicError says why a debate's topic cannot be debated. It comes wrapped
+// with ErrBadConfig; a form finds it with errors.As to point at its topic
+// field.
+type TopicError struct {
+	Reason string
+	Empty  bool // there is no topic at all
+}
+
+// Error is the reason.
+func (e *TopicError) Error() string { return e.Reason }
+
 // IsUsage reports whether err comes from settings a user gave (flags,
 // persona files, form fields) rather than from running the debate: a
 // command line exits 2 on it.

@@ -22,18 +22,14 @@ var fixedNow = time.Date(2026, 11, 30, 14, 20, 0, 0, time.UTC)
 
 func testOptions(t *testing.T) Options {
 	return Options{
-		Cwd: t.TempDir(), ExportDir: t.TempDir(), Getenv: func(string) string { return "" },
-		Now: func() time.Time { return fixedNow }, NoWatch: true, Dark: true, Fast: true,
+		Cwd: t.TempDir(), ExportDir: t.TempDir(), Debate: debate.Settings{Getenv: func(string) string { return "" }},
+		Now: func() time.Time { return fixedNow }, NoWatch: true, Dark: true,
 	}
 }
 
 func TestNewChecksOptions(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "f")
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bad := filepath.Join(t.TempDir(), "personas.toml")
-	if err := os.WriteFile(bad, []byte("[[persona]]\nname = \"X\"\nnope = 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -43,18 +39,27 @@ func TestNewChecksOptions(t *testing.T) {
 	}{
 		{"a missing --cwd", func(o *Options) { o.Cwd = filepath.Join(o.Cwd, "nope") }, func(err error) bool { return errors.Is(err, ErrBadCwd) }},
 		{"a file as --cwd", func(o *Options) { o.Cwd = file }, func(err error) bool { return errors.Is(err, ErrBadCwd) }},
-		{"rounds out of range", func(o *Options) { o.Rounds = 11 }, debate.IsUsage},
-		{"a bad persona file", func(o *Options) { o.PersonasFile = bad }, debate.IsUsage},
-		{"a bad --agent", func(o *Options) { o.Agents = []string{"no description"} }, debate.IsUsage},
+		{"rounds out of range with a topic", func(o *Options) {
+			o.Debate.Config.Topic = "T"
+			o.Debate.Config.Rounds = 11
+		}, debate.IsUsage},
+		{"a bad room name with a topic", func(o *Options) {
+			o.Debate.Config.Topic = "T"
+			o.Debate.Room = "../x"
+		}, debate.IsUsage},
 		{"a topic with a provider whose key is missing", func(o *Options) {
-			o.Topic = "T"
-			o.Provider.Name = "openrouter"
+			o.Debate.Config.Topic = "T"
+			o.Debate.Provider.Name = "openrouter"
 		}, func(err error) bool {
 			return errors.Is(err, debate.ErrMissingKey) && strings.Contains(err.Error(), "OPENROUTER_API_KEY")
 		}},
 		{"an unknown provider with a topic", func(o *Options) {
-			o.Topic = "T"
-			o.Provider.Name = "nope"
+			o.Debate.Config.Topic = "T"
+			o.Debate.Provider.Name = "nope"
+		}, debate.IsUsage},
+		{"a base URL without its port with a topic", func(o *Options) {
+			o.Debate.Config.Topic = "T"
+			o.Debate.Provider = debate.ProviderConfig{Name: "ollama", BaseURL: "http://127.0.0.1:/v1"}
 		}, debate.IsUsage},
 	}
 	for _, tt := range tests {
@@ -68,6 +73,11 @@ func TestNewChecksOptions(t *testing.T) {
 			}
 			if !tt.check(err) {
 				t.Errorf("wrong error: %v", err)
+			}
+			if fi, err := os.Stat(o.Cwd); err == nil && fi.IsDir() {
+				if _, err := os.Stat(filepath.Join(o.Cwd, room.Folder)); !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("a refused start created %s", room.Folder)
+				}
 			}
 		})
 	}
@@ -166,8 +176,8 @@ func TestRouting(t *testing.T) {
 
 func TestTopicStartsTheDebate(t *testing.T) {
 	o := testOptions(t)
-	o.Topic = "Should we adopt GraphQL"
-	o.Rounds = 1
+	o.Debate.Config.Topic = "Should we adopt GraphQL"
+	o.Debate.Config.Rounds = 1
 	m, err := New(o)
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/room/transcript"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 	"github.com/roundtable-dev/roundtable/tui/theme"
@@ -35,7 +36,8 @@ type column struct {
 	turns    []*turn
 	grow     *mdrender.Growing // the turn being spoken; nil otherwise
 	speaking bool
-	thinking bool // speaking, nothing said yet
+	thinking bool          // speaking, nothing said yet
+	retry    *debate.Event // the provider is retrying this turn (a retry event); nil: not
 	err      string
 
 	scroll scroller
