@@ -47,11 +47,14 @@ func (c Config) Normalize() (Config, error) {
 	c.Topic = strings.TrimSpace(c.Topic)
 	switch {
 	case c.Topic == "":
-		return c, fmt.Errorf("%w: %w", ErrBadConfig, &TopicError{Empty: true,
-			Reason: fmt.Sprintf("the debate needs a topic, like --topic %q", "Should we adopt GraphQL")})
+		return c, fmt.Errorf("%w: %w", ErrBadConfig, &TopicError{
+			Empty:  true,
+			Reason: fmt.Sprintf("the debate needs a topic, like --topic %q", "Should we adopt GraphQL"),
+		})
 	case utf8.RuneCountInString(c.Topic) > MaxTopicLen:
 		return c, fmt.Errorf("%w: %w", ErrBadConfig, &TopicError{
-			Reason: fmt.Sprintf("the topic is longer than %d characters; state the decision in a sentence or two", MaxTopicLen)})
+			Reason: fmt.Sprintf("the topic is longer than %d characters; state the decision in a sentence or two", MaxTopicLen),
+		})
 	case !utf8.ValidString(c.Topic):
 		return c, fmt.Errorf("%w: %w", ErrBadConfig, &TopicError{Reason: "the topic is not valid UTF-8"})
 	}

@@ -97,13 +97,12 @@ func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Wr
 
 	switch {
 	case ow.err != nil:
-		return fmt.Errorf("%w: the debate stopped as it could not write its output (%v); what was said is saved in room %s",
-			ErrOutputClosed, ow.err, name)
+		return &outputClosedError{fmt.Sprintf("the output was closed (%v), so the debate stopped; what was said is saved in room %s", ow.err, name)}
 	case last.Type == EventDone:
 		fmt.Fprintf(stderr, "roundtable: saved; read it again with: roundtable transcript --room %s\n", name)
 		return nil
 	case last.Text == CancelledMessage:
-		return fmt.Errorf("stopped; what was said is saved in room %s (roundtable transcript --room %s): %w", name, name, context.Canceled)
+		return &stoppedError{fmt.Sprintf("stopped; what was said is saved in room %s (roundtable transcript --room %s)", name, name)}
 	default:
 		if errors.Is(last.Err, ErrSave) {
 			return last.Err
@@ -111,6 +110,20 @@ func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Wr
 		return fmt.Errorf("%s (what was said is saved in room %s)", last.Text, name)
 	}
 }
+
+// stoppedError is a debate stopped by its context (ctrl+c): its message is
+// the one line to show, and errors.Is(err, context.Canceled) holds.
+type stoppedError struct{ msg string }
+
+func (e *stoppedError) Error() string { return e.msg }
+func (e *stoppedError) Unwrap() error { return context.Canceled }
+
+// outputClosedError is a debate stopped because its output was closed:
+// errors.Is(err, ErrOutputClosed) holds.
+type outputClosedError struct{ msg string }
+
+func (e *outputClosedError) Error() string { return e.msg }
+func (e *outputClosedError) Unwrap() error { return ErrOutputClosed }
 
 // outWriter keeps the first error writing w; it writes nothing after one.
 type outWriter struct {

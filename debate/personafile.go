@@ -90,11 +90,18 @@ func ParsePersonaFile(name string, data []byte) (PersonaFile, error) {
 	}
 	out := PersonaFile{ReplaceDefaults: raw.ReplaceDefaults}
 	lines := personaLines(data, len(raw.Persona))
+	// at is where persona i is in the file; where names the file too.
+	at := func(i int) string {
+		if lines != nil {
+			return fmt.Sprintf("line %d", lines[i])
+		}
+		return fmt.Sprintf("persona %d", i+1)
+	}
 	where := func(i int) string {
 		if lines != nil {
-			return fmt.Sprintf("%s line %d", name, lines[i])
+			return name + " " + at(i)
 		}
-		return fmt.Sprintf("%s, persona %d", name, i+1)
+		return name + ", " + at(i)
 	}
 	seen := map[string]int{}
 	for i, r := range raw.Persona {
@@ -107,7 +114,7 @@ func ParsePersonaFile(name string, data []byte) (PersonaFile, error) {
 		key := strings.ToLower(p.Name)
 		if first, dup := seen[key]; dup {
 			return PersonaFile{}, fmt.Errorf("%w: %s: a second persona named %q (the first is at %s); give each persona its own name",
-				ErrBadPersona, where(i), p.Name, strings.TrimPrefix(where(first), name+" "))
+				ErrBadPersona, where(i), p.Name, at(first))
 		}
 		seen[key] = i
 		enabled := r.Enabled == nil || *r.Enabled

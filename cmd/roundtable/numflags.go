@@ -37,17 +37,18 @@ func numberRule(lo, hi int) string {
 	return fmt.Sprintf("a number from %d to %d", lo, hi)
 }
 
-// badNumber is the sentence for a value name cannot take.
-func badNumber(name, rule, value string) error {
-	return &flagValueError{msg: fmt.Sprintf("--%s must be %s, not %q", name, rule, value)}
+// badNumber is the sentence for a value the setting named label (a flag
+// "--rounds" or a variable) cannot take.
+func badNumber(label, rule, value string) error {
+	return &flagValueError{msg: fmt.Sprintf("%s must be %s, not %q", label, rule, value)}
 }
 
-// parseNumber reads a whole number for --name from lo to hi (hi 0: no
-// upper bound).
-func parseNumber(name, s string, lo, hi int) (int, error) {
+// parseNumber reads a whole number for the setting named label from lo to
+// hi (hi 0: no upper bound).
+func parseNumber(label, s string, lo, hi int) (int, error) {
 	n, err := strconv.Atoi(strings.TrimSpace(s))
 	if err != nil || n < lo || (hi != 0 && n > hi) {
-		return 0, badNumber(name, numberRule(lo, hi), s)
+		return 0, badNumber(label, numberRule(lo, hi), s)
 	}
 	return n, nil
 }
@@ -68,7 +69,7 @@ func (f *intFlag) String() string { return strconv.Itoa(*f.p) }
 func (f *intFlag) Type() string   { return "int" }
 
 func (f *intFlag) Set(s string) error {
-	n, err := parseNumber(f.name, s, f.lo, f.hi)
+	n, err := parseNumber("--"+f.name, s, f.lo, f.hi)
 	if err != nil {
 		return err
 	}
@@ -93,7 +94,7 @@ func (f *int64Flag) Type() string   { return "int" }
 func (f *int64Flag) Set(s string) error {
 	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 	if err != nil {
-		return badNumber(f.name, "a whole number", s)
+		return badNumber("--"+f.name, "a whole number", s)
 	}
 	*f.p = n
 	return nil
@@ -116,7 +117,7 @@ func (f *durationFlag) Type() string   { return "duration" }
 func (f *durationFlag) Set(s string) error {
 	d, err := time.ParseDuration(strings.TrimSpace(s))
 	if err != nil || d <= 0 {
-		return badNumber(f.name, "a duration of more than 0 like 90s or 2m", s)
+		return badNumber("--"+f.name, "a duration of more than 0 like 90s or 2m", s)
 	}
 	*f.p = d
 	return nil

@@ -63,7 +63,11 @@ func readSeatFlags(c *cobra.Command) (seatFlags, error) {
 	}
 	if f.Lookup("budget") != nil {
 		b := flagOrEnv(f, "budget", "ROUNDTABLE_BUDGET")
-		n, err := parseNumber("budget", b, 1, 0) // the flag is checked already; this checks ROUNDTABLE_BUDGET
+		label := "--budget"
+		if !f.Changed("budget") {
+			label = "ROUNDTABLE_BUDGET" // the flag is checked as it is parsed
+		}
+		n, err := parseNumber(label, b, 1, 0)
 		if err != nil {
 			return sf, asUsage(err)
 		}

@@ -151,11 +151,15 @@ func (m *Model) turnEnded(ev debate.Event) {
 	t.text, t.streaming, t.incomplete, t.exact = ev.Text, false, ev.Incomplete, false
 	t.head = "" // the round line may now say "cut off"
 	c.grow, c.speaking, c.thinking, c.retry = nil, false, false, nil
-	if ev.Usage != nil && (ev.Usage.CompletionTokens > 0 || ev.Usage.PromptTokens > 0) {
-		m.usage.Add(*ev.Usage)
-	} else {
-		m.usage.CompletionTokens += m.live
+	// The turn's tokens: as the provider reported them, or as many as the
+	// screen saw streamed when that is more (or nothing was reported), so
+	// the counter never goes down.
+	u := debate.Usage{}
+	if ev.Usage != nil {
+		u = *ev.Usage
 	}
+	u.CompletionTokens = max(u.CompletionTokens, m.live)
+	m.usage.Add(u)
 	m.live = 0
 }
 

@@ -90,19 +90,24 @@ func retryLabel(ev *debate.Event) string { return mdrender.Inline(ev.RetryLabel(
 // withRetry adds a pending retry to a pane's title (titleW cells wide),
 // in the longest form that fits in room cells with the title: "· retrying
 // after HTTP 429 · attempt 2/4", "· retry 2/4 · HTTP 429" or "· retry 2/4",
-// so a narrow column still shows that it is waiting and why.
+// the last shortening the title if it must, so a narrow column still
+// shows that it waits and for which attempt.
 func (m *Model) withRetry(title string, titleW int, ev *debate.Event, room int) (string, int) {
 	if ev == nil {
 		return title, titleW
 	}
-	short := fmt.Sprintf("retry %d/%d", ev.Attempt, ev.Attempts)
-	for _, note := range []string{retryLabel(ev), short + " · " + mdrender.Inline(ev.Text), short} {
-		note = " · " + note
-		if w := ansi.StringWidth(note); titleW+w <= room || strings.HasSuffix(note, short) {
+	short := fmt.Sprintf(" · retry %d/%d", ev.Attempt, ev.Attempts)
+	for _, note := range []string{" · " + retryLabel(ev), short + " · " + mdrender.Inline(ev.Text)} {
+		if w := ansi.StringWidth(note); titleW+w <= room {
 			return title + m.styles.Warning.Render(note), titleW + w
 		}
 	}
-	return title, titleW
+	w := ansi.StringWidth(short)
+	if titleW+w > room {
+		title = ansi.Truncate(title, max(room-w, 1), "…")
+		titleW = ansi.StringWidth(title)
+	}
+	return title + m.styles.Warning.Render(short), titleW + w
 }
 
 // elapsed is the debate's running time so far (or in all, once ended);
