@@ -156,6 +156,9 @@ func (r *run) debate() error {
 				gens = append(gens, r.startTurn(round, p, true))
 			}
 		}
+		// Turns see r.transcript as it stands when they start: the seam
+		// where a person's notes between turns (issue 14) will join it,
+		// handed over through the Session like Stop.
 		for i, p := range r.cfg.Personas {
 			var g *gen
 			if gens != nil {

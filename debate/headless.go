@@ -90,7 +90,9 @@ func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Wr
 			sess.StopBecause(ErrOutputClosed)
 		}
 	}
-	if ow.err == nil {
+	// The md transcript comes at the end of a debate that ended; one
+	// stopped by ctrl+c is in its room, and says so in one line.
+	if ow.err == nil && !(format == FormatMD && last.Text == CancelledMessage) {
 		out.end()
 		_ = bw.Flush()
 	}
@@ -102,7 +104,7 @@ func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Wr
 		fmt.Fprintf(stderr, "roundtable: saved; read it again with: roundtable transcript --room %s\n", name)
 		return nil
 	case last.Text == CancelledMessage:
-		return &stoppedError{fmt.Sprintf("stopped; what was said is saved in room %s (roundtable transcript --room %s)", name, name)}
+		return &StoppedError{Msg: fmt.Sprintf("stopped; what was said is saved in room %s (roundtable transcript --room %s)", name, name)}
 	default:
 		if errors.Is(last.Err, ErrSave) {
 			return last.Err
@@ -110,13 +112,6 @@ func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Wr
 		return fmt.Errorf("%s (what was said is saved in room %s)", last.Text, name)
 	}
 }
-
-// stoppedError is a debate stopped by its context (ctrl+c): its message is
-// the one line to show, and errors.Is(err, context.Canceled) holds.
-type stoppedError struct{ msg string }
-
-func (e *stoppedError) Error() string { return e.msg }
-func (e *stoppedError) Unwrap() error { return context.Canceled }
 
 // outputClosedError is a debate stopped because its output was closed:
 // errors.Is(err, ErrOutputClosed) holds.

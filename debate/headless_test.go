@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
 )
@@ -196,5 +197,44 @@ func TestHeadlessProviderFailure(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "The debate stopped:") {
 		t.Errorf("text output does not say it stopped:\n%s", out.String())
+	}
+}
+
+// TestHeadlessCancelIsOneLine: a debate stopped by its context returns
+// the one line to show (a *StoppedError, context.Canceled), and writes no
+// closing text: the text format only ends the cut turn's line, md writes
+// nothing.
+func TestHeadlessCancelIsOneLine(t *testing.T) {
+	for _, format := range []string{FormatText, FormatMD} {
+		t.Run(format, func(t *testing.T) {
+			o := headlessOpts(t.TempDir(), format)
+			o.Settings.Provider.Pace = time.Millisecond
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if format == FormatMD {
+				cancel() // md runs unpaced: stop it from the start
+			} else {
+				time.AfterFunc(150*time.Millisecond, cancel)
+			}
+			var out, errOut bytes.Buffer
+			err := RunHeadless(ctx, o, &out, &errOut)
+			var se *StoppedError
+			if !errors.As(err, &se) || !errors.Is(err, context.Canceled) || strings.Contains(err.Error(), "context canceled") {
+				t.Fatalf("err %v", err)
+			}
+			if strings.Count(errOut.String(), "\n") != 1 || !strings.HasPrefix(errOut.String(), "roundtable: saving the debate in room ") {
+				t.Errorf("stderr before the stop line: %q", errOut.String())
+			}
+			switch format {
+			case FormatMD:
+				if out.Len() != 0 {
+					t.Errorf("md wrote %q", out.String())
+				}
+			case FormatText:
+				if strings.Contains(out.String(), "stopped") || !strings.HasSuffix(out.String(), "[incomplete]\n") {
+					t.Errorf("text ends %q", out.String()[max(out.Len()-80, 0):])
+				}
+			}
+		})
 	}
 }

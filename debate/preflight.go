@@ -65,7 +65,7 @@ func Preflight(ctx context.Context, pc ProviderConfig) error {
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(context.Cause(ctx), context.Canceled) {
-			return fmt.Errorf("stopped while checking %s: %w", server, context.Canceled)
+			return &StoppedError{Msg: "stopped while checking whether " + strings.Replace(server, "The ", "the ", 1) + " answers; nothing was created"}
 		}
 		todo := "start it, or point --base-url at one that runs, or choose another provider"
 		if pc.Name == ProviderOllama {

@@ -276,7 +276,7 @@ func (m Model) show(s screen) (tea.Model, tea.Cmd) {
 	case screenDebateForm:
 		if !m.keepForm {
 			s := m.opts.Debate
-			s.Config.Topic = ""
+			s.Config.Topic, s.Room = "", "" // --room names the --topic debate only
 			m.dform = forms.NewDebateForm(m.formOptions(s, nil))
 		}
 		m.keepForm = false
