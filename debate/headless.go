@@ -92,7 +92,8 @@ func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Wr
 	}
 	// The md transcript comes at the end of a debate that ended; one
 	// stopped by ctrl+c is in its room, and says so in one line.
-	if ow.err == nil && !(format == FormatMD && last.Text == CancelledMessage) {
+	stopped := last.Text == CancelledMessage
+	if ow.err == nil && (format != FormatMD || !stopped) {
 		out.end()
 		_ = bw.Flush()
 	}
