@@ -189,6 +189,14 @@ func TestCommandLaunch(t *testing.T) {
 		if _, err := rd.ReadString('\n'); err != nil { // the blank line, then tokens
 			t.Fatal(err)
 		}
+		// stderr is copied from its pipe on its own: wait for the first
+		// line before taking what came before the signal.
+		for deadline := time.Now().Add(time.Minute); !strings.Contains(errOut.String(), "saving the debate in room stopped"); {
+			if time.Now().After(deadline) {
+				t.Fatalf("stderr %q", errOut.String())
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
 		before := errOut.String()
 		if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 			t.Fatal(err)
