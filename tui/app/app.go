@@ -137,7 +137,11 @@ func (m *Model) rerun(rc room.Config) *debateview.Launch {
 // formOptions are the new-debate form's options: filled in from s, with
 // the panel on offer switched to s's personas, and err (if any) shown.
 func (m *Model) formOptions(s debate.Settings, err error) forms.DebateOptions {
-	return forms.DebateOptions{Panel: panelOf(m.panel, s.Config.Personas), Settings: s, Err: err, Dark: m.dark}
+	panel := panelOf(m.panel, s.Config.Personas)
+	if s.Config.Moderator.Persona != "" {
+		panel.Moderator = s.Config.Moderator
+	}
+	return forms.DebateOptions{Panel: panel, Settings: s, Err: err, Dark: m.dark}
 }
 
 // panelOf is panel with exactly the personas on switched on, in their

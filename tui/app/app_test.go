@@ -232,3 +232,78 @@ func runAll(t *testing.T, m Model, cmd tea.Cmd) Model {
 	}
 	return m
 }
+
+// TestPanelOf: the form shown again after a failed start has exactly the
+// debate's personas on, in its speaking order, keeping the panel's order
+// when it can.
+func TestPanelOf(t *testing.T) {
+	panel, err := debate.LoadPanel(debate.PanelOptions{Agents: []string{"Cost Optimizer=a finance-minded reviewer"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := func(p debate.Panel) (all, on []string) {
+		for _, c := range p.Personas {
+			all = append(all, c.Name)
+			if c.Enabled {
+				on = append(on, c.Name)
+			}
+		}
+		return all, on
+	}
+	ps := panel.Enabled() // PM, Architect, Security, Cost Optimizer
+	for _, tt := range []struct {
+		on       []debate.Persona
+		all, got string
+	}{
+		{nil, "Product Manager,Software Architect,Security Reviewer,Cost Optimizer", "Product Manager,Software Architect,Security Reviewer,Cost Optimizer"},
+		{[]debate.Persona{ps[0], ps[3]}, "Product Manager,Software Architect,Security Reviewer,Cost Optimizer", "Product Manager,Cost Optimizer"},
+		{[]debate.Persona{ps[3], ps[0]}, "Cost Optimizer,Product Manager,Software Architect,Security Reviewer", "Cost Optimizer,Product Manager"},
+		{[]debate.Persona{{Name: "Guest", Persona: "from a saved room"}, ps[1]}, "Guest,Software Architect,Product Manager,Security Reviewer,Cost Optimizer", "Guest,Software Architect"},
+	} {
+		all, on := names(panelOf(panel, tt.on))
+		if strings.Join(all, ",") != tt.all || strings.Join(on, ",") != tt.got {
+			t.Errorf("panelOf(%v): list %v, on %v", tt.on, all, on)
+		}
+	}
+	if on := panelOf(panel, ps[:1]).Enabled(); len(on) != 1 || on[0] != ps[0] {
+		t.Errorf("the speaking order of one persona: %v", on)
+	}
+}
+
+// TestFormStartsThroughStart: the form's start goes through debate.Start
+// while the form stays; a refusal comes back to the form as a sentence,
+// a start opens the debate screen on the running debate.
+func TestFormStartsThroughStart(t *testing.T) {
+	o := testOptions(t)
+	m, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { m.Close() }()
+	m, _ = step(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m, _ = step(t, m, home.NewDebateMsg{})
+
+	s := m.opts.Debate
+	s.Config.Topic = "Should we adopt GraphQL"
+	s.Provider = debate.ProviderConfig{Name: debate.ProviderOllama, BaseURL: "http://127.0.0.1:9/v1"}
+	m, cmd := step(t, m, forms.StartMsg{Settings: s})
+	if m.screen != screenDebateForm || cmd == nil {
+		t.Fatalf("the start left the form: screen %d", m.screen)
+	}
+	m, _ = step(t, m, cmd())
+	if v := m.View().Content; m.screen != screenDebateForm || !strings.Contains(strings.Join(strings.Fields(v), " "), "Ollama at http://127.0.0.1:9 is not answering") {
+		t.Fatalf("screen %d:\n%s", m.screen, v)
+	}
+
+	s.Provider = debate.ProviderConfig{Name: debate.ProviderMock}
+	s.Config.Rounds = 1
+	m, cmd = step(t, m, forms.StartMsg{Settings: s})
+	m, _ = step(t, m, cmd())
+	if m.screen != screenDebate {
+		t.Fatalf("a started debate is not shown: screen %d", m.screen)
+	}
+	m = runAll(t, m, m.debate.Init()) // hands the session in
+	if r := m.debate.Room(); r == nil || !m.debate.Running() {
+		t.Fatalf("the debate screen has no running debate")
+	}
+}
