@@ -10,10 +10,10 @@ import (
 // headless to io.Discard with the room written to disk (target: 100 ms).
 func BenchmarkMockDebate(b *testing.B) {
 	cwd := b.TempDir()
-	opts := HeadlessOptions{
-		Topic: "Should we adopt GraphQL", Rounds: 3, Format: FormatText, Cwd: cwd, Fast: true,
-		Getenv: func(string) string { return "" },
-	}
+	opts := HeadlessOptions{Format: FormatText, Settings: Settings{
+		Config: Config{Topic: "Should we adopt GraphQL", Personas: DefaultPersonas(), Rounds: 3},
+		Cwd:    cwd, Getenv: func(string) string { return "" },
+	}}
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := RunHeadless(context.Background(), opts, io.Discard, io.Discard); err != nil {

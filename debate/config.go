@@ -47,17 +47,22 @@ func (c Config) Normalize() (Config, error) {
 	c.Topic = strings.TrimSpace(c.Topic)
 	switch {
 	case c.Topic == "":
-		return c, fmt.Errorf("%w: the debate needs a topic, like --topic %q", ErrBadConfig, "Should we adopt GraphQL")
+		return c, fmt.Errorf("%w: %w", ErrBadConfig, &TopicError{
+			Empty:  true,
+			Reason: fmt.Sprintf("the debate needs a topic, like --topic %q", "Should we adopt GraphQL"),
+		})
 	case utf8.RuneCountInString(c.Topic) > MaxTopicLen:
-		return c, fmt.Errorf("%w: the topic is longer than %d characters; state the decision in a sentence or two", ErrBadConfig, MaxTopicLen)
+		return c, fmt.Errorf("%w: %w", ErrBadConfig, &TopicError{
+			Reason: fmt.Sprintf("the topic is longer than %d characters; state the decision in a sentence or two", MaxTopicLen),
+		})
 	case !utf8.ValidString(c.Topic):
-		return c, fmt.Errorf("%w: the topic is not valid UTF-8", ErrBadConfig)
+		return c, fmt.Errorf("%w: %w", ErrBadConfig, &TopicError{Reason: "the topic is not valid UTF-8"})
 	}
 	if c.Rounds == 0 {
 		c.Rounds = DefaultRounds
 	}
 	if c.Rounds < MinRounds || c.Rounds > MaxRounds {
-		return c, fmt.Errorf("%w: %d rounds; choose %d to %d", ErrBadConfig, c.Rounds, MinRounds, MaxRounds)
+		return c, fmt.Errorf("%w: rounds must be a number from %d to %d, not %d", ErrBadConfig, MinRounds, MaxRounds, c.Rounds)
 	}
 	ps, err := ValidatePersonas(c.Personas)
 	if err != nil {

@@ -156,6 +156,9 @@ func (r *run) debate() error {
 				gens = append(gens, r.startTurn(round, p, true))
 			}
 		}
+		// Turns see r.transcript as it stands when they start: the seam
+		// where a person's notes between turns (issue 14) will join it,
+		// handed over through the Session like Stop.
 		for i, p := range r.cfg.Personas {
 			var g *gen
 			if gens != nil {
@@ -211,15 +214,19 @@ func (r *run) turn(round int, p Persona, g *gen) error {
 		return errCancelled
 	}
 	var text strings.Builder
-	var batch []string
+	var batch []piece
 	for {
 		var done bool
 		batch, done = g.take(batch)
-		for _, d := range batch {
-			if !r.send(Event{Type: EventToken, Round: round, Agent: p.Name, Text: d}) {
+		for _, pc := range batch {
+			ev := Event{Type: EventToken, Round: round, Agent: p.Name, Text: pc.text}
+			if pc.retry != nil {
+				ev = retryEvent(round, p.Name, *pc.retry)
+			}
+			if !r.send(ev) {
 				return r.cut(round, p, model, text.String(), Usage{}, errCancelled)
 			}
-			text.WriteString(d)
+			text.WriteString(pc.text)
 		}
 		if done {
 			break
@@ -255,6 +262,14 @@ func (r *run) turn(round int, p Persona, g *gen) error {
 	return nil
 }
 
+// retryEvent is the retry event of agent's request in round.
+func retryEvent(round int, agent string, rt Retry) Event {
+	return Event{
+		Type: EventRetry, Round: round, Agent: agent, Text: rt.Reason(), Status: rt.Status,
+		Attempt: rt.Attempt, Attempts: rt.Attempts, Wait: rt.Wait,
+	}
+}
+
 // cut ends a turn that stopped early: what was said is kept in a turn_end
 // marked incomplete (when anything was said), then err ends the debate.
 func (r *run) cut(round int, p Persona, model, text string, usage Usage, err error) error {
@@ -278,12 +293,18 @@ func (r *run) silent(purpose Purpose) (string, Usage, error) {
 	g := startGen(r.gctx, &r.wg, r.p, Request{Messages: msgs, Model: m.Model, Info: info}, r.cfg.TurnTimeout, r.cfg.MaxTurnTokens)
 	defer g.cancel(nil)
 	var text strings.Builder
-	var batch []string
+	var batch []piece
 	for {
 		var done bool
 		batch, done = g.take(batch)
-		for _, d := range batch {
-			text.WriteString(d)
+		for _, pc := range batch {
+			if pc.retry != nil {
+				if !r.send(retryEvent(r.held, m.Name, *pc.retry)) {
+					return "", Usage{}, errCancelled
+				}
+				continue
+			}
+			text.WriteString(pc.text)
 		}
 		if done {
 			break

@@ -464,6 +464,26 @@ func TestInvariantCheckerCatchesViolations(t *testing.T) {
 			e[find(e, EventTurnStart)].Agent = cfg.Personas[1].Name
 			return e
 		}),
+		"retry after a token": mutate(func(e []Event) []Event {
+			i := find(e, EventToken) + 1
+			rt := Event{Type: EventRetry, Round: 1, Agent: cfg.Personas[0].Name, Text: "HTTP 429", Attempt: 2, Attempts: 4}
+			return append(e[:i], append([]Event{rt}, e[i:]...)...)
+		}),
+		"retry of another persona": mutate(func(e []Event) []Event {
+			i := find(e, EventTurnStart) + 1
+			rt := Event{Type: EventRetry, Round: 1, Agent: cfg.Personas[1].Name, Text: "HTTP 429", Attempt: 2, Attempts: 4}
+			return append(e[:i], append([]Event{rt}, e[i:]...)...)
+		}),
+		"retry counting from 1": mutate(func(e []Event) []Event {
+			i := find(e, EventTurnStart) + 1
+			rt := Event{Type: EventRetry, Round: 1, Agent: cfg.Personas[0].Name, Text: "HTTP 429", Attempt: 1, Attempts: 4}
+			return append(e[:i], append([]Event{rt}, e[i:]...)...)
+		}),
+		"retry outside a turn, not the moderator's": mutate(func(e []Event) []Event {
+			i := find(e, EventRoundEnd) + 1
+			rt := Event{Type: EventRetry, Round: 1, Agent: cfg.Personas[0].Name, Text: "HTTP 429", Attempt: 2, Attempts: 4}
+			return append(e[:i], append([]Event{rt}, e[i:]...)...)
+		}),
 	}
 	for name, evs := range broken {
 		if invariantErr(evs, cfg) == nil {

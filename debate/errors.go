@@ -1,6 +1,7 @@
 package debate
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -25,6 +26,28 @@ var (
 	// ErrSave means the debate ran but could not be saved as a room.
 	ErrSave = errors.New("could not save the debate")
 )
+
+// StoppedError is a debate stopped by its context (ctrl+c) before it
+// ended: its message is the one line to show, and errors.Is(err,
+// context.Canceled) holds.
+type StoppedError struct{ Msg string }
+
+// Error is the line to show.
+func (e *StoppedError) Error() string { return e.Msg }
+
+// Unwrap is context.Canceled.
+func (e *StoppedError) Unwrap() error { return context.Canceled }
+
+// TopicError says why a debate's topic cannot be debated. It comes wrapped
+// with ErrBadConfig; a form finds it with errors.As to point at its topic
+// field.
+type TopicError struct {
+	Reason string
+	Empty  bool // there is no topic at all
+}
+
+// Error is the reason.
+func (e *TopicError) Error() string { return e.Reason }
 
 // IsUsage reports whether err comes from settings a user gave (flags,
 // persona files, form fields) rather than from running the debate: a

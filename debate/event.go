@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"time"
 )
 
 // EventType names an event of the debate stream.
@@ -15,6 +16,7 @@ const (
 	EventRoundStart   EventType = "round_start"
 	EventTurnStart    EventType = "turn_start"
 	EventToken        EventType = "token"
+	EventRetry        EventType = "retry"
 	EventTurnEnd      EventType = "turn_end"
 	EventRoundEnd     EventType = "round_end"
 	EventSummary      EventType = "summary"
@@ -28,11 +30,13 @@ const CancelledMessage = "cancelled"
 
 // Event is one event of a debate. Type says which fields are set; the JSON
 // form (MarshalJSON) is {"event": Type, "data": {...}} with the payload
-// names of the contract plus a few extra fields:
+// names of the contract (../shared/design/debate-events.md) plus a few
+// extra fields, and one event the contract adds, retry:
 //
 //	session_start {topic, agents, rounds, provider}
 //	round_start   {round}
 //	turn_start    {round, agent, model}
+//	retry         {round, agent, reason, status?, attempt, max_attempts, wait_ms}
 //	token         {round, agent, text}
 //	turn_end      {round, agent, full_text, model, usage, incomplete?, truncated?}
 //	round_end     {round, consensus?}
@@ -41,6 +45,30 @@ const CancelledMessage = "cancelled"
 //	error         {message, agent?, round?, provider?, usage?}
 //
 // Fields marked ? are written only when set.
+//
+// A retry event says the provider's request failed before any reply (HTTP
+// 429 or 5xx, or a connection dropped before the answer) and is about to
+// be made again: reason is "HTTP 429" or "a dropped connection", attempt
+// the attempt about to be made (2 for the first retry) of max_attempts,
+// wait_ms the pause before it. It comes inside the turn it delays, after
+// its turn_start and before its first token; for the moderator's verdict
+// or consensus check, which are not streamed as turns, it comes between
+// rounds with agent the moderator's name. A turn may see several; the
+// views show the last one until the first token (RetryLabel words it).
+//
+// The invariants each stream keeps (tested over many random debates):
+//
+//  1. It ends with exactly one done or error, and nothing follows it.
+//  2. The token deltas of a turn concatenate exactly to its turn_end's
+//     full_text.
+//  3. Rounds count from 1; turn order within a round is the persona order.
+//  4. Cancelling ends it promptly with error {message: "cancelled"}, after
+//     an incomplete turn_end keeping what was said.
+//  5. A provider failure mid-turn ends it with an error naming the
+//     provider, the persona and the cause.
+//  6. A retry names the turn it is in (or the moderator, between turns),
+//     comes before that turn's first token, and counts attempts from 2 up
+//     to max_attempts.
 type Event struct {
 	Type EventType
 
@@ -65,6 +93,14 @@ type Event struct {
 	Truncated  bool  // turn_end: the turn was cut at Config.MaxTurnTokens
 	Consensus  *bool // round_end: the moderator's answer when a consensus check ran
 
+	// retry: the attempt about to be made (2 for the first retry), of
+	// Attempts in all; the HTTP Status that failed the last one (0 for a
+	// dropped connection); the Wait before it. Text is the reason.
+	Attempt  int
+	Attempts int
+	Status   int
+	Wait     time.Duration
+
 	// Err is the cause of an error event, for errors.Is and errors.As. It is
 	// not part of the JSON form.
 	Err error
@@ -88,6 +124,12 @@ func (u *Usage) Add(o Usage) {
 // IsTerminal reports whether e ends a stream (done or error).
 func (e Event) IsTerminal() bool { return e.Type == EventDone || e.Type == EventError }
 
+// RetryLabel is how a retry event reads on a screen or a terminal:
+// "retrying after HTTP 429 · attempt 2/4".
+func (e Event) RetryLabel() string {
+	return fmt.Sprintf("retrying after %s · attempt %d/%d", e.Text, e.Attempt, e.Attempts)
+}
+
 // wire is the union of every payload field, for decoding.
 type wire struct {
 	Topic      string   `json:"topic,omitempty"`
@@ -104,6 +146,11 @@ type wire struct {
 	Incomplete bool     `json:"incomplete,omitempty"`
 	Truncated  bool     `json:"truncated,omitempty"`
 	Consensus  *bool    `json:"consensus,omitempty"`
+	Reason     string   `json:"reason,omitempty"`
+	Status     int      `json:"status,omitempty"`
+	Attempt    int      `json:"attempt,omitempty"`
+	Attempts   int      `json:"max_attempts,omitempty"`
+	WaitMS     int64    `json:"wait_ms,omitempty"`
 }
 
 // Payload shapes, one per event type, so required fields are always
@@ -122,6 +169,15 @@ type (
 		Round int    `json:"round"`
 		Agent string `json:"agent"`
 		Model string `json:"model,omitempty"`
+	}
+	retryData struct {
+		Round    int    `json:"round"`
+		Agent    string `json:"agent"`
+		Reason   string `json:"reason"`
+		Status   int    `json:"status,omitempty"`
+		Attempt  int    `json:"attempt"`
+		Attempts int    `json:"max_attempts"`
+		WaitMS   int64  `json:"wait_ms"`
 	}
 	tokenData struct {
 		Round int    `json:"round"`
@@ -172,6 +228,11 @@ func (e Event) data() (any, error) {
 		return roundData{Round: e.Round}, nil
 	case EventTurnStart:
 		return turnStartData{Round: e.Round, Agent: e.Agent, Model: e.Model}, nil
+	case EventRetry:
+		return retryData{
+			Round: e.Round, Agent: e.Agent, Reason: e.Text, Status: e.Status,
+			Attempt: e.Attempt, Attempts: e.Attempts, WaitMS: e.Wait.Milliseconds(),
+		}, nil
 	case EventToken:
 		return tokenData{Round: e.Round, Agent: e.Agent, Text: e.Text}, nil
 	case EventTurnEnd:
@@ -235,6 +296,9 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 		e.Text = w.FullText
 	case EventError:
 		e.Text = w.Message
+	case EventRetry:
+		e.Text, e.Status, e.Attempt, e.Attempts = w.Reason, w.Status, w.Attempt, w.Attempts
+		e.Wait = time.Duration(w.WaitMS) * time.Millisecond
 	case EventSessionStart, EventRoundStart, EventTurnStart, EventToken, EventRoundEnd, EventSummary, EventDone:
 		e.Text = w.Text
 	default:

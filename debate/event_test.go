@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+	"time"
 )
 
 func TestEventJSON(t *testing.T) {
@@ -20,6 +21,14 @@ func TestEventJSON(t *testing.T) {
 		},
 		{Event{Type: EventRoundStart, Round: 1}, `{"event":"round_start","data":{"round":1}}`},
 		{Event{Type: EventTurnStart, Round: 1, Agent: "PM", Model: "mock"}, `{"event":"turn_start","data":{"round":1,"agent":"PM","model":"mock"}}`},
+		{
+			Event{Type: EventRetry, Round: 2, Agent: "PM", Text: "HTTP 503", Status: 503, Attempt: 2, Attempts: 4, Wait: 1500 * time.Millisecond},
+			`{"event":"retry","data":{"round":2,"agent":"PM","reason":"HTTP 503","status":503,"attempt":2,"max_attempts":4,"wait_ms":1500}}`,
+		},
+		{
+			Event{Type: EventRetry, Round: 1, Agent: "Moderator", Text: "a dropped connection", Attempt: 3, Attempts: 4},
+			`{"event":"retry","data":{"round":1,"agent":"Moderator","reason":"a dropped connection","attempt":3,"max_attempts":4,"wait_ms":0}}`,
+		},
 		{Event{Type: EventToken, Round: 1, Agent: "PM", Text: " hi"}, `{"event":"token","data":{"round":1,"agent":"PM","text":" hi"}}`},
 		{Event{Type: EventToken, Round: 2, Agent: "PM"}, `{"event":"token","data":{"round":2,"agent":"PM","text":""}}`},
 		{

@@ -15,7 +15,7 @@ import (
 // act on the provider, not on a slow consumer.
 type gen struct {
 	mu        sync.Mutex
-	buf       []string
+	buf       []piece
 	done      bool
 	usage     Usage
 	err       error
@@ -23,6 +23,13 @@ type gen struct {
 
 	ready  chan struct{} // signaled (never blocking) after each change
 	cancel context.CancelCauseFunc
+}
+
+// piece is what a gen queues: a delta of the reply, or the news that the
+// provider is about to ask again (retry not nil).
+type piece struct {
+	text  string
+	retry *Retry
 }
 
 var (
@@ -44,6 +51,12 @@ func startGen(ctx context.Context, wg *sync.WaitGroup, p Provider, req Request, 
 		defer wg.Done()
 		defer cancel(nil)
 		timer := time.AfterFunc(timeout, func() { cancel(errStalled) })
+		// A provider waiting to retry is alive: its notice restarts the
+		// watchdog, and is queued in order with the deltas.
+		req.OnRetry = func(rt Retry) {
+			timer.Reset(timeout + rt.Wait)
+			g.pushRetry(rt)
+		}
 		n := 0
 		usage, err := p.Stream(gctx, req, func(d string) error {
 			if gctx.Err() != nil {
@@ -83,7 +96,14 @@ func (g *gen) signal() {
 
 func (g *gen) push(d string) {
 	g.mu.Lock()
-	g.buf = append(g.buf, d)
+	g.buf = append(g.buf, piece{text: d})
+	g.mu.Unlock()
+	g.signal()
+}
+
+func (g *gen) pushRetry(rt Retry) {
+	g.mu.Lock()
+	g.buf = append(g.buf, piece{retry: &rt})
 	g.mu.Unlock()
 	g.signal()
 }
@@ -95,10 +115,10 @@ func (g *gen) finish(u Usage, err error, truncated bool) {
 	g.signal()
 }
 
-// take returns the queued deltas and whether the reply is finished (then
-// every delta has been returned). spare, a slice the caller is done with,
+// take returns the queued pieces and whether the reply is finished (then
+// every piece has been returned). spare, a slice the caller is done with,
 // becomes the new queue, so a steady stream allocates nothing.
-func (g *gen) take(spare []string) (deltas []string, done bool) {
+func (g *gen) take(spare []piece) (deltas []piece, done bool) {
 	g.mu.Lock()
 	deltas, g.buf = g.buf, spare[:0]
 	done = g.done

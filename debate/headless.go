@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/roundtable-dev/roundtable/room"
 )
 
 // Output formats of the headless command.
@@ -22,157 +20,92 @@ const (
 	FormatMD    = "md"    // the finished transcript in Markdown
 )
 
-// HeadlessOptions are the headless command's settings, as given on the
-// command line; RunHeadless resolves and checks them.
+// HeadlessOptions are the headless command's settings.
 type HeadlessOptions struct {
-	Topic           string
-	Rounds          int      // 0: DefaultRounds
-	PersonasFile    string   // --personas
-	Agents          []string // --agent values
-	UserPersonaFile string   // usually UserPersonaFile(); empty: none
-	Provider        ProviderConfig
-	Format          string // jsonl | md | text; empty: text
-	Room            string // empty: made from the topic and time
-	Cwd             string // empty: the working directory
-	Fast            bool   // no pause between the mock's tokens
-	Seed            int64
-	BlindOpening    bool
-	StopOnConsensus bool
-	TurnTimeout     time.Duration // 0: DefaultTurnTimeout
-	// Getenv reads the environment; nil means os.Getenv.
-	Getenv func(string) string
+	// Settings is the debate; Start checks them.
+	Settings Settings
+	// Format is jsonl, md or text; empty: text.
+	Format string
 }
 
-// Prepared is a headless debate ready to run: resolved provider, panel and
-// config. Nothing has been created yet.
-type Prepared struct {
-	Engine   *Engine
-	Provider ProviderConfig
-	Format   string
-	Room     string
-	Cwd      string
-}
-
-// PrepareHeadless resolves and checks opts without creating anything.
-// Errors for which IsUsage is true come from the settings; ErrMissingKey
-// means the provider's key variable is not set.
-func PrepareHeadless(opts HeadlessOptions) (*Prepared, error) {
-	format := strings.ToLower(strings.TrimSpace(opts.Format))
+// checkFormat is the output format named by s.
+func checkFormat(s string) (string, error) {
+	format := strings.ToLower(strings.TrimSpace(s))
 	switch format {
 	case "":
-		format = FormatText
+		return FormatText, nil
 	case FormatJSONL, FormatText, FormatMD:
-	default:
-		return nil, fmt.Errorf("%w: --format %q; use jsonl, md or text", ErrBadConfig, opts.Format)
+		return format, nil
 	}
-	if opts.Rounds != 0 && (opts.Rounds < MinRounds || opts.Rounds > MaxRounds) {
-		return nil, fmt.Errorf("%w: --rounds %d; choose %d to %d", ErrBadConfig, opts.Rounds, MinRounds, MaxRounds)
-	}
-	if opts.TurnTimeout < 0 {
-		return nil, fmt.Errorf("%w: --turn-timeout %s; give a positive duration like 2m", ErrBadConfig, opts.TurnTimeout)
-	}
-	getenv := opts.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	pc := opts.Provider
-	switch {
-	case opts.Fast || format == FormatMD:
-		pc.Pace = 0 // md prints only at the end, so pacing would only wait
-	case pc.Pace == 0:
-		pc.Pace = DefaultPace
-	}
-	pc, err := ResolveProvider(pc, getenv)
-	if err != nil {
-		return nil, err
-	}
-	panel, err := LoadPanel(PanelOptions{UserFile: opts.UserPersonaFile, File: opts.PersonasFile, Agents: opts.Agents})
-	if err != nil {
-		return nil, err
-	}
-	prov, err := NewProvider(pc)
-	if err != nil {
-		return nil, err
-	}
-	cfg := Config{
-		Topic: opts.Topic, Personas: panel.Enabled(), Moderator: panel.Moderator, Rounds: opts.Rounds,
-		Seed: opts.Seed, BlindOpening: opts.BlindOpening, StopOnConsensus: opts.StopOnConsensus,
-		TurnTimeout: opts.TurnTimeout, MaxTurnTokens: TurnTokenCap(pc.MaxTokens),
-	}
-	eng, err := New(cfg, prov)
-	if err != nil {
-		return nil, err
-	}
-	cwd := opts.Cwd
-	if cwd == "" {
-		cwd = "."
-	}
-	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("%w: --cwd %s is not a folder; create it or point --cwd elsewhere", ErrBadConfig, cwd)
-	}
-	if opts.Room != "" {
-		if err := room.ValidateName(opts.Room); err != nil {
-			return nil, fmt.Errorf("%w: --room: %w", ErrBadConfig, err)
-		}
-	}
-	return &Prepared{Engine: eng, Provider: pc, Format: format, Room: opts.Room, Cwd: cwd}, nil
+	return "", fmt.Errorf("%w: --format %q; use jsonl, md or text", ErrBadConfig, s)
 }
 
-// RunHeadless runs a debate without a screen: it prepares it
-// (PrepareHeadless), saves it as a room under opts.Cwd, writes its events to
-// stdout in opts.Format, and notes the room on stderr. It returns nil when
-// the debate is done and saved, an error wrapping context.Canceled when ctx
-// was cancelled (after saving what was said), and the debate's error
-// otherwise.
+// RunHeadless runs a debate without a screen: it starts it (Start), saving
+// it as a room under the settings' Cwd, writes its events to stdout in
+// opts.Format, and notes the room on stderr. It returns nil when the
+// debate is done and saved; an error wrapping context.Canceled when ctx
+// was cancelled (after saving what was said), whose message is the one
+// line to show; an error wrapping ErrOutputClosed when stdout could no
+// longer be written (the debate is then stopped and its room closed as
+// "output closed"); and the debate's error otherwise.
 func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Writer) error {
-	p, err := PrepareHeadless(opts)
+	format, err := checkFormat(opts.Format)
 	if err != nil {
 		return err
 	}
-	return p.Run(ctx, stdout, stderr)
-}
-
-// Run creates the room and runs the prepared debate (see RunHeadless).
-func (p *Prepared) Run(ctx context.Context, stdout, stderr io.Writer) error {
-	if err := Preflight(ctx, p.Provider); err != nil {
-		return err
+	s := opts.Settings
+	if format == FormatMD {
+		s.Provider.Pace = 0 // md prints only at the end, so pacing would only wait
 	}
-	r, err := CreateRoom(p.Cwd, p.Room, p.Engine.Config())
+	sess, err := Start(ctx, s)
 	if err != nil {
 		return err
 	}
-	rel := r.Dir()
+	name := sess.Room().Config().Room
+	rel := sess.Room().Dir()
 	if wd, err := os.Getwd(); err == nil {
 		if x, err := filepath.Rel(wd, rel); err == nil && !strings.HasPrefix(x, "..") {
 			rel = x
 		}
 	}
-	name := r.Config().Room
 	fmt.Fprintf(stderr, "roundtable: saving the debate in room %s (%s)\n", name, rel)
 
-	bw := bufio.NewWriterSize(stdout, 32<<10)
-	out := newOutput(p.Format, bw)
+	ow := &outWriter{w: stdout}
+	bw := bufio.NewWriterSize(ow, 32<<10)
+	out := newOutput(format, bw, stderr)
 	var last Event
-	for ev := range Record(p.Engine.Run(ctx), NewRecorder(r)) {
-		out.event(ev)
-		if ev.Type == EventToken || ev.Type == EventTurnStart {
-			// Live formats show each token as it comes.
-			if p.Format != FormatMD {
-				_ = bw.Flush()
-			}
-		}
+	for ev := range sess.Events() {
 		last = ev
+		if ow.err != nil {
+			continue // stopped; the rest is only saved
+		}
+		out.event(ev)
+		if format != FormatMD && (ev.Type == EventToken || ev.Type == EventTurnStart || ev.IsTerminal()) {
+			// Live formats show each token as it comes.
+			_ = bw.Flush()
+		}
+		if ow.err != nil {
+			// Nobody reads any more (a reader like head exited): stop
+			// rather than talk to no one, and say so in the room.
+			sess.StopBecause(ErrOutputClosed)
+		}
 	}
-	out.end()
-	_ = bw.Flush()
+	// The md transcript comes at the end of a debate that ended; one
+	// stopped by ctrl+c is in its room, and says so in one line.
+	stopped := last.Text == CancelledMessage
+	if ow.err == nil && (format != FormatMD || !stopped) {
+		out.end()
+		_ = bw.Flush()
+	}
 
 	switch {
+	case ow.err != nil:
+		return &outputClosedError{fmt.Sprintf("the output was closed (%v), so the debate stopped; what was said is saved in room %s", ow.err, name)}
 	case last.Type == EventDone:
 		fmt.Fprintf(stderr, "roundtable: saved; read it again with: roundtable transcript --room %s\n", name)
 		return nil
 	case last.Text == CancelledMessage:
-		fmt.Fprintf(stderr, "roundtable: cancelled; what was said is saved in room %s\n", name)
-		return fmt.Errorf("debate cancelled (saved in room %s): %w", name, context.Canceled)
+		return &StoppedError{Msg: fmt.Sprintf("stopped; what was said is saved in room %s (roundtable transcript --room %s)", name, name)}
 	default:
 		if errors.Is(last.Err, ErrSave) {
 			return last.Err
@@ -181,22 +114,57 @@ func (p *Prepared) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 }
 
+// outputClosedError is a debate stopped because its output was closed:
+// errors.Is(err, ErrOutputClosed) holds.
+type outputClosedError struct{ msg string }
+
+func (e *outputClosedError) Error() string { return e.msg }
+func (e *outputClosedError) Unwrap() error { return ErrOutputClosed }
+
+// outWriter keeps the first error writing w; it writes nothing after one.
+type outWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (o *outWriter) Write(p []byte) (int, error) {
+	if o.err != nil {
+		return 0, o.err
+	}
+	n, err := o.w.Write(p)
+	if err != nil {
+		o.err = err
+	}
+	return n, err
+}
+
 // output writes events in one format.
 type output interface {
 	event(ev Event)
 	end()
 }
 
-func newOutput(format string, w io.Writer) output {
+// newOutput writes events to w in format; the readable formats note
+// retries on stderr, keeping them out of the debate's text.
+func newOutput(format string, w, stderr io.Writer) output {
 	switch format {
 	case FormatJSONL:
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
 		return &jsonlOutput{enc: enc}
 	case FormatMD:
-		return &mdOutput{w: w}
+		return &mdOutput{w: w, stderr: stderr}
 	}
-	return &textOutput{w: w}
+	return &textOutput{w: w, stderr: stderr}
+}
+
+// noteRetry writes a retry event as one line on stderr.
+func noteRetry(stderr io.Writer, ev Event) {
+	wait := ev.Wait.Round(100 * time.Millisecond)
+	if ev.Wait < time.Second {
+		wait = ev.Wait.Round(time.Millisecond)
+	}
+	fmt.Fprintf(stderr, "roundtable: %s: %s (in %s)\n", ev.Agent, ev.RetryLabel(), wait)
 }
 
 type jsonlOutput struct{ enc *json.Encoder }
@@ -205,17 +173,22 @@ func (o *jsonlOutput) event(ev Event) { _ = o.enc.Encode(ev) }
 func (o *jsonlOutput) end()           {}
 
 type mdOutput struct {
-	w io.Writer
-	t Transcript
+	w, stderr io.Writer
+	t         Transcript
 }
 
-func (o *mdOutput) event(ev Event) { o.t.Add(ev) }
-func (o *mdOutput) end()           { _ = o.t.WriteMarkdown(o.w) }
+func (o *mdOutput) event(ev Event) {
+	if ev.Type == EventRetry {
+		noteRetry(o.stderr, ev)
+	}
+	o.t.Add(ev)
+}
+func (o *mdOutput) end() { _ = o.t.WriteMarkdown(o.w) }
 
 // textOutput writes a debate as readable live text.
 type textOutput struct {
-	w      io.Writer
-	rounds int
+	w, stderr io.Writer
+	rounds    int
 }
 
 func (o *textOutput) event(ev Event) {
@@ -234,6 +207,8 @@ func (o *textOutput) event(ev Event) {
 		fmt.Fprint(w, "\n\n")
 	case EventToken:
 		fmt.Fprint(w, ev.Text)
+	case EventRetry:
+		noteRetry(o.stderr, ev)
 	case EventTurnEnd:
 		if ev.Incomplete {
 			fmt.Fprint(w, " [incomplete]")
@@ -250,7 +225,10 @@ func (o *textOutput) event(ev Event) {
 			fmt.Fprintf(w, "\n%s\n", usageLine(*ev.Usage))
 		}
 	case EventError:
-		fmt.Fprintf(w, "\nThe debate stopped: %s\n", oneLine(ev.Text))
+		// A stop by the user is said once, on stderr, by the caller.
+		if ev.Text != CancelledMessage {
+			fmt.Fprintf(w, "\nThe debate stopped: %s\n", oneLine(ev.Text))
+		}
 	}
 }
 

@@ -13,15 +13,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
 )
 
 func headlessOpts(cwd, format string) HeadlessOptions {
-	return HeadlessOptions{
-		Topic: "Should we adopt GraphQL", Rounds: 2, Format: format, Cwd: cwd, Fast: true, Seed: 1,
-		Getenv: envOf(nil),
-	}
+	return HeadlessOptions{Format: format, Settings: Settings{
+		Config: Config{Topic: "Should we adopt GraphQL", Personas: DefaultPersonas(), Rounds: 2, Seed: 1},
+		Cwd:    cwd, Getenv: envOf(nil),
+	}}
 }
 
 func onlyRoom(t *testing.T, cwd string) *room.Room {
@@ -110,16 +111,18 @@ func TestHeadlessRejectsBadSettingsBeforeCreating(t *testing.T) {
 		usage  bool
 		want   string
 	}{
-		{"no topic", func(o *HeadlessOptions) { o.Topic = "" }, true, "topic"},
-		{"rounds", func(o *HeadlessOptions) { o.Rounds = 11 }, true, "--rounds 11"},
+		{"no topic", func(o *HeadlessOptions) { o.Settings.Config.Topic = "" }, true, "topic"},
+		{"rounds", func(o *HeadlessOptions) { o.Settings.Config.Rounds = 11 }, true, "rounds must be a number from 1 to 10"},
 		{"format", func(o *HeadlessOptions) { o.Format = "xml" }, true, "--format"},
-		{"room", func(o *HeadlessOptions) { o.Room = "../up" }, true, "--room"},
-		{"agent", func(o *HeadlessOptions) { o.Agents = []string{"Nameless"} }, true, "--agent"},
-		{"personas file", func(o *HeadlessOptions) { o.PersonasFile = filepath.Join("testdata", "personas", "typo.toml") }, true, "persnoa"},
-		{"provider", func(o *HeadlessOptions) { o.Provider.Name = "gemini" }, true, "unknown provider"},
-		{"timeout", func(o *HeadlessOptions) { o.TurnTimeout = -1 }, true, "--turn-timeout"},
-		{"cwd", func(o *HeadlessOptions) { o.Cwd = filepath.Join(o.Cwd, "absent") }, true, "--cwd"},
-		{"missing key", func(o *HeadlessOptions) { o.Provider.Name = "openrouter" }, false, "OPENROUTER_API_KEY"},
+		{"room", func(o *HeadlessOptions) { o.Settings.Room = "../up" }, true, "--room"},
+		{"no persona", func(o *HeadlessOptions) { o.Settings.Config.Personas = nil }, true, "at least one persona"},
+		{"provider", func(o *HeadlessOptions) { o.Settings.Provider.Name = "gemini" }, true, "unknown provider"},
+		{"base URL without a port", func(o *HeadlessOptions) {
+			o.Settings.Provider = ProviderConfig{Name: "openai", BaseURL: "http://127.0.0.1:/v1"}
+		}, true, `--base-url "http://127.0.0.1:/v1" has a colon after the host but no port`},
+		{"timeout", func(o *HeadlessOptions) { o.Settings.Config.TurnTimeout = -1 }, true, "turn timeout"},
+		{"cwd", func(o *HeadlessOptions) { o.Settings.Cwd = filepath.Join(o.Settings.Cwd, "absent") }, true, "--cwd"},
+		{"missing key", func(o *HeadlessOptions) { o.Settings.Provider.Name = "openrouter" }, false, "OPENROUTER_API_KEY"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -146,8 +149,7 @@ func TestHeadlessCancelSaves(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	o := headlessOpts(cwd, FormatJSONL)
-	o.Fast = false
-	o.Provider.Pace = 1 << 20 // about a millisecond a token
+	o.Settings.Provider.Pace = 1 << 20 // about a millisecond a token
 	pr, pw := io.Pipe()
 	errc := make(chan error, 1)
 	go func() {
@@ -183,7 +185,7 @@ func TestHeadlessProviderFailure(t *testing.T) {
 	})
 	cwd := t.TempDir()
 	o := headlessOpts(cwd, FormatText)
-	o.Provider = ProviderConfig{Name: "openai", BaseURL: fs.URL + "/v1"}
+	o.Settings.Provider = ProviderConfig{Name: "openai", BaseURL: fs.URL + "/v1"}
 	var out bytes.Buffer
 	err := RunHeadless(context.Background(), o, &out, &bytes.Buffer{})
 	if err == nil || IsUsage(err) || !strings.Contains(err.Error(), "HTTP 400") || !strings.Contains(err.Error(), "Product Manager") {
@@ -195,5 +197,44 @@ func TestHeadlessProviderFailure(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "The debate stopped:") {
 		t.Errorf("text output does not say it stopped:\n%s", out.String())
+	}
+}
+
+// TestHeadlessCancelIsOneLine: a debate stopped by its context returns
+// the one line to show (a *StoppedError, context.Canceled), and writes no
+// closing text: the text format only ends the cut turn's line, md writes
+// nothing.
+func TestHeadlessCancelIsOneLine(t *testing.T) {
+	for _, format := range []string{FormatText, FormatMD} {
+		t.Run(format, func(t *testing.T) {
+			o := headlessOpts(t.TempDir(), format)
+			o.Settings.Provider.Pace = time.Millisecond
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if format == FormatMD {
+				cancel() // md runs unpaced: stop it from the start
+			} else {
+				time.AfterFunc(150*time.Millisecond, cancel)
+			}
+			var out, errOut bytes.Buffer
+			err := RunHeadless(ctx, o, &out, &errOut)
+			var se *StoppedError
+			if !errors.As(err, &se) || !errors.Is(err, context.Canceled) || strings.Contains(err.Error(), "context canceled") {
+				t.Fatalf("err %v", err)
+			}
+			if strings.Count(errOut.String(), "\n") != 1 || !strings.HasPrefix(errOut.String(), "roundtable: saving the debate in room ") {
+				t.Errorf("stderr before the stop line: %q", errOut.String())
+			}
+			switch format {
+			case FormatMD:
+				if out.Len() != 0 {
+					t.Errorf("md wrote %q", out.String())
+				}
+			case FormatText:
+				if strings.Contains(out.String(), "stopped") || !strings.HasSuffix(out.String(), "[incomplete]\n") {
+					t.Errorf("text ends %q", out.String()[max(out.Len()-80, 0):])
+				}
+			}
+		})
 	}
 }

@@ -88,6 +88,7 @@ func invariantErr(evs []Event, cfg Config) error {
 	// turns within a round follow the persona order.
 	round, turnIdx := 0, 0
 	inTurn, inRound := false, false
+	lastAttempt := 0 // the last retry's attempt in this turn (or moderator request)
 	var text strings.Builder
 	var cur Event
 	sawSummary := false
@@ -106,8 +107,25 @@ func invariantErr(evs []Event, cfg Config) error {
 			if turnIdx >= len(cfg.Personas) || ev.Agent != cfg.Personas[turnIdx].Name {
 				return fmt.Errorf("event %d: round %d turn %d is %q, want persona order %v", i+1, round, turnIdx, ev.Agent, cfg.Names())
 			}
-			inTurn, cur = true, ev
+			inTurn, cur, lastAttempt = true, ev, 0
 			text.Reset()
+		case EventRetry:
+			// 6. A retry names its turn (or the moderator, between turns),
+			// comes before the turn's first token, and counts attempts
+			// from 2 up to max_attempts.
+			switch {
+			case inTurn && (ev.Agent != cur.Agent || ev.Round != cur.Round || text.Len() > 0):
+				return fmt.Errorf("event %d: retry %+v in %s's turn after %d bytes", i+1, ev, cur.Agent, text.Len())
+			case !inTurn && ev.Agent != cfg.Moderator.Name:
+				return fmt.Errorf("event %d: retry %+v outside a turn, not the moderator's", i+1, ev)
+			case ev.Attempt < 2 || ev.Attempt > ev.Attempts || ev.Attempt <= lastAttempt && inTurn:
+				return fmt.Errorf("event %d: retry attempt %d of %d after attempt %d", i+1, ev.Attempt, ev.Attempts, lastAttempt)
+			case ev.Text == "" || ev.Wait < 0:
+				return fmt.Errorf("event %d: retry %+v without a reason", i+1, ev)
+			}
+			if inTurn {
+				lastAttempt = ev.Attempt
+			}
 		case EventToken:
 			if !inTurn || ev.Agent != cur.Agent || ev.Round != cur.Round {
 				return fmt.Errorf("event %d: token %+v outside its turn", i+1, ev)
@@ -158,6 +176,7 @@ type script struct {
 	reply    func(req Request) string
 	failAt   func(req Request, token int) error // non-nil error: fail before this token
 	stallAt  func(req Request, token int) bool  // true: go quiet before this token
+	retries  func(req Request) int              // this many failed attempts before the reply
 	endless  bool
 	requests atomic.Int64
 }
@@ -181,6 +200,16 @@ func (s *script) Stream(ctx context.Context, req Request, onDelta func(string) e
 	}
 	if s.reply != nil {
 		text = s.reply(req)
+	}
+	if s.retries != nil {
+		// As the OpenAI-compatible provider does: each failed attempt
+		// before the reply is announced, then retried.
+		n := s.retries(req)
+		for a := range n {
+			if req.OnRetry != nil {
+				req.OnRetry(Retry{Attempt: a + 2, Attempts: n + 1, Status: 429 + a%2*74, Wait: time.Duration(a) * time.Millisecond})
+			}
+		}
 	}
 	toks := splitTokens(text)
 	u := Usage{PromptTokens: 10}

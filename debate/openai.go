@@ -39,7 +39,7 @@ type OpenAICompatible struct {
 // It reads no environment itself: the SDK's OPENAI_* defaults are not
 // applied, so a key meant for one server never reaches another.
 func NewOpenAICompatible(c ProviderConfig) (*OpenAICompatible, error) {
-	if err := checkBaseURL(c.BaseURL); err != nil {
+	if err := checkBaseURL("the base URL", c.BaseURL); err != nil {
 		return nil, err
 	}
 	if c.Model == "" {
@@ -104,6 +104,7 @@ func (p *OpenAICompatible) Stream(ctx context.Context, req Request, onDelta func
 				return usage, err
 			}
 			d, _ := p.retry.wait(attempt, se)
+			p.notify(req, attempt, 0, d)
 			if err := p.retry.sleep(ctx, d); err != nil {
 				return usage, err
 			}
@@ -120,9 +121,18 @@ func (p *OpenAICompatible) Stream(ctx context.Context, req Request, onDelta func
 		if !ok {
 			return usage, fmt.Errorf("%w; the server asks to wait %s, longer than the %s roundtable waits", err, d.Round(time.Second), p.retry.maxWait)
 		}
+		p.notify(req, attempt, se.StatusCode, d)
 		if err := p.retry.sleep(ctx, d); err != nil {
 			return usage, err
 		}
+	}
+}
+
+// notify tells req's OnRetry that attempt number attempt+2 comes after
+// wait, the last one having failed with status (0: dropped).
+func (p *OpenAICompatible) notify(req Request, attempt, status int, wait time.Duration) {
+	if req.OnRetry != nil {
+		req.OnRetry(Retry{Attempt: attempt + 2, Attempts: p.retry.maxRetries + 1, Status: status, Wait: wait})
 	}
 }
 

@@ -253,3 +253,55 @@ func TestOversizedPanelAndTopicAreRefused(t *testing.T) {
 		t.Fatalf("10 MB topic: %v", err)
 	}
 }
+
+// TestDuplicatePersonaNames: two personas of one name in a file (case
+// aside) are refused, pointing at both lines; a file the line scanner
+// cannot follow still refuses, counting personas instead.
+func TestDuplicatePersonaNames(t *testing.T) {
+	tests := []struct {
+		name, text, want string
+	}{
+		{"plain", `
+[[persona]]
+name = "Cost Optimizer"
+persona = "a reviewer"
+
+[[persona]]
+persona = "the name comes second"
+name = "COST OPTIMIZER"
+`, `f.toml line 8: a second persona named "COST OPTIMIZER" (the first is at line 3)`},
+		{"a multi-line string that looks like a table", `
+[[persona]]
+name = "A"
+persona = """
+[[persona]]
+name = "B"
+"""
+[moderator]
+persona = "x"
+
+[[persona]]
+name = "C"
+persona = "c"
+
+[[ persona ]]  # spaced
+"name" = "A"
+persona = "again"
+`, `f.toml line 16: a second persona named "A" (the first is at line 3)`},
+		{
+			"an inline array", `persona = [{name = "A", persona = "a"}, {name = "A", persona = "b"}]`,
+			`f.toml, persona 2: a second persona named "A" (the first is at persona 1)`,
+		},
+	}
+	for _, tt := range tests {
+		_, err := ParsePersonaFile("f.toml", []byte(tt.text))
+		if !errors.Is(err, ErrBadPersona) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	// A persona's own invalid field is placed by line too.
+	_, err := ParsePersonaFile("f.toml", []byte("[[persona]]\nname = \"A\"\npersona = \"a\"\n[[persona]]\nname = \"\"\npersona = \"b\"\n"))
+	if err == nil || !strings.Contains(err.Error(), "f.toml line 5:") {
+		t.Errorf("an empty name: %v", err)
+	}
+}

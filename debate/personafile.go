@@ -89,11 +89,34 @@ func ParsePersonaFile(name string, data []byte) (PersonaFile, error) {
 			ErrBadPersona, name, strings.Join(keys, ", "))
 	}
 	out := PersonaFile{ReplaceDefaults: raw.ReplaceDefaults}
+	lines := personaLines(data, len(raw.Persona))
+	// at is where persona i is in the file; where names the file too.
+	at := func(i int) string {
+		if lines != nil {
+			return fmt.Sprintf("line %d", lines[i])
+		}
+		return fmt.Sprintf("persona %d", i+1)
+	}
+	where := func(i int) string {
+		if lines != nil {
+			return name + " " + at(i)
+		}
+		return name + ", " + at(i)
+	}
+	seen := map[string]int{}
 	for i, r := range raw.Persona {
 		p, err := Persona{Name: r.Name, Persona: r.Persona, Stance: r.Stance, Model: r.Model, Color: r.Color}.Validate()
 		if err != nil {
-			return PersonaFile{}, fmt.Errorf("%s, persona %d: %w", name, i+1, err)
+			return PersonaFile{}, fmt.Errorf("%s: %w", where(i), err)
 		}
+		// Two personas of one name would silently become one (or seat
+		// the same voice twice): refuse, pointing at both.
+		key := strings.ToLower(p.Name)
+		if first, dup := seen[key]; dup {
+			return PersonaFile{}, fmt.Errorf("%w: %s: a second persona named %q (the first is at %s); give each persona its own name",
+				ErrBadPersona, where(i), p.Name, at(first))
+		}
+		seen[key] = i
 		enabled := r.Enabled == nil || *r.Enabled
 		out.Personas = append(out.Personas, PersonaChoice{Persona: p, Enabled: enabled, Source: name})
 	}
@@ -105,6 +128,53 @@ func ParsePersonaFile(name string, data []byte) (PersonaFile, error) {
 		out.Moderator = &m
 	}
 	return out, nil
+}
+
+// personaLines finds, for each of the n [[persona]] tables of a persona
+// file in order, the line of its name key (or of its header when it has
+// none), counting from 1. It reads the text line by line, skipping
+// multi-line strings; it returns nil when what it finds does not add up to
+// n tables (personas written as an inline array), and messages then count
+// personas instead.
+func personaLines(data []byte, n int) []int {
+	var out []int
+	in := false    // inside a [[persona]] table
+	named := false // its name key was seen
+	quote := ""    // the delimiter of the multi-line string being skipped
+	for i, line := range strings.Split(string(data), "\n") {
+		t := strings.TrimSpace(line)
+		if quote != "" {
+			if strings.Count(t, quote)%2 == 1 {
+				quote = ""
+			}
+			continue
+		}
+		for _, q := range []string{`"""`, "'''"} {
+			if strings.Count(t, q)%2 == 1 {
+				quote = q
+			}
+		}
+		switch {
+		case strings.HasPrefix(t, "[["):
+			head := strings.TrimSpace(strings.Trim(strings.SplitN(t, "#", 2)[0], " \t[]"))
+			in = head == "persona" || head == `"persona"`
+			named = false
+			if in {
+				out = append(out, i+1)
+			}
+		case strings.HasPrefix(t, "["):
+			in = false
+		case in && !named:
+			if k, _, ok := strings.Cut(t, "="); ok && strings.Trim(strings.TrimSpace(k), `"'`) == "name" {
+				out[len(out)-1] = i + 1
+				named = true
+			}
+		}
+	}
+	if len(out) != n {
+		return nil
+	}
+	return out
 }
 
 func mergeModerator(m Persona, r rawPersona) (Persona, error) {

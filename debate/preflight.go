@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"syscall"
 	"time"
@@ -24,29 +26,52 @@ var ErrUnknownModel = errors.New("model not served")
 // milliseconds, and a user waits for this before seeing anything.
 const preflightTimeout = 5 * time.Second
 
+// PreflightError is a provider's server failing the check before a debate
+// starts (Preflight). Kind is ErrUnreachable or ErrUnknownModel; the
+// message is one sentence naming the server and what to do.
+type PreflightError struct {
+	Kind error
+	msg  string
+}
+
+// Error is the sentence.
+func (e *PreflightError) Error() string { return e.msg }
+
+// Unwrap returns Kind, for errors.Is.
+func (e *PreflightError) Unwrap() error { return e.Kind }
+
 // Preflight checks a self-hosted OpenAI-compatible server (ollama, or any
 // --base-url) before a debate starts, so a server that is not running or a
 // model it does not serve is one clear sentence naming the URL, not a
 // failure in the middle of the first turn. It asks GET <base>/models. The
 // mock, and the hosted OpenRouter and OpenAI endpoints, are not checked.
+// Its errors are *PreflightError, or wrap context.Canceled when ctx was
+// cancelled during the check.
 func Preflight(ctx context.Context, pc ProviderConfig) error {
 	if pc.Name == ProviderMock || pc.BaseURL == "" || pc.BaseURL == DefaultOpenRouterURL || pc.BaseURL == DefaultOpenAIURL {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
 	defer cancel()
+	server := serverName(pc)
 	url := strings.TrimRight(pc.BaseURL, "/") + "/models"
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return fmt.Errorf("%w: %s: %w", ErrUnreachable, pc.BaseURL, err)
+		return &PreflightError{ErrUnreachable, fmt.Sprintf("%s cannot be asked for its models (%v); check the base URL", server, err)}
 	}
 	if pc.APIKey != "" {
 		req.Header.Set("Authorization", "Bearer "+pc.APIKey)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return fmt.Errorf("%w: cannot reach the %s server at %s (%s); start it, or point --base-url at a running one",
-			ErrUnreachable, pc.Name, pc.BaseURL, reachCause(err))
+		if ctx.Err() != nil && errors.Is(context.Cause(ctx), context.Canceled) {
+			return &StoppedError{Msg: "stopped while checking whether " + strings.Replace(server, "The ", "the ", 1) + " answers; nothing was created"}
+		}
+		todo := "start it, or point --base-url at one that runs, or choose another provider"
+		if pc.Name == ProviderOllama {
+			todo = "start it with `ollama serve`, or choose another provider"
+		}
+		return &PreflightError{ErrUnreachable, fmt.Sprintf("%s %s: %s", server, reachCause(err), todo)}
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -79,19 +104,44 @@ func Preflight(ctx context.Context, pc ProviderConfig) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("%w: %s does not serve model %q; it serves %s; pick one with --model",
-		ErrUnknownModel, pc.BaseURL, pc.Model, strings.Join(unique(served), ", "))
+	todo := "choose one of those as the model"
+	if pc.Name == ProviderOllama {
+		todo = fmt.Sprintf("pull it with `ollama pull %s`, or choose one of those as the model", pc.Model)
+	}
+	return &PreflightError{ErrUnknownModel, fmt.Sprintf("%s does not serve model %q (it serves %s): %s",
+		server, pc.Model, strings.Join(unique(served), ", "), todo)}
 }
 
+// serverName names the server pc points at, as a sentence starts:
+// "Ollama at http://127.0.0.1:11434" (where `ollama serve` listens), or
+// "The openai server at http://127.0.0.1:8000/v1".
+func serverName(pc ProviderConfig) string {
+	if pc.Name == ProviderOllama {
+		if u, err := url.Parse(pc.BaseURL); err == nil && u.Host != "" {
+			return "Ollama at " + u.Scheme + "://" + u.Host
+		}
+		return "Ollama at " + pc.BaseURL
+	}
+	return fmt.Sprintf("The %s server at %s", pc.Name, pc.BaseURL)
+}
+
+// reachCause says why a server could not be reached, completing a
+// sentence that starts with its name, in words rather than Go's error
+// text.
 func reachCause(err error) string {
+	var dns *net.DNSError
+	var opErr *net.OpError
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return "connection refused: nothing listens there"
+		return "is not answering"
 	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Sprintf("no answer within %s", preflightTimeout)
-	default:
-		return err.Error()
+		return fmt.Sprintf("did not answer within %s", preflightTimeout)
+	case errors.As(err, &dns):
+		return fmt.Sprintf("cannot be found (no host named %s)", dns.Name)
+	case errors.As(err, &opErr) && opErr.Err != nil:
+		return fmt.Sprintf("cannot be reached (%s)", opErr.Err)
 	}
+	return fmt.Sprintf("cannot be reached (%s)", err)
 }
 
 func unique(ss []string) []string {

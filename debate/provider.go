@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -45,6 +46,28 @@ type Request struct {
 	Messages []Message
 	Model    string // empty: the provider's model
 	Info     TurnInfo
+	// OnRetry, when not nil, is told each time the provider is about to
+	// make the request again after a failure before any reply, before it
+	// waits; the engine turns it into a retry event. It is called on the
+	// goroutine running Stream.
+	OnRetry func(Retry)
+}
+
+// Retry describes a request a provider is about to make again.
+type Retry struct {
+	Attempt  int           // the attempt about to be made: 2 for the first retry
+	Attempts int           // the most attempts that will be made, the first included
+	Status   int           // the HTTP status that failed the last attempt; 0: the connection dropped
+	Wait     time.Duration // the pause before the attempt
+}
+
+// Reason is what failed the last attempt, as a retry event words it:
+// "HTTP 429" or "a dropped connection".
+func (r Retry) Reason() string {
+	if r.Status == 0 {
+		return "a dropped connection"
+	}
+	return fmt.Sprintf("HTTP %d", r.Status)
 }
 
 // Purpose says what a request is for.
@@ -152,8 +175,19 @@ func ResolveProvider(flags ProviderConfig, getenv func(string) string) (Provider
 		c.Name = ProviderMock
 	}
 	c.Model = pick(strings.TrimSpace(c.Model), "ROUNDTABLE_MODEL")
+	urlFrom := "--base-url"
+	if strings.TrimSpace(c.BaseURL) == "" {
+		urlFrom = "ROUNDTABLE_BASE_URL"
+	}
 	c.BaseURL = pick(strings.TrimSpace(c.BaseURL), "ROUNDTABLE_BASE_URL")
 	custom := c.BaseURL != ""
+	// A URL given is checked even where it is not used (the mock), so a
+	// typo never waits for the day another provider is picked.
+	if custom {
+		if err := checkBaseURL(urlFrom, c.BaseURL); err != nil {
+			return c, err
+		}
+	}
 	if c.MaxTokens == 0 {
 		c.MaxTokens = DefaultMaxTokens
 	}
@@ -179,7 +213,7 @@ func ResolveProvider(flags ProviderConfig, getenv func(string) string) (Provider
 		c.Model = orDefault(c.Model, DefaultOpenAIModel)
 		if c.BaseURL == "" {
 			c.BaseURL = pick("", "OPENAI_BASE_URL")
-			custom = c.BaseURL != ""
+			custom, urlFrom = c.BaseURL != "", "OPENAI_BASE_URL"
 		}
 		c.BaseURL = orDefault(c.BaseURL, DefaultOpenAIURL)
 	case ProviderOllama:
@@ -189,7 +223,7 @@ func ResolveProvider(flags ProviderConfig, getenv func(string) string) (Provider
 	default:
 		return c, fmt.Errorf("%w: unknown provider %q; use one of %s", ErrBadProvider, c.Name, strings.Join(Providers(), ", "))
 	}
-	if err := checkBaseURL(c.BaseURL); err != nil {
+	if err := checkBaseURL(urlFrom, c.BaseURL); err != nil {
 		return c, err
 	}
 	if c.APIKey == "" && c.KeyEnv != "" {
@@ -208,10 +242,35 @@ func orDefault(v, def string) string {
 	return v
 }
 
-func checkBaseURL(s string) error {
+// checkBaseURL refuses a base URL no request could reach, in a sentence
+// naming where it came from (from: "--base-url" or a variable): http or
+// https, a host, and after a colon a port from 1 to 65535.
+func checkBaseURL(from, s string) error {
+	bad := func(why string) error {
+		return fmt.Errorf("%w: %s %q %s; write it like %s", ErrBadProvider, from, s, why, DefaultOllamaURL)
+	}
+	if strings.ContainsAny(s, " \t\r\n") {
+		return bad("has a space in it")
+	}
 	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("%w: base URL %q is not an http(s) URL like %s", ErrBadProvider, s, DefaultOllamaURL)
+	switch {
+	case err != nil && strings.Contains(err.Error(), "invalid port"):
+		return bad("has a port that is not a number")
+	case err != nil:
+		return bad("is not a URL")
+	case u.Scheme != "http" && u.Scheme != "https":
+		return bad("does not start with http:// or https://")
+	case u.Opaque != "" || u.Hostname() == "":
+		return bad("has no host")
+	case u.User != nil:
+		return bad("carries a user name or password; give the key in its variable instead")
+	case strings.HasSuffix(u.Host, ":"):
+		return bad("has a colon after the host but no port")
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return bad(fmt.Sprintf("has port %s; a port is a number from 1 to 65535", p))
+		}
 	}
 	return nil
 }

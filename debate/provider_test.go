@@ -139,3 +139,43 @@ func TestPerPersonaModelIsSent(t *testing.T) {
 		}
 	}
 }
+
+// TestBaseURLIsChecked: a base URL no request could reach is refused in a
+// sentence naming where it came from, whichever provider is chosen.
+func TestBaseURLIsChecked(t *testing.T) {
+	tests := []struct {
+		flags ProviderConfig
+		env   map[string]string
+		says  string // "" : accepted
+	}{
+		{ProviderConfig{Name: "openai", BaseURL: "http://127.0.0.1:/v1"}, nil, `--base-url "http://127.0.0.1:/v1" has a colon after the host but no port`},
+		{ProviderConfig{Name: "mock", BaseURL: "http://127.0.0.1:/v1"}, nil, "has a colon after the host but no port"},
+		{ProviderConfig{Name: "ollama", BaseURL: "http://[::1]:/v1"}, nil, "has a colon after the host but no port"},
+		{ProviderConfig{Name: "ollama", BaseURL: "http://127.0.0.1:abc/v1"}, nil, "has a port that is not a number"},
+		{ProviderConfig{Name: "ollama", BaseURL: "http://127.0.0.1:0/v1"}, nil, "has port 0; a port is a number from 1 to 65535"},
+		{ProviderConfig{Name: "ollama", BaseURL: "http://127.0.0.1:70000/v1"}, nil, "has port 70000"},
+		{ProviderConfig{Name: "ollama", BaseURL: "localhost:11434"}, nil, "does not start with http:// or https://"},
+		{ProviderConfig{Name: "ollama", BaseURL: "ftp://host/v1"}, nil, "does not start with http:// or https://"},
+		{ProviderConfig{Name: "ollama", BaseURL: "http:///v1"}, nil, "has no host"},
+		{ProviderConfig{Name: "ollama", BaseURL: "http://:8080/v1"}, nil, "has no host"},
+		{ProviderConfig{Name: "ollama", BaseURL: "http://user:pw@host/v1"}, nil, "carries a user name or password"},
+		{ProviderConfig{Name: "ollama", BaseURL: "http://my host/v1"}, nil, "has a space in it"},
+		{ProviderConfig{Name: "openai"}, map[string]string{"OPENAI_BASE_URL": "http://h:/v1"}, `OPENAI_BASE_URL "http://h:/v1" has a colon`},
+		{ProviderConfig{Name: "ollama"}, map[string]string{"ROUNDTABLE_BASE_URL": "http://h:/v1"}, `ROUNDTABLE_BASE_URL "http://h:/v1" has a colon`},
+		{ProviderConfig{Name: "ollama", BaseURL: "http://[::1]:11434/v1"}, nil, ""},
+		{ProviderConfig{Name: "ollama", BaseURL: "https://gpu.example.com/v1"}, nil, ""},
+		{ProviderConfig{Name: "ollama", BaseURL: "http://127.0.0.1:65535"}, nil, ""},
+	}
+	for _, tt := range tests {
+		_, err := ResolveProvider(tt.flags, envOf(tt.env))
+		switch {
+		case tt.says == "" && err != nil:
+			t.Errorf("%+v: refused: %v", tt.flags, err)
+		case tt.says == "":
+		case !errors.Is(err, ErrBadProvider) || !IsUsage(err):
+			t.Errorf("%+v %v: err %v, want a usage error", tt.flags, tt.env, err)
+		case !strings.Contains(err.Error(), tt.says) || !strings.Contains(err.Error(), "write it like http://"):
+			t.Errorf("%+v %v: %q does not say %q and how to write it", tt.flags, tt.env, err, tt.says)
+		}
+	}
+}

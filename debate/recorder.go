@@ -17,12 +17,14 @@ const (
 	KindIncomplete = "incomplete"
 )
 
-// Close reasons of a debate room: "complete", "cancelled", or "failed: "
-// followed by the error message.
+// Close reasons of a debate room: "complete", "cancelled", "output closed"
+// (stopped because its output was closed, see ErrOutputClosed), or
+// "failed: " followed by the error message.
 const (
-	ReasonComplete  = "complete"
-	ReasonCancelled = "cancelled"
-	ReasonFailed    = "failed: "
+	ReasonComplete     = "complete"
+	ReasonCancelled    = "cancelled"
+	ReasonOutputClosed = "output closed"
+	ReasonFailed       = "failed: "
 )
 
 // RoomName is a fresh room name for a debate on topic started at t: the
@@ -122,13 +124,17 @@ func (rc *Recorder) Handle(ev Event) error {
 	case EventError:
 		why := ev.Text
 		if why == CancelledMessage {
-			rc.flush(ReasonCancelled)
-			rc.close(ReasonCancelled)
+			reason := ReasonCancelled
+			if errors.Is(ev.Err, ErrOutputClosed) {
+				reason = ReasonOutputClosed
+			}
+			rc.flush(reason)
+			rc.close(reason)
 			break
 		}
 		rc.flush(why)
 		rc.close(ReasonFailed + why)
-	case EventSessionStart, EventRoundStart, EventTurnStart, EventToken, EventRoundEnd:
+	case EventSessionStart, EventRoundStart, EventTurnStart, EventToken, EventRetry, EventRoundEnd:
 	}
 	return rc.err
 }
@@ -199,9 +205,18 @@ func oneLine(s string) string {
 // saying so; there is still exactly one final event. Read the returned
 // channel until it is closed.
 func Record(events <-chan Event, rc *Recorder) <-chan Event {
+	return record(events, rc, nil)
+}
+
+// record is Record, calling ended (when not nil) once the input stream has
+// ended, before the output closes.
+func record(events <-chan Event, rc *Recorder, ended func()) <-chan Event {
 	out := make(chan Event, eventBuffer)
 	go func() {
 		defer close(out)
+		if ended != nil {
+			defer ended()
+		}
 		terminal := false
 		for ev := range events {
 			err := rc.Handle(ev)

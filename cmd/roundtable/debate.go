@@ -9,6 +9,7 @@ func init() { subcommands = append(subcommands, newDebateCmd) }
 
 func newDebateCmd() *cobra.Command {
 	var d debateFlags
+	var format string
 	c := &cobra.Command{
 		Use:   "debate --topic T",
 		Short: "Run a persona debate without a screen and save it as a room",
@@ -28,13 +29,14 @@ present, replaced by --personas FILE, plus each --agent "Name=who they are".`,
   roundtable debate --topic "Rewrite the billing service in Rust" --provider openrouter --format jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !cmd.Flags().Changed("topic") || d.opts.Topic == "" {
-				return usageError("--topic is required: roundtable debate --topic \"Should we adopt GraphQL\"")
+			s, _, err := d.settings()
+			if err == nil {
+				// A closed output (roundtable debate … | head -5) is a
+				// write error to handle, stopping and closing the room,
+				// not a signal that kills the process mid-save.
+				ignoreSIGPIPE()
+				err = debate.RunHeadless(cmd.Context(), debate.HeadlessOptions{Settings: s, Format: format}, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			}
-			if err := d.check(cmd); err != nil {
-				return err
-			}
-			err := debate.RunHeadless(cmd.Context(), d.opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			if debate.IsUsage(err) {
 				return asUsage(err)
 			}
@@ -42,6 +44,6 @@ present, replaced by --personas FILE, plus each --agent "Name=who they are".`,
 		},
 	}
 	d.add(c, "the decision to debate (required)", "room name to save the debate in (default: from the topic and time)")
-	c.Flags().StringVar(&d.opts.Format, "format", debate.FormatText, "output: text (live), jsonl (events) or md (transcript at the end)")
+	c.Flags().StringVar(&format, "format", debate.FormatText, "output: text (live), jsonl (events) or md (transcript at the end)")
 	return c
 }

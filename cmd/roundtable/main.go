@@ -78,7 +78,7 @@ func newRoot() *cobra.Command {
 // terminal for its background colour, and the answer would land in the
 // user's shell after we exit.
 func settleErrors(c *cobra.Command) {
-	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return exit(asUsage(err)) })
+	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return exit(asUsage(flagError(err))) })
 	if args := c.Args; args != nil {
 		c.Args = func(cmd *cobra.Command, a []string) error {
 			if err := args(cmd, a); err != nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
@@ -31,7 +30,7 @@ func addServeFlags(c *cobra.Command) {
 	f.String("seat", "lead", "seat to hold: lead or peer (env ROUNDTABLE_SEAT)")
 	f.String("agent", "", "agent label shown to the other seat; default: the seat (env ROUNDTABLE_AGENT)")
 	f.String("topic", "", "topic, used when this process creates the room (env ROUNDTABLE_TOPIC)")
-	f.Int("budget", 12, "rounds: lead posts allowed, used when this process creates the room (env ROUNDTABLE_BUDGET)")
+	f.Var(newIntFlag(new(int), 12, "budget", 1, 0), "budget", "rounds: lead posts allowed, used when this process creates the room (env ROUNDTABLE_BUDGET)")
 	f.String("cwd", "", "folder holding .roundtable/ and the spec; default: the working directory (env ROUNDTABLE_CWD)")
 	f.String("spec", "", "spec path relative to --cwd, used when this process creates the room; default SPEC-<room>.md (env ROUNDTABLE_SPEC)")
 }
@@ -64,9 +63,13 @@ func readSeatFlags(c *cobra.Command) (seatFlags, error) {
 	}
 	if f.Lookup("budget") != nil {
 		b := flagOrEnv(f, "budget", "ROUNDTABLE_BUDGET")
-		n, err := strconv.Atoi(b)
-		if err != nil || n < 1 {
-			return sf, usageError("--budget must be a positive whole number of rounds, got %q", b)
+		label := "--budget"
+		if !f.Changed("budget") {
+			label = "ROUNDTABLE_BUDGET" // the flag is checked as it is parsed
+		}
+		n, err := parseNumber(label, b, 1, 0)
+		if err != nil {
+			return sf, asUsage(err)
 		}
 		sf.budget = n
 	}
@@ -154,7 +157,7 @@ Prints {room, dir, spec, prompts} as JSON.`,
 	f := c.Flags()
 	f.String("room", "default", "room name (env ROUNDTABLE_ROOM)")
 	f.String("topic", "", "what the room should decide (env ROUNDTABLE_TOPIC)")
-	f.Int("budget", 12, "rounds: lead posts allowed (env ROUNDTABLE_BUDGET)")
+	f.Var(newIntFlag(new(int), 12, "budget", 1, 0), "budget", "rounds: lead posts allowed (env ROUNDTABLE_BUDGET)")
 	f.String("spec", "", "spec path relative to --cwd; default SPEC-<room>.md")
 	f.String("cwd", "", "folder holding .roundtable/; default: the working directory (env ROUNDTABLE_CWD)")
 	return c

@@ -32,20 +32,13 @@ OpenAI-compatible server.`,
   roundtable tui --cwd ../service --provider openrouter`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if cmd.Flags().Changed("topic") && d.opts.Topic == "" {
+			if cmd.Flags().Changed("topic") && d.s.Config.Topic == "" {
 				return usageError("--topic is empty: give the decision to debate, or leave --topic out for the home screen")
 			}
-			if err := d.check(cmd); err != nil {
-				return err
+			s, panel, err := d.settings()
+			if err == nil {
+				err = app.Run(app.Options{Cwd: s.Cwd, Debate: s, Panel: panel, Context: cmd.Context(), Dark: true})
 			}
-			o := d.opts
-			opts := app.Options{
-				Cwd: o.Cwd, Topic: o.Topic, Rounds: o.Rounds, PersonasFile: o.PersonasFile, Agents: o.Agents,
-				UserPersonaFile: o.UserPersonaFile, Provider: o.Provider, Fast: o.Fast, Seed: o.Seed, Room: o.Room,
-				BlindOpening: o.BlindOpening, StopOnConsensus: o.StopOnConsensus, TurnTimeout: o.TurnTimeout,
-				Context: cmd.Context(), Dark: true,
-			}
-			err := app.Run(opts)
 			if debate.IsUsage(err) || errors.Is(err, app.ErrBadCwd) {
 				return asUsage(err)
 			}

@@ -35,12 +35,13 @@ type Model struct {
 	md      *mdrender.Renderer
 	dark    bool
 
-	screen screen
-	home   home.Model
-	dform  forms.DebateForm
-	rform  forms.RoomForm
-	debate debateview.Model
-	watch  *watch.Model // nil unless shown
+	screen   screen
+	keepForm bool // show(screenDebateForm) shows dform as it is
+	home     home.Model
+	dform    forms.DebateForm
+	rform    forms.RoomForm
+	debate   debateview.Model
+	watch    *watch.Model // nil unless shown
 
 	width, height int
 }
@@ -50,42 +51,34 @@ type Model struct {
 var forceQuit = key.NewBinding(key.WithKeys("ctrl+c"))
 
 // New checks opts and returns the app: on the home screen, or, with a
-// topic, on the debate screen about to start. Errors for which
+// topic, on the debate screen about to start it. With a topic the debate's
+// settings are checked now (debate.Prepare, the check debate.Start makes
+// first), so a wrong command line ends before any screen: errors for which
 // debate.IsUsage holds, and ErrBadCwd, come from the command line;
 // debate.ErrMissingKey means the provider's key is not set.
 func New(opts Options) (Model, error) {
-	opts, panel, err := opts.normalize()
+	opts, err := opts.normalize()
 	if err != nil {
 		return Model{}, err
 	}
 	m := Model{
 		opts:    opts,
-		panel:   panel,
+		panel:   opts.Panel,
 		tracker: &debateview.Tracker{},
 		md:      mdrender.New(opts.Dark),
 		dark:    opts.Dark,
 		width:   80,
 		height:  24,
 	}
-	if strings.TrimSpace(opts.Topic) == "" {
+	if strings.TrimSpace(opts.Debate.Config.Topic) == "" {
 		m.home = m.newHome()
 		return m, nil
 	}
-	pc, err := debate.ResolveProvider(opts.Provider, opts.Getenv)
-	if err != nil {
-		return Model{}, err
-	}
-	cfg := debate.Config{
-		Topic: opts.Topic, Personas: panel.Enabled(), Moderator: panel.Moderator,
-		Rounds: opts.Rounds, Seed: opts.Seed,
-		BlindOpening: opts.BlindOpening, StopOnConsensus: opts.StopOnConsensus, TurnTimeout: opts.TurnTimeout,
-		MaxTurnTokens: debate.TurnTokenCap(pc.MaxTokens),
-	}
-	if _, err := cfg.Normalize(); err != nil {
+	if _, err := debate.Prepare(opts.Debate); err != nil {
 		return Model{}, err
 	}
 	m.screen = screenDebate
-	m.debate = debateview.New(m.debateOptions(), debateview.Launch{Config: cfg, Provider: pc, Cwd: opts.Cwd, Room: opts.Room})
+	m.debate = debateview.New(m.debateOptions(), opts.Debate)
 	return m, nil
 }
 
@@ -102,9 +95,9 @@ func (m Model) Close() {
 
 // providerLabel names the provider a new debate would use.
 func (m Model) providerLabel() string {
-	pc, err := debate.ResolveProvider(m.opts.Provider, m.opts.Getenv)
+	pc, err := debate.ResolveProvider(m.opts.Debate.Provider, m.opts.Debate.Getenv)
 	if err != nil {
-		return m.opts.Provider.Name
+		return m.opts.Debate.Provider.Name
 	}
 	return pc.Name
 }
@@ -123,26 +116,67 @@ func (m *Model) debateOptions() debateview.Options {
 	}
 }
 
-// rerun is a saved debate ready to run again with the provider configured
-// now, or nil when the room does not record its personas or the provider
-// cannot start (a missing key).
+// rerun is a saved debate ready to run again with the provider and
+// options configured now, or nil when the room does not record its
+// personas or the provider cannot start (a missing key).
 func (m *Model) rerun(rc room.Config) *debateview.Launch {
 	cfg, ok := debate.ConfigFromRoom(rc)
 	if !ok {
 		return nil
 	}
-	pc, err := debate.ResolveProvider(m.opts.Provider, m.opts.Getenv)
-	if err != nil {
+	if _, err := debate.ResolveProvider(m.opts.Debate.Provider, m.opts.Debate.Getenv); err != nil {
 		return nil
 	}
-	cfg.Seed = m.opts.Seed
-	cfg.BlindOpening, cfg.StopOnConsensus, cfg.TurnTimeout = m.opts.BlindOpening, m.opts.StopOnConsensus, m.opts.TurnTimeout
-	cfg.MaxTurnTokens = debate.TurnTokenCap(pc.MaxTokens)
-	return &debateview.Launch{Config: cfg, Provider: pc, Cwd: m.opts.Cwd}
+	s := m.opts.Debate
+	s.Room = ""
+	s.Config.Topic, s.Config.Rounds = cfg.Topic, cfg.Rounds
+	s.Config.Personas, s.Config.Moderator = cfg.Personas, cfg.Moderator
+	return &s
 }
 
-func (m *Model) newDebate(cfg debate.Config, pc debate.ProviderConfig) debateview.Model {
-	return debateview.New(m.debateOptions(), debateview.Launch{Config: cfg, Provider: pc, Cwd: m.opts.Cwd})
+// formOptions are the new-debate form's options: filled in from s, with
+// the panel on offer switched to s's personas, and err (if any) shown.
+func (m *Model) formOptions(s debate.Settings, err error) forms.DebateOptions {
+	panel := panelOf(m.panel, s.Config.Personas)
+	if s.Config.Moderator.Persona != "" {
+		panel.Moderator = s.Config.Moderator
+	}
+	return forms.DebateOptions{Panel: panel, Settings: s, Err: err, Dark: m.dark}
+}
+
+// panelOf is panel with exactly the personas on switched on, in their
+// speaking order: the panel's own order when it has them all in that
+// order, else they come first (those it lacks are added), the rest off.
+func panelOf(panel debate.Panel, on []debate.Persona) debate.Panel {
+	if len(on) == 0 {
+		return panel
+	}
+	out := debate.Panel{Moderator: panel.Moderator}
+	next := 0 // the next persona of on expected in panel order
+	for _, c := range panel.Personas {
+		c.Enabled = next < len(on) && strings.EqualFold(c.Name, on[next].Name)
+		if c.Enabled {
+			c.Persona = on[next]
+			next++
+		}
+		out.Personas = append(out.Personas, c)
+	}
+	if next == len(on) {
+		return out
+	}
+	out.Personas = out.Personas[:0]
+	used := map[string]bool{}
+	for _, p := range on {
+		out.Personas = append(out.Personas, debate.PersonaChoice{Persona: p, Enabled: true})
+		used[strings.ToLower(p.Name)] = true
+	}
+	for _, c := range panel.Personas {
+		if !used[strings.ToLower(c.Name)] {
+			c.Enabled = false
+			out.Personas = append(out.Personas, c)
+		}
+	}
+	return out
 }
 
 // Init starts the first screen and asks the terminal for its background.
@@ -173,8 +207,21 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case forms.BackMsg, debateview.BackMsg, watch.DoneMsg:
 		return m.show(screenHome)
 	case forms.StartMsg:
-		m.debate = m.newDebate(msg.Config, msg.Provider)
+		// The form stays while the debate starts: a provider that is not
+		// there comes back to it as a sentence (StartFailed).
+		return m, debateview.StartCmd(m.opts.Context, m.tracker, msg.Settings)
+	case debateview.StartedMsg:
+		if msg.Err != nil {
+			if m.screen == screenDebateForm {
+				m.dform.StartFailed(msg.Err)
+				return m, nil
+			}
+			return m.showForm(msg.Launch, msg.Err)
+		}
+		m.debate = debateview.NewStarted(m.debateOptions(), msg)
 		return m.show(screenDebate)
+	case debateview.StartFailedMsg:
+		return m.showForm(msg.Launch, msg.Err)
 	case forms.WatchMsg:
 		return m.openWatch(msg.Room)
 	case replayMsg:
@@ -231,11 +278,12 @@ func (m Model) show(s screen) (tea.Model, tea.Cmd) {
 			init = m.home.Init()
 		}
 	case screenDebateForm:
-		m.dform = forms.NewDebateForm(forms.DebateOptions{
-			Panel: m.panel, Rounds: m.opts.Rounds, Provider: m.opts.Provider,
-			Getenv: m.opts.Getenv, Seed: m.opts.Seed, Dark: m.dark,
-			BlindOpening: m.opts.BlindOpening, StopOnConsensus: m.opts.StopOnConsensus, TurnTimeout: m.opts.TurnTimeout,
-		})
+		if !m.keepForm {
+			s := m.opts.Debate
+			s.Config.Topic, s.Room = "", "" // --room names the --topic debate only
+			m.dform = forms.NewDebateForm(m.formOptions(s, nil))
+		}
+		m.keepForm = false
 		init = m.dform.Init()
 	case screenRoomForm:
 		m.rform = forms.NewRoomForm(forms.RoomOptions{Cwd: m.opts.Cwd, Dark: m.dark, Context: m.opts.Context})
@@ -250,6 +298,15 @@ func (m Model) show(s screen) (tea.Model, tea.Cmd) {
 	m.screen = s
 	size := m.route(tea.WindowSizeMsg{Width: m.width, Height: m.height})
 	return m, tea.Batch(init, size)
+}
+
+// showForm shows the new-debate form filled in from s, saying why it
+// could not start.
+func (m Model) showForm(s debate.Settings, err error) (tea.Model, tea.Cmd) {
+	s.Room = "" // a name given for the first run may be taken now
+	m.dform = forms.NewDebateForm(m.formOptions(s, err))
+	m.keepForm = true
+	return m.show(screenDebateForm)
 }
 
 // open opens a room from the home screen: a finished debate as a replay,

@@ -22,18 +22,14 @@ var fixedNow = time.Date(2026, 11, 30, 14, 20, 0, 0, time.UTC)
 
 func testOptions(t *testing.T) Options {
 	return Options{
-		Cwd: t.TempDir(), ExportDir: t.TempDir(), Getenv: func(string) string { return "" },
-		Now: func() time.Time { return fixedNow }, NoWatch: true, Dark: true, Fast: true,
+		Cwd: t.TempDir(), ExportDir: t.TempDir(), Debate: debate.Settings{Getenv: func(string) string { return "" }},
+		Now: func() time.Time { return fixedNow }, NoWatch: true, Dark: true,
 	}
 }
 
 func TestNewChecksOptions(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "f")
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bad := filepath.Join(t.TempDir(), "personas.toml")
-	if err := os.WriteFile(bad, []byte("[[persona]]\nname = \"X\"\nnope = 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -43,18 +39,27 @@ func TestNewChecksOptions(t *testing.T) {
 	}{
 		{"a missing --cwd", func(o *Options) { o.Cwd = filepath.Join(o.Cwd, "nope") }, func(err error) bool { return errors.Is(err, ErrBadCwd) }},
 		{"a file as --cwd", func(o *Options) { o.Cwd = file }, func(err error) bool { return errors.Is(err, ErrBadCwd) }},
-		{"rounds out of range", func(o *Options) { o.Rounds = 11 }, debate.IsUsage},
-		{"a bad persona file", func(o *Options) { o.PersonasFile = bad }, debate.IsUsage},
-		{"a bad --agent", func(o *Options) { o.Agents = []string{"no description"} }, debate.IsUsage},
+		{"rounds out of range with a topic", func(o *Options) {
+			o.Debate.Config.Topic = "T"
+			o.Debate.Config.Rounds = 11
+		}, debate.IsUsage},
+		{"a bad room name with a topic", func(o *Options) {
+			o.Debate.Config.Topic = "T"
+			o.Debate.Room = "../x"
+		}, debate.IsUsage},
 		{"a topic with a provider whose key is missing", func(o *Options) {
-			o.Topic = "T"
-			o.Provider.Name = "openrouter"
+			o.Debate.Config.Topic = "T"
+			o.Debate.Provider.Name = "openrouter"
 		}, func(err error) bool {
 			return errors.Is(err, debate.ErrMissingKey) && strings.Contains(err.Error(), "OPENROUTER_API_KEY")
 		}},
 		{"an unknown provider with a topic", func(o *Options) {
-			o.Topic = "T"
-			o.Provider.Name = "nope"
+			o.Debate.Config.Topic = "T"
+			o.Debate.Provider.Name = "nope"
+		}, debate.IsUsage},
+		{"a base URL without its port with a topic", func(o *Options) {
+			o.Debate.Config.Topic = "T"
+			o.Debate.Provider = debate.ProviderConfig{Name: "ollama", BaseURL: "http://127.0.0.1:/v1"}
 		}, debate.IsUsage},
 	}
 	for _, tt := range tests {
@@ -68,6 +73,11 @@ func TestNewChecksOptions(t *testing.T) {
 			}
 			if !tt.check(err) {
 				t.Errorf("wrong error: %v", err)
+			}
+			if fi, err := os.Stat(o.Cwd); err == nil && fi.IsDir() {
+				if _, err := os.Stat(filepath.Join(o.Cwd, room.Folder)); !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("a refused start created %s", room.Folder)
+				}
 			}
 		})
 	}
@@ -166,8 +176,8 @@ func TestRouting(t *testing.T) {
 
 func TestTopicStartsTheDebate(t *testing.T) {
 	o := testOptions(t)
-	o.Topic = "Should we adopt GraphQL"
-	o.Rounds = 1
+	o.Debate.Config.Topic = "Should we adopt GraphQL"
+	o.Debate.Config.Rounds = 1
 	m, err := New(o)
 	if err != nil {
 		t.Fatal(err)
@@ -221,4 +231,79 @@ func runAll(t *testing.T, m Model, cmd tea.Cmd) Model {
 		m, _ = step(t, m, msg)
 	}
 	return m
+}
+
+// TestPanelOf: the form shown again after a failed start has exactly the
+// debate's personas on, in its speaking order, keeping the panel's order
+// when it can.
+func TestPanelOf(t *testing.T) {
+	panel, err := debate.LoadPanel(debate.PanelOptions{Agents: []string{"Cost Optimizer=a finance-minded reviewer"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := func(p debate.Panel) (all, on []string) {
+		for _, c := range p.Personas {
+			all = append(all, c.Name)
+			if c.Enabled {
+				on = append(on, c.Name)
+			}
+		}
+		return all, on
+	}
+	ps := panel.Enabled() // PM, Architect, Security, Cost Optimizer
+	for _, tt := range []struct {
+		on       []debate.Persona
+		all, got string
+	}{
+		{nil, "Product Manager,Software Architect,Security Reviewer,Cost Optimizer", "Product Manager,Software Architect,Security Reviewer,Cost Optimizer"},
+		{[]debate.Persona{ps[0], ps[3]}, "Product Manager,Software Architect,Security Reviewer,Cost Optimizer", "Product Manager,Cost Optimizer"},
+		{[]debate.Persona{ps[3], ps[0]}, "Cost Optimizer,Product Manager,Software Architect,Security Reviewer", "Cost Optimizer,Product Manager"},
+		{[]debate.Persona{{Name: "Guest", Persona: "from a saved room"}, ps[1]}, "Guest,Software Architect,Product Manager,Security Reviewer,Cost Optimizer", "Guest,Software Architect"},
+	} {
+		all, on := names(panelOf(panel, tt.on))
+		if strings.Join(all, ",") != tt.all || strings.Join(on, ",") != tt.got {
+			t.Errorf("panelOf(%v): list %v, on %v", tt.on, all, on)
+		}
+	}
+	if on := panelOf(panel, ps[:1]).Enabled(); len(on) != 1 || on[0] != ps[0] {
+		t.Errorf("the speaking order of one persona: %v", on)
+	}
+}
+
+// TestFormStartsThroughStart: the form's start goes through debate.Start
+// while the form stays; a refusal comes back to the form as a sentence,
+// a start opens the debate screen on the running debate.
+func TestFormStartsThroughStart(t *testing.T) {
+	o := testOptions(t)
+	m, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { m.Close() }()
+	m, _ = step(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m, _ = step(t, m, home.NewDebateMsg{})
+
+	s := m.opts.Debate
+	s.Config.Topic = "Should we adopt GraphQL"
+	s.Provider = debate.ProviderConfig{Name: debate.ProviderOllama, BaseURL: "http://127.0.0.1:9/v1"}
+	m, cmd := step(t, m, forms.StartMsg{Settings: s})
+	if m.screen != screenDebateForm || cmd == nil {
+		t.Fatalf("the start left the form: screen %d", m.screen)
+	}
+	m, _ = step(t, m, cmd())
+	if v := m.View().Content; m.screen != screenDebateForm || !strings.Contains(strings.Join(strings.Fields(v), " "), "Ollama at http://127.0.0.1:9 is not answering") {
+		t.Fatalf("screen %d:\n%s", m.screen, v)
+	}
+
+	s.Provider = debate.ProviderConfig{Name: debate.ProviderMock}
+	s.Config.Rounds = 1
+	m, cmd = step(t, m, forms.StartMsg{Settings: s})
+	m, _ = step(t, m, cmd())
+	if m.screen != screenDebate {
+		t.Fatalf("a started debate is not shown: screen %d", m.screen)
+	}
+	m = runAll(t, m, m.debate.Init()) // hands the session in
+	if r := m.debate.Room(); r == nil || !m.debate.Running() {
+		t.Fatalf("the debate screen has no running debate")
+	}
 }

@@ -15,41 +15,27 @@ import (
 // Options are the app's settings, as given on the command line.
 type Options struct {
 	// Cwd is the folder whose .roundtable/ holds the rooms; empty: the
-	// working directory.
+	// working directory. Every debate started is saved there.
 	Cwd string
 	// ExportDir is where e and E write transcripts; empty: the working
 	// directory.
 	ExportDir string
 
-	// Topic, when set, skips the home screen and starts this debate at
-	// once. The other debate settings fill the new-debate form otherwise.
-	Topic           string
-	Rounds          int      // 0: debate.DefaultRounds
-	PersonasFile    string   // --personas
-	Agents          []string // --agent values
-	UserPersonaFile string   // usually debate.UserPersonaFile(); empty: none
-	// Provider is the provider as given by flags; the environment fills
-	// the rest (debate.ResolveProvider).
-	Provider debate.ProviderConfig
-	// Fast drops the mock's pause between tokens (otherwise it streams at
-	// debate.DefaultPace, lively on screen).
-	Fast bool
-	Seed int64
-	// Room names the room of a debate started with Topic; empty: made
-	// from the topic and the time.
-	Room string
-	// BlindOpening, StopOnConsensus and TurnTimeout are the debate's
-	// settings of the same names (debate.Config); they apply to debates
-	// started from the form too.
-	BlindOpening    bool
-	StopOnConsensus bool
-	TurnTimeout     time.Duration
+	// Debate is the debate the command line describes (the same settings
+	// `roundtable debate` starts from). With a topic the app skips the
+	// home screen and starts it at once; otherwise it fills in the
+	// new-debate form, and its provider and options apply to every debate
+	// started. Its Cwd is replaced by Cwd.
+	Debate debate.Settings
+	// Panel is every persona on offer in the form (debate.LoadPanel); its
+	// zero value offers the default trio. A debate started with a topic
+	// runs the personas of Debate, or the panel's enabled ones when it
+	// names none.
+	Panel debate.Panel
 
 	// Dark selects the dark styles until the terminal reports its
 	// background.
 	Dark bool
-	// Getenv reads the environment; nil: os.Getenv.
-	Getenv func(string) string
 	// Now is the clock; nil: time.Now.
 	Now func() time.Time
 	// Context bounds every debate and background task; nil:
@@ -62,27 +48,34 @@ type Options struct {
 // ErrBadCwd marks a --cwd that is not an existing folder.
 var ErrBadCwd = errors.New("bad --cwd")
 
-// normalize fills the defaults and checks what can be checked before any
-// screen shows: the folder, the rounds, the personas, and, with a topic,
-// the provider (a missing key is reported before anything starts).
-func (o Options) normalize() (Options, debate.Panel, error) {
+// normalize fills the defaults and checks the folder.
+func (o Options) normalize() (Options, error) {
 	if o.Context == nil {
 		o.Context = context.Background()
 	}
-	if o.Getenv == nil {
-		o.Getenv = os.Getenv
+	if o.Debate.Getenv == nil {
+		o.Debate.Getenv = os.Getenv
 	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	if o.Seed == 0 {
-		o.Seed = 1
+	if len(o.Panel.Personas) == 0 {
+		// No files to read: the default trio, which cannot fail.
+		panel, err := debate.LoadPanel(debate.PanelOptions{})
+		if err != nil {
+			return o, err
+		}
+		o.Panel = panel
+	}
+	if len(o.Debate.Config.Personas) == 0 {
+		o.Debate = o.Debate.WithPanel(o.Panel)
 	}
 	cwd, err := absDir(o.Cwd)
 	if err != nil {
-		return o, debate.Panel{}, err
+		return o, err
 	}
 	o.Cwd = cwd
+	o.Debate.Cwd = cwd
 	if o.ExportDir == "" {
 		if wd, err := os.Getwd(); err == nil {
 			o.ExportDir = wd
@@ -90,27 +83,7 @@ func (o Options) normalize() (Options, debate.Panel, error) {
 			o.ExportDir = cwd
 		}
 	}
-	if o.Rounds != 0 && (o.Rounds < debate.MinRounds || o.Rounds > debate.MaxRounds) {
-		return o, debate.Panel{}, fmt.Errorf("%w: --rounds %d; choose %d to %d", debate.ErrBadConfig, o.Rounds, debate.MinRounds, debate.MaxRounds)
-	}
-	if o.TurnTimeout < 0 {
-		return o, debate.Panel{}, fmt.Errorf("%w: --turn-timeout %s; give a positive duration like 2m", debate.ErrBadConfig, o.TurnTimeout)
-	}
-	if o.Room != "" {
-		if err := room.ValidateName(o.Room); err != nil {
-			return o, debate.Panel{}, fmt.Errorf("%w: --room: %w", debate.ErrBadConfig, err)
-		}
-	}
-	if o.Fast {
-		o.Provider.Pace = 0
-	} else if o.Provider.Pace == 0 {
-		o.Provider.Pace = debate.DefaultPace
-	}
-	panel, err := debate.LoadPanel(debate.PanelOptions{UserFile: o.UserPersonaFile, File: o.PersonasFile, Agents: o.Agents})
-	if err != nil {
-		return o, panel, err
-	}
-	return o, panel, nil
+	return o, nil
 }
 
 // absDir makes dir absolute and checks that it is a folder.

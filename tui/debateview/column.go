@@ -3,6 +3,7 @@ package debateview
 import (
 	"strings"
 
+	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/room/transcript"
 	"github.com/roundtable-dev/roundtable/tui/internal/cells"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
@@ -34,7 +35,8 @@ type column struct {
 	turns    []*turn
 	grow     *mdrender.Growing // the turn being spoken; nil otherwise
 	speaking bool
-	thinking bool // speaking, nothing said yet
+	thinking bool          // speaking, nothing said yet
+	retry    *debate.Event // the provider is retrying this turn (a retry event); nil: not
 	err      string
 
 	scroll scroller

@@ -15,9 +15,17 @@ func (m *Model) onStarted(msg startedMsg) tea.Cmd {
 	if msg.err != nil {
 		m.phase = phaseFailed
 		m.setError("Could not start the debate: " + mdrender.Inline(msg.err.Error()))
+		if m.opts.Embedded && m.launch != nil {
+			// The parent shows the settings again, with why.
+			failed := StartFailedMsg{Launch: *m.launch, Err: msg.err}
+			return func() tea.Msg { return failed }
+		}
 		return nil
 	}
 	m.room, m.events, m.cancel = msg.room, msg.events, msg.cancel
+	if msg.provider != "" {
+		m.provider = msg.provider
+	}
 	m.started = m.opts.Now()
 	m.now = m.started
 	m.phase = phaseRunning
@@ -75,6 +83,8 @@ func (m *Model) apply(ev debate.Event) {
 		if m.autoFocus {
 			m.focus = m.byName[ev.Agent]
 		}
+	case debate.EventRetry:
+		m.retried(ev)
 	case debate.EventToken:
 		c := m.column(ev.Agent)
 		if c.grow == nil {
@@ -82,6 +92,10 @@ func (m *Model) apply(ev debate.Event) {
 		}
 		c.grow.Append(ev.Text)
 		c.thinking = false
+		if ev.Text != "" && c.retry != nil {
+			c.retry = nil // the retry worked: the reply is coming
+			c.gen++
+		}
 		m.live++
 	case debate.EventTurnEnd:
 		m.turnEnded(ev)
@@ -98,6 +112,7 @@ func (m *Model) apply(ev debate.Event) {
 		}
 	case debate.EventSummary:
 		m.verdict.waiting = false
+		m.verdict.retry = nil
 		m.verdict.text = ev.Text
 		m.verdict.w = 0
 		m.verdict.scroll = newScroller()
@@ -109,9 +124,7 @@ func (m *Model) apply(ev debate.Event) {
 			m.focus = len(m.cols)
 		}
 	case debate.EventDone:
-		if ev.Usage != nil {
-			m.usage = *ev.Usage
-		}
+		m.settleUsage(ev.Usage)
 		m.phase = phaseDone
 		m.verdict.waiting = false
 		m.setStatus(fmt.Sprintf("Done. Saved in room %s: e exports it, r runs the debate again.", m.roomName()))
@@ -137,23 +150,26 @@ func (m *Model) turnEnded(ev debate.Event) {
 	c.gen++
 	t.text, t.streaming, t.incomplete, t.exact = ev.Text, false, ev.Incomplete, false
 	t.head = "" // the round line may now say "cut off"
-	c.grow, c.speaking, c.thinking = nil, false, false
-	if ev.Usage != nil && (ev.Usage.CompletionTokens > 0 || ev.Usage.PromptTokens > 0) {
-		m.usage.Add(*ev.Usage)
-	} else {
-		m.usage.CompletionTokens += m.live
+	c.grow, c.speaking, c.thinking, c.retry = nil, false, false, nil
+	// The turn's tokens: as the provider reported them, or as many as the
+	// screen saw streamed when that is more (or nothing was reported), so
+	// the counter never goes down.
+	u := debate.Usage{}
+	if ev.Usage != nil {
+		u = *ev.Usage
 	}
+	u.CompletionTokens = max(u.CompletionTokens, m.live)
+	m.usage.Add(u)
 	m.live = 0
 }
 
 // failed ends the debate on an error event: a stop by the user, or a
 // failure shown in the column (or verdict) it happened in.
 func (m *Model) failed(ev debate.Event) {
-	if ev.Usage != nil {
-		m.usage = *ev.Usage
-	}
-	m.live = 0
+	m.settleUsage(ev.Usage)
+	m.verdict.retry = nil
 	for _, c := range m.cols {
+		c.retry = nil
 		if t := c.current(); t != nil {
 			if c.grow != nil && t.text == "" {
 				t.text = c.grow.Text()
@@ -180,6 +196,33 @@ func (m *Model) failed(ev debate.Event) {
 		m.verdict.err = why
 	}
 	m.setError("The debate stopped: " + why)
+}
+
+// settleUsage takes the debate's total from its final event. The counter
+// never goes down: the screen counted the tokens it saw streamed (live)
+// even where the provider had not reported them yet, as when a turn is
+// cut by a stop, so each figure is the larger of the two.
+func (m *Model) settleUsage(total *debate.Usage) {
+	m.usage.CompletionTokens += m.live
+	m.live = 0
+	if total == nil {
+		return
+	}
+	m.usage.PromptTokens = max(m.usage.PromptTokens, total.PromptTokens)
+	m.usage.CompletionTokens = max(m.usage.CompletionTokens, total.CompletionTokens)
+	m.usage.Cost = max(m.usage.Cost, total.Cost)
+}
+
+// retried shows a retry in the header of the column (or the verdict) it
+// delays, until its first token.
+func (m *Model) retried(ev debate.Event) {
+	if i, ok := m.byName[ev.Agent]; ok {
+		m.cols[i].retry = &ev
+		m.cols[i].gen++
+		return
+	}
+	m.verdict.retry = &ev
+	m.verdict.gen++
 }
 
 // growNow renders the growing turn when it changed, at most once per

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/tui/internal/cells"
 	"github.com/roundtable-dev/roundtable/tui/internal/hints"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
@@ -82,12 +83,21 @@ func (m *Model) stateLabel() string {
 		return frame + s.Muted.Render("starting")
 	case phaseRunning:
 		for _, c := range m.cols {
+			if c.speaking && c.retry != nil {
+				return frame + c.seat.Name.Render(c.label) + s.Warning.Render(" · "+retryLabel(c.retry))
+			}
 			if c.speaking {
 				return frame + c.seat.Name.Render(c.label) + s.Muted.Render(" is speaking")
 			}
 		}
+		if m.verdict.retry != nil {
+			return frame + m.verdict.seat.Name.Render("Moderator") + s.Warning.Render(" · "+retryLabel(m.verdict.retry))
+		}
 		return frame + s.Muted.Render("waiting")
 	case phaseWeighing:
+		if m.verdict.retry != nil {
+			return frame + m.verdict.seat.Name.Render("Moderator") + s.Warning.Render(" · "+retryLabel(m.verdict.retry))
+		}
 		return frame + m.verdict.seat.Name.Render("Moderator") + s.Muted.Render(" is weighing the debate")
 	case phaseDone:
 		return s.Success.Render("✓ verdict in")
@@ -102,6 +112,33 @@ func (m *Model) stateLabel() string {
 		return s.Muted.Render("replay")
 	}
 	return ""
+}
+
+// retryLabel is a retry event as the screen says it:
+// "retrying after HTTP 429 · attempt 2/4".
+func retryLabel(ev *debate.Event) string { return mdrender.Inline(ev.RetryLabel()) }
+
+// withRetry adds a pending retry to a pane's title (titleW cells wide),
+// in the longest form that fits in room cells with the title: "· retrying
+// after HTTP 429 · attempt 2/4", "· retry 2/4 · HTTP 429" or "· retry 2/4",
+// the last shortening the title if it must, so a narrow column still
+// shows that it waits and for which attempt.
+func (m *Model) withRetry(title string, titleW int, ev *debate.Event, room int) (string, int) {
+	if ev == nil {
+		return title, titleW
+	}
+	short := fmt.Sprintf(" · retry %d/%d", ev.Attempt, ev.Attempts)
+	for _, note := range []string{" · " + retryLabel(ev), short + " · " + mdrender.Inline(ev.Text)} {
+		if w := ansi.StringWidth(note); titleW+w <= room {
+			return title + m.styles.Warning.Render(note), titleW + w
+		}
+	}
+	w := ansi.StringWidth(short)
+	if titleW+w > room {
+		title = ansi.Truncate(title, max(room-w, 1), "…")
+		titleW = ansi.StringWidth(title)
+	}
+	return title + m.styles.Warning.Render(short), titleW + w
 }
 
 // elapsed is the debate's running time so far (or in all, once ended);

@@ -2,33 +2,34 @@ package debateview
 
 import (
 	"context"
-	"fmt"
+	"os"
 	"strings"
 	"sync"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/debate"
 )
 
-// Launch is a debate ready to start: its settings, its provider and where
-// it is saved. The screen creates the room and starts the engine in the
-// background, the way the headless command does (debate.CreateRoom, then
-// debate.Record over Engine.Run).
-type Launch struct {
-	// Config is the debate; the engine checks it (debate.Config.Normalize).
-	Config debate.Config
-	// Provider is a resolved provider configuration
-	// (debate.ResolveProvider).
-	Provider debate.ProviderConfig
-	// Cwd is the folder whose .roundtable/ holds the room; empty: the
-	// working directory.
-	Cwd string
-	// Room names the room of the first run; empty: made from the topic and
-	// the time. Runs started again with r always get a fresh name.
-	Room string
-}
+// Launch is a debate ready to start: the settings debate.Start starts it
+// from, the same the headless command uses. Runs started again (r) get a
+// fresh room name.
+type Launch = debate.Settings
 
-// ProviderLabel is how the header names the provider and its model.
-func (l Launch) ProviderLabel() string { return providerLabel(l.Provider.Name, l.Provider.Model) }
+// launchLabel is how the header names the provider and its model before
+// the debate starts: as resolved from the settings and the environment,
+// or as given when they do not resolve (the start will say why).
+func launchLabel(l Launch) string {
+	getenv := l.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	pc, err := debate.ResolveProvider(l.Provider, getenv)
+	if err != nil {
+		pc = l.Provider
+	}
+	return providerLabel(pc.Name, pc.Model)
+}
 
 func providerLabel(name, model string) string {
 	switch {
@@ -87,28 +88,65 @@ func (t *Tracker) Close() {
 	}
 }
 
-// start creates the room and starts the engine; it runs in a command.
+// start starts l (debate.Start: checks, preflight, room, engine) under
+// the name roomName; it runs in a command. The tracker keeps the session
+// from the moment it exists, so a program ending before the screen sees
+// it still saves it.
 func start(parent context.Context, tr *Tracker, l Launch, roomName string) (startedMsg, error) {
-	prov, err := debate.NewProvider(l.Provider)
+	l.Room = roomName
+	sess, err := debate.Start(parent, l)
 	if err != nil {
 		return startedMsg{}, err
 	}
-	eng, err := debate.New(l.Config, prov)
-	if err != nil {
-		return startedMsg{}, err
-	}
-	cwd := l.Cwd
-	if cwd == "" {
-		cwd = "."
-	}
-	r, err := debate.CreateRoom(cwd, roomName, eng.Config())
-	if err != nil {
-		return startedMsg{}, fmt.Errorf("save the debate: %w", err)
-	}
-	ctx, cancel := context.WithCancel(parent)
-	events := debate.Record(eng.Run(ctx), debate.NewRecorder(r))
 	if tr != nil {
-		tr.add(events, cancel)
+		tr.add(sess.Events(), sess.Stop)
 	}
-	return startedMsg{room: r, cfg: eng.Config(), events: events, cancel: cancel}, nil
+	return sessionMsg(sess), nil
+}
+
+// sessionMsg is the startedMsg of a running session.
+func sessionMsg(sess *debate.Session) startedMsg {
+	pc := sess.Provider()
+	return startedMsg{
+		room: sess.Room(), cfg: sess.Config(), events: sess.Events(), cancel: sess.Stop,
+		provider: providerLabel(pc.Name, pc.Model),
+	}
+}
+
+// StartedMsg is the outcome of StartCmd: the debate running, or why it
+// could not start (Err, from debate.Start).
+type StartedMsg struct {
+	Launch  Launch
+	Session *debate.Session
+	Err     error
+}
+
+// StartCmd starts l in the background, for a parent screen that shows
+// something else (a form) until it runs; show the running debate with
+// NewStarted. Sessions are kept by tr (may be nil) from their start.
+func StartCmd(ctx context.Context, tr *Tracker, l Launch) tea.Cmd {
+	return func() tea.Msg {
+		sess, err := debate.Start(ctx, l)
+		if err == nil && tr != nil {
+			tr.add(sess.Events(), sess.Stop)
+		}
+		return StartedMsg{Launch: l, Session: sess, Err: err}
+	}
+}
+
+// StartFailedMsg tells the parent of an embedded screen (Options.Embedded)
+// that the debate it was to start (at Init, or again with r) could not
+// start, and why: the parent shows the settings again with the reason.
+type StartFailedMsg struct {
+	Launch Launch
+	Err    error
+}
+
+// NewStarted returns a screen showing a debate started with StartCmd (its
+// StartedMsg without an error); r runs its launch again.
+func NewStarted(opts Options, msg StartedMsg) Model {
+	m := New(opts, msg.Launch)
+	started := sessionMsg(msg.Session)
+	m.pending = &started
+	return m
 }

@@ -69,11 +69,12 @@ type Model struct {
 	help   help.Model
 	md     *mdrender.Renderer
 
-	launch *Launch // nil for a replay
-	run    int     // the current run; events of others are ignored
-	events <-chan debate.Event
-	cancel context.CancelFunc
-	room   *room.Room
+	launch  *Launch     // nil for a replay
+	pending *startedMsg // a debate started before the screen (NewStarted)
+	run     int         // the current run; events of others are ignored
+	events  <-chan debate.Event
+	cancel  context.CancelFunc
+	room    *room.Room
 
 	topic    string
 	rounds   int
@@ -126,7 +127,7 @@ func New(opts Options, l Launch) Model {
 	if m.rounds == 0 {
 		m.rounds = debate.DefaultRounds
 	}
-	m.provider = l.ProviderLabel()
+	m.provider = launchLabel(l)
 	m.setPanel(l.Config.Names())
 	m.phase = phaseStarting
 	m.status = "Starting the debate…"
@@ -223,10 +224,14 @@ func (m Model) Init() tea.Cmd {
 	if m.launch == nil || m.phase == phaseReplay {
 		return m.renderMissing() // a replay runs again only on r
 	}
-	return tea.Batch(
-		startCmd(m.ctx, m.id, m.run, m.opts.Tracker, *m.launch, m.launch.Room),
-		m.animate(),
-	)
+	first := startCmd(m.ctx, m.id, m.run, m.opts.Tracker, *m.launch, m.launch.Room)
+	if m.pending != nil {
+		// Started already (NewStarted): hand the session in as the start.
+		msg := *m.pending
+		msg.id, msg.run = m.id, m.run
+		first = func() tea.Msg { return msg }
+	}
+	return tea.Batch(first, m.animate())
 }
 
 // Running reports whether a debate is being spoken (or started) now.

@@ -15,13 +15,14 @@ import (
 // startedMsg: the room was created and the engine is running; events is
 // its recorded event stream (debate.Record), cancel stops it.
 type startedMsg struct {
-	id     int64
-	run    int
-	room   *room.Room
-	cfg    debate.Config
-	events <-chan debate.Event
-	cancel context.CancelFunc
-	err    error
+	id       int64
+	run      int
+	room     *room.Room
+	cfg      debate.Config
+	events   <-chan debate.Event
+	cancel   context.CancelFunc
+	provider string // the provider label, as resolved; empty: unchanged
+	err      error
 }
 
 // eventsMsg is every event that was queued when the reader woke up, in

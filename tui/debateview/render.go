@@ -132,6 +132,7 @@ func (m *Model) columnBox(p, w, h int, several bool) []string {
 		title = m.styles.Strong.Render("› ") + title
 		titleW += 2
 	}
+	title, titleW = m.withRetry(title, titleW, c.retry, w-5)
 	note, noteW := "", 0
 	if key.note > 0 {
 		s := fmt.Sprintf(" ↓ %d more ", key.note)
@@ -295,6 +296,7 @@ func (m *Model) verdictBox(w, h int) []string {
 		title = m.styles.Spinner.Render(spin.Frames[m.frame]) + title
 		titleW += ansi.StringWidth(spin.Frames[m.frame])
 	}
+	title, titleW = m.withRetry(title, titleW, v.retry, w-5)
 	note, noteW := "", 0
 	if key.note > 0 {
 		s := fmt.Sprintf(" ↓ %d more ", key.note)

@@ -1,6 +1,7 @@
 package debateview
 
 import (
+	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/tui/theme"
 )
 
@@ -10,6 +11,7 @@ type verdictPane struct {
 	waiting bool // the moderator is writing it
 	text    string
 	err     string
+	retry   *debate.Event // the moderator's request is being retried (a retry event)
 
 	lines  []string // rendered at w
 	w      int

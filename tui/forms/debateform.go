@@ -1,11 +1,13 @@
 package forms
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
-	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -22,21 +24,15 @@ type DebateOptions struct {
 	// Panel is every persona on offer, switched on or off
 	// (debate.LoadPanel: the defaults, persona files, --agent).
 	Panel debate.Panel
-	// Topic and Rounds fill the form in; Rounds 0: debate.DefaultRounds.
-	Topic  string
-	Rounds int
-	// Provider is the provider as given by flags (not yet resolved): the
-	// form resolves it with Getenv each time it changes.
-	Provider debate.ProviderConfig
-	// Getenv reads the environment; nil: os.Getenv.
-	Getenv func(string) string
-	// Seed is the mock's seed.
-	Seed int64
-	// BlindOpening, StopOnConsensus and TurnTimeout are passed on to the
-	// debate (debate.Config); the form does not show them.
-	BlindOpening    bool
-	StopOnConsensus bool
-	TurnTimeout     time.Duration
+	// Settings fill the form in (its topic, rounds, provider and model)
+	// and carry what the form does not show (the seed, the debate's
+	// options, the provider's base URL and max tokens, where the room
+	// goes) to the debate it starts. Rounds 0: debate.DefaultRounds;
+	// Getenv nil: os.Getenv.
+	Settings debate.Settings
+	// Err, when set, is why the last start failed (see StartFailed),
+	// shown as the form opens.
+	Err error
 	// Dark selects the dark styles.
 	Dark bool
 }
@@ -71,25 +67,28 @@ type DebateForm struct {
 
 	resolved debate.ProviderConfig
 	provErr  string // why the provider cannot be used as set
-	err      string // why the form cannot start
+	err      string // why the debate could not start (debate.Start's error)
+	starting bool   // StartMsg sent; waiting for the debate to start or fail
 
 	width, height int
 }
 
 // NewDebateForm returns the form, its topic field focused.
 func NewDebateForm(opts DebateOptions) DebateForm {
-	if opts.Getenv == nil {
-		opts.Getenv = os.Getenv
+	if opts.Settings.Getenv == nil {
+		opts.Settings.Getenv = os.Getenv
 	}
-	if opts.Rounds == 0 {
-		opts.Rounds = debate.DefaultRounds
+	set := opts.Settings
+	rounds := set.Config.Rounds
+	if rounds == 0 {
+		rounds = debate.DefaultRounds
 	}
 	f := DebateForm{
 		opts:     opts,
 		keys:     DefaultKeyMap(),
 		help:     help.New(),
 		topic:    textarea.New(),
-		rounds:   newNumber(opts.Rounds, debate.MinRounds, debate.MaxRounds),
+		rounds:   newNumber(rounds, debate.MinRounds, debate.MaxRounds),
 		personas: slices.Clone(opts.Panel.Personas),
 		model:    textinput.New(),
 		width:    80,
@@ -100,18 +99,21 @@ func NewDebateForm(opts DebateOptions) DebateForm {
 	f.topic.Prompt = "┃ "
 	f.topic.CharLimit = debate.MaxTopicLen
 	f.topic.SetHeight(4)
-	f.topic.SetValue(opts.Topic)
+	f.topic.SetValue(set.Config.Topic)
 	f.model.Prompt = ""
 	f.model.CharLimit = 200
-	f.model.SetValue(strings.TrimSpace(opts.Provider.Model))
-	name := strings.ToLower(strings.TrimSpace(opts.Provider.Name))
+	f.model.SetValue(strings.TrimSpace(set.Provider.Model))
+	name := strings.ToLower(strings.TrimSpace(set.Provider.Name))
 	if name == "" {
-		name = strings.ToLower(strings.TrimSpace(opts.Getenv("ROUNDTABLE_PROVIDER")))
+		name = strings.ToLower(strings.TrimSpace(set.Getenv("ROUNDTABLE_PROVIDER")))
 	}
 	f.provider = max(slices.Index(debate.Providers(), name), 0)
 	f.SetDark(opts.Dark)
 	f.resolve()
 	f.topic.Focus()
+	if opts.Err != nil {
+		f.StartFailed(opts.Err)
+	}
 	f.syncKeys()
 	return f
 }
@@ -137,6 +139,9 @@ func (f DebateForm) Update(msg tea.Msg) (DebateForm, tea.Cmd) {
 		f.topic.SetWidth(max(min(msg.Width-6, 100), 20))
 		f.model.SetWidth(max(min(msg.Width-24, 60), 10))
 	case tea.KeyPressMsg:
+		if f.starting && !key.Matches(msg, f.keys.Quit) {
+			break // the debate is starting; StartFailed gives the form back
+		}
 		cmd = f.handleKey(msg)
 	case tea.PasteMsg:
 		switch f.focus {
@@ -257,23 +262,34 @@ func (f *DebateForm) move(d int) {
 func (f *DebateForm) providerName() string { return debate.Providers()[f.provider] }
 
 // resolve checks the provider as set now, with its key from the
-// environment.
+// environment, to say under the field what it will use (or what is
+// missing). It blocks nothing: debate.Start checks it again on start.
 func (f *DebateForm) resolve() {
-	pc := f.opts.Provider
-	pc.Name = f.providerName()
-	pc.Model = strings.TrimSpace(f.model.Value())
-	if !strings.EqualFold(pc.Name, f.opts.Provider.Name) {
-		pc.APIKey = ""
-	}
-	r, err := debate.ResolveProvider(pc, f.opts.Getenv)
-	f.resolved = r
-	f.provErr = ""
-	if err != nil {
-		f.provErr = mdrender.Inline(err.Error())
+	f.resolved, f.provErr = f.providerSettings(), ""
+	r, err := debate.ResolveProvider(f.resolved, f.opts.Settings.Getenv)
+	if err == nil {
+		f.resolved = r
+	} else {
+		f.provErr = mdrender.Inline(sentence(err))
 	}
 }
 
-// submit checks the form and asks the parent to start the debate.
+// providerSettings is the provider as the form sets it: the one chosen,
+// its model, the base URL and max tokens given on the command line, and
+// the key given there only for the provider it was given for.
+func (f *DebateForm) providerSettings() debate.ProviderConfig {
+	pc := f.opts.Settings.Provider
+	pc.Name = f.providerName()
+	pc.Model = strings.TrimSpace(f.model.Value())
+	if !strings.EqualFold(pc.Name, f.opts.Settings.Provider.Name) {
+		pc.APIKey = ""
+	}
+	return pc
+}
+
+// submit asks the parent to start the debate the form describes. The
+// checks are debate.Start's: what it refuses comes back through
+// StartFailed.
 func (f *DebateForm) submit() tea.Cmd {
 	var enabled []debate.Persona
 	for _, p := range f.personas {
@@ -281,31 +297,69 @@ func (f *DebateForm) submit() tea.Cmd {
 			enabled = append(enabled, p.Persona)
 		}
 	}
-	cfg := debate.Config{
-		Topic: f.topic.Value(), Personas: enabled, Moderator: f.opts.Panel.Moderator,
-		Rounds: f.rounds.value, Seed: f.opts.Seed,
-		BlindOpening: f.opts.BlindOpening, StopOnConsensus: f.opts.StopOnConsensus, TurnTimeout: f.opts.TurnTimeout,
-		MaxTurnTokens: debate.TurnTokenCap(f.resolved.MaxTokens),
-	}
-	if _, err := cfg.Normalize(); err != nil {
-		f.err = mdrender.Inline(err.Error())
-		switch {
-		case strings.TrimSpace(cfg.Topic) == "":
-			f.err = "Write the topic first: the decision the personas should argue."
-			f.focusField(fieldTopic)
-		case len(enabled) == 0:
-			f.err = "Switch at least one persona on (space)."
-			f.focusField(fieldPersonas)
-		}
-		return nil
-	}
-	if f.provErr != "" {
-		f.err = f.provErr
+	s := f.opts.Settings
+	s.Config.Topic = f.topic.Value()
+	s.Config.Personas = enabled
+	s.Config.Moderator = f.opts.Panel.Moderator
+	s.Config.Rounds = f.rounds.value
+	s.Config.MaxTurnTokens = 0 // from the provider's max tokens
+	s.Provider = f.providerSettings()
+	f.err, f.starting = "", true
+	return func() tea.Msg { return StartMsg{Settings: s} }
+}
+
+// StartFailed gives the form back after the debate it asked for could not
+// start: it shows why in a sentence and focuses the field to change.
+func (f *DebateForm) StartFailed(err error) {
+	f.starting = false
+	var te *debate.TopicError
+	switch {
+	case errors.As(err, &te) && te.Empty:
+		f.err = "Write the topic first: the decision the personas should argue."
+		f.focusField(fieldTopic)
+	case errors.As(err, &te):
+		f.err = sentence(err)
+		f.focusField(fieldTopic)
+	case errors.Is(err, debate.ErrBadPersona) && f.Enabled() == 0:
+		f.err = "Switch at least one persona on (space)."
+		f.focusField(fieldPersonas)
+	case errors.Is(err, debate.ErrBadPersona):
+		f.err = sentence(err)
+		f.focusField(fieldPersonas)
+	case errors.Is(err, debate.ErrUnknownModel) && f.providerName() != debate.ProviderMock:
+		f.err = sentence(err)
+		f.focusField(fieldModel)
+	case errors.Is(err, debate.ErrBadProvider), errors.Is(err, debate.ErrMissingKey), errors.Is(err, debate.ErrUnreachable):
+		f.err = sentence(err)
 		f.focusField(fieldProvider)
-		return nil
+	default:
+		f.err = "The debate could not start: " + sentence(err)
 	}
-	pc := f.resolved
-	return func() tea.Msg { return StartMsg{Config: cfg, Provider: pc} }
+	f.err = mdrender.Inline(f.err)
+	f.syncKeys()
+}
+
+// Starting reports whether the form is waiting for its debate to start.
+func (f DebateForm) Starting() bool { return f.starting }
+
+// sentence is err as a sentence for a person: without the kind of error
+// its message starts with ("bad provider settings: "), capitalized, with
+// a full stop.
+func sentence(err error) string {
+	s := err.Error()
+	for _, kind := range []error{debate.ErrBadConfig, debate.ErrBadPersona, debate.ErrBadProvider, debate.ErrMissingKey} {
+		s = strings.TrimPrefix(s, kind.Error()+": ")
+	}
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	s = string(unicode.ToUpper(r)) + s[n:]
+	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "?") && !strings.HasSuffix(s, "!") {
+		s += "."
+	}
+	return s
 }
 
 func (f *DebateForm) focusField(d debateField) {

@@ -1,6 +1,8 @@
 package forms
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -27,9 +29,28 @@ func noEnv(string) string { return "" }
 
 func newTestDebateForm(w, h int) DebateForm {
 	panel, _ := debate.LoadPanel(debate.PanelOptions{Agents: []string{"Cost Optimizer=a finance-minded reviewer who scrutinizes spend and ROI"}})
-	f := NewDebateForm(DebateOptions{Panel: panel, Getenv: noEnv, Dark: true, Seed: 3})
+	f := NewDebateForm(DebateOptions{Panel: panel, Settings: debate.Settings{Getenv: noEnv, Config: debate.Config{Seed: 3}}, Dark: true})
 	f, _ = f.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return f
+}
+
+// starts is what the parent does with a StartMsg, short of running the
+// debate: debate.Start's checks (debate.Prepare), and StartFailed when
+// they refuse. It reports whether the debate would start.
+func starts(t *testing.T, f *DebateForm, msg tea.Msg) bool {
+	t.Helper()
+	start, ok := msg.(StartMsg)
+	if !ok {
+		t.Fatalf("the form sent %#v, want a StartMsg", msg)
+	}
+	if !f.Starting() {
+		t.Error("the form does not wait for its debate")
+	}
+	if _, err := debate.Prepare(start.Settings); err != nil {
+		f.StartFailed(err)
+		return false
+	}
+	return true
 }
 
 func TestDebateForm(t *testing.T) {
@@ -39,8 +60,8 @@ func TestDebateForm(t *testing.T) {
 		check func(t *testing.T, f DebateForm, last tea.Msg)
 	}{
 		{"ctrl+s with no topic says what to do and focuses the topic", []string{"tab", "ctrl+s"}, func(t *testing.T, f DebateForm, last tea.Msg) {
-			if last != nil || f.focus != fieldTopic || !strings.Contains(f.err, "Write the topic first") {
-				t.Errorf("last %v focus %d err %q", last, f.focus, f.err)
+			if starts(t, &f, last) || f.focus != fieldTopic || !strings.Contains(f.err, "Write the topic first") {
+				t.Errorf("focus %d err %q", f.focus, f.err)
 			}
 		}},
 		{"a topic and ctrl+s start the debate with the panel switched on", typeText(nil, "Adopt GraphQL?"), func(t *testing.T, f DebateForm, _ tea.Msg) {
@@ -49,12 +70,12 @@ func TestDebateForm(t *testing.T) {
 			if !ok {
 				t.Fatalf("ctrl+s sent %T", cmd())
 			}
-			c := start.Config
+			c := start.Settings.Config
 			if c.Topic != "Adopt GraphQL?" || c.Rounds != debate.DefaultRounds || len(c.Personas) != 4 || c.Seed != 3 {
 				t.Errorf("config %+v", c)
 			}
-			if start.Provider.Name != debate.ProviderMock {
-				t.Errorf("provider %+v", start.Provider)
+			if start.Settings.Provider.Name != debate.ProviderMock {
+				t.Errorf("provider %+v", start.Settings.Provider)
 			}
 		}},
 		{"rounds step with arrows; digits past the range start over", append(typeText(nil, "T"), "tab", "right", "right", "left", "9", "9"), func(t *testing.T, f DebateForm, _ tea.Msg) {
@@ -72,20 +93,20 @@ func TestDebateForm(t *testing.T) {
 				t.Errorf("personas %+v", f.personas)
 			}
 			_, cmd := f.Update(press("ctrl+s"))
-			if c := cmd().(StartMsg).Config; len(c.Personas) != 3 || c.Personas[1].Name != "Security Reviewer" {
+			if c := cmd().(StartMsg).Settings.Config; len(c.Personas) != 3 || c.Personas[1].Name != "Security Reviewer" {
 				t.Errorf("panel %v", c.Names())
 			}
 		}},
 		{"every persona off cannot start", append(typeText(nil, "T"), "tab", "tab", "space", "down", "space", "down", "space", "down", "space", "ctrl+s"), func(t *testing.T, f DebateForm, last tea.Msg) {
-			if last != nil || !strings.Contains(f.err, "at least one persona") || f.focus != fieldPersonas {
-				t.Errorf("last %v err %q focus %d", last, f.err, f.focus)
+			if starts(t, &f, last) || !strings.Contains(f.err, "at least one persona") || f.focus != fieldPersonas {
+				t.Errorf("err %q focus %d", f.err, f.focus)
 			}
 		}},
 		{"a provider without its key says which variable to set", append(typeText(nil, "T"), "tab", "tab", "tab", "right", "ctrl+s"), func(t *testing.T, f DebateForm, last tea.Msg) {
-			if last != nil || !strings.Contains(f.err, "OPENROUTER_API_KEY") || f.focus != fieldProvider {
-				t.Errorf("last %v err %q focus %d", last, f.err, f.focus)
+			if starts(t, &f, last) || !strings.Contains(f.err, "OPENROUTER_API_KEY") || f.focus != fieldProvider {
+				t.Errorf("err %q focus %d", f.err, f.focus)
 			}
-			if !strings.Contains(plain(f.View()), "set OPENROUTER_API_KEY") {
+			if !strings.Contains(plain(f.View()), "Set OPENROUTER_API_KEY") {
 				t.Errorf("the form does not show the missing key:\n%s", plain(f.View()))
 			}
 		}},
@@ -126,7 +147,9 @@ func TestDebateForm(t *testing.T) {
 func TestDebateFormKeyFromEnv(t *testing.T) {
 	panel, _ := debate.LoadPanel(debate.PanelOptions{})
 	env := map[string]string{"OPENROUTER_API_KEY": "sk-test"}
-	f := NewDebateForm(DebateOptions{Panel: panel, Getenv: func(k string) string { return env[k] }, Provider: debate.ProviderConfig{Name: "openrouter", Model: "x/y"}})
+	f := NewDebateForm(DebateOptions{Panel: panel, Settings: debate.Settings{
+		Getenv: func(k string) string { return env[k] }, Provider: debate.ProviderConfig{Name: "openrouter", Model: "x/y"},
+	}})
 	f, _ = f.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	for _, k := range typeText(nil, "T") {
 		f, _ = f.Update(press(k))
@@ -136,8 +159,9 @@ func TestDebateFormKeyFromEnv(t *testing.T) {
 	if !ok {
 		t.Fatalf("no start: err %q", f.err)
 	}
-	if start.Provider.APIKey != "sk-test" || start.Provider.Model != "x/y" {
-		t.Errorf("provider %+v", start.Provider)
+	pc, err := debate.ResolveProvider(start.Settings.Provider, start.Settings.Getenv)
+	if err != nil || pc.APIKey != "sk-test" || pc.Model != "x/y" {
+		t.Errorf("provider %+v %v", pc, err)
 	}
 	if !strings.Contains(plain(f.View()), "key from OPENROUTER_API_KEY") {
 		t.Errorf("the form does not say where the key comes from:\n%s", plain(f.View()))
@@ -166,3 +190,45 @@ func TestDebateFormView(t *testing.T) {
 
 // press builds a key press by name.
 var press = keytest.Press
+
+// TestDebateFormShowsWhyItCouldNotStart: a server that is not there
+// comes back from debate.Start as one sentence, shown whole in the form
+// (wrapped, not cut at the status line), with the provider focused; keys
+// wait while the debate starts.
+func TestDebateFormShowsWhyItCouldNotStart(t *testing.T) {
+	f := newTestDebateForm(80, 30)
+	for _, k := range typeText(nil, "T") {
+		f, _ = f.Update(press(k))
+	}
+	f, cmd := f.Update(press("ctrl+s"))
+	if _, ok := cmd().(StartMsg); !ok || !f.Starting() || !strings.Contains(plain(f.View()), "Starting the debate…") {
+		t.Fatalf("ctrl+s: starting %v\n%s", f.Starting(), plain(f.View()))
+	}
+	if f2, cmd := f.Update(press("ctrl+s")); cmd != nil || f2.topic.Value() != "T" {
+		t.Error("a second ctrl+s while starting did something")
+	}
+	err := debate.Preflight(context.Background(), debate.ProviderConfig{Name: debate.ProviderOllama, BaseURL: "http://127.0.0.1:9/v1"})
+	if !errors.Is(err, debate.ErrUnreachable) {
+		t.Fatalf("preflight of a closed port: %v", err)
+	}
+	f.StartFailed(err)
+	if f.Starting() || f.focus != fieldProvider {
+		t.Errorf("starting %v focus %d", f.Starting(), f.focus)
+	}
+	v := plain(f.View())
+	flat := strings.Join(strings.Fields(v), " ")
+	want := "Ollama at http://127.0.0.1:9 is not answering: start it with `ollama serve`, or choose another provider."
+	if !strings.Contains(flat, want) {
+		t.Errorf("the form does not show %q whole:\n%s", want, v)
+	}
+	for _, l := range strings.Split(v, "\n") {
+		if len([]rune(l)) > 80 {
+			t.Errorf("a line is wider than the screen: %q", l)
+		}
+	}
+	// Typing again is possible, and the form can start again.
+	f, _ = f.Update(press("ctrl+s"))
+	if !f.Starting() {
+		t.Error("the form cannot start again after a failure")
+	}
+}

@@ -76,6 +76,17 @@ func (f DebateForm) View() string {
 	out = append(out, f.inlineStyled(fieldModel, "Model", model, ""))
 	out = append(out, "")
 
+	// Why the debate could not start, whole: a sentence naming a server
+	// and what to do does not fit the status line.
+	switch {
+	case f.starting:
+		out = append(out, cells.Fit("  "+s.Muted.Render("Starting the debate…"), w), "")
+	case f.err != "":
+		for _, l := range strings.Split(ansi.Wordwrap(f.err, max(w-6, 10), ""), "\n") {
+			out = append(out, cells.Fit("  "+s.Error.Render(l), w))
+		}
+		out = append(out, "")
+	}
 	mark(fieldStart)
 	if f.focus == fieldStart {
 		focus += 2
@@ -87,7 +98,7 @@ func (f DebateForm) View() string {
 	for _, l := range strings.Split(btn.Render("Start the debate"), "\n") {
 		out = append(out, cells.Fit("  "+l, w))
 	}
-	return finish(&f.styles, f.help, f.keys, out, focus, f.err, w, f.height)
+	return finish(&f.styles, f.help, f.keys, out, focus, "", w, f.height)
 }
 
 // label is a field's name on a line of its own, with a hint.

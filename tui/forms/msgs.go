@@ -2,11 +2,10 @@ package forms
 
 import "github.com/roundtable-dev/roundtable/debate"
 
-// StartMsg asks the parent to start the debate the form describes.
-// Provider is resolved (debate.ResolveProvider): its key is there.
+// StartMsg asks the parent to start the debate the form describes, with
+// debate.Start; the parent calls DebateForm.StartFailed when it cannot.
 type StartMsg struct {
-	Config   debate.Config
-	Provider debate.ProviderConfig
+	Settings debate.Settings
 }
 
 // BackMsg asks the parent to leave the form.

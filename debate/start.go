@@ -1,0 +1,138 @@
+package debate
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+// Settings are everything a debate starts from, as a person gave them on
+// the command line or in a form. Start is the one place that checks them,
+// so the headless command and the TUI start the same debate, in the same
+// kind of room, from the same settings.
+type Settings struct {
+	// Config is the debate: topic, panel, rounds and options. Start fills
+	// its defaults (Config.Normalize) and, when MaxTurnTokens is 0, sets it
+	// from the provider's max_tokens (TurnTokenCap).
+	Config Config
+	// Provider is the provider as given (flags, a form); Start completes it
+	// from the environment (ResolveProvider). Its Pace is the mock's pause
+	// between tokens: 0 for none, DefaultPace for a lively screen.
+	Provider ProviderConfig
+	// Cwd is the folder whose .roundtable/ holds the room; empty: the
+	// working directory.
+	Cwd string
+	// Room names the room; empty: made from the topic and the time
+	// (RoomName). A name given must be valid and new.
+	Room string
+	// Getenv reads the environment; nil: os.Getenv.
+	Getenv func(string) string
+}
+
+// WithPanel is s with the panel's personas that are switched on, in
+// speaking order, and its moderator.
+func (s Settings) WithPanel(p Panel) Settings {
+	s.Config.Personas = p.Enabled()
+	s.Config.Moderator = p.Moderator
+	return s
+}
+
+// Plan is a debate whose settings passed every check: its provider
+// resolved and built, its config normalized. Nothing has been created yet.
+type Plan struct {
+	cfg  Config
+	pc   ProviderConfig
+	prov Provider
+	cwd  string
+	room string
+}
+
+// Prepare checks s and resolves it without creating anything or touching
+// the network. Errors for which IsUsage holds come from the settings (a
+// command line exits 2 on them); ErrMissingKey means the provider's key
+// variable is not set.
+func Prepare(s Settings) (*Plan, error) {
+	getenv := s.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	pc, err := ResolveProvider(s.Provider, getenv)
+	if err != nil {
+		return nil, err
+	}
+	cfg := s.Config
+	if cfg.MaxTurnTokens == 0 {
+		cfg.MaxTurnTokens = TurnTokenCap(pc.MaxTokens)
+	}
+	cfg, err = cfg.Normalize()
+	if err != nil {
+		return nil, err
+	}
+	prov, err := NewProvider(pc)
+	if err != nil {
+		return nil, err
+	}
+	cwd := s.Cwd
+	if cwd == "" {
+		cwd = "."
+	}
+	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("%w: --cwd %s is not a folder; create it or point --cwd elsewhere", ErrBadConfig, cwd)
+	}
+	if s.Room != "" {
+		if err := room.ValidateName(s.Room); err != nil {
+			return nil, fmt.Errorf("%w: --room: %w", ErrBadConfig, err)
+		}
+	}
+	return &Plan{cfg: cfg, pc: pc, prov: prov, cwd: cwd, room: s.Room}, nil
+}
+
+// Config is the debate as it will run, defaults filled in.
+func (p *Plan) Config() Config { return p.cfg }
+
+// Provider is the resolved provider configuration.
+func (p *Plan) Provider() ProviderConfig { return p.pc }
+
+// Start checks that the provider's server answers (Preflight), creates the
+// room and starts the debate, saving it as it goes. Each call starts a new
+// debate; with no room name given, each gets a fresh room. ctx bounds the
+// debate: cancelling it stops the debate like Session.Stop.
+func (p *Plan) Start(ctx context.Context) (*Session, error) {
+	if err := Preflight(ctx, p.pc); err != nil {
+		return nil, err
+	}
+	eng, err := New(p.cfg, p.prov)
+	if err != nil {
+		return nil, err
+	}
+	r, err := CreateRoom(p.cwd, p.room, eng.Config())
+	if err != nil {
+		return nil, err
+	}
+	sctx, cancel := context.WithCancelCause(ctx)
+	s := &Session{cfg: eng.Config(), pc: p.pc, room: r, cancel: cancel}
+	// The session's context is released once the stream has ended.
+	s.events = record(eng.Run(sctx), NewRecorder(r), func() { cancel(nil) })
+	return s, nil
+}
+
+// Start is the one way a debate starts: it checks s (Prepare), checks that
+// the provider's server answers (Preflight: a local server that is not
+// running is one sentence naming it, before anything is created), creates
+// the room, and runs the debate, recording every turn as it ends. The
+// returned Session carries its events; read them until the channel
+// closes.
+//
+// Errors: IsUsage for settings that cannot run, ErrMissingKey,
+// ErrUnreachable or ErrUnknownModel from the preflight, or the room's
+// creation failing. On error nothing is running and, unless the room's
+// creation itself failed midway, nothing was created.
+func Start(ctx context.Context, s Settings) (*Session, error) {
+	p, err := Prepare(s)
+	if err != nil {
+		return nil, err
+	}
+	return p.Start(ctx)
+}
