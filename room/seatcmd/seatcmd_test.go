@@ -53,8 +53,10 @@ func TestArgs(t *testing.T) {
 func TestServerName(t *testing.T) {
 	valid := regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 	names := map[string]string{}
-	for _, r := range []string{"cache-design", "v1.2-plan", "v1-2-plan", "a", strings.Repeat("x", 64),
-		strings.Repeat("x", 63) + "y", "should-the-cache-be-write-through-or-back"} {
+	for _, r := range []string{
+		"cache-design", "v1.2-plan", "v1-2-plan", "a", strings.Repeat("x", 64),
+		strings.Repeat("x", 63) + "y", "should-the-cache-be-write-through-or-back",
+	} {
 		for _, seat := range []string{room.SeatLead, room.SeatPeer} {
 			n := Seat{Room: r, Seat: seat}.ServerName()
 			if !valid.MatchString(n) {
