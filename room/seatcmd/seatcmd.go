@@ -117,7 +117,7 @@ func (s Seat) ServerName() string {
 	if part != s.Room || len(part) > maxRoomPart {
 		h := fnv.New32a()
 		_, _ = h.Write([]byte(s.Room))
-		cut := part[:min(len(part), maxRoomPart-hashPart-1)]
+		cut := strings.TrimRight(part[:min(len(part), maxRoomPart-hashPart-1)], "-_")
 		part = fmt.Sprintf("%s-%0*x", cut, hashPart, h.Sum32()&(1<<(4*hashPart)-1))
 	}
 	return serverPrefix + part + "-" + serverSafe(s.Seat)
