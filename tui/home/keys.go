@@ -4,15 +4,15 @@ import "charm.land/bubbles/v2/key"
 
 // KeyMap is every key of the home screen.
 type KeyMap struct {
-	Up          key.Binding
-	Down        key.Binding
-	PageUp      key.Binding
-	PageDown    key.Binding
-	Top         key.Binding
-	Bottom      key.Binding
-	Open        key.Binding
-	NewDebate   key.Binding
-	NewRoom     key.Binding
+	Up        key.Binding
+	Down      key.Binding
+	PageUp    key.Binding
+	PageDown  key.Binding
+	Top       key.Binding
+	Bottom    key.Binding
+	Open      key.Binding
+	NewDebate key.Binding
+	NewRoom   key.Binding
 	// Delete asks to delete the room under the cursor; Confirm and Cancel
 	// answer.
 	Delete      key.Binding
