@@ -178,6 +178,13 @@ func TestWrap(t *testing.T) {
 			}
 		}
 	}
+	for w := 20; w <= 120; w++ {
+		for _, l := range Wrap(GeminiCLI.Argv(s), w, 2) {
+			if strings.HasSuffix(l, "--scope"+Continuation) {
+				t.Errorf("width %d: an option is parted from its value: %q", w, l)
+			}
+		}
+	}
 	if got := Wrap([]string{"a", "b"}, 80, 2); !slices.Equal(got, []string{"a b"}) {
 		t.Errorf("a short command is wrapped: %q", got)
 	}

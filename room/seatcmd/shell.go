@@ -47,22 +47,31 @@ func needsQuote(r rune) bool {
 const Continuation = " \\"
 
 // Wrap lays a command out in lines of at most width cells, breaking only
-// between arguments: every line but the last ends with Continuation, and
+// between arguments (and not between an option and its value, such as
+// "--scope project"): every line but the last ends with Continuation, and
 // the lines after the first start with indent spaces. Pasted into a shell,
 // the lines run exactly Shell(argv). An argument too wide for any line
 // gets a line of its own and is the only way a line exceeds width.
 func Wrap(argv []string, width, indent int) []string {
+	var units []string
+	for i := 0; i < len(argv); i++ {
+		u := Quote(argv[i])
+		if a := argv[i]; strings.HasPrefix(a, "-") && a != "--" && !strings.Contains(a, "=") &&
+			i+1 < len(argv) && !strings.HasPrefix(argv[i+1], "-") {
+			i++
+			u += " " + Quote(argv[i])
+		}
+		units = append(units, u)
+	}
 	var lines []string
 	var cur strings.Builder
 	curW := 0
-	for i, a := range argv {
-		q := Quote(a)
-		qw := ansi.StringWidth(q)
-		last := i == len(argv)-1
-		// Room this word needs on the current line: itself, and the
+	for i, u := range units {
+		uw := ansi.StringWidth(u)
+		// Room this unit needs on the current line: itself, and the
 		// continuation unless it ends the command.
-		need := qw
-		if !last {
+		need := uw
+		if i < len(units)-1 {
 			need += len(Continuation)
 		}
 		switch {
@@ -76,8 +85,8 @@ func Wrap(argv []string, width, indent int) []string {
 			cur.WriteString(strings.Repeat(" ", indent))
 			curW = indent
 		}
-		cur.WriteString(q)
-		curW += qw
+		cur.WriteString(u)
+		curW += uw
 	}
 	if cur.Len() > 0 {
 		lines = append(lines, cur.String())
