@@ -14,7 +14,6 @@ import (
 	"strings"
 	"syscall"
 
-	"charm.land/fang/v2"
 	"github.com/spf13/cobra"
 )
 
@@ -69,14 +68,18 @@ func newRoot() *cobra.Command {
 	}
 	addServeFlags(root)
 	root.RunE = runServe
+	root.SilenceUsage = true
+	root.SilenceErrors = true
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.Version = buildVersion()
+	root.SetVersionTemplate(versionLine())
+	root.SetHelpFunc(helpFunc)
 	settleErrors(root)
 	return root
 }
 
-// settleErrors makes every command report its own failure and exit, so an
-// error never travels back through fang: fang's error path queries a
-// terminal for its background colour, and the answer would land in the
-// user's shell after we exit.
+// settleErrors makes every command report its own failure and exit with
+// its code, so every failure is worded and counted in one place.
 func settleErrors(c *cobra.Command) {
 	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return exit(asUsage(flagError(err))) })
 	if args := c.Args; args != nil {
@@ -102,7 +105,7 @@ func settleErrors(c *cobra.Command) {
 
 // exit prints err and ends the process with its exit code.
 func exit(err error) error {
-	printError(os.Stderr, fang.Styles{}, err)
+	printError(os.Stderr, err)
 	os.Exit(exitCode(err))
 	return err
 }
@@ -130,23 +133,17 @@ func run(args []string) int {
 	defer stop()
 	root := newRoot()
 	root.SetArgs(args)
-	err := fang.Execute(ctx, root,
-		fang.WithVersion(buildVersion()),
-		fang.WithCommit(buildCommit()),
-		fang.WithoutManpage(),
-		fang.WithoutCompletions(),
-		fang.WithErrorHandler(printError),
-	)
+	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return 0
 	}
+	printError(os.Stderr, err)
 	return exitCode(err)
 }
 
-// printError writes a failure on stderr as one plain sentence (fang's
-// default capitalises it, which mangles flag names), with a pointer to
-// --help for command-line mistakes.
-func printError(w io.Writer, _ fang.Styles, err error) {
+// printError writes a failure on stderr as one plain sentence, with a
+// pointer to --help for command-line mistakes.
+func printError(w io.Writer, err error) {
 	fmt.Fprintf(w, "roundtable: %s\n", err)
 	var ee *exitError
 	if (errors.As(err, &ee) && ee.code == 2) || isCobraUsage(err) {

@@ -93,11 +93,18 @@ func newServeCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "serve",
 		Short: "Run the MCP stdio server of one seat (the default with no subcommand)",
-		Long: `Run the MCP stdio server of one seat of a room. Register it with a coding
-agent, once per seat, e.g.:
+		Long: `Run the MCP stdio server of one seat of a room. Register it with each
+agent under a name of its own (two servers of one name in a folder clash),
+e.g. in the lead's terminal:
 
-  claude mcp add roundtable -- roundtable --room cache-design --seat lead \
-    --agent opus-5 --topic "Should the cache be write-through" --budget 12
+  claude mcp add roundtable-cache-design-lead -- roundtable \
+    --room=cache-design --seat=lead --agent=opus-5 \
+    --topic="Should the cache be write-through" --budget=12
+
+and the same with roundtable-cache-design-peer and --seat=peer in the
+peer's. The TUI's new MCP room page (m on the home screen) writes these
+commands for Claude Code, Codex, Gemini CLI, Qwen Code, opencode and an
+mcpServers file.
 
 stdout carries only the MCP protocol; diagnostics go to stderr and
 .roundtable/<room>/server.log.`,

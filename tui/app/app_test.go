@@ -205,7 +205,8 @@ func TestTopicStartsTheDebate(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	p.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	p.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})        // back to the home screen
+	p.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}) // and out, from either screen
 	final := (<-done).(Model)
 	final.Close()
 	rooms, err := home.List(o.Cwd)

@@ -48,6 +48,8 @@ func TestE2EDebate(t *testing.T) {
 	if !strings.Contains(string(data), "## Verdict") || !strings.Contains(string(data), "**Decision:**") {
 		t.Errorf("the export has no verdict:\n%s", data)
 	}
+	s.SendKeys("q") // back to the home screen, where the debate is listed
+	s.WaitFor("1 room in", 10*time.Second)
 	s.SendKeys("q")
 	if code := s.ExitStatus(10 * time.Second); code != 0 {
 		t.Errorf("exit status %d", code)
@@ -82,6 +84,8 @@ func TestE2ENarrow(t *testing.T) {
 	s.SendKeys("Tab")
 	s.WaitFor("╭─ Product Manager", 15*time.Second)
 	s.SendKeys("q")
+	s.WaitFor("1 room in", 10*time.Second)
+	s.SendKeys("q")
 	if code := s.ExitStatus(10 * time.Second); code != 0 {
 		t.Errorf("exit status %d", code)
 	}
@@ -107,6 +111,8 @@ func TestE2EHome(t *testing.T) {
 	}
 	s.SendKeys("Enter")
 	s.WaitFor("replay · cancelled", 10*time.Second)
+	s.SendKeys("q") // q is "back" on the replay, as esc is
+	s.WaitFor("1 room in", 10*time.Second)
 	s.SendKeys("q")
 	if code := s.ExitStatus(10 * time.Second); code != 0 {
 		t.Errorf("exit status %d", code)

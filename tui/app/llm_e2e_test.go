@@ -53,6 +53,8 @@ func TestLLMDebateInTmux(t *testing.T) {
 	if err != nil || !strings.Contains(string(data), "## Verdict") || !strings.Contains(string(data), "Security Reviewer") {
 		t.Fatalf("export: %v\n%s", err, data)
 	}
+	s.SendKeys("q") // back to the home screen
+	s.WaitFor("1 room in", 10*time.Second)
 	s.SendKeys("q")
 	if code := s.ExitStatus(10 * time.Second); code != 0 {
 		t.Errorf("exit status %d", code)

@@ -54,7 +54,7 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 			m.setError("The debate's event stream ended early; what was said is saved.")
 		}
 		if m.quitting {
-			return tea.Quit
+			return m.leave()
 		}
 	} else {
 		cmds = append(cmds, readEventsCmd(m.id, m.run, m.events))
@@ -182,7 +182,7 @@ func (m *Model) failed(ev debate.Event) {
 	if ev.Text == debate.CancelledMessage {
 		m.phase = phaseStopped
 		if m.quitting {
-			m.setStatus("Stopped; saving what was said before quitting…")
+			m.setStatus("Stopped; saving what was said…")
 			return
 		}
 		m.setStatus(fmt.Sprintf("Stopped. What was said is saved in room %s: r runs the debate again.", m.roomName()))

@@ -18,7 +18,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
-		return m.quit()
+		return m.quit(false)
+	case key.Matches(msg, k.ForceQuit):
+		return m.quit(true)
 	case key.Matches(msg, k.Help):
 		m.showHelp = !m.showHelp
 	case key.Matches(msg, k.Stop):
@@ -61,19 +63,50 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// quit leaves the program; a running debate is stopped and saved first.
-func (m *Model) quit() tea.Cmd {
+// quit is q: back to the parent screen when embedded, as q is on every
+// screen but the home screen; out of the program otherwise, or when force
+// (ctrl+c). A running debate is stopped and saved first.
+func (m *Model) quit(force bool) tea.Cmd {
+	m.forceQuit = m.forceQuit || force
 	if !m.Running() || m.quitting {
-		// A second q while saving gives up waiting; the program's
-		// Tracker still saves the debate on the way out.
-		return tea.Quit
+		// A second q while saving gives up waiting: the debate is
+		// cancelled already, and its events are drained in the background
+		// so it can finish saving (the program's Tracker also waits for it
+		// on the way out).
+		return tea.Batch(m.leave(), drainCmd(m.events))
 	}
 	m.quitting = true
-	m.setStatus("Stopping and saving the debate before quitting…")
+	if m.opts.Embedded && !m.forceQuit {
+		m.setStatus("Stopping and saving the debate, then back…")
+	} else {
+		m.setStatus("Stopping and saving the debate before quitting…")
+	}
 	if m.cancel != nil {
 		m.cancel()
 	}
 	return nil
+}
+
+// leave is where q goes: the parent screen when embedded, else (and
+// after ctrl+c) out.
+func (m *Model) leave() tea.Cmd {
+	if m.opts.Embedded && !m.forceQuit {
+		return func() tea.Msg { return BackMsg{} }
+	}
+	return tea.Quit
+}
+
+// drainCmd reads a debate's remaining events, if any, so that a debate
+// nobody watches any more still runs to its end and is saved.
+func drainCmd(events <-chan debate.Event) tea.Cmd {
+	if events == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		for range events {
+		}
+		return nil
+	}
 }
 
 // stop ends a running debate (what was said is saved and stays on
@@ -254,9 +287,14 @@ func (m *Model) syncKeys() {
 	many := m.panes() > 1
 	k.NextPane.SetEnabled(many)
 	k.PrevPane.SetEnabled(many)
-	if m.quitting {
+	switch {
+	case m.opts.Embedded && m.quitting:
+		k.Quit.SetHelp("q", "back now")
+	case m.opts.Embedded:
+		k.Quit.SetHelp("q", "back")
+	case m.quitting:
 		k.Quit.SetHelp("q", "quit now")
-	} else {
+	default:
 		k.Quit.SetHelp("q", "quit")
 	}
 }

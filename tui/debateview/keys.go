@@ -22,6 +22,9 @@ type KeyMap struct {
 	Again      key.Binding
 	Help       key.Binding
 	Quit       key.Binding
+	// ForceQuit (ctrl+c, not in the help) leaves the program from any
+	// screen, a running debate stopped and saved first.
+	ForceQuit key.Binding
 }
 
 // DefaultKeyMap is the debate screen's keys.
@@ -41,7 +44,8 @@ func DefaultKeyMap() KeyMap {
 		Stop:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop")),
 		Again:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run again")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Quit:       key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		ForceQuit:  key.NewBinding(key.WithKeys("ctrl+c")),
 	}
 }
 

@@ -29,8 +29,8 @@ type Options struct {
 	Dark bool
 	// Now is the clock; nil: time.Now.
 	Now func() time.Time
-	// Embedded makes esc, once no debate is running, send BackMsg to the
-	// parent screen instead of doing nothing.
+	// Embedded makes esc, once no debate is running, and q send BackMsg
+	// to the parent screen instead of doing nothing and quitting.
 	Embedded bool
 	// Tracker, when set, keeps the debates this screen starts, so the
 	// program can stop and save them on its way out (Tracker.Close).
@@ -92,6 +92,9 @@ type Model struct {
 	usage    debate.Usage
 	live     int // tokens of the turn being spoken, not yet in usage
 	quitting bool
+	// forceQuit: ctrl+c was pressed, so leaving quits the program even
+	// when embedded.
+	forceQuit bool
 
 	status    string
 	statusErr bool

@@ -52,6 +52,7 @@ type animTickMsg struct {
 	now time.Time
 }
 
-// BackMsg asks the parent screen to take over again: sent by esc when no
-// debate is running and the screen is embedded (Options.Embedded).
+// BackMsg asks the parent screen to take over again, when the screen is
+// embedded (Options.Embedded): sent by esc when no debate is running, and
+// by q (once a running debate is stopped and saved).
 type BackMsg struct{}

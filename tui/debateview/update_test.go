@@ -258,29 +258,66 @@ func TestUpdateKeys(t *testing.T) {
 			},
 		},
 		{
-			name: "q while running stops, saves and quits only when the stream ends",
+			name: "q while running stops, saves and goes back only when the stream ends",
 			keys: []string{"q"},
 			check: func(t *testing.T, s *synth, msgs []tea.Msg) {
 				if s.cancelled != 1 || len(msgs) != 0 || !s.m.quitting {
 					t.Fatalf("cancel %d msgs %v quitting %v", s.cancelled, msgs, s.m.quitting)
 				}
+				if !strings.Contains(s.view(), "q back now") {
+					t.Errorf("the help does not offer to go back at once:\n%s", s.view())
+				}
 				s.events(debate.Event{Type: debate.EventError, Text: debate.CancelledMessage})
 				cmd := s.send(eventsMsg{id: s.m.id, run: s.m.run, closed: true})
-				if _, ok := cmd().(tea.QuitMsg); !ok {
-					t.Error("the stream's end did not quit")
+				if _, ok := cmd().(BackMsg); !ok {
+					t.Error("the stream's end did not go back")
 				}
 			},
 		},
 		{
-			name:  "q once ended quits at once",
+			name: "ctrl+c while running stops, saves and quits the program",
+			keys: []string{"ctrl+c"},
+			check: func(t *testing.T, s *synth, msgs []tea.Msg) {
+				if s.cancelled != 1 || len(msgs) != 0 {
+					t.Fatalf("cancel %d msgs %v", s.cancelled, msgs)
+				}
+				s.events(debate.Event{Type: debate.EventError, Text: debate.CancelledMessage})
+				cmd := s.send(eventsMsg{id: s.m.id, run: s.m.run, closed: true})
+				if _, ok := cmd().(tea.QuitMsg); !ok {
+					t.Error("the stream's end did not quit after ctrl+c")
+				}
+			},
+		},
+		{
+			name: "a second q while saving goes back at once",
+			check: func(t *testing.T, s *synth, _ []tea.Msg) {
+				events := make(chan debate.Event)
+				s.send(startedMsg{id: s.m.id, run: s.m.run, room: s.m.room, events: events, cancel: func() { s.cancelled++ }})
+				s.send(press("q"))
+				close(events) // the engine ends, so the drain returns
+				var back bool
+				for _, m := range msgsOf(s.send(press("q"))) {
+					_, ok := m.(BackMsg)
+					back = back || ok
+				}
+				if !back {
+					t.Error("the second q did not go back")
+				}
+			},
+		},
+		{
+			name:  "q once ended goes back at once",
 			setup: func(s *synth) { s.events(debate.Event{Type: debate.EventDone}); s.close() },
 			keys:  []string{"q"},
 			check: func(t *testing.T, s *synth, msgs []tea.Msg) {
 				if len(msgs) != 1 {
 					t.Fatalf("msgs %v", msgs)
 				}
-				if _, ok := msgs[0].(tea.QuitMsg); !ok {
-					t.Errorf("q sent %T", msgs[0])
+				if _, ok := msgs[0].(BackMsg); !ok {
+					t.Errorf("q sent %T, want BackMsg", msgs[0])
+				}
+				if !strings.Contains(s.view(), "q back") {
+					t.Errorf("the help does not say q goes back:\n%s", s.view())
 				}
 			},
 		},

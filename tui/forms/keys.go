@@ -42,8 +42,8 @@ func DefaultKeyMap() KeyMap {
 		Press:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "start")),
 		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		CopyAll: key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy all")),
-		CopyOne: key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "copy one")),
-		Watch:   key.NewBinding(key.WithKeys("enter", "w"), key.WithHelp("enter", "watch the room")),
+		CopyOne: key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "copy")),
+		Watch:   key.NewBinding(key.WithKeys("enter", "w"), key.WithHelp("enter", "watch")),
 		Quit:    key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
 
 		Enter:    key.NewBinding(key.WithKeys("enter")),

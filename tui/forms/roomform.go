@@ -9,10 +9,10 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/seatcmd"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -27,6 +27,10 @@ type RoomOptions struct {
 	Dark bool
 	// Context bounds the seeding; nil: context.Background().
 	Context context.Context
+	// Program is how the commands start roundtable; empty: "roundtable"
+	// when the running binary is the roundtable on PATH, else its absolute
+	// path (seatcmd.Program, decided when the room is created).
+	Program string
 }
 
 // Room form defaults.
@@ -81,8 +85,16 @@ type RoomForm struct {
 	res     seedResult
 	existed bool
 	note    string // the spec path fell back, the room existed...
-	page    viewport.Model
 	status  string
+
+	// The commands page: each seat's agent CLI, the seat whose CLI ←/→
+	// changes, the page's lines for the screen's width, the first line
+	// shown and the line each seat's section starts on.
+	clients   [2]seatcmd.Client
+	seatFocus int
+	lines     []string
+	top       int
+	seatLine  [2]int
 
 	width, height int
 }
@@ -98,11 +110,9 @@ func NewRoomForm(opts RoomOptions) RoomForm {
 		keys:   DefaultKeyMap(),
 		help:   help.New(),
 		budget: newNumber(DefaultBudget, 1, MaxBudget),
-		page:   viewport.New(),
 		width:  80,
 		height: 24,
 	}
-	f.page.KeyMap = viewport.KeyMap{}
 	placeholders := map[roomField]string{
 		roomName:  "letters, digits, . _ - (empty: made from the topic)",
 		roomTopic: "the decision the two agents should settle",
@@ -160,7 +170,13 @@ func (f RoomForm) Update(msg tea.Msg) (RoomForm, tea.Cmd) {
 		}
 	case tea.MouseWheelMsg:
 		if f.stage == stageReady {
-			f.page, cmd = f.page.Update(msg)
+			switch msg.Button {
+			case tea.MouseWheelUp:
+				f.scroll(-3)
+			case tea.MouseWheelDown:
+				f.scroll(3)
+			default:
+			}
 		}
 	case seededMsg:
 		if msg.id == f.id {
@@ -271,7 +287,7 @@ func (f *RoomForm) submit() tea.Cmd {
 	f.stage = stageSeeding
 	f.err = ""
 	opt := room.CreateOptions{Topic: topic, Budget: f.budget.value, Spec: spec}
-	return seedCmd(f.id, f.opts.Cwd, name, opt, lead, peer)
+	return seedCmd(f.id, f.opts.Cwd, name, opt, lead, peer, f.opts.Program)
 }
 
 func (f *RoomForm) focusField(r roomField) {
@@ -291,8 +307,21 @@ func (f *RoomForm) seeded(msg seededMsg) {
 	}
 	f.stage = stageReady
 	f.res, f.existed = msg.res, msg.existed
-	f.status = "Room ready. Copy each command into its agent's terminal: 1 lead, 2 peer, y everything."
+	f.clients = [2]seatcmd.Client{
+		seatcmd.DefaultClient(room.SeatLead, f.res.LeadAgent),
+		seatcmd.DefaultClient(room.SeatPeer, f.res.PeerAgent),
+	}
+	f.seatFocus = 0
+	f.status = "Room ready: run each command in its agent's terminal (1 and 2 copy them)."
 	f.layoutPage()
+}
+
+// seats are the room's lead and peer.
+var seats = [2]string{room.SeatLead, room.SeatPeer}
+
+// command is what seat i (0 lead, 1 peer) pastes with its chosen client.
+func (f *RoomForm) command(i int) string {
+	return f.clients[i].Text(f.res.seat(seats[i]))
 }
 
 // readyKey handles the keys of the commands page.
@@ -309,14 +338,27 @@ func (f *RoomForm) readyKey(msg tea.KeyPressMsg) tea.Cmd {
 		text, what := f.part(msg.Text)
 		f.status = "Copied " + what + " to the clipboard (OSC 52)."
 		return tea.SetClipboard(text)
+	case key.Matches(msg, k.Next), key.Matches(msg, k.Prev):
+		f.seatFocus = 1 - f.seatFocus
+		f.layoutPage()
+		f.showSeat()
+	case key.Matches(msg, k.Less), key.Matches(msg, k.More):
+		d := 1
+		if key.Matches(msg, k.Less) {
+			d = -1
+		}
+		f.clients[f.seatFocus] = f.clients[f.seatFocus].Next(d)
+		f.layoutPage()
+		f.showSeat()
+		f.status = fmt.Sprintf("The %s seat's command is now for %s; %d copies it.", seats[f.seatFocus], f.clients[f.seatFocus].Name(), f.seatFocus+1)
 	case key.Matches(msg, k.Up):
-		f.page.ScrollUp(1)
+		f.scroll(-1)
 	case key.Matches(msg, k.Down):
-		f.page.ScrollDown(1)
+		f.scroll(1)
 	case key.Matches(msg, k.PageUp):
-		f.page.PageUp()
+		f.scroll(-f.pageHeight() + 1)
 	case key.Matches(msg, k.PageDown):
-		f.page.PageDown()
+		f.scroll(f.pageHeight() - 1)
 	}
 	return nil
 }
@@ -325,11 +367,11 @@ func (f *RoomForm) readyKey(msg tea.KeyPressMsg) tea.Cmd {
 func (f *RoomForm) part(k string) (text, what string) {
 	switch k {
 	case "1":
-		return addCommand(f.res, room.SeatLead, f.res.LeadAgent), "the lead's command"
+		return f.command(0), "the lead's command (" + f.clients[0].Name() + ")"
 	case "2":
-		return addCommand(f.res, room.SeatPeer, f.res.PeerAgent), "the peer's command"
+		return f.command(1), "the peer's command (" + f.clients[1].Name() + ")"
 	case "3":
-		return mcpServersJSON(f.res, room.SeatLead, f.res.LeadAgent) + "\n" + mcpServersJSON(f.res, room.SeatPeer, f.res.PeerAgent), "the mcpServers JSON of both seats"
+		return seatcmd.MCPServersJSON(f.res.seat(room.SeatLead), f.res.seat(room.SeatPeer)), "the mcpServers JSON of both seats"
 	case "4":
 		return f.res.LeadPrompt, "the lead's prompt (lead.md)"
 	}
@@ -339,9 +381,9 @@ func (f *RoomForm) part(k string) (text, what string) {
 // allText is everything on the page, for y.
 func (f *RoomForm) allText() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Lead seat (%s)\n%s\n\n", f.res.LeadAgent, addCommand(f.res, room.SeatLead, f.res.LeadAgent))
-	fmt.Fprintf(&b, "# Peer seat (%s)\n%s\n\n", f.res.PeerAgent, addCommand(f.res, room.SeatPeer, f.res.PeerAgent))
-	fmt.Fprintf(&b, "# Agents configured by file: lead\n%s\n\n# peer\n%s\n\n", mcpServersJSON(f.res, room.SeatLead, f.res.LeadAgent), mcpServersJSON(f.res, room.SeatPeer, f.res.PeerAgent))
+	fmt.Fprintf(&b, "# Lead seat (%s), %s\n%s\n\n", f.res.LeadAgent, f.clients[0].Name(), f.command(0))
+	fmt.Fprintf(&b, "# Peer seat (%s), %s\n%s\n\n", f.res.PeerAgent, f.clients[1].Name(), f.command(1))
+	fmt.Fprintf(&b, "# Agents configured by a file: both seats' mcpServers entries\n%s\n\n", seatcmd.MCPServersJSON(f.res.seat(room.SeatLead), f.res.seat(room.SeatPeer)))
 	fmt.Fprintf(&b, "# Then paste each seat's prompt into its agent:\n# %s\n# %s\n", f.res.Prompts[0], f.res.Prompts[1])
 	return b.String()
 }
@@ -351,13 +393,20 @@ func (f *RoomForm) syncKeys() {
 	k := &f.keys
 	k.Submit.SetHelp("ctrl+s", "create")
 	k.Press.SetHelp("enter", "create")
+	k.Back.SetKeys("esc")
 	k.Back.SetHelp("esc", "back")
 	k.Up.SetHelp("↑", "up")
+	k.Next.SetHelp("tab", "next field")
+	k.Less.SetHelp("←/→", "change")
 	switch {
 	case f.stage == stageReady:
-		k.Back.SetHelp("esc", "home")
+		// No text field on this page: q goes back, as on every screen.
+		k.Back.SetKeys("esc", "q")
+		k.Back.SetHelp("q/esc", "home")
 		k.Up.SetHelp("↑/↓", "scroll")
-		k.only(&k.CopyAll, &k.CopyOne, &k.Watch, &k.Up, &k.Down, &k.Back)
+		k.Next.SetHelp("tab", "lead/peer")
+		k.Less.SetHelp("←/→", "agent CLI")
+		k.only(&k.Less, &k.More, &k.Next, &k.Prev, &k.CopyOne, &k.CopyAll, &k.Watch, &k.Up, &k.Down, &k.Back)
 	case f.stage == stageSeeding:
 		k.only(&k.Back)
 	case f.focus == roomBudget:
@@ -380,10 +429,11 @@ func orDefault(s, def string) string {
 // slug makes a room name from a topic (see room.Slug).
 func slug(topic string) string { return room.Slug(topic) }
 
-// seedCmd creates the room and writes its prompts.
-func seedCmd(id int64, cwd, name string, opt room.CreateOptions, lead, peer string) tea.Cmd {
+// seedCmd creates the room, writes its prompts and settles how the
+// commands start roundtable.
+func seedCmd(id int64, cwd, name string, opt room.CreateOptions, lead, peer, program string) tea.Cmd {
 	return func() tea.Msg {
-		res, existed, err := seed(cwd, name, opt, lead, peer)
+		res, existed, err := seed(cwd, name, opt, lead, peer, program)
 		return seededMsg{id: id, res: res, existed: existed, err: err}
 	}
 }

@@ -10,11 +10,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/seatcmd"
 )
 
 func newTestRoomForm(t *testing.T, w, h int) (RoomForm, string) {
 	cwd := t.TempDir()
-	f := NewRoomForm(RoomOptions{Cwd: cwd, Dark: true})
+	f := NewRoomForm(RoomOptions{Cwd: cwd, Dark: true, Program: "roundtable"})
 	f, _ = f.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return f, cwd
 }
@@ -70,19 +71,29 @@ func TestRoomForm(t *testing.T) {
 		t.Error("the lead prompt does not name the room")
 	}
 	v := plain(f.View())
-	for _, want := range []string{"claude mcp add roundtable -- roundtable --room should-the-cache-be-write-through --seat lead --agent claude", "--seat peer --agent codex", `"mcpServers"`, "lead.md", "peer.md"} {
-		if !strings.Contains(strings.ReplaceAll(v, "\n     ", " "), want) {
+	for _, want := range []string{
+		"claude mcp add roundtable-should-the-cache-be-", // the room part is cut to fit a tool name
+		"codex mcp add roundtable-should-the-cache-be-",
+		"--room=should-the-cache-be-write-through", "--seat=lead", "--seat=peer",
+		"lead.md", "peer.md",
+	} {
+		if !strings.Contains(v, want) {
 			t.Errorf("the page lacks %q:\n%s", want, v)
 		}
 	}
 
 	_, msgs := drive(f, "1")
 	text, ok := clipboard(msgs[0])
-	if !ok || text != addCommand(f.res, room.SeatLead, "claude") {
-		t.Errorf("1 copied %q (%T)", text, msgs[0])
+	lead := f.res.seat(room.SeatLead)
+	if want := seatcmd.Shell(seatcmd.ClaudeCode.Argv(lead)); !ok || text != want {
+		t.Errorf("1 copied %q (%T), want %q", text, msgs[0], want)
+	}
+	_, msgs = drive(f, "2")
+	if text, _ := clipboard(msgs[0]); !strings.HasPrefix(text, "codex mcp add ") || !strings.Contains(text, "--seat=peer") {
+		t.Errorf("2 copied %q", text)
 	}
 	_, msgs = drive(f, "y")
-	if text, _ := clipboard(msgs[0]); !strings.Contains(text, "--seat peer") || !strings.Contains(text, "lead.md") {
+	if text, _ := clipboard(msgs[0]); !strings.Contains(text, "--seat=peer") || !strings.Contains(text, "lead.md") {
 		t.Errorf("y copied %q", text)
 	}
 	_, msgs = drive(f, "enter")

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/seatcmd"
 	"github.com/roundtable-dev/roundtable/room/transcript"
 	"github.com/roundtable-dev/roundtable/tui/internal/cells"
 	"github.com/roundtable-dev/roundtable/tui/internal/hints"
@@ -74,9 +76,14 @@ func (f RoomForm) readyView(w int) string {
 	s := &f.styles
 	title := cells.Fit(s.Strong.Render("roundtable")+s.Faint.Render(" │ ")+s.Title.Render("MCP room "+mdrender.Inline(f.res.Room)+" is ready"), w)
 	f.help.ShowAll = false
-	helpLines := strings.Split(hints.View(f.help, f.keys, w-1), "\n")
+	helpLines := strings.Split(hints.View(f.help, readyHelp{f.keys}, w-1), "\n")
 	out := []string{title}
-	out = append(out, strings.Split(f.page.View(), "\n")...)
+	h := f.pageHeight()
+	end := min(f.top+h, len(f.lines))
+	out = append(out, f.lines[min(f.top, end):end]...)
+	for len(out) < 1+h {
+		out = append(out, "")
+	}
 	out = append(out, s.StatusBar.Render(cells.Fit(" "+cells.Truncate(f.status, w-2), w)))
 	for _, l := range helpLines {
 		out = append(out, cells.Fit(" "+l, w))
@@ -84,65 +91,166 @@ func (f RoomForm) readyView(w int) string {
 	return strings.Join(out, "\n")
 }
 
+// readyHelp orders the commands page's keys for its one-line help: what
+// changes the page first.
+type readyHelp struct{ k KeyMap }
+
+func (r readyHelp) ShortHelp() []key.Binding {
+	k := r.k
+	return []key.Binding{k.Less, k.Next, k.CopyOne, k.CopyAll, k.Back, k.Watch, k.Up}
+}
+
+func (r readyHelp) FullHelp() [][]key.Binding { return [][]key.Binding{r.ShortHelp()} }
+
+// pageHeight is how many lines of the commands page fit between the title
+// and the status line.
+func (f *RoomForm) pageHeight() int { return max(f.height-3, 3) }
+
+// scroll moves the commands page by n lines.
+func (f *RoomForm) scroll(n int) {
+	f.top = clamp(f.top+n, 0, max(len(f.lines)-f.pageHeight(), 0))
+}
+
+// showSeat scrolls the focused seat's section into view.
+func (f *RoomForm) showSeat() {
+	start := f.seatLine[f.seatFocus]
+	end := len(f.lines)
+	if f.seatFocus == 0 {
+		end = f.seatLine[1]
+	}
+	h := f.pageHeight()
+	if end-f.top > h {
+		f.top = max(end-h, 0)
+	}
+	if start < f.top {
+		f.top = start
+	}
+	f.scroll(0)
+}
+
 // layoutPage fills the commands page for the screen's width.
 func (f *RoomForm) layoutPage() {
 	if f.stage != stageReady {
 		return
 	}
-	w := max(f.width, 30)
-	f.page.SetWidth(w)
-	f.page.SetHeight(max(f.height-3, 3))
-	f.page.SetContentLines(f.pageLines(w))
+	f.lines = f.pageLines(max(f.width, 30))
+	f.scroll(0)
 }
 
-// pageLines is the commands page at width w.
+// codeIndent is where a command starts on the page.
+const codeIndent = 5
+
+// pageLines is the commands page at width w. Commands wrap only between
+// arguments, each line but the last ending in " \\", and carry no
+// padding after it, so the lines selected on screen run as they are; an
+// argument too wide for the screen is cut with "…" (the copy keys copy it
+// whole).
 func (f *RoomForm) pageLines(w int) []string {
 	s := &f.styles
 	r := f.res
 	var out []string
-	text := func(t string, indent int) {
-		for _, l := range strings.Split(ansi.Wordwrap(transcript.SanitizeTerminal(t), max(w-indent-1, 10), ""), "\n") {
-			out = append(out, cells.Fit(strings.Repeat(" ", indent)+s.Text.Render(l), w))
+	text := func(t string, indent int, style lipgloss.Style) {
+		for _, l := range wrapSpaces(transcript.SanitizeTerminal(t), max(w-indent-1, 10)) {
+			out = append(out, cells.Truncate(strings.Repeat(" ", indent)+style.Render(l), w))
 		}
 	}
-	code := func(t string) {
-		for _, l := range strings.Split(transcript.SanitizeTerminal(t), "\n") {
-			for _, wl := range strings.Split(ansi.Wrap(l, max(w-8, 10), ""), "\n") {
-				out = append(out, cells.Fit("     "+s.Code.Render(wl), w))
+	// code shows lines of a command or a file; it reports whether one was
+	// too wide for the screen and cut.
+	code := func(lines []string) (cut bool) {
+		pad := strings.Repeat(" ", codeIndent)
+		for _, l := range lines {
+			for _, sl := range strings.Split(transcript.SanitizeTerminal(l), "\n") {
+				fit := cells.Truncate(sl, w-codeIndent)
+				cut = cut || fit != sl
+				out = append(out, pad+s.Code.Render(fit))
 			}
 		}
+		return cut
 	}
 	step := func(n, t string) {
-		out = append(out, cells.Fit("  "+s.Number.Render(n)+"  "+s.Strong.Render(t), w))
+		for i, l := range wrapSpaces(t, max(w-codeIndent-1, 10)) {
+			lead := strings.Repeat(" ", codeIndent)
+			if i == 0 {
+				lead = "  " + s.Number.Render(n) + "  "
+			}
+			out = append(out, cells.Truncate(lead+s.Strong.Render(l), w))
+		}
 	}
 	out = append(out, "")
 	where := fmt.Sprintf("The room lives in %s; its output, the spec, will be %s.", r.Dir, r.Spec)
 	if f.existed {
 		where = fmt.Sprintf("The room already existed in %s, so its topic and budget are the ones it was created with; the prompts are written again.", r.Dir)
 	}
-	text(where, 2)
+	text(where, 2, s.Text)
 	if f.note != "" {
-		for _, l := range strings.Split(ansi.Wordwrap("Note: "+f.note, w-4, ""), "\n") {
-			out = append(out, cells.Fit("  "+s.Warning.Render(l), w))
+		text("Note: "+f.note, 2, s.Warning)
+	}
+	if r.Program != seatcmd.DefaultProgram {
+		text(fmt.Sprintf("roundtable is not on your PATH (or that one is another build), so the commands start this one by its full path: %s.", r.Program), 2, s.Muted)
+	}
+	for i, seat := range seats {
+		out = append(out, "")
+		f.seatLine[i] = len(out)
+		agent := r.LeadAgent
+		if i == 1 {
+			agent = r.PeerAgent
 		}
+		mark, label := "  ", s.Strong
+		if i == f.seatFocus {
+			mark, label = s.FocusLabel.Render("▸ "), s.FocusLabel
+		}
+		head := fmt.Sprintf("%s seat (%s)", strings.ToUpper(seat[:1])+seat[1:], mdrender.Inline(agent))
+		choice := s.Arrow.Render("◂ ") + s.Value.Render(f.clients[i].Name()) + s.Arrow.Render(" ▸")
+		out = append(out, cells.Truncate(mark+s.Number.Render(fmt.Sprint(i+1))+"  "+label.Render(head)+"   "+choice, w))
+		c, st := f.clients[i], r.seat(seat)
+		var cut bool
+		if c == seatcmd.JSONFile {
+			cut = code(strings.Split(seatcmd.MCPServersJSON(st), "\n"))
+		} else {
+			cut = code(seatcmd.Wrap(c.Argv(st), w-codeIndent, 2))
+		}
+		if cut {
+			text(fmt.Sprintf("Part of it is cut to fit the screen (…): %d copies it whole.", i+1), codeIndent, s.Warning)
+		}
+		text(c.Note(st), codeIndent, s.Muted)
 	}
 	out = append(out, "")
-	step("1", fmt.Sprintf("Lead seat (%s): run this in the lead agent's terminal", mdrender.Inline(r.LeadAgent)))
-	code(addCommand(r, room.SeatLead, r.LeadAgent))
-	out = append(out, "")
-	step("2", fmt.Sprintf("Peer seat (%s): run this in the peer agent's terminal", mdrender.Inline(r.PeerAgent)))
-	code(addCommand(r, room.SeatPeer, r.PeerAgent))
-	out = append(out, "")
-	step("3", "Agents configured by file: the mcpServers entry (the lead's; the peer's has --seat peer)")
-	code(mcpServersJSON(r, room.SeatLead, r.LeadAgent))
-	out = append(out, "")
+	step("3", "Agents configured by a file: ←/→ shows a seat's mcpServers entry; 3 copies both.")
 	step("4", "Then give each agent its brief: paste lead.md into the lead (4 copies it)")
-	code(r.Prompts[0])
+	code([]string{r.Prompts[0]})
 	step("5", "and peer.md into the peer (5 copies it)")
-	code(r.Prompts[1])
+	code([]string{r.Prompts[1]})
 	out = append(out, "")
-	text(fmt.Sprintf("The prompts keep each agent looping on wait_for_message; MCP has no push. Press enter to watch the room here (or run: roundtable watch --room %s).", r.Room), 2)
+	text(fmt.Sprintf("The prompts keep each agent looping on wait_for_message; MCP has no push. Press enter to watch the room here (or run: roundtable watch --room %s).", r.Room), 2, s.Text)
 	return out
+}
+
+// wrapSpaces wraps prose at spaces only, never inside a word: the page's
+// sentences carry names and paths (roundtable-cache-lead,
+// ~/.codex/config.toml) that a break at a hyphen or a slash would make
+// wrong to copy. A word wider than w gets a line of its own.
+func wrapSpaces(s string, w int) []string {
+	var lines []string
+	var cur strings.Builder
+	curW := 0
+	for _, word := range strings.Fields(s) {
+		ww := ansi.StringWidth(word)
+		if cur.Len() > 0 && curW+1+ww > w {
+			lines = append(lines, cur.String())
+			cur.Reset()
+			curW = 0
+		}
+		if cur.Len() > 0 {
+			cur.WriteByte(' ')
+			curW++
+		}
+		cur.WriteString(word)
+		curW += ww
+	}
+	if cur.Len() > 0 || len(lines) == 0 {
+		lines = append(lines, cur.String())
+	}
+	return lines
 }
 
 // roomHints explain the focused field under the fields.

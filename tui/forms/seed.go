@@ -1,13 +1,13 @@
 package forms
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"strings"
+	"os/exec"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/seatcmd"
 )
 
 // seedResult is a created room and everything to paste.
@@ -20,11 +20,16 @@ type seedResult struct {
 	Cwd        string
 	LeadPrompt string
 	PeerPrompt string
+	// Program starts roundtable in the commands: "roundtable", or this
+	// binary's absolute path when that is not the roundtable on PATH.
+	Program string
 }
 
 // seed creates the room (or opens it when it exists: room.json is never
-// rewritten) and writes its seat prompts; it runs in a command.
-func seed(cwd, name string, opt room.CreateOptions, lead, peer string) (seedResult, bool, error) {
+// rewritten), writes its seat prompts and settles how the commands start
+// roundtable (program, or seatcmd.Program when empty); it runs in a
+// command.
+func seed(cwd, name string, opt room.CreateOptions, lead, peer, program string) (seedResult, bool, error) {
 	existed := false
 	if _, err := room.Open(cwd, name); err == nil {
 		existed = true
@@ -39,8 +44,14 @@ func seed(cwd, name string, opt room.CreateOptions, lead, peer string) (seedResu
 	if err != nil {
 		return seedResult{}, existed, err
 	}
+	if program == "" {
+		program = seatcmd.Program(exec.LookPath, os.Executable)
+	}
 	cfg := r.Config()
-	out := seedResult{SeedResult: res, Topic: cfg.Topic, Budget: cfg.Budget, LeadAgent: lead, PeerAgent: peer, Cwd: r.Cwd()}
+	out := seedResult{
+		SeedResult: res, Topic: cfg.Topic, Budget: cfg.Budget,
+		LeadAgent: lead, PeerAgent: peer, Cwd: r.Cwd(), Program: program,
+	}
 	for i, p := range res.Prompts {
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -55,65 +66,14 @@ func seed(cwd, name string, opt room.CreateOptions, lead, peer string) (seedResu
 	return out, existed, nil
 }
 
-// serverArgs are the seat server's arguments for one seat of the room.
-func serverArgs(res seedResult, seat, agent string) []string {
-	args := []string{"--room", res.Room, "--seat", seat}
-	if agent != "" {
-		args = append(args, "--agent", agent)
+// seat is one seat of the room as its server is started.
+func (res seedResult) seat(seat string) seatcmd.Seat {
+	agent := res.LeadAgent
+	if seat == room.SeatPeer {
+		agent = res.PeerAgent
 	}
-	args = append(args, "--topic", res.Topic, "--budget", fmt.Sprint(res.Budget), "--cwd", res.Cwd)
-	return args
-}
-
-// addCommand is the command that registers the seat's server with Claude
-// Code: claude mcp add roundtable -- roundtable --room R --seat S ...
-func addCommand(res seedResult, seat, agent string) string {
-	parts := []string{"claude", "mcp", "add", "roundtable", "--", "roundtable"}
-	for _, a := range serverArgs(res, seat, agent) {
-		parts = append(parts, shellQuote(a))
+	return seatcmd.Seat{
+		Program: res.Program, Room: res.Room, Seat: seat, Agent: agent,
+		Topic: res.Topic, Budget: res.Budget, Spec: res.Spec, Cwd: res.Cwd,
 	}
-	return strings.Join(parts, " ")
-}
-
-// mcpServersJSON is the stdio entry for an agent configured by file, in
-// the usual shape, its arguments on one line.
-func mcpServersJSON(res seedResult, seat, agent string) string {
-	args := make([]string, 0, 12)
-	for _, a := range serverArgs(res, seat, agent) {
-		args = append(args, jsonString(a))
-	}
-	return "{\n" +
-		"  \"mcpServers\": {\n" +
-		"    \"roundtable\": {\n" +
-		"      \"command\": \"roundtable\",\n" +
-		"      \"args\": [" + strings.Join(args, ", ") + "]\n" +
-		"    }\n" +
-		"  }\n" +
-		"}"
-}
-
-// jsonString is s as a JSON string, with <, > and & as themselves.
-func jsonString(s string) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimRight(b.String(), "\n")
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	if !strings.ContainsFunc(s, needsQuote) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// needsQuote reports a rune a POSIX shell would read as more than itself.
-func needsQuote(r rune) bool {
-	plain := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@%+,", r)
-	return !plain
 }

@@ -4,15 +4,20 @@ import "charm.land/bubbles/v2/key"
 
 // KeyMap is every key of the home screen.
 type KeyMap struct {
-	Up          key.Binding
-	Down        key.Binding
-	PageUp      key.Binding
-	PageDown    key.Binding
-	Top         key.Binding
-	Bottom      key.Binding
-	Open        key.Binding
-	NewDebate   key.Binding
-	NewRoom     key.Binding
+	Up        key.Binding
+	Down      key.Binding
+	PageUp    key.Binding
+	PageDown  key.Binding
+	Top       key.Binding
+	Bottom    key.Binding
+	Open      key.Binding
+	NewDebate key.Binding
+	NewRoom   key.Binding
+	// Delete asks to delete the room under the cursor; Confirm and Cancel
+	// answer.
+	Delete      key.Binding
+	Confirm     key.Binding
+	Cancel      key.Binding
 	Filter      key.Binding
 	ClearFilter key.Binding
 	Accept      key.Binding
@@ -37,6 +42,9 @@ func DefaultKeyMap() KeyMap {
 		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
 		NewDebate:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new debate")),
 		NewRoom:     key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "new MCP room")),
+		Delete:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete")),
+		Confirm:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "delete")),
+		Cancel:      key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc", "keep")),
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/ or type", "filter")),
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		Accept:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
@@ -50,14 +58,14 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp is the one-line help under the screen.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.NewDebate, k.NewRoom, k.Filter, k.ClearFilter, k.Accept, k.Help, k.Quit}
+	return []key.Binding{k.Open, k.NewDebate, k.NewRoom, k.Filter, k.ClearFilter, k.Accept, k.Help, k.Quit, k.Delete}
 }
 
 // FullHelp is the help shown with ?.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Open, k.NewDebate, k.NewRoom},
+		{k.Open, k.NewDebate, k.NewRoom, k.Delete},
 		{k.Filter, k.ClearFilter, k.Accept},
 		{k.Help, k.Quit},
 	}

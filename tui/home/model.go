@@ -62,6 +62,7 @@ type Model struct {
 	filtering bool
 	showHelp  bool
 	status    string
+	confirm   *deleteConfirm // a delete waiting for y or n
 
 	width, height int
 }
@@ -154,6 +155,14 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.id == m.id {
 			cmd = tea.Batch(listCmd(m.id, m.opts.Cwd, m.opts.Now), m.waitChange())
 		}
+	case seatsCheckedMsg:
+		if msg.id == m.id {
+			m.seatsChecked(msg)
+		}
+	case trashedMsg:
+		if msg.id == m.id {
+			cmd = m.trashed(msg)
+		}
 	case tea.KeyPressMsg:
 		cmd = m.handleKey(msg)
 	case tea.MouseWheelMsg:
@@ -196,6 +205,9 @@ func (m *Model) setRooms(msg roomsMsg) {
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
+	if m.confirm != nil {
+		return m.confirmKey(msg)
+	}
 	if m.filtering {
 		switch {
 		case key.Matches(msg, k.ForceQuit):
@@ -245,6 +257,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return func() tea.Msg { return NewDebateMsg{} }
 	case key.Matches(msg, k.NewRoom):
 		return func() tea.Msg { return NewRoomMsg{} }
+	case key.Matches(msg, k.Delete):
+		return m.askDelete()
 	case key.Matches(msg, k.Filter):
 		m.filtering = true
 		return m.filter.Focus()
@@ -319,6 +333,9 @@ func (m *Model) syncKeys() {
 	k.NewRoom.SetEnabled(!m.filtering)
 	k.Help.SetEnabled(!m.filtering)
 	k.Quit.SetEnabled(!m.filtering)
+	k.Delete.SetEnabled(has && !m.filtering)
+	k.Confirm.SetEnabled(m.confirm != nil && m.confirm.checked)
+	k.Cancel.SetEnabled(m.confirm != nil)
 }
 
 // scrollIntoView keeps the cursor's row on screen.

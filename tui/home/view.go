@@ -27,7 +27,7 @@ func (m *Model) listRows() int {
 }
 
 func (m *Model) helpRows() int {
-	if m.showHelp {
+	if m.showHelp && m.confirm == nil {
 		return len(m.keys.FullHelp()[0]) + 1
 	}
 	return 1
@@ -296,9 +296,21 @@ func (m *Model) welcome(w int) []string {
 	return out
 }
 
-// footer is the status line and the help.
+// footer is the status line and the help; while a delete waits for its
+// answer, the question and what the delete would cut short.
 func (m *Model) footer(w int) []string {
 	s := &m.styles
+	if m.confirm != nil {
+		question, detail, warn := m.confirmLines()
+		style := s.Muted
+		if warn {
+			style = s.Warning
+		}
+		return []string{
+			s.StatusBar.Render(cells.Fit(" "+cells.Truncate(question, w-2), w)),
+			cells.Fit(" "+style.Render(cells.Truncate(detail, w-2)), w),
+		}
+	}
 	status := m.status
 	if status == "" {
 		status = m.hint()
@@ -320,11 +332,11 @@ func (m *Model) hint() string {
 	case !ok:
 		return "n starts a persona debate, m opens an MCP room for two agents."
 	case r.Mode == ModeMCP:
-		return "enter watches this MCP room live."
+		return "enter watches this MCP room live; d deletes it."
 	case !r.Closed:
-		return "enter watches this debate live."
+		return "enter watches this debate live; d deletes it."
 	}
-	return "enter replays this debate."
+	return "enter replays this debate; d deletes it."
 }
 
 // shortPath writes the home folder as ~.

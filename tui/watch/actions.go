@@ -23,8 +23,16 @@ func (m *Model) syncKeys() {
 	// Embedded in the home screen, esc also leaves, and q goes back rather
 	// than quitting the program.
 	m.keys.Back.SetEnabled(m.showSpec || m.opts.Embedded)
-	if m.opts.Embedded {
+	// q is "back", as on every screen: from the spec to the messages,
+	// from the messages to the home screen; standalone, from the messages
+	// it quits (there is no screen to go back to).
+	switch {
+	case m.showSpec:
+		m.keys.Quit.SetHelp("q", "messages")
+	case m.opts.Embedded:
 		m.keys.Quit.SetHelp("q", "back")
+	default:
+		m.keys.Quit.SetHelp("q", "quit")
 	}
 	m.keys.ExportMD.SetEnabled(live)
 	m.keys.ExportHTML.SetEnabled(live)
@@ -51,7 +59,9 @@ func (m *Model) bodyHeight() int { return max(len(m.body), 1) }
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	switch {
-	case key.Matches(msg, k.Quit):
+	case key.Matches(msg, k.Quit) && m.showSpec:
+		m.showSpec = false
+	case key.Matches(msg, k.Quit, k.ForceQuit):
 		if m.opts.Embedded {
 			return func() tea.Msg { return DoneMsg{} }
 		}
@@ -186,7 +196,7 @@ func (m *Model) specLoaded(msg specMsg) {
 // specBody is the spec view: a title line and the rendered spec.
 func (m *Model) specBody(h int) []string {
 	s := m.styles
-	title := fitLR(s.Strong.Render(" spec ")+s.Muted.Render(m.specRel()), s.Faint.Render("s or esc: back to the messages "), m.width)
+	title := fitLR(s.Strong.Render(" spec ")+s.Muted.Render(m.specRel()), s.Faint.Render("s, q or esc: back to the messages "), m.width)
 	if m.specErr != "" {
 		return append([]string{title, ""}, m.wrapped(m.specErr, s.Warning.Render)...)
 	}

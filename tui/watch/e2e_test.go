@@ -60,7 +60,9 @@ func TestWatchEndToEnd(t *testing.T) {
 	}
 	s.SendKeys("s")
 	s.WaitFor("Written at the end: delta.", e2eTimeout)
-	s.SendKeys("q")
+	s.SendKeys("q") // q is "back": from the spec to the messages
+	s.WaitFor("Third, the decision: charlie.", e2eTimeout)
+	s.SendKeys("q") // and, standalone, from the messages out
 	if code := s.ExitStatus(e2eTimeout); code != 0 {
 		t.Errorf("exit status %d after q, want 0", code)
 	}

@@ -22,6 +22,8 @@ type KeyMap struct {
 	Copy         key.Binding
 	Help         key.Binding
 	Quit         key.Binding
+	// ForceQuit (ctrl+c, not in the help) leaves whatever is shown.
+	ForceQuit key.Binding
 }
 
 // DefaultKeyMap is the watch screen's keys. e, E and y are the debate
@@ -43,7 +45,8 @@ func DefaultKeyMap() KeyMap {
 		ExportHTML:   key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "export html")),
 		Copy:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
 		Help:         key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:         key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Quit:         key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		ForceQuit:    key.NewBinding(key.WithKeys("ctrl+c")),
 	}
 }
 

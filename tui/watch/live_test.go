@@ -127,7 +127,9 @@ func TestLiveRoom(t *testing.T) {
 
 	tm.Type("s")
 	rec.waitText(t, "the-spec-body")
-	tm.Type("q")
+	tm.Type("q") // back to the messages
+	rec.waitFrame(t, "the messages again", func(f string) bool { return strings.Contains(f, "f unfollow") || strings.Contains(f, "f follow") })
+	tm.Type("q") // and out
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	final := tm.FinalModel(t).(recorder).Model.(program).m
 	if n := len(final.st.Messages); n != 3 || final.st.Closed == nil {

@@ -175,6 +175,42 @@ func TestSpec(t *testing.T) {
 	}
 }
 
+// TestSpecQ: q is "back" on the spec too, to the messages, standalone or
+// embedded; only from the messages does it quit (standalone) or leave
+// (embedded). ctrl+c quits from the spec.
+func TestSpecQ(t *testing.T) {
+	cwd, name := closedMCPRoom(t)
+	for _, embedded := range []bool{false, true} {
+		m, err := New(Options{Cwd: cwd, Room: name, Embedded: embedded})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _ = m.Update(tea.WindowSizeMsg{Width: 140, Height: 24})
+		m, _ = m.Update(openCmd(m.id, m.sess, m.cwd, m.opts.Room, phaseOpening)())
+		m, cmd := press(m, "s")
+		m, _ = m.Update(cmd())
+		if !m.showSpec || !strings.Contains(plain(m), "q messages") {
+			t.Fatalf("embedded %v: the spec does not say q goes to the messages:\n%s", embedded, plain(m))
+		}
+		m, cmd = press(m, "q")
+		if m.showSpec || cmd != nil {
+			t.Errorf("embedded %v: q on the spec: showSpec %v, cmd %v", embedded, m.showSpec, cmd)
+		}
+		m, _ = press(m, "s")
+		_, cmd = press(m, "ctrl+c")
+		if cmd == nil {
+			t.Errorf("embedded %v: ctrl+c on the spec does nothing", embedded)
+		} else if msg := cmd(); embedded && msg != (DoneMsg{}) || !embedded && msg != (tea.QuitMsg{}) {
+			t.Errorf("embedded %v: ctrl+c on the spec sent %T", embedded, msg)
+		}
+		_, cmd = press(m, "q")
+		if cmd != nil {
+			t.Errorf("embedded %v: q on the spec sent a command", embedded)
+		}
+		m.Close()
+	}
+}
+
 func TestSpecMissing(t *testing.T) {
 	cwd, name := closedMCPRoom(t)
 	if err := os.Remove(filepath.Join(cwd, "SPEC-retry-policy.md")); err != nil {

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// allCommands is root and every command under it, help included.
+func allCommands(root *cobra.Command) []*cobra.Command {
+	root.InitDefaultHelpCmd()
+	out := []*cobra.Command{root}
+	for _, c := range root.Commands() {
+		out = append(out, allCommands(c)...)
+	}
+	return out
+}
+
+// sourceWords are the words a command's help is written from.
+func sourceWords(c *cobra.Command) []string {
+	text := []string{cmpOr(c.Long, c.Short), c.Example}
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			text = append(text, f.Usage)
+		}
+	})
+	return strings.Fields(strings.Join(text, " "))
+}
+
+// checkHelp fails when a line of help is wider than width or a word of the
+// command's texts does not appear whole.
+func checkHelp(t *testing.T, c *cobra.Command, help string, width int) {
+	t.Helper()
+	for _, l := range strings.Split(help, "\n") {
+		w := ansi.StringWidth(l)
+		// Under 80 columns one quoted word of an example may be wider
+		// than the line: it is never broken.
+		oneWord := len(shellWords(strings.TrimSuffix(strings.TrimSpace(ansi.Strip(l)), ` \`))) == 1
+		if w > width && (width >= maxHelpWidth || !oneWord) {
+			t.Errorf("%s --help at %d columns: a line is %d wide:\n%s", c.CommandPath(), width, w, l)
+		}
+	}
+	have := map[string]bool{}
+	for _, f := range strings.Fields(ansi.Strip(help)) {
+		have[f] = true
+	}
+	for _, w := range sourceWords(c) {
+		if !have[w] {
+			t.Errorf("%s --help at %d columns: the word %q is split or missing", c.CommandPath(), width, w)
+		}
+	}
+}
+
+// TestHelpWraps renders every command's help at 80 columns (the width in
+// a pipe) and narrower: no line is wider, no word is split.
+func TestHelpWraps(t *testing.T) {
+	root := newRoot()
+	for _, c := range allCommands(root) {
+		for _, w := range []int{80, 60, 50} {
+			checkHelp(t, c, renderHelp(c, w, defaultHelpStyles()), w)
+		}
+	}
+}
+
+// TestHelpInPipe runs --help the way a user does, through the real root
+// command into a buffer (not a terminal): 80 columns, no colour, and the
+// sections in place.
+func TestHelpInPipe(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"debate", "--help"}, {"help", "serve"}, {"tui", "-h"}, {"transcript", "--help"}} {
+		root := newRoot()
+		var out bytes.Buffer
+		root.SetOut(&out)
+		root.SetArgs(args)
+		if err := root.Execute(); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		c, _, err := newRoot().Find(args[:1])
+		if err != nil || args[0] == "--help" || args[0] == "help" {
+			c = nil
+		}
+		help := out.String()
+		if strings.Contains(help, "\x1b[") {
+			t.Errorf("%v: colour codes in a pipe", args)
+		}
+		for _, want := range []string{"USAGE", "FLAGS", "--help"} {
+			if !strings.Contains(help, want) {
+				t.Errorf("%v: %q missing:\n%s", args, want, help)
+			}
+		}
+		if c != nil {
+			checkHelp(t, c, help, 80)
+		}
+	}
+}
+
+// TestHelpInTerminal runs the built binary's --help in an 80-column tmux
+// pane: the terminal wraps no line (its captured lines, wrapped lines
+// joined, are all within 80 columns), and the text is what a pipe gets.
+func TestHelpInTerminal(t *testing.T) {
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Fatal("tmux is not installed: this test runs the binary in a real terminal; install it (apt-get install tmux)")
+	}
+	bin := filepath.Join(t.TempDir(), "roundtable")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	id := make([]byte, 6)
+	_, _ = rand.Read(id)
+	sock := "rt-help-" + hex.EncodeToString(id)
+	t.Cleanup(func() { _ = exec.Command(tmux, "-L", sock, "kill-server").Run() })
+	for _, args := range []string{"--help", "debate --help", "serve --help", "tui --help"} {
+		name := strings.Fields(args)[0]
+		start := exec.Command(tmux, "-L", sock, "-f", "/dev/null", "new-session", "-d", "-s", strings.TrimLeft(name, "-"),
+			"-x", "80", "-y", "100", bin+" "+args+"; echo __end__; sleep 60")
+		if out, err := start.CombinedOutput(); err != nil {
+			t.Fatalf("tmux: %v\n%s", err, out)
+		}
+		var screen string
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) {
+			out, err := exec.Command(tmux, "-L", sock, "capture-pane", "-p", "-J", "-t", strings.TrimLeft(name, "-")).Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if screen = string(out); strings.Contains(screen, "__end__") {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		screen, _, found := strings.Cut(screen, "__end__")
+		if !found {
+			t.Fatalf("%s: the help did not finish:\n%s", args, screen)
+		}
+		for _, l := range strings.Split(screen, "\n") {
+			if w := ansi.StringWidth(l); w > 80 {
+				t.Errorf("%s: the terminal wrapped a line of %d cells:\n%s", args, w, l)
+			}
+		}
+		pipe, err := exec.Command(bin, strings.Fields(args)...).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if trimLines(screen) != trimLines(string(pipe)) {
+			t.Errorf("%s: the terminal shows other text than a pipe gets:\n%s\n---\n%s", args, screen, pipe)
+		}
+	}
+}
+
+// trimLines drops trailing spaces and blank lines at both ends.
+func trimLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Trim(strings.Join(lines, "\n"), "\n")
+}
