@@ -23,8 +23,18 @@ func TestE2EDebate(t *testing.T) {
 	cwd := t.TempDir()
 	s := tmuxtest.Start(t, tmuxtest.Options{Width: 160, Height: 48, Dir: cwd, Env: e2eEnv(t)},
 		bin, "tui", "--topic", "Should we adopt GraphQL for the public API", "--rounds", "1", "--fast")
-	screen := s.WaitFor("✓ verdict in", 30*time.Second)
-	for _, want := range []string{"Product Manager", "Software Architect", "Security Reviewer", "Moderator's verdict", "Decision:", "Round 1 of 1"} {
+	wants := []string{"✓ verdict in", "Product Manager", "Software Architect", "Security Reviewer", "Moderator's verdict", "Decision:", "Round 1 of 1"}
+	// Wait for all of it: tmux may be read between the header and the body
+	// of a frame being drawn.
+	screen := s.WaitUntil("the verdict", func(sc string) bool {
+		for _, w := range wants {
+			if !strings.Contains(sc, w) {
+				return false
+			}
+		}
+		return true
+	}, 30*time.Second)
+	for _, want := range wants {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the screen lacks %q:\n%s", want, screen)
 		}
