@@ -138,6 +138,8 @@ func TestE2ERetryInTheColumnHeader(t *testing.T) {
 	if strings.Contains(screen, "retrying") {
 		t.Errorf("the retry is still shown after the reply:\n%s", screen)
 	}
+	s.SendKeys("q") // back to the home screen
+	s.WaitFor("new MCP room", 10*time.Second)
 	s.SendKeys("q")
 	s.ExitStatus(10 * time.Second)
 }
@@ -165,6 +167,8 @@ func TestE2ESameRoomAsHeadless(t *testing.T) {
 	s := tmuxtest.Start(t, tmuxtest.Options{Width: 160, Height: 48, Dir: cwd, Env: e2eEnv(t)},
 		append([]string{bin, "tui", "--room", "screen"}, args...)...)
 	s.WaitFor("✓ verdict in", 30*time.Second)
+	s.SendKeys("q") // back to the home screen
+	s.WaitFor("new MCP room", 10*time.Second)
 	s.SendKeys("q")
 	if code := s.ExitStatus(10 * time.Second); code != 0 {
 		t.Fatalf("tui exit status %d", code)

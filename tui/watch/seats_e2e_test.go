@@ -147,7 +147,7 @@ func TestWatchShowsThinkingParkedAndGoneSeats(t *testing.T) {
 	lead.stop()
 	peer.stop()
 	screen = s.WaitFor("BOTH SEATS HAVE DISCONNECTED", e2eTimeout)
-	if !strings.Contains(strings.Join(strings.Fields(screen), " "), "roundtable --room seats-e2e --seat lead and --seat peer") {
+	if !strings.Contains(strings.Join(strings.Fields(screen), " "), "restart both agents (their roundtable entries for room seats-e2e, lead and peer)") {
 		t.Errorf("the banner does not say how to go on:\n%s", screen)
 	}
 	s.SendKeys("q")
