@@ -144,7 +144,7 @@ func readRegular(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
 	}
 	if fi.Size() > limit {
-		return nil, fmt.Errorf("file is %d bytes, over the %d-byte limit", fi.Size(), limit)
+		return nil, &TooLargeError{What: "file", Size: int(fi.Size()), Limit: int(limit)}
 	}
 	// One read of the stated size. A message file never changes once
 	// renamed into place; an appended log is read as it was at the stat.

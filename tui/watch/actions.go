@@ -157,7 +157,7 @@ func (m *Model) loadSpec() tea.Cmd {
 		return nil
 	}
 	m.specPath = filepath.Join(m.room.Cwd(), filepath.FromSlash(m.specRel()))
-	return specCmd(m.id, m.sess.renderer(), m.specPath, m.specWidth())
+	return specCmd(m.id, m.sess.renderer(), m.room, m.specRel(), m.specPath, m.specWidth())
 }
 
 // reloadSpec renders the spec again after a resize or a new background.
