@@ -176,3 +176,22 @@ func TestWaitSkipsWhatOwnPostAnswered(t *testing.T) {
 		t.Fatalf("wait after the lead's next post: %v", msgs)
 	}
 }
+
+// TestOversizedTopicFlag: a --topic over the store's limit is a usage
+// error that says what to do, and creates nothing.
+func TestOversizedTopicFlag(t *testing.T) {
+	cwd := t.TempDir()
+	topic := strings.Repeat("x", room.MaxTopicBytes+1)
+	for _, args := range [][]string{
+		{"seed", "--room", "big", "--topic", topic, "--cwd", cwd},
+		{"--room", "big", "--seat", "lead", "--topic", topic, "--cwd", cwd},
+	} {
+		out, errOut, code := runBinary(t, args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, "--topic is 65 KiB, over the 64 KiB limit") || !strings.Contains(errOut, "put the details in the brief") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", args[0], code, out, errOut)
+		}
+	}
+	if entries, _ := os.ReadDir(cwd); len(entries) != 0 {
+		t.Fatalf("a refused topic created %v", entries)
+	}
+}
