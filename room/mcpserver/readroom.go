@@ -39,7 +39,7 @@ func (s *Seat) readRoom(_ context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 	}
 	s.markShown(lastOf(msgs, otherSeat(s.opt.Seat)))
 	extra["messages"] = nonNil(msgs)
-	return reply(merge(extra, s.status(st)))
+	return s.replyLarge(merge(extra, s.status(st)))
 }
 
 // between returns the messages whose seq is after since and before before,

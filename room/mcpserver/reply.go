@@ -71,58 +71,109 @@ func (o object) sizeHint() int {
 	return n
 }
 
+// jsonWriter writes a reply's JSON into one buffer. With quoted set it
+// writes the same JSON as the contents of a JSON string, escaped once more:
+// the form the text takes inside the JSON-RPC response, so a large reply
+// can go out without a second pass (splice.go).
+type jsonWriter struct {
+	b      []byte
+	quoted bool
+}
+
+// raw writes JSON text: structure, numbers, already encoded values.
+func (w *jsonWriter) raw(s string) {
+	if w.quoted {
+		w.b = appendEscaped(w.b, s, false)
+		return
+	}
+	w.b = append(w.b, s...)
+}
+
+// str writes s as a JSON string.
+func (w *jsonWriter) str(s string) {
+	if w.quoted {
+		w.b = append(w.b, `\"`...)
+		w.b = appendEscaped(w.b, s, true)
+		w.b = append(w.b, `\"`...)
+		return
+	}
+	w.b = appendString(w.b, s)
+}
+
+func (w *jsonWriter) int(n int) {
+	w.b = strconv.AppendInt(w.b, int64(n), 10) // digits need no escaping
+}
+
 // encode writes the object as indented JSON.
 func (o object) encode() ([]byte, error) {
-	b := make([]byte, 0, o.sizeHint())
-	b = append(b, '{')
+	w := &jsonWriter{b: make([]byte, 0, o.sizeHint())}
+	if err := o.write(w); err != nil {
+		return nil, err
+	}
+	return w.b, nil
+}
+
+// encodeQuoted writes the object's indented JSON as a JSON string, quotes
+// included: byte for byte appendString of what encode writes.
+func (o object) encodeQuoted() ([]byte, error) {
+	w := &jsonWriter{b: make([]byte, 0, o.sizeHint()+o.sizeHint()/8), quoted: true}
+	w.b = append(w.b, '"')
+	if err := o.write(w); err != nil {
+		return nil, err
+	}
+	return append(w.b, '"'), nil
+}
+
+func (o object) write(w *jsonWriter) error {
+	w.raw("{")
 	first := true
-	next := func(key string) {
+	for _, k := range o.keys() {
 		if !first {
-			b = append(b, ',')
+			w.raw(",")
 		}
 		first = false
-		b = append(b, "\n  "...)
-		b = appendString(b, key)
-		b = append(b, ": "...)
-	}
-	for _, k := range o.keys() {
-		next(k)
-		var err error
-		if b, err = appendValue(b, o.extra[k]); err != nil {
-			return nil, fmt.Errorf("reply key %s: %w", k, err)
+		w.raw("\n  ")
+		w.str(k)
+		w.raw(": ")
+		if err := writeValue(w, o.extra[k]); err != nil {
+			return fmt.Errorf("reply key %s: %w", k, err)
 		}
 	}
 	if o.status != nil {
 		fields, err := indentJSON(*o.status, "")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		// The status is an object; splice its keys in after ours.
 		inner := bytes.TrimSuffix(bytes.TrimPrefix(fields, []byte("{")), []byte("\n}"))
 		if len(inner) > 0 {
 			if !first {
-				b = append(b, ',')
+				w.raw(",")
 			}
 			first = false
-			b = append(b, inner...)
+			w.raw(string(inner))
 		}
 	}
 	if first {
-		return append(b, '}'), nil
+		w.raw("}")
+	} else {
+		w.raw("\n}")
 	}
-	return append(b, "\n}"...), nil
+	return nil
 }
 
-// appendValue writes v at the first level of indentation.
-func appendValue(b []byte, v any) ([]byte, error) {
+// writeValue writes v at the first level of indentation.
+func writeValue(w *jsonWriter, v any) error {
 	if msgs, ok := v.([]room.Message); ok {
-		return appendMessages(b, msgs), nil
+		writeMessages(w, msgs)
+		return nil
 	}
 	data, err := indentJSON(v, "  ")
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return append(b, data...), nil
+	w.raw(string(data))
+	return nil
 }
 
 // indentJSON is encoding/json with two-space indentation, <, > and & as
@@ -139,37 +190,38 @@ func indentJSON(v any, prefix string) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-// appendMessages writes messages as an array at the first level of
+// writeMessages writes messages as an array at the first level of
 // indentation, byte for byte as indentJSON would.
-func appendMessages(b []byte, msgs []room.Message) []byte {
+func writeMessages(w *jsonWriter, msgs []room.Message) {
 	if len(msgs) == 0 {
-		return append(b, "[]"...)
+		w.raw("[]")
+		return
 	}
-	b = append(b, '[')
+	w.raw("[")
 	for i := range msgs {
 		m := &msgs[i]
 		if i > 0 {
-			b = append(b, ',')
+			w.raw(",")
 		}
-		b = append(b, "\n    {\n      \"seq\": "...)
-		b = strconv.AppendInt(b, int64(m.Seq), 10)
-		b = append(b, ",\n      \"at\": "...)
-		b = appendString(b, m.At)
-		b = append(b, ",\n      \"seat\": "...)
-		b = appendString(b, m.Seat)
-		b = append(b, ",\n      \"agent\": "...)
-		b = appendString(b, m.Agent)
-		b = append(b, ",\n      \"kind\": "...)
-		b = appendString(b, m.Kind)
-		b = append(b, ",\n      \"text\": "...)
-		b = appendString(b, m.Text)
+		w.raw("\n    {\n      \"seq\": ")
+		w.int(m.Seq)
+		w.raw(",\n      \"at\": ")
+		w.str(m.At)
+		w.raw(",\n      \"seat\": ")
+		w.str(m.Seat)
+		w.raw(",\n      \"agent\": ")
+		w.str(m.Agent)
+		w.raw(",\n      \"kind\": ")
+		w.str(m.Kind)
+		w.raw(",\n      \"text\": ")
+		w.str(m.Text)
 		if m.Round != 0 {
-			b = append(b, ",\n      \"round\": "...)
-			b = strconv.AppendInt(b, int64(m.Round), 10)
+			w.raw(",\n      \"round\": ")
+			w.int(m.Round)
 		}
-		b = append(b, "\n    }"...)
+		w.raw("\n    }")
 	}
-	return append(b, "\n  ]"...)
+	w.raw("\n  ]")
 }
 
 // plainByte marks the ASCII bytes a JSON string holds as themselves.
@@ -209,6 +261,20 @@ func plainWord(w string) bool {
 // invalid UTF-8 as U+FFFD, U+2028 and U+2029 escaped.
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
+	b = appendEscaped(b, s, false)
+	return append(b, '"')
+}
+
+// appendEscaped writes the contents of s as a JSON string, without the
+// quotes. With twice, it writes that escaped once more: the contents of a
+// JSON string whose text is the JSON string (every escape's backslash
+// doubled, an escaped quote or backslash escaped again). Plain bytes are
+// the same in both forms, so one pass writes either.
+func appendEscaped(b []byte, s string, twice bool) []byte {
+	esc := `\`
+	if twice {
+		esc = `\\`
+	}
 	start := 0
 	for i := 0; i < len(s); {
 		// Most of a reply is prose: skip eight plain bytes at a time (see
@@ -231,21 +297,25 @@ func appendString(b []byte, s string) []byte {
 				continue
 			}
 			b = append(b, s[start:i]...)
+			b = append(b, esc...)
 			switch c {
 			case '"', '\\':
-				b = append(b, '\\', c)
+				if twice {
+					b = append(b, '\\')
+				}
+				b = append(b, c)
 			case '\b':
-				b = append(b, '\\', 'b')
+				b = append(b, 'b')
 			case '\f':
-				b = append(b, '\\', 'f')
+				b = append(b, 'f')
 			case '\n':
-				b = append(b, '\\', 'n')
+				b = append(b, 'n')
 			case '\r':
-				b = append(b, '\\', 'r')
+				b = append(b, 'r')
 			case '\t':
-				b = append(b, '\\', 't')
+				b = append(b, 't')
 			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+				b = append(b, 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 			}
 			i++
 			start = i
@@ -255,10 +325,12 @@ func appendString(b []byte, s string) []byte {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
+			b = append(b, esc...)
+			b = append(b, "ufffd"...)
 		case r == '\u2028' || r == '\u2029':
 			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			b = append(b, esc...)
+			b = append(b, 'u', '2', '0', '2', hexDigits[r&0xf])
 		default:
 			i += size
 			continue
@@ -266,8 +338,7 @@ func appendString(b []byte, s string) []byte {
 		i += size
 		start = i
 	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return append(b, s[start:]...)
 }
 
 // reply renders v the way the original did: pretty JSON as text content.

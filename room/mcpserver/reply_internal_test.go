@@ -48,6 +48,20 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+// TestAppendEscapedTwice: escaping twice in one pass is escaping the
+// JSON string again: the text of a JSON-RPC response holding the reply.
+func TestAppendEscapedTwice(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 20000 {
+		s := randomText(rng)
+		once := string(appendString(nil, s))
+		want := string(appendEscaped(nil, once, false))
+		if got := `\"` + string(appendEscaped(nil, s, true)) + `\"`; got != want {
+			t.Fatalf("appendEscaped(%q, twice) = %s, want %s", s, got, want)
+		}
+	}
+}
+
 // reference is the reply object written by encoding/json: own keys in the
 // same order through an ordered struct, status embedded.
 type reference struct {
@@ -93,6 +107,13 @@ func TestObjectEncodeMatchesEncodingJSON(t *testing.T) {
 		}
 		if !utf8.Valid(got) || !json.Valid(got) {
 			t.Fatalf("invalid reply %q", got)
+		}
+		quoted, err := merge(extra, st).encodeQuoted()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := appendString(nil, string(got)); !bytes.Equal(quoted, want) {
+			t.Fatalf("%d messages quoted:\ngot  %s\nwant %s", n, quoted, want)
 		}
 	}
 	if got, _ := own(map[string]any{"written": "/a", "note": "n"}).encode(); string(got) != "{\n  \"written\": \"/a\",\n  \"note\": \"n\"\n}" {

@@ -56,7 +56,11 @@ func newSplicer() *splicer {
 
 // hold keeps text for the writer and returns its placeholder (no quotes).
 func (sp *splicer) hold(text string) string {
-	quoted := appendString(make([]byte, 0, len(text)+len(text)/8+2), text)
+	return sp.holdQuoted(appendString(make([]byte, 0, len(text)+len(text)/8+2), text))
+}
+
+// holdQuoted is hold for a text already written as a JSON string.
+func (sp *splicer) holdQuoted(quoted []byte) string {
 	now := time.Now()
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
@@ -101,6 +105,22 @@ func (sp *splicer) middleware(next server.ToolHandlerFunc) server.ToolHandlerFun
 		}
 		return res, err
 	}
+}
+
+// replyLarge is reply for a reply that may be large (read_room's). Under
+// Serve, one that may pass spliceMin is written once, straight into its
+// escaped form, and held for the writer: no intermediate text, no second
+// pass. Otherwise it is an ordinary reply (which the middleware may still
+// splice).
+func (s *Seat) replyLarge(o object) (*mcp.CallToolResult, error) {
+	if s.splice == nil || o.sizeHint() < spliceMin {
+		return reply(o)
+	}
+	quoted, err := o.encodeQuoted()
+	if err != nil {
+		return nil, err
+	}
+	return mcp.NewToolResultText(s.splice.holdQuoted(quoted)), nil
 }
 
 // writer wraps the transport's output. mcp-go writes each message with one
