@@ -64,35 +64,3 @@ func ValidateKind(kind string) error {
 	}
 	return nil
 }
-
-// ShortKind is a message's kind as a label: one line of printable
-// characters, at most MaxKindRunes of them and "…" when cut. Posts made
-// through the store are short already; rooms written by other servers may
-// carry any string, and a paragraph or a control character must not take
-// over a header line in a view.
-func ShortKind(kind string) string {
-	var b strings.Builder
-	n, space := 0, false
-	for _, r := range strings.ToValidUTF8(kind, "\uFFFD") {
-		if unicode.IsSpace(r) || (!unicode.IsPrint(r) && r != '\u200d') {
-			space = b.Len() > 0
-			continue
-		}
-		if n == MaxKindRunes {
-			b.WriteString("…")
-			break
-		}
-		if space {
-			if n == MaxKindRunes-1 {
-				b.WriteString("…")
-				break
-			}
-			b.WriteByte(' ')
-			n++
-			space = false
-		}
-		b.WriteRune(r)
-		n++
-	}
-	return b.String()
-}

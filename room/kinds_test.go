@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"unicode/utf8"
 )
 
 func TestValidateKind(t *testing.T) {
@@ -114,33 +113,6 @@ func TestTypedErrorsCarryData(t *testing.T) {
 			if strings.Contains(e.Error(), tool) {
 				t.Errorf("store error %q names the tool %s", e, tool)
 			}
-		}
-	}
-}
-
-func TestShortKind(t *testing.T) {
-	long := strings.Repeat("word ", 40)
-	tests := []struct{ in, want string }{
-		{"concession", "concession"},
-		{"", ""},
-		{"  side\n\tnote \x1b[31m ", "side note [31m"},
-		{"rtl\u202eevil", "rtl evil"},
-		{"👩‍💻 review", "👩‍💻 review"},
-		{long, long[:MaxKindRunes] + "…"},
-		{strings.Repeat("x", MaxKindRunes), strings.Repeat("x", MaxKindRunes)},
-		{strings.Repeat("x", MaxKindRunes+1), strings.Repeat("x", MaxKindRunes) + "…"},
-		{"bad\xffutf8", "bad\uFFFDutf8"},
-	}
-	for _, tt := range tests {
-		got := ShortKind(tt.in)
-		if got != tt.want {
-			t.Errorf("ShortKind(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-		if n := utf8.RuneCountInString(strings.TrimSuffix(got, "…")); n > MaxKindRunes {
-			t.Errorf("ShortKind(%q) has %d characters", tt.in, n)
-		}
-		if ValidateKind(strings.TrimSuffix(got, "…")) != nil {
-			t.Errorf("ShortKind(%q) = %q is not a valid kind", tt.in, got)
 		}
 	}
 }

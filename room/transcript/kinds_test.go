@@ -9,21 +9,18 @@ import (
 )
 
 // TestAnyKindRendered: a room may carry any kind (the original server
-// takes any string, and so do we, up to a short label): the transcript
-// shows each as a label on the message's header line, a paragraph-long or
-// hostile one cut and made safe.
+// takes any string; we take any short label): the transcript shows each
+// whole, on the message's header line, a hostile one on one line with its
+// escape sequence made visible text.
 func TestAnyKindRendered(t *testing.T) {
-	hostile := "line one\nline two \x1b[2J " + strings.Repeat("very long kind ", 20)
+	long := strings.TrimSpace(strings.Repeat("very long kind ", 20))
+	hostile := "line one\nline two \x1b[2J " + long
 	r := writeRoom(t, "kinds", room.Config{Room: "kinds", Topic: "kinds", Budget: 4, Spec: "SPEC-kinds.md", CreatedAt: t0.Format(room.TimeLayout)}, []fileMsg{
 		{1, t0.Format(room.TimeLayout), "lead", "opus-5", "concession", "The lead concedes.", 0},
 		{2, t0.Format(room.TimeLayout), "peer", "codex", "counter-proposal", "A label of its own.", 0},
 		{3, t0.Format(room.TimeLayout), "lead", "opus-5", hostile, "A kind from another server.", 0},
 		{4, t0.Format(room.TimeLayout), "peer", "codex", "", "No kind at all.", 0},
 	}, nil)
-	short := room.ShortKind(hostile)
-	if !strings.HasSuffix(short, "…") || strings.ContainsAny(short, "\n\x1b") {
-		t.Fatalf("ShortKind(hostile) = %q", short)
-	}
 	var md, html bytes.Buffer
 	if err := Markdown(&md, r); err != nil {
 		t.Fatal(err)
@@ -31,7 +28,8 @@ func TestAnyKindRendered(t *testing.T) {
 	if err := HTML(&html, r); err != nil {
 		t.Fatal(err)
 	}
-	for _, kind := range []string{"concession", "counter-proposal", short} {
+	shown := "line one line two ␛[2J " + long
+	for _, kind := range []string{"concession", "counter-proposal", shown} {
 		if !headerHas(md.String(), kind) {
 			t.Errorf("Markdown: no header line with kind %q:\n%s", kind, md.String())
 		}
@@ -40,11 +38,8 @@ func TestAnyKindRendered(t *testing.T) {
 		}
 	}
 	for _, out := range []string{md.String(), html.String()} {
-		if strings.Contains(out, "line two") && !strings.Contains(out, "line one line two") {
-			t.Error("the hostile kind's line break reached the output")
-		}
-		if strings.Contains(out, "\x1b") || strings.Contains(out, "very long kind very long kind very long kind") {
-			t.Error("the hostile kind reached the output whole")
+		if strings.Contains(out, "\x1b") {
+			t.Error("the hostile kind's escape sequence reached the output")
 		}
 	}
 }

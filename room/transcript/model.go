@@ -143,7 +143,7 @@ func makeEntry(m *room.Message, layout string, classes *classMap) entry {
 		Seq:   m.Seq,
 		Seat:  oneLine(m.Seat),
 		Agent: oneLine(m.Agent),
-		Kind:  oneLine(room.ShortKind(m.Kind)),
+		Kind:  oneLine(m.Kind),
 		Text:  SanitizeTerminal(m.Text),
 		Class: classes.class(m.Seat),
 	}

@@ -145,7 +145,7 @@ func (l *msgList) renderMessage(it *item) []string {
 	if agent := mdrender.Inline(m.Agent); agent != "" {
 		left += " " + l.styles.Text.Render(agent)
 	}
-	if kind := mdrender.Inline(room.ShortKind(m.Kind)); kind != "" {
+	if kind := mdrender.Inline(m.Kind); kind != "" {
 		left += "  " + l.styles.Muted.Render(kind)
 	}
 	right := l.styles.Faint.Render(fmt.Sprintf("#%d · %s", m.Seq, l.clock(m)))
