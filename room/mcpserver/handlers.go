@@ -154,8 +154,7 @@ func waitTimeout(req mcp.CallToolRequest) time.Duration {
 	if math.IsNaN(v) {
 		return MaxWait
 	}
-	d := time.Duration(min(max(v, 0), MaxWait.Seconds()) * float64(time.Second))
-	return min(max(d, MinWait), MaxWait)
+	return time.Duration(min(max(v, MinWait.Seconds()), MaxWait.Seconds()) * float64(time.Second))
 }
 
 func (s *Seat) waitForMessage(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
