@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"sort"
 	"strconv"
 	"unicode/utf8"
@@ -99,6 +100,33 @@ func (w *jsonWriter) str(s string) {
 	}
 	w.b = appendString(w.b, s)
 }
+
+// literal is JSON text written the same way every time, with its escaped
+// form worked out once: a message's keys are written ten thousand times
+// in a large reply.
+type literal struct{ plain, quoted string }
+
+func lit(s string) literal { return literal{s, string(appendEscaped(nil, s, false))} }
+
+func (w *jsonWriter) lit(l literal) {
+	if w.quoted {
+		w.b = append(w.b, l.quoted...)
+		return
+	}
+	w.b = append(w.b, l.plain...)
+}
+
+// The JSON text around a message's values.
+var (
+	litOpen  = lit("\n    {\n      \"seq\": ")
+	litAt    = lit(",\n      \"at\": ")
+	litSeat  = lit(",\n      \"seat\": ")
+	litAgent = lit(",\n      \"agent\": ")
+	litKind  = lit(",\n      \"kind\": ")
+	litText  = lit(",\n      \"text\": ")
+	litRound = lit(",\n      \"round\": ")
+	litClose = lit("\n    }")
+)
 
 func (w *jsonWriter) int(n int) {
 	w.b = strconv.AppendInt(w.b, int64(n), 10) // digits need no escaping
@@ -203,23 +231,23 @@ func writeMessages(w *jsonWriter, msgs []room.Message) {
 		if i > 0 {
 			w.raw(",")
 		}
-		w.raw("\n    {\n      \"seq\": ")
+		w.lit(litOpen)
 		w.int(m.Seq)
-		w.raw(",\n      \"at\": ")
+		w.lit(litAt)
 		w.str(m.At)
-		w.raw(",\n      \"seat\": ")
+		w.lit(litSeat)
 		w.str(m.Seat)
-		w.raw(",\n      \"agent\": ")
+		w.lit(litAgent)
 		w.str(m.Agent)
-		w.raw(",\n      \"kind\": ")
+		w.lit(litKind)
 		w.str(m.Kind)
-		w.raw(",\n      \"text\": ")
+		w.lit(litText)
 		w.str(m.Text)
 		if m.Round != 0 {
-			w.raw(",\n      \"round\": ")
+			w.lit(litRound)
 			w.int(m.Round)
 		}
-		w.raw("\n    }")
+		w.lit(litClose)
 	}
 	w.raw("\n  ]")
 }
@@ -285,10 +313,14 @@ func appendEscaped(b []byte, s string, twice bool) []byte {
 			x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
 				uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
 			q, bs := x^quoteWord, x^backslashWord
-			if (x|(x-controlWord)&^x|(q-onesWord)&^q|(bs-onesWord)&^bs)&highsWord == 0 {
+			flags := (x | (x-controlWord)&^x | (q-onesWord)&^q | (bs-onesWord)&^bs) & highsWord
+			if flags == 0 {
 				i += 8
 				continue
 			}
+			// The lowest flag is exact (a borrow only runs upwards from a
+			// byte that matched): the bytes below it are plain.
+			i += bits.TrailingZeros64(flags) >> 3
 		}
 		c := s[i]
 		if c < utf8.RuneSelf {
