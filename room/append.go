@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -30,6 +29,11 @@ const staleTemp = 30 * time.Second
 // withLock runs fn holding the room's cross-process lock. The lock is an
 // flock, so it is released by the kernel when its holder dies.
 func (r *Room) withLock(fn func() error) error {
+	// flock creates a missing lock file 0600, which would lock out a second
+	// user sharing the room; create it as every room file is created.
+	if f, err := os.OpenFile(r.lock, os.O_RDONLY|os.O_CREATE, fileMode); err == nil {
+		f.Close()
+	}
 	l := flock.New(r.lock)
 	if err := l.Lock(); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -43,26 +47,29 @@ func (r *Room) withLock(fn func() error) error {
 }
 
 // PostMessage appends a message from an MCP seat. Under the room lock it
-// refreshes the room, then enforces the rules: the room is open, it is the
-// seat's turn, the lead has rounds left, the text is non-empty and within
-// MaxTextBytes, and the kind is one the seat may post. The returned State
-// includes the new message.
+// refreshes the room, then enforces the rules: the room is open
+// (*ClosedError), it is the seat's turn (*NotYourTurnError), the lead has
+// rounds left (*BudgetSpentError), the text is non-empty (*EmptyError) and
+// within MaxTextBytes (*TooLargeError), and the kind is a short label
+// (*BadKindError, see ValidateKind). The returned State includes the new
+// message.
 func (r *Room) PostMessage(p Post) (Message, State, error) {
 	if err := ValidateSeat(p.Seat); err != nil {
+		return Message{}, State{}, err
+	}
+	p.Kind = strings.TrimSpace(p.Kind)
+	if err := ValidateKind(p.Kind); err != nil {
 		return Message{}, State{}, err
 	}
 	if p.Kind == "" {
 		p.Kind = DefaultKind(p.Seat)
 	}
-	if !slices.Contains(KindsFor(p.Seat), p.Kind) {
-		return Message{}, State{}, fmt.Errorf("%w: %q; the %s posts one of %s", ErrBadKind, p.Kind, p.Seat, strings.Join(KindsFor(p.Seat), ", "))
-	}
 	return r.appendChecked(p, func(st State) error {
 		if st.Turn != p.Seat {
-			return fmt.Errorf("%w: the last message is yours; call wait_for_message for the %s's reply", ErrNotYourTurn, other(p.Seat))
+			return &NotYourTurnError{Seat: p.Seat, Turn: st.Turn}
 		}
 		if p.Seat == SeatLead && st.OutOfBudget {
-			return fmt.Errorf("%w: all %d rounds are used; write the spec with write_spec, then call close_room", ErrBudgetSpent, r.cfg.Budget)
+			return &BudgetSpentError{Round: st.Round, Budget: r.cfg.Budget}
 		}
 		return nil
 	})
@@ -77,10 +84,10 @@ func (r *Room) Record(p Post) (Message, error) {
 
 func (r *Room) appendChecked(p Post, check func(State) error) (Message, State, error) {
 	if strings.TrimSpace(p.Text) == "" {
-		return Message{}, State{}, fmt.Errorf("%w: say something; the text is empty", ErrEmpty)
+		return Message{}, State{}, &EmptyError{What: "message"}
 	}
 	if len(p.Text) > MaxTextBytes {
-		return Message{}, State{}, fmt.Errorf("%w: %d bytes, over the %d KiB limit; shorten it or split it over turns", ErrTooLarge, len(p.Text), MaxTextBytes>>10)
+		return Message{}, State{}, &TooLargeError{What: "message", Size: len(p.Text), Limit: MaxTextBytes}
 	}
 	if !utf8.ValidString(p.Text) {
 		p.Text = strings.ToValidUTF8(p.Text, "\uFFFD")
@@ -95,7 +102,7 @@ func (r *Room) appendChecked(p Post, check func(State) error) (Message, State, e
 		}
 		st = r.stateLocked(nil)
 		if st.Closed != nil {
-			return fmt.Errorf("%w (%s); nothing more can be posted", ErrClosed, st.Closed.Reason)
+			return &ClosedError{Reason: st.Closed.Reason}
 		}
 		if err := check(st); err != nil {
 			return err
@@ -163,25 +170,18 @@ func (r *Room) cleanTempLocked(now time.Time) {
 	}
 }
 
-func other(seat string) string {
-	if seat == SeatLead {
-		return SeatPeer
-	}
-	return SeatLead
-}
-
 // WriteSpec writes the room's spec file (Config.Spec, relative to the cwd),
 // creating missing folders, atomically. It refuses a path that leaves the
 // cwd, also through symbolic links.
 func (r *Room) WriteSpec(text string) (string, error) {
 	if strings.TrimSpace(text) == "" {
-		return "", fmt.Errorf("%w: the spec is empty; pass the whole document as text", ErrEmpty)
+		return "", &EmptyError{What: "spec"}
 	}
 	path := r.SpecPath()
 	if !insideDir(r.cwd, path) {
 		return "", fmt.Errorf("%w: spec path %s leaves %s", ErrUnsafePath, r.cfg.Spec, r.cwd)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
 		return "", fmt.Errorf("create the folder for the spec %s: %w", r.cfg.Spec, err)
 	}
 	if !insideDir(r.cwd, path) {
@@ -209,7 +209,7 @@ func (r *Room) Close(opt CloseOptions) (Closed, error) {
 	if opt.RequireSpec {
 		fi, err := os.Stat(filepath.Join(r.cwd, filepath.FromSlash(spec)))
 		if err != nil || !fi.Mode().IsRegular() {
-			return Closed{}, fmt.Errorf("%w: %s does not exist yet; call write_spec with the plan first, then close_room", ErrNoSpec, spec)
+			return Closed{}, &NoSpecError{Spec: spec}
 		}
 	}
 	if opt.Reason == "" {
@@ -227,7 +227,7 @@ func (r *Room) Close(opt CloseOptions) (Closed, error) {
 		if prev != nil {
 			reason = prev.Reason
 		}
-		return Closed{}, fmt.Errorf("%w already (%s)", ErrClosed, reason)
+		return Closed{}, &ClosedError{Reason: reason}
 	}
 	if err != nil {
 		return Closed{}, fmt.Errorf("write closed.json of room %q: %w", r.cfg.Room, err)

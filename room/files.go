@@ -37,7 +37,7 @@ func ResolveDir(dir string) (string, error) {
 // mkdirNoLink creates a folder unless it exists, and refuses a symbolic link
 // in its place: a link could point the room outside the cwd.
 func mkdirNoLink(p string) error {
-	err := os.Mkdir(p, 0o755)
+	err := os.Mkdir(p, dirMode)
 	if err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("create %s: %w", p, err)
 	}
@@ -87,8 +87,28 @@ func writeAtomic(path string, data []byte) error {
 // .json, so no reader takes them for messages.
 const tempPrefix = ".tmp-"
 
+// fileMode and dirMode are what room files and folders are created with,
+// before the umask: 0666 and 0777 &^ umask (0644 and 0755 under the usual
+// 022), as the original server and every ordinary tool create them. So
+// another user, or a reader in a container, can read a room. A private
+// room is one umask away (077).
+const (
+	fileMode fs.FileMode = 0o666
+	dirMode  fs.FileMode = 0o777
+)
+
+// writeTemp writes data to a new temporary file in dir and returns its
+// path. os.CreateTemp would make the file 0600 whatever the umask; this
+// creates it with fileMode, so the kernel applies the umask.
 func writeTemp(dir string, data []byte) (string, error) {
-	f, err := os.CreateTemp(dir, tempPrefix+"*")
+	var f *os.File
+	var err error
+	for range 100 {
+		f, err = os.OpenFile(filepath.Join(dir, tempPrefix+randHex(12)), os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode)
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
 	if err != nil {
 		return "", err
 	}
@@ -124,7 +144,7 @@ func readRegular(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
 	}
 	if fi.Size() > limit {
-		return nil, fmt.Errorf("file is %d bytes, over the %d-byte limit", fi.Size(), limit)
+		return nil, &TooLargeError{What: "file", Size: int(fi.Size()), Limit: int(limit)}
 	}
 	// One read of the stated size. A message file never changes once
 	// renamed into place; an appended log is read as it was at the stat.

@@ -37,13 +37,6 @@ const MaxTopicBytes = 64 << 10
 // larger file cannot have been written by a server and is skipped.
 const maxFileBytes = 4 << 20
 
-// LeadKinds and PeerKinds are the message kinds each seat may post; the first
-// of each is the default.
-var (
-	LeadKinds = []string{"brief", "challenge", "question", "decision"}
-	PeerKinds = []string{"answer", "objection", "proposal", "concession"}
-)
-
 // Config is room.json. Mode, Agents and Rounds are set only for debates;
 // Personas and Moderator too, so a debate can be run again from its room
 // (extra fields, which readers of the format ignore).
@@ -138,22 +131,6 @@ func ParseMessageFileName(name string) (seq int, ok bool) {
 		return 0, false
 	}
 	return n, true
-}
-
-// DefaultKind is the kind a seat's post gets when it names none.
-func DefaultKind(seat string) string {
-	if seat == SeatPeer {
-		return PeerKinds[0]
-	}
-	return LeadKinds[0]
-}
-
-// KindsFor lists the kinds a seat may post.
-func KindsFor(seat string) []string {
-	if seat == SeatPeer {
-		return PeerKinds
-	}
-	return LeadKinds
 }
 
 func formatTime(t time.Time) string { return t.UTC().Format(TimeLayout) }

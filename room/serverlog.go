@@ -40,7 +40,7 @@ func AppendLog(dir string, at time.Time, event string, fields ...Field) error {
 		b.WriteString(logValue(f.Value))
 	}
 	b.WriteByte('\n')
-	f, err := os.OpenFile(filepath.Join(dir, LogFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(filepath.Join(dir, LogFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, fileMode)
 	if err != nil {
 		return err
 	}

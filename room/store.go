@@ -86,7 +86,7 @@ func Create(cwd, name string, opt CreateOptions) (r *Room, created bool, err err
 		return nil, false, err
 	}
 	if len(opt.Topic) > MaxTopicBytes {
-		return nil, false, fmt.Errorf("%w: the topic is %d bytes, over the %d KiB limit; state the decision in a paragraph and put the details in the brief", ErrTooLarge, len(opt.Topic), MaxTopicBytes>>10)
+		return nil, false, &TooLargeError{What: "topic", Size: len(opt.Topic), Limit: MaxTopicBytes}
 	}
 	cwd, err = ResolveDir(cwd)
 	if err != nil {

@@ -59,14 +59,17 @@ func TestTurnBudgetAndRefusals(t *testing.T) {
 		t.Fatalf("peer first: %v, want ErrNotYourTurn", err)
 	}
 	mustPost(t, r, SeatLead, "brief")
-	if _, _, err := r.PostMessage(Post{Seat: SeatLead, Text: "again"}); !errors.Is(err, ErrNotYourTurn) {
+	_, _, err := r.PostMessage(Post{Seat: SeatLead, Text: "again"})
+	var turn *NotYourTurnError
+	if !errors.Is(err, ErrNotYourTurn) || !errors.As(err, &turn) || turn.Seat != SeatLead || turn.Turn != SeatPeer {
 		t.Fatalf("lead twice: %v", err)
 	}
 	mustPost(t, r, SeatPeer, "answer")
 	mustPost(t, r, SeatLead, "challenge")
 	mustPost(t, r, SeatPeer, "answer 2")
-	_, _, err := r.PostMessage(Post{Seat: SeatLead, Text: "over"})
-	if !errors.Is(err, ErrBudgetSpent) || !strings.Contains(err.Error(), "write_spec") {
+	_, _, err = r.PostMessage(Post{Seat: SeatLead, Text: "over"})
+	var budget *BudgetSpentError
+	if !errors.Is(err, ErrBudgetSpent) || !errors.As(err, &budget) || budget.Round != 2 || budget.Budget != 2 {
 		t.Fatalf("lead over budget: %v", err)
 	}
 	st, err := r.State()
@@ -95,7 +98,7 @@ func TestPostValidation(t *testing.T) {
 	}{
 		{"empty", Post{Seat: SeatLead, Text: "  \n"}, ErrEmpty},
 		{"too large", Post{Seat: SeatLead, Text: strings.Repeat("x", MaxTextBytes+1)}, ErrTooLarge},
-		{"bad kind", Post{Seat: SeatLead, Kind: "answer", Text: "x"}, ErrBadKind},
+		{"bad kind", Post{Seat: SeatLead, Kind: "two\nlines", Text: "x"}, ErrBadKind},
 		{"bad seat", Post{Seat: "moderator", Text: "x"}, ErrBadSeat},
 	}
 	for _, c := range cases {

@@ -76,6 +76,9 @@ func readSeatFlags(c *cobra.Command) (seatFlags, error) {
 	if err := room.ValidateName(sf.room); err != nil {
 		return sf, asUsage(err)
 	}
+	if len(sf.topic) > room.MaxTopicBytes {
+		return sf, usageError("--topic is %d KiB, over the %d KiB limit: state the decision in a paragraph and put the details in the brief", (len(sf.topic)+1023)>>10, room.MaxTopicBytes>>10)
+	}
 	if f.Lookup("seat") != nil {
 		if err := room.ValidateSeat(sf.seat); err != nil {
 			return sf, asUsage(err)

@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -69,26 +68,6 @@ func (s *Seat) state() (room.State, error) {
 	return st, nil
 }
 
-// reply renders v the way the original did: pretty JSON as text content.
-func reply(v any) (*mcp.CallToolResult, error) {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return mcp.NewToolResultText(string(data)), nil
-}
-
-// merge flattens a status into a reply with extra leading keys.
-func merge(extra map[string]any, st status) map[string]any {
-	data, _ := json.Marshal(st)
-	out := map[string]any{}
-	_ = json.Unmarshal(data, &out)
-	for k, v := range extra {
-		out[k] = v
-	}
-	return out
-}
-
 func refuse(format string, args ...any) (*mcp.CallToolResult, error) {
 	return mcp.NewToolResultError(fmt.Sprintf(format, args...)), nil
 }
@@ -109,12 +88,29 @@ func (s *Seat) roomStatus(context.Context, mcp.CallToolRequest) (*mcp.CallToolRe
 	return reply(s.status(st))
 }
 
-// unread returns the other seat's messages this seat has not been shown.
+// unread returns what wait_for_message wakes for: the other seat's
+// messages after the last one this seat was shown and after this seat's
+// own last post, as in the original. A message the other seat posted
+// before this seat's post was answered by it, read or not: handing it out
+// again as new would tell the agent the other seat spoke again.
+// read_room still returns such a message (unshown).
 func (s *Seat) unread(st room.State) []room.Message {
+	s.mu.Lock()
+	last := max(s.lastShown, s.lastPosted)
+	s.mu.Unlock()
+	return othersAfter(st, otherSeat(s.opt.Seat), last)
+}
+
+// unshown returns the other seat's messages this seat has not been shown.
+func (s *Seat) unshown(st room.State) []room.Message {
 	s.mu.Lock()
 	last := s.lastShown
 	s.mu.Unlock()
-	other := otherSeat(s.opt.Seat)
+	return othersAfter(st, otherSeat(s.opt.Seat), last)
+}
+
+// othersAfter returns the messages of seat other whose seq is after last.
+func othersAfter(st room.State, other string, last int) []room.Message {
 	var out []room.Message
 	// Messages are sorted by seq: search back from the end for the cut.
 	i := len(st.Messages)
@@ -147,39 +143,18 @@ func nonNil(m []room.Message) []room.Message {
 	return m
 }
 
-func (s *Seat) readRoom(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	st, err := s.state()
-	if err != nil {
-		return fault(err)
-	}
-	var msgs []room.Message
-	if since, ok := req.GetArguments()["since"].(float64); ok {
-		for _, m := range st.Messages {
-			if float64(m.Seq) > since {
-				msgs = append(msgs, m)
-			}
-		}
-		var theirs []room.Message
-		for _, m := range msgs {
-			if m.Seat == otherSeat(s.opt.Seat) {
-				theirs = append(theirs, m)
-			}
-		}
-		s.markShown(theirs)
-	} else {
-		msgs = s.unread(st)
-		s.markShown(msgs)
-	}
-	return reply(merge(map[string]any{"messages": nonNil(msgs)}, s.status(st)))
-}
+// MinWait is the shortest a wait_for_message call parks, as in the
+// original: a timeout of 0 must not turn the agent's loop into a spin.
+const MinWait = time.Second
 
+// waitTimeout is timeout_seconds held between MinWait and MaxWait; MaxWait
+// when it is not given.
 func waitTimeout(req mcp.CallToolRequest) time.Duration {
-	v, ok := req.GetArguments()["timeout_seconds"].(float64)
-	if !ok || math.IsNaN(v) {
+	v := req.GetFloat("timeout_seconds", MaxWait.Seconds())
+	if math.IsNaN(v) {
 		return MaxWait
 	}
-	d := time.Duration(v * float64(time.Second))
-	return min(max(d, 0), MaxWait)
+	return time.Duration(min(max(v, MinWait.Seconds()), MaxWait.Seconds()) * float64(time.Second))
 }
 
 func (s *Seat) waitForMessage(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -246,39 +221,32 @@ func (s *Seat) waitForMessage(ctx context.Context, req mcp.CallToolRequest) (*mc
 
 // idle is the reply when a wait times out. It carries a note when waiting is
 // all that is left to do, or when the budget means the lead must act.
-func (s *Seat) idle(st room.State) map[string]any {
-	out := merge(map[string]any{"idle": true}, s.status(st))
+func (s *Seat) idle(st room.State) object {
+	extra := map[string]any{"idle": true}
 	switch {
 	case s.opt.Seat == room.SeatPeer && st.OutOfBudget && st.Turn == room.SeatLead:
-		out["note"] = "The round budget is spent. The lead is writing the spec; wait again and you will get the close."
+		extra["note"] = "The round budget is spent. The lead is writing the spec; wait again and you will get the close."
 	case s.opt.Seat == room.SeatLead && st.OutOfBudget && st.Turn == room.SeatLead:
-		out["note"] = "The round budget is spent. Write the spec with write_spec, then call close_room."
+		extra["note"] = "The round budget is spent. Write the spec with write_spec, then call close_room."
 	case st.Turn == s.opt.Seat:
-		out["note"] = "It is your turn: post before waiting again."
+		extra["note"] = "It is your turn: post before waiting again."
 	}
-	return out
+	return merge(extra, s.status(st))
 }
 
 func (s *Seat) post(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	text, _ := req.GetArguments()["text"].(string)
-	text = strings.TrimSpace(text)
-	kind, _ := req.GetArguments()["kind"].(string)
-	msg, st, err := s.room.PostMessage(room.Post{Seat: s.opt.Seat, Agent: s.opt.Agent, Kind: strings.TrimSpace(kind), Text: text})
-	switch {
-	case err == nil:
-	case errors.Is(err, room.ErrClosed):
-		return refuse("This room is closed. Stop posting and end your turn.")
-	case errors.Is(err, room.ErrNotYourTurn):
-		return refuse("It is the %s's turn. Call wait_for_message to receive their reply before posting again.", otherSeat(s.opt.Seat))
-	case errors.Is(err, room.ErrBudgetSpent):
-		return refuse("The round budget of %d is spent. Write the spec with write_spec now, then call close_room.", s.room.Config().Budget)
-	case errors.Is(err, room.ErrEmpty):
-		return refuse("post needs non-empty text: say what you want the %s to read.", otherSeat(s.opt.Seat))
-	case errors.Is(err, room.ErrTooLarge), errors.Is(err, room.ErrBadKind):
-		return refuse("%v.", err)
-	default:
-		return fault(err)
+	text, err := req.RequireString("text")
+	if err != nil {
+		return refuse("post needs text, the message as a string: %v.", err)
 	}
+	kind := req.GetString("kind", "")
+	msg, st, err := s.room.PostMessage(room.Post{Seat: s.opt.Seat, Agent: s.opt.Agent, Kind: kind, Text: strings.TrimSpace(text)})
+	if err != nil {
+		return s.postRefusal(err)
+	}
+	s.mu.Lock()
+	s.lastPosted = max(s.lastPosted, msg.Seq)
+	s.mu.Unlock()
 	return reply(merge(map[string]any{"posted": msg.Seq}, s.status(st)))
 }
 
@@ -286,37 +254,44 @@ func (s *Seat) writeSpec(_ context.Context, req mcp.CallToolRequest) (*mcp.CallT
 	if s.opt.Seat != room.SeatLead {
 		return refuse("Only the lead writes the spec. Keep the discussion going with post and wait_for_message.")
 	}
-	text, _ := req.GetArguments()["text"].(string)
+	text, err := req.RequireString("text")
+	if err != nil {
+		return refuse("write_spec needs text, the whole document as a string: %v.", err)
+	}
 	if strings.TrimSpace(text) == "" {
 		return refuse("write_spec needs the whole document as text; it goes to %s.", s.room.Config().Spec)
 	}
 	if st, err := s.state(); err == nil && st.Closed != nil {
 		return refuse("This room is closed; the spec can no longer change.")
 	}
-	if _, err := s.room.WriteSpec(text); err != nil {
+	// written is the absolute path, as the original answers: the agent can
+	// quote it to the user, and it is right whatever folder they are in.
+	path, err := s.room.WriteSpec(text)
+	if err != nil {
 		return refuse("The spec could not be written: %v. Tell the user.", err)
 	}
-	return reply(map[string]any{"written": s.room.Config().Spec, "note": "Now call close_room."})
+	return reply(own(map[string]any{"written": path, "note": "Now call close_room."}))
 }
 
 func (s *Seat) closeRoom(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if s.opt.Seat != room.SeatLead {
 		return refuse("Only the lead can close the room. Call wait_for_message; it returns closed when the lead ends the room.")
 	}
-	reason, _ := req.GetArguments()["reason"].(string)
-	specPath, _ := req.GetArguments()["spec_path"].(string)
-	if strings.TrimSpace(reason) == "" {
+	reason := strings.TrimSpace(req.GetString("reason", ""))
+	specPath := req.GetString("spec_path", "")
+	if reason == "" {
 		reason = "closed by lead"
 	}
 	c, err := s.room.Close(room.CloseOptions{Reason: reason, SpecPath: specPath, RequireSpec: true})
+	var noSpec *room.NoSpecError
 	switch {
 	case err == nil:
-	case errors.Is(err, room.ErrNoSpec):
-		return refuse("There is no spec yet. Call write_spec with the full document before closing; it goes to %s.", s.room.Config().Spec)
+	case errors.As(err, &noSpec):
+		return refuse("There is no spec yet: %s does not exist. Call write_spec with the full document before closing.", noSpec.Spec)
 	case errors.Is(err, room.ErrClosed):
 		return refuse("This room is already closed. Stop and end your turn.")
 	default:
 		return fault(err)
 	}
-	return reply(map[string]any{"closed": true, "reason": c.Reason, "spec_path": c.SpecPath, "transcript_dir": s.room.Dir()})
+	return reply(own(map[string]any{"closed": true, "reason": c.Reason, "spec_path": c.SpecPath, "transcript_dir": s.room.Dir()}))
 }

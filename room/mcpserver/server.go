@@ -67,10 +67,15 @@ type Seat struct {
 	notifier *room.Notifier // nil until then too
 	start    starting       // see lazy.go
 
-	mu        sync.Mutex
-	lastShown int // highest seq of the other seat's messages shown to this seat
+	mu         sync.Mutex
+	lastShown  int // highest seq of the other seat's messages shown to this seat
+	lastPosted int // highest seq this process posted
 
 	loaded atomic.Int64 // messages read so far, to spot a large first load
+
+	// splice, set by Serve, sends large replies past mcp-go's marshaling
+	// (splice.go).
+	splice *splicer
 }
 
 // NewSeat opens (or creates) the room and starts watching it. Close stops
@@ -117,37 +122,42 @@ func (s *Seat) MCPServer() *server.MCPServer {
 	})
 	// The lead's tools stay registered for the peer, so a peer that calls one
 	// gets a refusal it can act on rather than a protocol error; they are only
-	// left out of the peer's list.
+	// left out of the peer's list. The unknown-tool route is left out of
+	// every list.
 	hooks.AddAfterListTools(func(_ context.Context, _ any, _ *mcp.ListToolsRequest, res *mcp.ListToolsResult) {
-		if s.opt.Seat == room.SeatLead || res == nil {
+		if res == nil {
 			return
 		}
 		kept := res.Tools[:0]
 		for _, t := range res.Tools {
-			if !leadOnly[t.Name] {
+			if t.Name != unknownTool && (s.opt.Seat == room.SeatLead || !leadOnly[t.Name]) {
 				kept = append(kept, t)
 			}
 		}
 		res.Tools = kept
 	})
-	srv := server.NewMCPServer("roundtable", s.opt.Version,
+	tools := append(s.tools(), server.ServerTool{Tool: unknownToolDef, Handler: s.unknown})
+	known := make(map[string]bool, len(tools))
+	for _, t := range tools {
+		known[t.Tool.Name] = true
+	}
+	// Every call is written to server.log, under the name it was called by.
+	s.compatHooks(hooks, known)
+	opts := []server.ServerOption{
 		server.WithToolCapabilities(false),
 		server.WithRecovery(),
 		server.WithHooks(hooks),
+		server.WithInputSchemaValidation(),
 		server.WithInstructions(instructions(s.opt.Seat)),
-	)
-	for _, t := range s.tools() {
-		srv.AddTool(t.Tool, s.logCalls(t.Tool.Name, t.Handler))
+	}
+	if s.splice != nil {
+		opts = append(opts, server.WithToolHandlerMiddleware(s.splice.middleware))
+	}
+	srv := server.NewMCPServer("roundtable", s.opt.Version, opts...)
+	for _, t := range tools {
+		srv.AddTool(t.Tool, t.Handler)
 	}
 	return srv
-}
-
-// logCalls wraps a handler so every call is written to server.log first.
-func (s *Seat) logCalls(name string, h server.ToolHandlerFunc) server.ToolHandlerFunc {
-	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		s.log("call", room.F("seat", s.opt.Seat), room.F("tool", name))
-		return h(ctx, req)
-	}
 }
 
 func (s *Seat) log(event string, fields ...room.Field) {
@@ -174,6 +184,8 @@ func Serve(ctx context.Context, opt Options, stdin io.Reader, stdout, stderr io.
 	defer s.Close()
 	defer s.end()
 
+	s.splice = newSplicer()
+	stdout = s.splice.writer(stdout)
 	stdio := server.NewStdioServer(s.MCPServer())
 	// Once the handshake is done, give back what start-up left behind:
 	// its garbage, and the code and data pages only start-up touched.

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -55,8 +56,10 @@ func (s *Seat) tools() []server.ServerTool {
 		},
 		{
 			Tool: mcp.NewTool("read_room",
-				mcp.WithDescription("Read the messages posted so far. Without since, returns every message of the "+other+" you have not been shown yet; with since, every message after that sequence number."),
-				mcp.WithNumber("since", mcp.Description("Return only messages after this sequence number. Omit to continue from where you left off.")),
+				mcp.WithDescription("Read the messages posted so far. Without since, returns every message of the "+other+" you have not been shown yet; with since, every message after that sequence number. In a long room pass limit: you get the newest messages and a note saying how to read the earlier ones."),
+				mcp.WithNumber("since", mcp.Description("Return only messages after this sequence number (0 for all). Omit to continue from where you left off.")),
+				mcp.WithNumber("before", mcp.Description("Return only messages before this sequence number; with limit, pages back through a long room.")),
+				mcp.WithInteger("limit", mcp.Min(1), mcp.Description("Return at most this many messages, the newest ones; a note then says how to read the rest.")),
 				annotated(reading, "Read the room"),
 			),
 			Handler: s.readRoom,
@@ -64,7 +67,7 @@ func (s *Seat) tools() []server.ServerTool {
 		{
 			Tool: mcp.NewTool("wait_for_message",
 				mcp.WithDescription(`Block until the `+other+` posts, then return their message. Returns {"idle": true} if nothing arrives before the timeout: call it again. Returns {"closed": true} when the room is over, which is your signal to stop. This is how you stay in the conversation; do not end your turn while the room is open.`),
-				mcp.WithNumber("timeout_seconds", mcp.Description("How long to wait before returning idle. Default and maximum 55.")),
+				mcp.WithNumber("timeout_seconds", mcp.Description("How long to wait before returning idle, in seconds: at least 1; default and maximum 55.")),
 				annotated(reading, "Wait for the "+other),
 			),
 			Handler: s.waitForMessage,
@@ -73,7 +76,7 @@ func (s *Seat) tools() []server.ServerTool {
 			Tool: mcp.NewTool("post",
 				mcp.WithDescription(postDesc),
 				mcp.WithString("text", mcp.Required(), mcp.Description("What you want to say. Markdown; cite real file paths and line numbers.")),
-				mcp.WithString("kind", mcp.Description(strings.Join(room.KindsFor(s.opt.Seat), " | "))),
+				mcp.WithString("kind", mcp.Description(kindDescription(s.opt.Seat))),
 				annotated(appending, "Post to the room"),
 			),
 			Handler: s.post,
@@ -114,4 +117,12 @@ func otherSeat(seat string) string {
 		return room.SeatPeer
 	}
 	return room.SeatLead
+}
+
+// kindDescription documents post's kind: the seat's usual kinds, and that
+// any short label is taken, as by the original server.
+func kindDescription(seat string) string {
+	kinds := room.KindsFor(seat)
+	return fmt.Sprintf("What the post does, shown beside it: usually %s (default %s). Any short label is accepted: up to %d characters on one line.",
+		strings.Join(kinds, " | "), kinds[0], room.MaxKindRunes)
 }

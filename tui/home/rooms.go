@@ -1,12 +1,7 @@
 package home
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -60,105 +55,38 @@ func (r Room) Status() string {
 	return "closed"
 }
 
-// List reads every room under cwd/.roundtable, newest activity first (then
-// by name). A folder without room.json is not a room and is left out; a
-// room that cannot be read is listed with Err set. No .roundtable folder
-// is an empty list, not an error.
+// List reads every room under cwd/.roundtable through the store
+// (room.List), newest activity first (then by name). A folder without
+// room.json is not a room and is left out; a room that cannot be read is
+// listed with Err set. No .roundtable folder is an empty list, not an
+// error.
 func List(cwd string) ([]Room, error) {
-	top := filepath.Join(cwd, room.Folder)
-	entries, err := os.ReadDir(top)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	sums, err := room.List(cwd)
 	if err != nil {
-		return nil, fmt.Errorf("list the rooms in %s: %w", top, err)
+		return nil, err
 	}
-	var out []Room
-	for _, e := range entries {
-		if !e.IsDir() || room.ValidateName(e.Name()) != nil {
-			continue
-		}
-		r, ok := readRoom(cwd, e.Name())
-		if ok {
-			out = append(out, r)
-		}
+	out := make([]Room, len(sums))
+	for i, s := range sums {
+		out[i] = fromSummary(s)
 	}
-	sortRooms(out)
 	return out, nil
 }
 
-// readRoom sums one room up; ok is false when the folder is not a room.
-func readRoom(cwd, name string) (Room, bool) {
-	out := Room{Name: name, Mode: ModeMCP}
-	r, err := room.Open(cwd, name)
-	if errors.Is(err, room.ErrNoRoom) {
-		return out, false
+// fromSummary is a room of the list from the store's summary, with its
+// problems worded for the screen.
+func fromSummary(s room.Summary) Room {
+	r := Room{
+		Name: s.Name, Mode: ModeMCP, Topic: s.Topic, Closed: s.Closed, Reason: s.Reason,
+		Used: s.Used, Budget: s.Budget, Messages: s.Messages, Last: s.Last,
 	}
-	if err != nil {
-		out.Err = err.Error()
-		if fi, serr := os.Stat(room.Dir(cwd, name)); serr == nil {
-			out.Last = fi.ModTime()
-		}
-		return out, true
+	if s.Debate {
+		r.Mode = ModeDebate
 	}
-	cfg := r.Config()
-	out.Topic = cfg.Topic
-	out.Budget = cfg.Budget
-	out.Last = parseTime(cfg.CreatedAt)
-	if cfg.IsDebate() {
-		out.Mode = ModeDebate
-		if cfg.Rounds > 0 {
-			out.Budget = cfg.Rounds
-		}
+	switch {
+	case s.Err != nil:
+		r.Err = s.Err.Error()
+	case s.Skipped > 0:
+		r.Err = fmt.Sprintf("%d message files could not be read", s.Skipped)
 	}
-	st, err := r.State()
-	if err != nil {
-		out.Err = err.Error()
-		return out, true
-	}
-	out.Messages = len(st.Messages)
-	if out.Mode == ModeDebate {
-		for _, m := range st.Messages {
-			out.Used = max(out.Used, m.Round)
-		}
-	} else {
-		out.Used = st.Round
-	}
-	if n := len(st.Messages); n > 0 {
-		out.Last = later(out.Last, st.Messages[n-1].Time())
-	}
-	if st.Closed != nil {
-		out.Closed = true
-		out.Reason = st.Closed.Reason
-		out.Last = later(out.Last, parseTime(st.Closed.At))
-	}
-	if len(st.Skipped) > 0 {
-		out.Err = fmt.Sprintf("%d message files could not be read", len(st.Skipped))
-	}
-	return out, true
-}
-
-// sortRooms orders rooms newest activity first, then by name.
-func sortRooms(rs []Room) {
-	sort.SliceStable(rs, func(i, j int) bool {
-		if !rs[i].Last.Equal(rs[j].Last) {
-			return rs[i].Last.After(rs[j].Last)
-		}
-		return rs[i].Name < rs[j].Name
-	})
-}
-
-func later(a, b time.Time) time.Time {
-	if b.After(a) {
-		return b
-	}
-	return a
-}
-
-func parseTime(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
+	return r
 }

@@ -1,12 +1,14 @@
 package watch
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/tui/internal/transfer"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
@@ -167,7 +169,7 @@ func (m *Model) loadSpec() tea.Cmd {
 		return nil
 	}
 	m.specPath = filepath.Join(m.room.Cwd(), filepath.FromSlash(m.specRel()))
-	return specCmd(m.id, m.sess.renderer(), m.specPath, m.specWidth())
+	return specCmd(m.id, m.sess.renderer(), m.room, m.specRel(), m.specPath, m.specWidth())
 }
 
 // reloadSpec renders the spec again after a resize or a new background.
@@ -184,7 +186,13 @@ func (m *Model) specLoaded(msg specMsg) {
 	if msg.path != m.specPath || msg.width != m.specWidth() {
 		return // an older request
 	}
-	if msg.err != nil {
+	var large *room.TooLargeError
+	switch {
+	case errors.As(msg.err, &large):
+		m.specErr = mdrender.Inline(fmt.Sprintf("the spec %s is %.1f MiB, too large to show here (the limit is %d MiB); open it in an editor", m.specRel(), float64(large.Size)/(1<<20), large.Limit>>20))
+		m.spec.SetContent("")
+		return
+	case msg.err != nil:
 		m.specErr = mdrender.Inline(fmt.Sprintf("cannot show the spec %s: %v", m.specRel(), msg.err))
 		m.spec.SetContent("")
 		return

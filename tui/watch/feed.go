@@ -3,12 +3,9 @@ package watch
 import (
 	"context"
 	"errors"
-	"io"
-	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -248,37 +245,15 @@ func tickCmd(id int64, s *session, d time.Duration) tea.Cmd {
 	}
 }
 
-// maxSpecBytes bounds the spec file the screen shows.
-const maxSpecBytes = 4 << 20
-
-// specCmd reads the spec file and renders it at width.
-func specCmd(id int64, md *mdrender.Renderer, path string, width int) tea.Cmd {
+// specCmd reads the spec file the room names, spec, through the store
+// (Room.ReadSpec, which refuses links, FIFOs and files over 4 MiB) and
+// renders it at width. path is the request's key.
+func specCmd(id int64, md *mdrender.Renderer, r *room.Room, spec, path string, width int) tea.Cmd {
 	return func() tea.Msg {
-		data, err := readSpec(path)
+		data, err := r.ReadSpec(spec)
 		if err != nil {
 			return specMsg{id: id, path: path, width: width, err: err}
 		}
 		return specMsg{id: id, path: path, width: width, rendered: md.Render(string(data), width)}
 	}
-}
-
-// readSpec reads a regular file without following a symbolic link or
-// blocking on a FIFO, up to maxSpecBytes.
-func readSpec(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
-	}
-	if fi.Size() > maxSpecBytes {
-		return nil, errors.New("over 4 MiB; open it in an editor")
-	}
-	return io.ReadAll(io.LimitReader(f, maxSpecBytes))
 }

@@ -208,13 +208,7 @@ func (m *Model) closedText() string {
 
 // specRel is the spec path a closed room names, relative to the cwd and
 // made safe the way the store settles it.
-func (m *Model) specRel() string {
-	spec := m.cfg.Spec
-	if c := m.st.Closed; c != nil && c.SpecPath != "" {
-		spec, _ = room.SafeSpec(m.opts.Room, c.SpecPath)
-	}
-	return spec
-}
+func (m *Model) specRel() string { return room.SpecFor(m.cfg, m.st.Closed) }
 
 // positionWidth is the room the scroll position may take: its widest form
 // in the current state, known before the view is laid out, so the status

@@ -1,0 +1,92 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+// Agents and scripts written for the original server must keep working.
+// Where mcp-go's defaults differ from what the original answered, the
+// hooks here bring the answer back in line:
+//
+//   - A call to a tool that does not exist is a tool result with isError
+//     ("Unknown tool: x"), not a JSON-RPC error: the agent reads the
+//     refusal and carries on, where many clients treat a protocol error as
+//     the server failing.
+//   - An optional argument sent as null means "not given", as it did for
+//     the original (which only looked at arguments of the right type); some
+//     models send null for every argument they leave out.
+//   - A wrong argument type is refused by mcp-go's input-schema validation;
+//     its message is kept and told what to do next.
+
+// unknownTool is registered but never listed. A call to any name the seat
+// does not serve is routed to it, carrying the name it was called by.
+const unknownTool = "roundtable_unknown_tool"
+
+// validationPrefix starts mcp-go's message for arguments that do not match
+// a tool's input schema.
+const validationPrefix = "input schema validation failed: "
+
+// compatHooks adds the hooks above; known is every tool name served.
+func (s *Seat) compatHooks(hooks *server.Hooks, known map[string]bool) {
+	hooks.AddBeforeCallTool(func(_ context.Context, _ any, req *mcp.CallToolRequest) {
+		name := req.Params.Name
+		s.log("call", room.F("seat", s.opt.Seat), room.F("tool", name))
+		if !known[name] || name == unknownTool {
+			req.Params.Name = unknownTool
+			req.Params.Arguments = map[string]any{"name": name}
+			req.Params.RawArguments = nil
+			return
+		}
+		if args, ok := req.Params.Arguments.(map[string]any); ok {
+			for k, v := range args {
+				if v == nil {
+					delete(args, k)
+					req.Params.RawArguments = nil
+				}
+			}
+		}
+	})
+	hooks.AddAfterCallTool(func(_ context.Context, _ any, req *mcp.CallToolRequest, result any) {
+		res, ok := result.(*mcp.CallToolResult)
+		if !ok || res == nil || !res.IsError || len(res.Content) != 1 {
+			return
+		}
+		tc, ok := res.Content[0].(mcp.TextContent)
+		if !ok || !strings.HasPrefix(tc.Text, validationPrefix) {
+			return
+		}
+		detail := strings.TrimPrefix(tc.Text, validationPrefix)
+		tc.Text = fmt.Sprintf("%s was not run: its arguments do not match its schema (%s; the path names the argument). Fix that argument and call %s again; tools/list shows each argument's type.",
+			req.Params.Name, detail, req.Params.Name)
+		res.Content[0] = tc
+	})
+}
+
+// unknownToolDef is the tool unknown names are routed to.
+var unknownToolDef = mcp.NewTool(unknownTool,
+	mcp.WithDescription("Answers calls to tools this seat does not have. Not for direct use."),
+	mcp.WithString("name", mcp.Description("The tool name that was called.")),
+	annotated(readOnly, "Unknown tool"),
+)
+
+// unknown refuses a call to a tool the seat does not have, naming those it
+// has.
+func (s *Seat) unknown(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	name := req.GetString("name", unknownTool)
+	var names []string
+	for _, t := range s.tools() {
+		if s.opt.Seat == room.SeatLead || !leadOnly[t.Tool.Name] {
+			names = append(names, t.Tool.Name)
+		}
+	}
+	sort.Strings(names)
+	return refuse("Unknown tool: %s. The %s seat's tools are %s.", name, s.opt.Seat, strings.Join(names, ", "))
+}

@@ -1,0 +1,64 @@
+//go:build unix
+
+package room
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestReadSpec: the spec is read as a regular file inside the cwd, never
+// through a link, never blocking on a FIFO, never over the limit.
+func TestReadSpec(t *testing.T) {
+	r := newRoom(t, 3)
+	if _, err := r.WriteSpec("# Decision\n"); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := r.ReadSpec(""); err != nil || string(data) != "# Decision\n" {
+		t.Fatalf("ReadSpec: %q %v", data, err)
+	}
+	cwd := r.Cwd()
+	if _, err := r.ReadSpec("missing.md"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing spec: %v", err)
+	}
+	if err := os.Symlink("/etc/hostname", filepath.Join(cwd, "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.ReadSpec("link.md"); err == nil {
+		t.Error("a symbolic link was followed")
+	}
+	if err := os.Symlink("/etc", filepath.Join(cwd, "etc")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.ReadSpec("etc/hostname"); !errors.Is(err, ErrUnsafePath) {
+		t.Errorf("a spec through a linked folder outside the cwd: %v", err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(cwd, "fifo.md"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := r.ReadSpec("fifo.md"); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("a FIFO was read as a spec")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("ReadSpec blocked on a FIFO")
+	}
+	if err := os.WriteFile(filepath.Join(cwd, "big.md"), make([]byte, MaxSpecBytes+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var large *TooLargeError
+	if _, err := r.ReadSpec("big.md"); !errors.As(err, &large) || large.What != "spec" || large.Size != MaxSpecBytes+1 {
+		t.Errorf("a spec over the limit: %v", err)
+	}
+	// A path leaving the cwd falls back to the room's default spec.
+	if data, err := r.ReadSpec("../outside.md"); err != nil || string(data) != "# Decision\n" {
+		t.Errorf("an escaping spec path: %q %v", data, err)
+	}
+}

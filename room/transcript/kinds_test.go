@@ -1,0 +1,56 @@
+package transcript
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+// TestAnyKindRendered: a room may carry any kind (the original server
+// takes any string; we take any short label): the transcript shows each
+// whole, on the message's header line, a hostile one on one line with its
+// escape sequence made visible text.
+func TestAnyKindRendered(t *testing.T) {
+	long := strings.TrimSpace(strings.Repeat("very long kind ", 20))
+	hostile := "line one\nline two \x1b[2J " + long
+	r := writeRoom(t, "kinds", room.Config{Room: "kinds", Topic: "kinds", Budget: 4, Spec: "SPEC-kinds.md", CreatedAt: t0.Format(room.TimeLayout)}, []fileMsg{
+		{1, t0.Format(room.TimeLayout), "lead", "opus-5", "concession", "The lead concedes.", 0},
+		{2, t0.Format(room.TimeLayout), "peer", "codex", "counter-proposal", "A label of its own.", 0},
+		{3, t0.Format(room.TimeLayout), "lead", "opus-5", hostile, "A kind from another server.", 0},
+		{4, t0.Format(room.TimeLayout), "peer", "codex", "", "No kind at all.", 0},
+	}, nil)
+	var md, html bytes.Buffer
+	if err := Markdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := HTML(&html, r); err != nil {
+		t.Fatal(err)
+	}
+	shown := "line one line two ␛[2J " + long
+	for _, kind := range []string{"concession", "counter-proposal", shown} {
+		if !headerHas(md.String(), kind) {
+			t.Errorf("Markdown: no header line with kind %q:\n%s", kind, md.String())
+		}
+		if !strings.Contains(html.String(), `<span class="kind">`+kind+`</span>`) {
+			t.Errorf("HTML: kind %q not shown as a label", kind)
+		}
+	}
+	for _, out := range []string{md.String(), html.String()} {
+		if strings.Contains(out, "\x1b") {
+			t.Error("the hostile kind's escape sequence reached the output")
+		}
+	}
+}
+
+// headerHas reports whether a line of md that holds a message's header
+// carries kind.
+func headerHas(md, kind string) bool {
+	for _, line := range strings.Split(md, "\n") {
+		if strings.Contains(line, kind) && (strings.Contains(line, "lead") || strings.Contains(line, "peer")) {
+			return true
+		}
+	}
+	return false
+}
