@@ -7,9 +7,7 @@ import (
 	"io"
 	"log"
 	"os"
-	"runtime/debug"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -25,10 +23,6 @@ const MaxWait = 55 * time.Second
 // progressEvery is how often a parked wait tells a client that asked for
 // progress that it is still listening.
 const progressEvery = 10 * time.Second
-
-// settleAfter is when a new seat trims its memory: after the client's
-// handshake, so the trim never delays it.
-const settleAfter = 250 * time.Millisecond
 
 // workers is how many tool calls run at once. A parked wait holds one, so
 // the default of 5 could let a few waits block a status call.
@@ -69,8 +63,6 @@ type Seat struct {
 
 	mu        sync.Mutex
 	lastShown int // highest seq of the other seat's messages shown to this seat
-
-	loaded atomic.Int64 // messages read so far, to spot a large first load
 }
 
 // NewSeat opens (or creates) the room and starts watching it. Close stops
@@ -162,13 +154,6 @@ func Serve(ctx context.Context, opt Options, stdin io.Reader, stdout, stderr io.
 	defer s.log("disconnect", room.F("seat", s.opt.Seat), room.F("pid", pid))
 
 	stdio := server.NewStdioServer(s.MCPServer())
-	// Once the handshake is done, give back what start-up left behind:
-	// its garbage, and the code and data pages only start-up touched.
-	settle := time.AfterFunc(settleAfter, func() {
-		debug.FreeOSMemory()
-		trimResident()
-	})
-	defer settle.Stop()
 	stdio.SetErrorLogger(log.New(stderr, "roundtable: ", 0))
 	server.WithWorkerPoolSize(workers)(stdio)
 	err = stdio.Listen(ctx, stdin, stdout)
