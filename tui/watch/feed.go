@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -265,7 +263,7 @@ func specCmd(id int64, md *mdrender.Renderer, path string, width int) tea.Cmd {
 // readSpec reads a regular file without following a symbolic link or
 // blocking on a FIFO, up to maxSpecBytes.
 func readSpec(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := room.OpenNoFollow(path)
 	if err != nil {
 		return nil, err
 	}
