@@ -27,8 +27,13 @@ const idleWindow = 30 * time.Second
 //   - watch-closed: `roundtable watch` on a closed room;
 //   - watch-open: `roundtable watch` on an open room whose seats are quiet
 //     (its clocks move: once a second, later once a minute).
+//
+// With ROUNDTABLE_IDLE_BASELINE set to another roundtable binary (an
+// earlier build), each screen runs on it too, right after, and its figure
+// is reported as baseline-cpu-%, so the two share the machine's state.
 func BenchmarkIdleCPU(b *testing.B) {
 	bin := tmuxtest.Build(b, "./cmd/roundtable")
+	baseline := os.Getenv("ROUNDTABLE_IDLE_BASELINE")
 	cwd := b.TempDir()
 	quietRooms(b, cwd)
 	env := []string{"XDG_CONFIG_HOME=" + b.TempDir(), "ROUNDTABLE_PROVIDER=mock", "ROUNDTABLE_CWD="}
@@ -43,29 +48,45 @@ func BenchmarkIdleCPU(b *testing.B) {
 	}
 	for _, sc := range screens {
 		b.Run(sc.name, func(b *testing.B) {
-			var stat, sched float64
+			var stat, sched, base float64
 			for b.Loop() {
-				s := tmuxtest.Start(b, tmuxtest.Options{Width: 120, Height: 40, Dir: b.TempDir(), Env: env}, sc.argv...)
-				s.WaitFor(sc.want, 60*time.Second)
-				time.Sleep(2 * time.Second) // let start-up work and the first frames settle
-				pid := s.PID()
-				t0, n0 := statCPU(b, pid), schedCPU(b, pid)
-				time.Sleep(idleWindow)
-				t1, n1 := statCPU(b, pid), schedCPU(b, pid)
-				stat = (t1 - t0).Seconds() / idleWindow.Seconds() * 100
-				sched = (n1 - n0).Seconds() / idleWindow.Seconds() * 100
-				s.SendKeys("q")
-				if sc.name == "home" || sc.name == "debate" {
-					s.SendKeys("q") // the debate screen goes back home first
-				}
-				if code := s.ExitStatus(10 * time.Second); code != 0 {
-					b.Fatalf("exit status %d", code)
+				stat, sched = idleCPU(b, sc.argv, sc.want, sc.name, env)
+				if baseline != "" {
+					argv := append([]string{baseline}, sc.argv[1:]...)
+					base, _ = idleCPU(b, argv, sc.want, sc.name, env)
 				}
 			}
 			b.ReportMetric(stat, "cpu-%")
 			b.ReportMetric(sched, "sched-cpu-%")
+			if baseline != "" {
+				b.ReportMetric(base, "baseline-cpu-%")
+			}
 		})
 	}
+}
+
+// idleCPU starts argv in tmux, waits for want on screen and two seconds
+// more, and returns the CPU the process used over idleWindow, in percent
+// of one core, from /proc/PID/stat and from schedstat.
+func idleCPU(b *testing.B, argv []string, want, name string, env []string) (stat, sched float64) {
+	b.Helper()
+	s := tmuxtest.Start(b, tmuxtest.Options{Width: 120, Height: 40, Dir: b.TempDir(), Env: env}, argv...)
+	s.WaitFor(want, 60*time.Second)
+	time.Sleep(2 * time.Second) // let start-up work and the first frames settle
+	pid := s.PID()
+	t0, n0 := statCPU(b, pid), schedCPU(b, pid)
+	time.Sleep(idleWindow)
+	t1, n1 := statCPU(b, pid), schedCPU(b, pid)
+	stat = (t1 - t0).Seconds() / idleWindow.Seconds() * 100
+	sched = (n1 - n0).Seconds() / idleWindow.Seconds() * 100
+	s.SendKeys("q")
+	if name == "home" || name == "debate" {
+		s.SendKeys("q") // the debate screen goes back home first
+	}
+	if code := s.ExitStatus(10 * time.Second); code != 0 {
+		b.Fatalf("%s: exit status %d", name, code)
+	}
+	return stat, sched
 }
 
 // quietRooms writes two MCP rooms under cwd: "live", open, with a few
