@@ -7,7 +7,7 @@ GOBIN   ?= $(shell $(GO) env GOPATH)/bin
 LINT    := $(GOBIN)/golangci-lint
 GOFUMPT := $(GOBIN)/gofumpt
 
-.PHONY: build run test deps bench lint fmt tools e2e-llm fuzz clean
+.PHONY: build run test cross deps bench idlecpu lint fmt tools e2e-llm fuzz clean
 
 build: ## Build the binary into .bin/roundtable
 	$(GO) build -o $(BIN) ./cmd/roundtable
@@ -15,16 +15,31 @@ build: ## Build the binary into .bin/roundtable
 run: build ## Start the debate TUI on the mock provider (no keys needed)
 	$(BIN) tui
 
+# The platforms roundtable builds for besides Linux. Where a feature is
+# Unix-only, a build-tagged file says so and holds the fallback (see
+# room/files_other.go, room/inode_windows.go).
+CROSS := darwin/arm64 windows/amd64
+
+cross: ## go build and go vet (tests included) for macOS and Windows
+	@set -e; for p in $(CROSS); do \
+		echo "GOOS=$${p%/*} GOARCH=$${p#*/} go build + vet"; \
+		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build $(PKGS); \
+		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet $(PKGS); \
+	done
+
 deps: ## Install tmux and Chromium for the end-to-end tests when missing
 	./.ci/deps
 
-test: deps ## vet + race tests (unit, integration, end-to-end in tmux and Chromium) + short fuzzing
+test: deps cross ## vet + cross builds + race tests (unit, integration, end-to-end in tmux and Chromium) + short fuzzing
 	$(GO) vet $(PKGS)
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)
 	./.ci/fuzz $(or $(FUZZTIME_CI),5s)
 
 bench: ## Go benchmarks and end-to-end measurements (figures go in BENCHMARKS.md)
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 60m $(PKGS)
+
+idlecpu: ## CPU of the real binary's screens left alone 30 s in tmux (home, finished debate, watch)
+	$(GO) test -run '^$$' -bench IdleCPU -benchtime 1x ./tui/app
 
 fuzz: ## Run every fuzz target for FUZZTIME each (default 1m)
 	./.ci/fuzz $(or $(FUZZTIME),1m)

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 )
 
 // ResolveDir makes dir absolute (empty: the working directory) and checks
@@ -125,14 +124,15 @@ func writeTemp(dir string, data []byte) (string, error) {
 	return f.Name(), nil
 }
 
+// errSymlink refuses a symbolic link where a room file should be: a link
+// could point a reader at any file of the user's.
+var errSymlink = errors.New("a symbolic link, not a file")
+
 // readRegular reads a regular file without following a symbolic link and
 // without blocking on a FIFO, refusing files larger than limit.
 func readRegular(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := OpenNoFollow(path)
 	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, errors.New("a symbolic link, not a file")
-		}
 		return nil, err
 	}
 	defer f.Close()

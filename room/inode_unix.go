@@ -1,3 +1,5 @@
+//go:build unix
+
 package room
 
 import (
@@ -5,6 +7,9 @@ import (
 	"syscall"
 )
 
+// inode is the file's inode number: a rescan that sees the same size and
+// modification time still tells a file replaced by a rename from the one it
+// replaced.
 func inode(fi fs.FileInfo) uint64 {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		return st.Ino

@@ -265,12 +265,13 @@ func (r *Room) refreshLocked() ([]Skipped, error) {
 		}
 		todo = append(todo, name)
 	}
-	results := r.readAll(todo)
-	var added []Message
+	added, errs := r.readAll(todo)
+	// Keep the parsed messages in place: a large first read holds one
+	// slice of messages, not a slice of results and a copy of it.
+	n := 0
 	var fresh []Skipped
 	for i, name := range todo {
-		m, err := results[i].m, results[i].err
-		if err != nil {
+		if err := errs[i]; err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				continue // removed between listing and reading
 			}
@@ -278,29 +279,28 @@ func (r *Room) refreshLocked() ([]Skipped, error) {
 			r.seen[name] = struct{}{}
 			continue
 		}
-		m.File = name
-		added = append(added, m)
+		added[n] = added[i]
+		added[n].File = name
+		n++
 		r.seen[name] = struct{}{}
 	}
-	if len(added) > 0 {
-		r.msgs = mergeSorted(r.msgs, added)
+	clear(added[n:])
+	if n > 0 {
+		r.msgs = mergeSorted(r.msgs, added[:n:n])
 	}
 	r.skipped = append(r.skipped, fresh...)
 	return fresh, nil
-}
-
-type readResult struct {
-	m   Message
-	err error
 }
 
 // parallelRead is the batch size from which new files are parsed on every
 // core: opening a large room reads thousands of small files.
 const parallelRead = 256
 
-// readAll parses message files, in parallel for a large batch.
-func (r *Room) readAll(names []string) []readResult {
-	out := make([]readResult, len(names))
+// readAll parses message files, in parallel for a large batch: msgs[i] is
+// names[i] parsed, unless errs[i] says why it could not be.
+func (r *Room) readAll(names []string) (msgs []Message, errs []error) {
+	msgs = make([]Message, len(names))
+	errs = make([]error, len(names))
 	dir := r.MessagesDir()
 	workers := 1
 	if len(names) >= parallelRead {
@@ -310,13 +310,12 @@ func (r *Room) readAll(names []string) []readResult {
 	for w := range workers {
 		wg.Go(func() {
 			for i := w; i < len(names); i += workers {
-				m, err := readMessage(filepath.Join(dir, names[i]))
-				out[i] = readResult{m, err}
+				msgs[i], errs[i] = readMessage(filepath.Join(dir, names[i]))
 			}
 		})
 	}
 	wg.Wait()
-	return out
+	return msgs, errs
 }
 
 func lessMsg(a, b *Message) bool {
@@ -330,7 +329,10 @@ func lessMsg(a, b *Message) bool {
 // sort after the old ones, so that case is an append.
 func mergeSorted(old, added []Message) []Message {
 	sort.Slice(added, func(i, j int) bool { return lessMsg(&added[i], &added[j]) })
-	if len(old) == 0 || lessMsg(&old[len(old)-1], &added[0]) {
+	if len(old) == 0 {
+		return added
+	}
+	if lessMsg(&old[len(old)-1], &added[0]) {
 		return append(old, added...)
 	}
 	all := make([]Message, 0, len(old)+len(added))

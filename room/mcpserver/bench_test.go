@@ -3,7 +3,6 @@ package mcpserver_test
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"testing"
@@ -81,23 +80,6 @@ func BenchmarkWakeLatency(b *testing.B) {
 	reportMs(b, lat)
 }
 
-// BenchmarkSpawnToInitialize: start a seat process and complete the MCP
-// initialize handshake.
-func BenchmarkSpawnToInitialize(b *testing.B) {
-	cwd := b.TempDir()
-	prefill(b, cwd, "spawn", 0, 12)
-	bin := plainBin(b)
-	var lat []time.Duration
-	for b.Loop() {
-		t0 := time.Now()
-		c := startRaw(b, bin, "--room", "spawn", "--seat", "lead", "--cwd", cwd)
-		<-c.send("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "bench", "version": "1"}})
-		lat = append(lat, time.Since(t0))
-		c.close()
-	}
-	reportMs(b, lat)
-}
-
 func benchTool10k(b *testing.B, tool string, args func(last int) map[string]any) {
 	cwd := b.TempDir()
 	prefill(b, cwd, "big", 10000, 1<<30)
@@ -126,74 +108,4 @@ func BenchmarkRoomStatus10k(b *testing.B) {
 // 10,000 messages.
 func BenchmarkReadRoomSinceLatest10k(b *testing.B) {
 	benchTool10k(b, "read_room", func(last int) map[string]any { return map[string]any{"since": last} })
-}
-
-// BenchmarkParkedSeat10k: a seat parked 10 s in wait_for_message in a room
-// of 10,000 messages: CPU used while parked and resident memory.
-func BenchmarkParkedSeat10k(b *testing.B) {
-	cwd := b.TempDir()
-	prefill(b, cwd, "idle", 10000, 1<<30)
-	for b.Loop() {
-		c := startRaw(b, plainBin(b), "--room", "idle", "--seat", "lead", "--cwd", cwd)
-		c.initialize(b)
-		<-c.tool("room_status", nil)
-		reply := c.tool("wait_for_message", map[string]any{"timeout_seconds": 10.5})
-		time.Sleep(250 * time.Millisecond)
-		pid := c.cmd.Process.Pid
-		cpu0 := procCPU(pid)
-		time.Sleep(10 * time.Second)
-		cpu := procCPU(pid) - cpu0
-		rss, anon := procRSS(pid)
-		<-reply
-		b.ReportMetric(float64(cpu.Microseconds())/1000, "cpu-ms/10s")
-		b.ReportMetric(float64(rss)/(1<<20), "rss-MiB")
-		b.ReportMetric(float64(anon)/(1<<20), "anon-MiB")
-		c.close()
-	}
-}
-
-// BenchmarkIdleSeatRSS: resident memory of a fresh seat in an empty room,
-// parked in wait_for_message.
-func BenchmarkIdleSeatRSS(b *testing.B) {
-	cwd := b.TempDir()
-	prefill(b, cwd, "rss", 0, 12)
-	for b.Loop() {
-		c := startRaw(b, plainBin(b), "--room", "rss", "--seat", "peer", "--cwd", cwd)
-		c.initialize(b)
-		reply := c.tool("wait_for_message", map[string]any{"timeout_seconds": 1})
-		time.Sleep(300 * time.Millisecond)
-		rss, anon := procRSS(c.cmd.Process.Pid)
-		b.ReportMetric(float64(rss)/(1<<20), "rss-MiB")
-		b.ReportMetric(float64(anon)/(1<<20), "anon-MiB")
-		<-reply
-		c.close()
-	}
-}
-
-// BenchmarkStartFloor: spawn → exit of a program that links only Glamour and
-// mcp-go's server (testdata/linkfloor), beside spawn → exit of `roundtable
-// version`. Go runs the init of every linked package before main, so the first
-// figure is the floor under BenchmarkSpawnToInitialize for one binary that
-// holds both the screens and the seat server.
-func BenchmarkStartFloor(b *testing.B) {
-	floor := filepath.Join(b.TempDir(), "linkfloor")
-	if out, err := exec.Command("go", "build", "-o", floor, "./testdata/linkfloor").CombinedOutput(); err != nil {
-		b.Fatalf("build linkfloor: %v\n%s", err, out)
-	}
-	for _, run := range []struct {
-		name string
-		argv []string
-	}{{"linkfloor", []string{floor}}, {"roundtable-version", []string{plainBin(b), "version"}}} {
-		b.Run(run.name, func(b *testing.B) {
-			var lat []time.Duration
-			for b.Loop() {
-				t0 := time.Now()
-				if out, err := exec.Command(run.argv[0], run.argv[1:]...).CombinedOutput(); err != nil {
-					b.Fatalf("%s: %v\n%s", run.name, err, out)
-				}
-				lat = append(lat, time.Since(t0))
-			}
-			reportMs(b, lat)
-		})
-	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -49,18 +48,9 @@ func (s *Seat) status(st room.State) status {
 
 // state reads the room and logs files it had to skip, once each.
 func (s *Seat) state() (room.State, error) {
-	before := s.loaded.Load()
 	st, err := s.room.State()
 	if err != nil {
 		return st, err
-	}
-	// The first read of a large room parses every file once; hand that
-	// garbage back to the OS so a parked seat stays small.
-	if n := int64(len(st.Messages)); n-before > 1000 && s.loaded.CompareAndSwap(before, n) {
-		debug.FreeOSMemory()
-		trimResident()
-	} else if n > before {
-		s.loaded.CompareAndSwap(before, n)
 	}
 	for _, sk := range st.NewSkipped {
 		s.log("skip", room.F("seat", s.opt.Seat), room.F("file", sk.File), room.F("reason", sk.Reason))

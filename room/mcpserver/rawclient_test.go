@@ -135,28 +135,6 @@ func (c *rawClient) tool(name string, args map[string]any) <-chan map[string]any
 	return c.send("tools/call", map[string]any{"name": name, "arguments": args})
 }
 
-// procRSS is the resident set of a process in bytes: all of it (VmRSS,
-// which counts the pages of the executable file that were touched) and the
-// process's own anonymous memory (RssAnon).
-func procRSS(pid int) (all, anon int64) {
-	return procStatus(pid, "VmRSS:"), procStatus(pid, "RssAnon:")
-}
-
-func procStatus(pid int, field string) int64 {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return -1
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(line, field) {
-			f := strings.Fields(line)
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			return kb << 10
-		}
-	}
-	return -1
-}
-
 // procCPU is the CPU time all threads of a process have used, from
 // schedstat (nanoseconds, not clock ticks).
 func procCPU(pid int) time.Duration {

@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"runtime/debug"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -24,10 +22,6 @@ const MaxWait = 55 * time.Second
 // progressEvery is how often a parked wait tells a client that asked for
 // progress that it is still listening.
 const progressEvery = 10 * time.Second
-
-// settleAfter is when a new seat trims its memory: after the client's
-// handshake, so the trim never delays it.
-const settleAfter = 250 * time.Millisecond
 
 // workers is how many tool calls run at once. A parked wait holds one, so
 // the default of 5 could let a few waits block a status call.
@@ -70,8 +64,6 @@ type Seat struct {
 	mu         sync.Mutex
 	lastShown  int // highest seq of the other seat's messages shown to this seat
 	lastPosted int // highest seq this process posted
-
-	loaded atomic.Int64 // messages read so far, to spot a large first load
 
 	// splice, set by Serve, sends large replies past mcp-go's marshaling
 	// (splice.go).
@@ -187,13 +179,6 @@ func Serve(ctx context.Context, opt Options, stdin io.Reader, stdout, stderr io.
 	s.splice = newSplicer()
 	stdout = s.splice.writer(stdout)
 	stdio := server.NewStdioServer(s.MCPServer())
-	// Once the handshake is done, give back what start-up left behind:
-	// its garbage, and the code and data pages only start-up touched.
-	settle := time.AfterFunc(settleAfter, func() {
-		debug.FreeOSMemory()
-		trimResident()
-	})
-	defer settle.Stop()
 	stdio.SetErrorLogger(log.New(stderr, "roundtable: ", 0))
 	server.WithWorkerPoolSize(workers)(stdio)
 	err := stdio.Listen(ctx, stdin, stdout)

@@ -23,7 +23,6 @@ const maxExportTries = 1000
 // (validated when the room was opened), not room.json's "room" field, makes
 // the file name, so a hostile room.json cannot aim the file elsewhere.
 func Export(r *room.Room, dir string, html bool) (string, error) {
-	defer relaxGC()()
 	d, err := load(r)
 	if err != nil {
 		return "", err

@@ -9,7 +9,6 @@ import (
 	"html/template"
 	"io"
 	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,7 +26,6 @@ var pageCSS string
 // Content-Security-Policy that allows no script and no network load at all.
 // Nothing is written when the room cannot be read.
 func HTML(w io.Writer, r *room.Room) error {
-	defer relaxGC()()
 	d, err := load(r)
 	if err != nil {
 		return err
@@ -58,7 +56,6 @@ type htmlGroup struct {
 }
 
 func writeHTML(b *bytes.Buffer, d *doc) error {
-	defer relaxGC()()
 	style := pageStyle(d.colors)
 	data := pageData{
 		doc:   d,
@@ -268,32 +265,4 @@ func writeMeta(b *bytes.Buffer, e *entry) {
 		b.WriteString(`</span>`)
 	}
 	b.WriteString(` <a class="seq" href="#m` + seq + `">#` + seq + "</a></div>\n<div class=\"body\">\n")
-}
-
-// gcRelax counts the HTML renders under way; while any is, the collector
-// runs a quarter as often. Rendering allocates tens of kilobytes a message
-// that die at once, and at the default pace collecting them is a fifth of
-// the export's time. The setting is the process's, so the first render in
-// changes it and the last one out puts it back.
-var gcRelax struct {
-	sync.Mutex
-	n    int
-	prev int
-}
-
-func relaxGC() (restore func()) {
-	gcRelax.Lock()
-	if gcRelax.n == 0 {
-		gcRelax.prev = debug.SetGCPercent(400)
-	}
-	gcRelax.n++
-	gcRelax.Unlock()
-	return func() {
-		gcRelax.Lock()
-		gcRelax.n--
-		if gcRelax.n == 0 {
-			debug.SetGCPercent(gcRelax.prev)
-		}
-		gcRelax.Unlock()
-	}
 }

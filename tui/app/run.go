@@ -11,8 +11,11 @@ import (
 )
 
 // FPS is the most frames a second the app draws: enough for a streaming
-// debate to look smooth, few enough to leave the CPU to the model.
-const FPS = 60
+// debate to look smooth. Bubble Tea v2.1.1 wakes its renderer FPS times a
+// second for as long as the program runs, changed frame or not, and each
+// wake-up costs 50-150 µs of CPU on a 2-core VM: at 60 an idle screen used
+// 0.6-1.3 % of a core; at 30 it uses about half that (BENCHMARKS.md).
+const FPS = 30
 
 // Run shows the app until the user quits or opts.Context ends. Whatever
 // ends it, a debate still running is stopped and saved before Run returns.

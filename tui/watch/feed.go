@@ -232,13 +232,13 @@ func seatsCmd(id int64, s *session, dir, sig string) tea.Cmd {
 }
 
 // tickCmd sends a tickMsg after d, unless the session ends first.
-func tickCmd(id int64, s *session, d time.Duration) tea.Cmd {
+func tickCmd(id int64, gen int, s *session, d time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		t := time.NewTimer(d)
 		defer t.Stop()
 		select {
 		case now := <-t.C:
-			return tickMsg{id: id, now: now}
+			return tickMsg{id: id, gen: gen, now: now}
 		case <-s.ctx.Done():
 			return nil
 		}

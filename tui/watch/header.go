@@ -149,6 +149,23 @@ func formatDuration(d time.Duration) string {
 	}
 }
 
+// untilChange is how long until formatDuration(d) reads differently. It
+// asks formatDuration itself at the next whole second, minute and hour, so
+// it follows any change to the format.
+func untilChange(d time.Duration) time.Duration {
+	if d < 0 {
+		return time.Second - d // shown as 0s until a second has passed
+	}
+	cur := formatDuration(d)
+	for _, unit := range []time.Duration{time.Second, time.Minute, time.Hour} {
+		step := unit - d%unit
+		if formatDuration(d+step) != cur {
+			return step
+		}
+	}
+	return maxTickWait
+}
+
 // seatLines says, per seat, who holds it and what it is doing, from
 // server.log. A state too long for the line wraps under itself.
 func (m *Model) seatLines(w int) []string {

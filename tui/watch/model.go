@@ -53,8 +53,8 @@ const (
 	phaseLive                 // the room is open on screen
 )
 
-// tickEvery is how often an open room's clock moves.
-const tickEvery = time.Second
+// maxTickWait is the longest the clock sleeps when nothing on screen moves.
+const maxTickWait = time.Hour
 
 var nextID atomic.Int64
 
@@ -72,6 +72,8 @@ type Model struct {
 
 	width, height int
 	now           time.Time
+	tickGen       int       // the pending tick; 0: none yet
+	tickDue       time.Time // when it fires, on the screen's clock
 
 	phase    phase
 	waitNote string
@@ -198,7 +200,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.id == m.id {
 			m.now = m.opts.Now()
 			m.applyState(msg.st, msg.err)
-			cmd = stateCmd(m.id, m.sess, m.room, msg.next)
+			cmd = tea.Batch(stateCmd(m.id, m.sess, m.room, msg.next), m.rearm())
 		}
 	case seatsMsg:
 		if msg.id == m.id {
@@ -206,10 +208,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			if msg.err == nil {
 				m.seats = msg.seats
 			}
-			cmd = seatsCmd(m.id, m.sess, m.room.Dir(), m.logSig)
+			m.now = m.opts.Now()
+			cmd = tea.Batch(seatsCmd(m.id, m.sess, m.room.Dir(), m.logSig), m.rearm())
 		}
 	case tickMsg:
-		if msg.id == m.id {
+		if msg.id == m.id && msg.gen == m.tickGen {
 			m.now = msg.now
 			cmd = m.tick()
 		}
@@ -249,13 +252,44 @@ func (m *Model) opened(msg openedMsg) tea.Cmd {
 	)
 }
 
-// tick schedules the next clock tick while the room is open; a closed room
-// shows nothing that moves.
+// tick schedules the clock's next move while the room is open, for when a
+// duration on screen next reads differently: each second in its first hour,
+// each minute after. A closed room shows nothing that moves.
 func (m *Model) tick() tea.Cmd {
 	if m.phase != phaseLive || m.st.Closed != nil {
 		return nil
 	}
-	return tickCmd(m.id, m.sess, tickEvery)
+	d := m.nextChange()
+	m.tickGen++
+	m.tickDue = m.now.Add(d)
+	return tickCmd(m.id, m.tickGen, m.sess, d)
+}
+
+// rearm brings the pending tick forward when the screen now shows a
+// duration that changes sooner (a seat just active: "0s ago").
+func (m *Model) rearm() tea.Cmd {
+	if m.phase != phaseLive || m.st.Closed != nil || m.tickGen == 0 {
+		return nil
+	}
+	if !m.now.Add(m.nextChange()).Before(m.tickDue) {
+		return nil
+	}
+	return m.tick()
+}
+
+// nextChange is how long until a duration on screen reads differently:
+// the time since the first message and each seat's last call.
+func (m *Model) nextChange() time.Duration {
+	next := maxTickWait
+	if first, ok := firstTime(m.st.Messages); ok {
+		next = min(next, untilChange(m.now.Sub(first)))
+	}
+	for _, si := range m.seats {
+		if !si.LastAt.IsZero() {
+			next = min(next, untilChange(m.now.Sub(si.LastAt)))
+		}
+	}
+	return next
 }
 
 // applyState takes a new state of the room, or the error reading it.

@@ -51,6 +51,7 @@ type seatsMsg struct {
 // tickMsg moves the clock of the elapsed time and the seats' "ago".
 type tickMsg struct {
 	id  int64
+	gen int // the tick it answers; an earlier one, replaced, is dropped
 	now time.Time
 }
 

@@ -1,0 +1,152 @@
+package app
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/internal/tmuxtest"
+)
+
+// idleWindow is how long each screen is left alone while its CPU is read.
+const idleWindow = 30 * time.Second
+
+// BenchmarkIdleCPU runs the real binary in tmux (120×40) on screens where
+// nothing changes and reports the CPU the process uses while left alone
+// for 30 s, in percent of one core: user + system time from
+// /proc/PID/stat (clock ticks, 10 ms), and the same from the threads'
+// schedstat (nanoseconds), read before and after the window.
+//
+//   - home: the room list, one closed room in it;
+//   - debate: a finished debate (verdict shown);
+//   - watch-closed: `roundtable watch` on a closed room;
+//   - watch-open: `roundtable watch` on an open room whose seats are quiet
+//     (its clocks move: once a second, later once a minute).
+//
+// With ROUNDTABLE_IDLE_BASELINE set to another roundtable binary (an
+// earlier build), each screen runs on it too, right after, and its figure
+// is reported as baseline-cpu-%, so the two share the machine's state.
+func BenchmarkIdleCPU(b *testing.B) {
+	bin := tmuxtest.Build(b, "./cmd/roundtable")
+	baseline := os.Getenv("ROUNDTABLE_IDLE_BASELINE")
+	cwd := b.TempDir()
+	quietRooms(b, cwd)
+	env := []string{"XDG_CONFIG_HOME=" + b.TempDir(), "ROUNDTABLE_PROVIDER=mock", "ROUNDTABLE_CWD="}
+	screens := []struct {
+		name, want string
+		argv       []string
+	}{
+		{"home", "done", []string{bin, "tui", "--cwd", cwd}},
+		{"debate", "verdict in", []string{bin, "tui", "--topic", "Adopt GraphQL for the public API", "--rounds", "1", "--fast"}},
+		{"watch-closed", "lasted", []string{bin, "watch", "--room", "done", "--cwd", cwd}},
+		{"watch-open", "since the first message", []string{bin, "watch", "--room", "live", "--cwd", cwd}},
+	}
+	for _, sc := range screens {
+		b.Run(sc.name, func(b *testing.B) {
+			var stat, sched, base float64
+			for b.Loop() {
+				stat, sched = idleCPU(b, sc.argv, sc.want, sc.name, env)
+				if baseline != "" {
+					argv := append([]string{baseline}, sc.argv[1:]...)
+					base, _ = idleCPU(b, argv, sc.want, sc.name, env)
+				}
+			}
+			b.ReportMetric(stat, "cpu-%")
+			b.ReportMetric(sched, "sched-cpu-%")
+			if baseline != "" {
+				b.ReportMetric(base, "baseline-cpu-%")
+			}
+		})
+	}
+}
+
+// idleCPU starts argv in tmux, waits for want on screen and two seconds
+// more, and returns the CPU the process used over idleWindow, in percent
+// of one core, from /proc/PID/stat and from schedstat.
+func idleCPU(b *testing.B, argv []string, want, name string, env []string) (stat, sched float64) {
+	b.Helper()
+	s := tmuxtest.Start(b, tmuxtest.Options{Width: 120, Height: 40, Dir: b.TempDir(), Env: env}, argv...)
+	s.WaitFor(want, 60*time.Second)
+	time.Sleep(2 * time.Second) // let start-up work and the first frames settle
+	pid := s.PID()
+	t0, n0 := statCPU(b, pid), schedCPU(b, pid)
+	time.Sleep(idleWindow)
+	t1, n1 := statCPU(b, pid), schedCPU(b, pid)
+	stat = (t1 - t0).Seconds() / idleWindow.Seconds() * 100
+	sched = (n1 - n0).Seconds() / idleWindow.Seconds() * 100
+	s.SendKeys("q")
+	if name == "home" || name == "debate" {
+		s.SendKeys("q") // the debate screen goes back home first
+	}
+	if code := s.ExitStatus(10 * time.Second); code != 0 {
+		b.Fatalf("%s: exit status %d", name, code)
+	}
+	return stat, sched
+}
+
+// quietRooms writes two MCP rooms under cwd: "live", open, with a few
+// messages, and "done", closed.
+func quietRooms(tb testing.TB, cwd string) {
+	tb.Helper()
+	for _, name := range []string{"live", "done"} {
+		r, _, err := room.Create(cwd, name, room.CreateOptions{Topic: "Idle " + name, Budget: 12})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for i := 1; i <= 6; i++ {
+			seat := room.SeatLead
+			if i%2 == 0 {
+				seat = room.SeatPeer
+			}
+			if _, _, err := r.PostMessage(room.Post{Seat: seat, Agent: seat + "-agent", Text: fmt.Sprintf("## Point %d\n\nA short message with `code`.", i)}); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		if name == "done" {
+			if _, err := r.Close(room.CloseOptions{Reason: "done"}); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+}
+
+// statCPU is the user + system time of a process from /proc/PID/stat.
+func statCPU(tb testing.TB, pid int) time.Duration {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	// Fields after the command name (which may hold spaces) start at ")".
+	f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
+	utime, _ := strconv.Atoi(f[11])
+	stime, _ := strconv.Atoi(f[12])
+	const clockTicks = 100 // USER_HZ on Linux
+	return time.Duration(utime+stime) * time.Second / clockTicks
+}
+
+// schedCPU is the time on CPU of all a process's threads, from schedstat.
+func schedCPU(tb testing.TB, pid int) time.Duration {
+	tb.Helper()
+	tasks, err := filepath.Glob(filepath.Join("/proc", strconv.Itoa(pid), "task", "*", "schedstat"))
+	if err != nil || len(tasks) == 0 {
+		tb.Fatalf("no threads for pid %d: %v", pid, err)
+	}
+	var total int64
+	for _, p := range tasks {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue // a thread that ended
+		}
+		if f := strings.Fields(string(data)); len(f) > 0 {
+			n, _ := strconv.ParseInt(f[0], 10, 64)
+			total += n
+		}
+	}
+	return time.Duration(total)
+}
