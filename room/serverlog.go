@@ -1,7 +1,9 @@
 package room
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -23,7 +25,15 @@ func F(key string, value any) Field { return Field{Key: key, Value: fmt.Sprint(v
 // characters is written as a Go-quoted string, so a newline or a control
 // character cannot forge a second line. One write call per line keeps
 // concurrent appenders from interleaving.
+//
+// A room whose room.json is gone is being deleted: Log then writes
+// nothing, so a seat woken by the deletion does not put server.log back
+// into a folder that `rm -rf` is emptying (which would make it fail with
+// "directory not empty").
 func (r *Room) Log(event string, fields ...Field) error {
+	if _, err := os.Lstat(filepath.Join(r.dir, "room.json")); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
 	return AppendLog(r.dir, time.Now(), event, fields...)
 }
 

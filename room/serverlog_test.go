@@ -1,6 +1,8 @@
 package room
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,5 +76,30 @@ func TestSeatStates(t *testing.T) {
 	}
 	if seats[1].State != StateNotStarted {
 		t.Fatalf("peer = %+v, want connected but not started", seats[1])
+	}
+}
+
+// TestLogLeavesADeletedRoomAlone: once room.json is gone (someone is
+// deleting the room), Log writes nothing, so it cannot put server.log
+// back into a folder being emptied.
+func TestLogLeavesADeletedRoomAlone(t *testing.T) {
+	r := newRoom(t, 3)
+	if err := r.Log("call", F("seat", "lead"), F("tool", "post")); err != nil {
+		t.Fatal(err)
+	}
+	logPath := filepath.Join(r.Dir(), LogFile)
+	if _, err := os.Stat(logPath); err != nil {
+		t.Fatalf("a live room's log was not written: %v", err)
+	}
+	for _, name := range []string{LogFile, "room.json"} {
+		if err := os.Remove(filepath.Join(r.Dir(), name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.Log("wait_return", F("seat", "peer"), F("reason", "error")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(logPath); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("server.log came back in a room being deleted: %v", err)
 	}
 }

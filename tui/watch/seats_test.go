@@ -74,7 +74,7 @@ func TestSeatStatesOnScreen(t *testing.T) {
 	}
 
 	// The clock moves with the tick alone: no read of server.log.
-	m, _ = m.Update(tickMsg{id: m.id, now: thinkingNow.Add(time.Minute)})
+	m, _ = m.Update(tickMsg{id: m.id, gen: m.tickGen, now: thinkingNow.Add(time.Minute)})
 	if view := flat(m); !strings.Contains(view, "thinking · 5m05s") || !strings.Contains(view, "parked · 5m03s") {
 		t.Errorf("a minute later:\n%s", plain(m))
 	}
