@@ -53,10 +53,10 @@ func exitCode(err error) int {
 	return 0
 }
 
-func TestCommandBinary(t *testing.T) {
-	bin := buildBinary(t)
-	env := cleanEnv(t)
-	run := func(cwd string, extraEnv []string, args ...string) (stdout, stderr string, code int) {
+// binaryRunner runs the built binary in cwd with env (plus extraEnv) and
+// returns what it printed and its exit code.
+func binaryRunner(bin string, env []string) func(cwd string, extraEnv []string, args ...string) (stdout, stderr string, code int) {
+	return func(cwd string, extraEnv []string, args ...string) (stdout, stderr string, code int) {
 		cmd := exec.Command(bin, args...)
 		cmd.Dir = cwd
 		cmd.Env = append(append([]string{}, env...), extraEnv...)
@@ -65,6 +65,12 @@ func TestCommandBinary(t *testing.T) {
 		err := cmd.Run()
 		return o.String(), e.String(), exitCode(err)
 	}
+}
+
+func TestCommandBinary(t *testing.T) {
+	bin := buildBinary(t)
+	env := cleanEnv(t)
+	run := binaryRunner(bin, env)
 
 	t.Run("done", func(t *testing.T) {
 		cwd := t.TempDir()

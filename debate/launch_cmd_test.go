@@ -22,15 +22,7 @@ import (
 func TestCommandLaunch(t *testing.T) {
 	bin := buildBinary(t)
 	env := cleanEnv(t)
-	run := func(cwd string, extraEnv []string, args ...string) (stdout, stderr string, code int) {
-		cmd := exec.Command(bin, args...)
-		cmd.Dir = cwd
-		cmd.Env = append(append([]string{}, env...), extraEnv...)
-		var o, e bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &o, &e
-		err := cmd.Run()
-		return o.String(), e.String(), exitCode(err)
-	}
+	run := binaryRunner(bin, env)
 	nothingCreated := func(t *testing.T, cwd string) {
 		t.Helper()
 		if _, err := os.Stat(filepath.Join(cwd, room.Folder)); !errors.Is(err, os.ErrNotExist) {
