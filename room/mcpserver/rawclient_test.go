@@ -46,7 +46,9 @@ func plainBin(tb testing.TB) string {
 	return plainBinary
 }
 
-func startRaw(tb testing.TB, bin string, args ...string) *rawClient {
+// spawnPiped starts bin with args, its stdin and stdout as pipes and its
+// stderr on the test's.
+func spawnPiped(tb testing.TB, bin string, args ...string) (*exec.Cmd, io.WriteCloser, io.ReadCloser) {
 	tb.Helper()
 	cmd := exec.Command(bin, args...)
 	in, err := cmd.StdinPipe()
@@ -61,6 +63,12 @@ func startRaw(tb testing.TB, bin string, args ...string) *rawClient {
 	if err := cmd.Start(); err != nil {
 		tb.Fatal(err)
 	}
+	return cmd, in, out
+}
+
+func startRaw(tb testing.TB, bin string, args ...string) *rawClient {
+	tb.Helper()
+	cmd, in, out := spawnPiped(tb, bin, args...)
 	c := &rawClient{cmd: cmd, in: in, pending: map[int]chan map[string]any{}, notes: make(chan map[string]any, 64), exited: make(chan struct{})}
 	go c.read(out)
 	go func() { c.waitErr = cmd.Wait(); close(c.exited) }()

@@ -59,19 +59,7 @@ type lineClient struct {
 
 func startLine(tb testing.TB, args ...string) *lineClient {
 	tb.Helper()
-	cmd := exec.Command(plainBin(tb), args...)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
-	}
+	cmd, in, out := spawnPiped(tb, plainBin(tb), args...)
 	c := &lineClient{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}
 	tb.Cleanup(func() {
 		c.in.Close()
