@@ -1,6 +1,8 @@
 package debate
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,15 +10,10 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 	"unicode"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/packages/ssestream"
 )
 
 // OpenAICompatible streams chat completions from any server that speaks the
@@ -25,19 +22,27 @@ import (
 // Requests that fail with 429 or 5xx before the first token are retried
 // with backoff, honoring Retry-After; every other failure is returned,
 // with the deltas already delivered standing.
+//
+// It speaks the wire format itself (one POST, a server-sent event stream):
+// that is all a debate needs of the API, and a generated SDK for the whole
+// of it cost every roundtable process, seats included, about 7 MiB of
+// resident memory and 20 MB of binary for one request shape.
 type OpenAICompatible struct {
 	name      string
 	model     string
 	baseURL   string
+	endpoint  string // baseURL + /chat/completions
+	apiKey    string
 	maxTokens int
-	svc       openai.ChatCompletionService
-	client    *http.Client
-	retry     retryPolicy
+	// openRouter adds the app title header and asks for usage accounting.
+	openRouter bool
+	client     *http.Client
+	retry      retryPolicy
 }
 
 // NewOpenAICompatible builds the provider for c (from ResolveProvider).
-// It reads no environment itself: the SDK's OPENAI_* defaults are not
-// applied, so a key meant for one server never reaches another.
+// It reads no environment itself, so a key meant for one server never
+// reaches another.
 func NewOpenAICompatible(c ProviderConfig) (*OpenAICompatible, error) {
 	if err := checkBaseURL("the base URL", c.BaseURL); err != nil {
 		return nil, err
@@ -49,25 +54,13 @@ func NewOpenAICompatible(c ProviderConfig) (*OpenAICompatible, error) {
 	if maxTokens <= 0 {
 		maxTokens = DefaultMaxTokens
 	}
-	client := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
-	opts := []option.RequestOption{
-		option.WithBaseURL(c.BaseURL),
-		option.WithAPIKey(c.APIKey),
-		option.WithHTTPClient(client),
-		option.WithMaxRetries(0), // retryPolicy is the one retry loop
-	}
-	if c.Name == ProviderOpenRouter {
-		// OpenRouter's app title, and its usage accounting (cost in the
-		// usage chunk; always on today, asked for explicitly for older
-		// deployments).
-		opts = append(opts, option.WithHeader("X-Title", "roundtable"),
-			option.WithJSONSet("usage", map[string]any{"include": true}))
-	}
 	return &OpenAICompatible{
 		name: c.Name, model: c.Model, baseURL: c.BaseURL, maxTokens: maxTokens,
-		svc:    openai.NewChatCompletionService(opts...),
-		client: client,
-		retry:  defaultRetry(),
+		endpoint:   strings.TrimRight(c.BaseURL, "/") + "/chat/completions",
+		apiKey:     c.APIKey,
+		openRouter: c.Name == ProviderOpenRouter,
+		client:     &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()},
+		retry:      defaultRetry(),
 	}, nil
 }
 
@@ -80,20 +73,74 @@ func (p *OpenAICompatible) Name() string { return p.name }
 // Model is the default model.
 func (p *OpenAICompatible) Model() string { return p.model }
 
+// chatRequest is the body of a streamed chat completion request.
+type chatRequest struct {
+	Model         string        `json:"model"`
+	Messages      []chatMessage `json:"messages"`
+	MaxTokens     int           `json:"max_tokens"`
+	Stream        bool          `json:"stream"`
+	StreamOptions struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
+	// Usage asks OpenRouter for its usage accounting (the cost in the
+	// usage chunk; always on today, asked for explicitly for older
+	// deployments). Other servers ignore it, so it is sent only there.
+	Usage *struct {
+		Include bool `json:"include"`
+	} `json:"usage,omitempty"`
+}
+
+type chatMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// chatChunk is one chat.completion.chunk of the stream, read leniently:
+// servers differ in what else they send (llama.cpp adds timings, a first
+// delta with content null), and only these fields matter.
+type chatChunk struct {
+	Choices []struct {
+		Index int `json:"index"`
+		Delta struct {
+			Content string `json:"content"`
+		} `json:"delta"`
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *struct {
+		PromptTokens     int      `json:"prompt_tokens"`
+		CompletionTokens int      `json:"completion_tokens"`
+		Cost             *float64 `json:"cost"`
+	} `json:"usage"`
+	Error json.RawMessage `json:"error"`
+}
+
 // Stream sends req and streams the reply's content deltas.
 func (p *OpenAICompatible) Stream(ctx context.Context, req Request, onDelta func(string) error) (Usage, error) {
 	model := req.Model
 	if model == "" {
 		model = p.model
 	}
-	params := openai.ChatCompletionNewParams{
-		Model:         model,
-		Messages:      toParams(req.Messages),
-		MaxTokens:     openai.Int(int64(p.maxTokens)),
-		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
+	cr := chatRequest{Model: model, MaxTokens: p.maxTokens, Stream: true}
+	cr.StreamOptions.IncludeUsage = true
+	if p.openRouter {
+		cr.Usage = &struct {
+			Include bool `json:"include"`
+		}{Include: true}
+	}
+	cr.Messages = make([]chatMessage, 0, len(req.Messages))
+	for _, m := range req.Messages {
+		role := m.Role
+		if role != RoleSystem && role != RoleAssistant {
+			role = RoleUser
+		}
+		cr.Messages = append(cr.Messages, chatMessage{Role: role, Content: m.Content})
+	}
+	body, err := json.Marshal(cr)
+	if err != nil {
+		return Usage{}, fmt.Errorf("encode the request: %w", err)
 	}
 	for attempt := 0; ; attempt++ {
-		usage, started, err := p.once(ctx, params, onDelta)
+		usage, started, err := p.once(ctx, body, onDelta)
 		var se *StatusError
 		if err != nil && !started && ctx.Err() == nil && droppedBeforeReply(err) {
 			// The connection died before any reply: typically a kept-alive
@@ -101,7 +148,7 @@ func (p *OpenAICompatible) Stream(ctx context.Context, req Request, onDelta func
 			// asking again is safe.
 			se = &StatusError{Message: err.Error()}
 			if attempt >= p.retry.maxRetries {
-				return usage, err
+				return usage, p.describe(err, started)
 			}
 			d, _ := p.retry.wait(attempt, se)
 			p.notify(req, attempt, 0, d)
@@ -136,54 +183,180 @@ func (p *OpenAICompatible) notify(req Request, attempt, status int, wait time.Du
 	}
 }
 
+// streamError is an error the server sent inside the event stream, after
+// the 200 status.
+type streamError struct{ Message string }
+
+func (e *streamError) Error() string { return "the server sent an error in the stream: " + e.Message }
+
+// maxEventBytes bounds one server-sent event: a chunk carries a few
+// tokens, so a megabyte means the stream is not what it claims.
+const maxEventBytes = 1 << 20
+
 // once makes one request. started reports whether any content arrived.
-func (p *OpenAICompatible) once(ctx context.Context, params openai.ChatCompletionNewParams, onDelta func(string) error) (usage Usage, started bool, err error) {
-	stream := p.svc.NewStreaming(ctx, params, option.WithMiddleware(statusMiddleware))
-	defer stream.Close()
+// Its errors say what happened (describe), but for a connection dropped
+// before any reply, which is returned raw for Stream to ask again.
+func (p *OpenAICompatible) once(ctx context.Context, body []byte, onDelta func(string) error) (usage Usage, started bool, err error) {
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, p.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return usage, false, err
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "text/event-stream")
+	hreq.Header.Set("User-Agent", "roundtable")
+	if p.apiKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+p.apiKey)
+	}
+	if p.openRouter {
+		hreq.Header.Set("X-Title", "roundtable")
+	}
+	res, err := p.client.Do(hreq)
+	if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return usage, false, context.Cause(ctx)
+		case droppedBeforeReply(err):
+			return usage, false, err // Stream asks again
+		}
+		return usage, false, p.describe(err, false)
+	}
+	defer res.Body.Close()
+	if res.StatusCode >= 400 {
+		msg, _ := io.ReadAll(io.LimitReader(res.Body, 8<<10))
+		se := &StatusError{StatusCode: res.StatusCode, Message: serverMessage(msg)}
+		se.RetryAfter, se.HasRetryAfter = parseRetryAfter(res.Header, time.Now())
+		return usage, false, se
+	}
 	finish := ""
-	for stream.Next() {
-		chunk := stream.Current()
-		if u := chunk.Usage; u.PromptTokens > 0 || u.CompletionTokens > 0 {
-			usage = Usage{PromptTokens: int(u.PromptTokens), CompletionTokens: int(u.CompletionTokens)}
-			if f, ok := u.JSON.ExtraFields["cost"]; ok {
-				usage.Cost, _ = strconv.ParseFloat(f.Raw(), 64)
+	var deltaErr error // what onDelta refused with, returned as it is
+	err = readEvents(res.Body, func(event string, data []byte) error {
+		if event == "error" {
+			return &streamError{Message: serverMessage(data)}
+		}
+		var c chatChunk
+		if err := json.Unmarshal(data, &c); err != nil {
+			return fmt.Errorf("%w: malformed chunk: %v", ErrBadStream, err)
+		}
+		if len(c.Error) > 0 && string(c.Error) != "null" {
+			return &streamError{Message: serverMessage(data)}
+		}
+		if u := c.Usage; u != nil && (u.PromptTokens > 0 || u.CompletionTokens > 0) {
+			usage = Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}
+			if u.Cost != nil {
+				usage.Cost = *u.Cost
 			}
 		}
 		content := ""
-		for _, c := range chunk.Choices {
-			if c.Index != 0 {
+		for _, ch := range c.Choices {
+			if ch.Index != 0 {
 				continue
 			}
-			content += c.Delta.Content
-			if c.FinishReason != "" {
-				finish = c.FinishReason
+			content += ch.Delta.Content
+			if ch.FinishReason != nil && *ch.FinishReason != "" {
+				finish = *ch.FinishReason
 			}
 		}
 		if content != "" {
 			started = true
 		}
 		// An empty delta still tells the engine's watchdog the stream lives.
-		if err := onDelta(content); err != nil {
+		deltaErr = onDelta(content)
+		return deltaErr
+	})
+	switch {
+	case err == nil:
+	case deltaErr != nil:
+		return usage, started, deltaErr
+	case ctx.Err() != nil:
+		return usage, started, context.Cause(ctx)
+	case errors.Is(err, ErrBadStream):
+		return usage, started, err
+	case finish != "":
+		var se *streamError
+		if errors.As(err, &se) {
 			return usage, started, err
 		}
-	}
-	if err := stream.Err(); err != nil {
-		if ctx.Err() != nil {
-			return usage, started, context.Cause(ctx)
-		}
-		if finish != "" {
-			// The reply was complete; only the tail (usage, [DONE]) was lost.
-			return usage, started, nil
-		}
+		// The reply was complete; only the tail (usage, [DONE]) was lost.
+		return usage, started, nil
+	default:
 		return usage, started, p.describe(err, started)
 	}
 	if finish == "" {
-		if ctx.Err() != nil {
-			return usage, started, context.Cause(ctx)
-		}
 		return usage, started, fmt.Errorf("%w: the stream ended without a finish reason; the connection was probably cut", ErrBadStream)
 	}
 	return usage, started, nil
+}
+
+// readEvents reads a server-sent event stream from r and calls onEvent
+// with each event's type ("" unless an event line named one) and data (its
+// data lines joined by newlines), until the stream's "[DONE]" or its end.
+// An error from onEvent stops the reading and is returned as it is.
+func readEvents(r io.Reader, onEvent func(event string, data []byte) error) error {
+	br := bufio.NewReaderSize(r, 16<<10)
+	var data []byte
+	event := ""
+	dispatch := func() error {
+		d, ev := data, event
+		data, event = data[:0], ""
+		if len(d) == 0 {
+			return nil
+		}
+		return onEvent(ev, d)
+	}
+	tooLong := fmt.Errorf("%w: an event longer than %d bytes", ErrBadStream, maxEventBytes)
+	for {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A long line: gather it whole, within the bound.
+			long := append([]byte(nil), line...)
+			for errors.Is(err, bufio.ErrBufferFull) && len(long) <= maxEventBytes {
+				line, err = br.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			if len(long) > maxEventBytes {
+				return tooLong
+			}
+			line = long
+		}
+		if len(line) == 0 && err != nil {
+			if errors.Is(err, io.EOF) {
+				return dispatch()
+			}
+			return err
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		switch {
+		case len(line) == 0:
+			if derr := dispatch(); derr != nil {
+				return derr
+			}
+		case line[0] == ':': // a comment: OpenRouter's keep-alive
+		default:
+			field, value, _ := bytes.Cut(line, []byte(":"))
+			value = bytes.TrimPrefix(value, []byte(" "))
+			switch string(field) {
+			case "data":
+				if string(value) == "[DONE]" && len(data) == 0 {
+					return nil
+				}
+				if len(data) > 0 {
+					data = append(data, '\n')
+				}
+				if len(data)+len(value) > maxEventBytes {
+					return tooLong
+				}
+				data = append(data, value...)
+			case "event":
+				event = string(value)
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return dispatch()
+			}
+			return err
+		}
+	}
 }
 
 // droppedBeforeReply reports whether err is a connection that closed or
@@ -204,7 +377,7 @@ func droppedBeforeReply(err error) bool {
 // describe turns a stream error into one that says what happened.
 func (p *OpenAICompatible) describe(err error, started bool) error {
 	var se *StatusError
-	var streamErr *ssestream.StreamError
+	var streamErr *streamError
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	var opErr *net.OpError
@@ -212,7 +385,7 @@ func (p *OpenAICompatible) describe(err error, started bool) error {
 	case errors.As(err, &se):
 		return se
 	case errors.As(err, &streamErr):
-		return fmt.Errorf("%w: the server sent an error in the stream: %s", ErrBadStream, strings.TrimPrefix(streamErr.Message, "received error while streaming: "))
+		return fmt.Errorf("%w: %s", ErrBadStream, streamErr.Error())
 	case errors.As(err, &syn) || errors.As(err, &typ):
 		return fmt.Errorf("%w: malformed chunk: %v", ErrBadStream, err)
 	case !started && errors.As(err, &opErr) && opErr.Op == "dial":
@@ -221,20 +394,6 @@ func (p *OpenAICompatible) describe(err error, started bool) error {
 		return fmt.Errorf("connection lost mid-stream: %w", err)
 	}
 	return fmt.Errorf("stream failed: %w", err)
-}
-
-// statusMiddleware turns an HTTP error status into a *StatusError carrying
-// the server's message and Retry-After, before the SDK sees the response.
-func statusMiddleware(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-	res, err := next(req)
-	if err != nil || res.StatusCode < 400 {
-		return res, err
-	}
-	defer res.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(res.Body, 8<<10))
-	se := &StatusError{StatusCode: res.StatusCode, Message: serverMessage(body)}
-	se.RetryAfter, se.HasRetryAfter = parseRetryAfter(res.Header, time.Now())
-	return nil, se
 }
 
 // serverMessage finds the explanation in an error body: the OpenAI shape
@@ -270,19 +429,4 @@ func serverMessage(body []byte) string {
 		msg = string(r[:300]) + "…"
 	}
 	return msg
-}
-
-func toParams(msgs []Message) []openai.ChatCompletionMessageParamUnion {
-	out := make([]openai.ChatCompletionMessageParamUnion, 0, len(msgs))
-	for _, m := range msgs {
-		switch m.Role {
-		case RoleSystem:
-			out = append(out, openai.SystemMessage(m.Content))
-		case RoleAssistant:
-			out = append(out, openai.AssistantMessage(m.Content))
-		default:
-			out = append(out, openai.UserMessage(m.Content))
-		}
-	}
-	return out
 }

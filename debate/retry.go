@@ -10,8 +10,7 @@ import (
 )
 
 // retryPolicy says how a request that failed with 429 or 5xx before its
-// first token is retried. openai-go's own retries are switched off
-// (option.WithMaxRetries(0)) so this is the one policy, and it is tested.
+// first token is retried: the provider's one retry loop, tested.
 type retryPolicy struct {
 	maxRetries int           // retries after the first attempt
 	base       time.Duration // backoff before the first retry, doubled each time
