@@ -5,6 +5,7 @@ package debate
 import (
 	"os/exec"
 	"syscall"
+	"time"
 )
 
 // ownGroup starts cmd in a process group of its own, so the agent and
@@ -14,11 +15,21 @@ func ownGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
 
-// killGroup kills the process group led by pid: the agent and what it
-// started.
+// killGroup kills the process group the agent leads: the agent and what
+// it started. It waits (up to a second) until the kernel reports the group
+// empty, so "stopped" means gone.
 func killGroup(cmd *exec.Cmd) {
 	if cmd.Process == nil {
 		return
 	}
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	pgid := cmd.Process.Pid
+	if syscall.Kill(-pgid, syscall.SIGKILL) != nil {
+		return // nobody left
+	}
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); {
+		if groupGone(pgid) {
+			return
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
 }

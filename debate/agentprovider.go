@@ -116,8 +116,9 @@ func (p *AgentProvider) Stream(ctx context.Context, req Request, onDelta func(st
 	}
 	u, err := proc.turn(ctx, req, onDelta)
 	if err != nil {
-		// Whatever failed, this agent is done: a later turn gets a fresh one.
-		proc.stop(false)
+		// Whatever failed, this agent is done (session/cancel first, in
+		// case it is still working): a later turn gets a fresh one.
+		proc.stop(true)
 		p.mu.Lock()
 		if slot.proc == proc {
 			slot.proc = nil
