@@ -207,13 +207,21 @@ func TestAgentFailures(t *testing.T) {
 		text    string // kept partial text
 		want    []string
 	}{
-		{"crash mid-turn", acpagent.Script{Turns: []acpagent.Turn{{Steps: []acpagent.Step{{Say: "Half a thought"}, {SleepMs: 20}, {Exit: 3}}}}},
-			0, "Half a thought", []string{"exited", "exit status 3", "crashing as scripted"}},
+		{
+			"crash mid-turn",
+			acpagent.Script{Turns: []acpagent.Turn{{Steps: []acpagent.Step{{Say: "Half a thought"}, {SleepMs: 20}, {Exit: 3}}}}},
+			0, "Half a thought",
+			[]string{"exited", "exit status 3", "crashing as scripted"},
+		},
 		{"asks to authenticate", acpagent.Script{AuthRequired: true}, 0, "", []string{"sign in", "log in"}},
 		{"unsupported protocol", acpagent.Script{ProtocolVersion: 99}, 0, "", []string{"protocol version 99", "version 1"}},
-		{"garbage on stdout", acpagent.Script{Garbage: []string{"Welcome to FancyAgent 3.0!"}}, 0, "", []string{"not ACP", "Welcome to FancyAgent 3.0!"}},
-		{"stall past the timeout", acpagent.Script{Turns: []acpagent.Turn{{Steps: []acpagent.Step{{Say: "I will now"}, {Stall: true}}}}},
-			500 * time.Millisecond, "I will now", []string{"turn timeout"}},
+		{"garbage on stdout", acpagent.Script{Garbage: []string{"Welcome to FancyAgent 3.0!"}}, 0, "", []string{"instead of ACP", "Welcome to FancyAgent 3.0!"}},
+		{
+			"stall past the timeout",
+			acpagent.Script{Turns: []acpagent.Turn{{Steps: []acpagent.Step{{Say: "I will now"}, {Stall: true}}}}},
+			500 * time.Millisecond, "I will now",
+			[]string{"turn timeout"},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sc := newScripted(t, tc.script, 0)

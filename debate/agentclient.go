@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	acp "github.com/coder/acp-go-sdk"
@@ -20,6 +22,13 @@ import (
 type agentClient struct {
 	tools AgentTools
 	cwd   string
+
+	// read counts the session/update notifications read off the wire,
+	// handled those the SDK has handed to SessionUpdate: a permission
+	// request waits for the updates sent before it, so what the turn sees
+	// keeps the agent's order (the SDK runs requests beside notifications).
+	read    atomic.Int64
+	handled atomic.Int64
 
 	mu    sync.Mutex
 	turn  *agentTurn                    // nil between turns: updates are dropped
@@ -86,6 +95,7 @@ func (c *agentClient) deliver(u agentUpdate) {
 // SessionUpdate streams the agent's reply and reports its tool calls and
 // plans as activity; thoughts and other updates are signs of life.
 func (c *agentClient) SessionUpdate(_ context.Context, n acp.SessionNotification) error {
+	defer c.handled.Add(1)
 	u := n.Update
 	switch {
 	case u.AgentMessageChunk != nil:
@@ -135,6 +145,7 @@ func (c *agentClient) SessionUpdate(_ context.Context, n acp.SessionNotification
 // anything unknown) is refused by picking the agent's reject option, and
 // the refusal is reported as activity.
 func (c *agentClient) RequestPermission(_ context.Context, p acp.RequestPermissionRequest) (acp.RequestPermissionResponse, error) {
+	c.waitUpdates()
 	c.mu.Lock()
 	sk := c.calls[p.ToolCall.ToolCallId]
 	c.mu.Unlock()
@@ -159,6 +170,19 @@ func (c *agentClient) RequestPermission(_ context.Context, p acp.RequestPermissi
 	// No reject option offered: cancelling the request refuses it too.
 	return acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeCancelled()}, nil
 }
+
+// waitUpdates waits (briefly, at most orderWait) until every session/update
+// read before now has been handled.
+func (c *agentClient) waitUpdates() {
+	target := c.read.Load()
+	for deadline := time.Now().Add(orderWait); c.handled.Load() < target && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Microsecond)
+	}
+}
+
+// orderWait bounds waitUpdates: an update the SDK refused as invalid is
+// never handled.
+const orderWait = 200 * time.Millisecond
 
 // allowed reports whether a tool of kind may run without asking anyone:
 // reading, searching and thinking always; the rest only when opted in.

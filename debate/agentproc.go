@@ -51,6 +51,20 @@ var (
 	errAgentProtocol = errors.New("unsupported ACP protocol version")
 )
 
+// agentError is a sentence about an agent that errors.Is matches to one of
+// the reasons above without repeating it.
+type agentError struct {
+	kind error
+	msg  string
+}
+
+func (e *agentError) Error() string { return e.msg }
+func (e *agentError) Unwrap() error { return e.kind }
+
+func agentErrorf(kind error, format string, args ...any) error {
+	return &agentError{kind: kind, msg: fmt.Sprintf(format, args...)}
+}
+
 // startAgent starts the agent in cwd, in its own process group, and opens
 // its session: initialize (no filesystem or terminal capability offered),
 // then session/new. ctx bounds the start-up.
@@ -113,7 +127,7 @@ func startAgent(ctx context.Context, spec AgentSpec, opts AgentOptions) (*agentP
 		close(a.exited)
 	}()
 	a.client = newAgentClient(opts.Tools, opts.Cwd)
-	a.conn = acp.NewClientSideConnection(a.client, inW, &acpLineReader{r: bufio.NewReaderSize(outR, 64<<10), junk: a.sawJunk})
+	a.conn = acp.NewClientSideConnection(a.client, inW, &acpLineReader{r: bufio.NewReaderSize(outR, 64<<10), junk: a.sawJunk, updates: &a.client.read})
 	// The SDK logs through slog; its lines would land on our stderr (or an
 	// MCP client's) and say nothing the errors below do not.
 	a.conn.SetLogger(slog.New(slog.DiscardHandler))
@@ -143,8 +157,8 @@ func (a *agentProc) handshake(ctx context.Context, cwd string) error {
 		cause := context.Cause(hctx)
 		switch {
 		case errors.Is(cause, errAgentGarbage):
-			return fmt.Errorf("%w: the agent %s printed %q on stdout instead of ACP during %s; is it an ACP agent (for example `qwen --acp`, not `qwen`)?",
-				errAgentGarbage, a.label, a.junkLine(), step)
+			return agentErrorf(errAgentGarbage, "the agent %s printed %q on stdout instead of ACP during %s; is it an ACP agent (for example `qwen --acp`, not `qwen`)?",
+				a.label, a.junkLine(), step)
 		case errors.Is(cause, errAgentExited):
 			return a.exitError(step)
 		case ctx.Err() != nil:
@@ -168,8 +182,8 @@ func (a *agentProc) handshake(ctx context.Context, cwd string) error {
 		return fail("initialize", err)
 	}
 	if ires.ProtocolVersion != acp.ProtocolVersionNumber {
-		return fmt.Errorf("%w: the agent %s speaks ACP protocol version %d and roundtable speaks version %d; install a version of the agent that speaks version %d",
-			errAgentProtocol, a.label, ires.ProtocolVersion, acp.ProtocolVersionNumber, acp.ProtocolVersionNumber)
+		return agentErrorf(errAgentProtocol, "the agent %s speaks ACP protocol version %d and roundtable speaks version %d; install a version of the agent that speaks version %d",
+			a.label, ires.ProtocolVersion, acp.ProtocolVersionNumber, acp.ProtocolVersionNumber)
 	}
 	sres, err := a.conn.NewSession(hctx, acp.NewSessionRequest{Cwd: cwd, McpServers: []acp.McpServer{}})
 	if err != nil {
@@ -195,11 +209,11 @@ func (a *agentProc) exitError(step string) error {
 	if a.waitErr != nil {
 		how = "with " + a.waitErr.Error()
 	}
-	msg := fmt.Sprintf("%s during %s (%s)", a.label, step, how)
+	msg := fmt.Sprintf("the agent %s exited during %s (%s)", a.label, step, how)
 	if last := a.stderr.lastLine(); last != "" {
 		msg += fmt.Sprintf("; its last words on stderr: %q", last)
 	}
-	return fmt.Errorf("%w: %s", errAgentExited, msg)
+	return &agentError{kind: errAgentExited, msg: msg}
 }
 
 // rpcMessage is an error from the SDK as one readable phrase: a JSON-RPC
@@ -279,6 +293,7 @@ type acpLineReader struct {
 	r       *bufio.Reader
 	pending []byte
 	junk    func(line string)
+	updates *atomic.Int64 // session/update notifications read so far
 }
 
 func (l *acpLineReader) Read(p []byte) (int, error) {
@@ -287,6 +302,9 @@ func (l *acpLineReader) Read(p []byte) (int, error) {
 		if t := bytes.TrimSpace(line); len(t) > 0 {
 			if t[0] == '{' {
 				l.pending = line
+				if l.updates != nil && bytes.Contains(t, sessionUpdate) && !bytes.Contains(t, []byte(`"id"`)) {
+					l.updates.Add(1)
+				}
 			} else if l.junk != nil {
 				l.junk(clipLine(strings.ToValidUTF8(string(t), "?"), 80))
 			}
@@ -302,6 +320,8 @@ func (l *acpLineReader) Read(p []byte) (int, error) {
 	l.pending = l.pending[n:]
 	return n, nil
 }
+
+var sessionUpdate = []byte(`"session/update"`)
 
 // tailWriter keeps the last few KiB written to it: an agent's stderr, for
 // the sentence saying why it died.

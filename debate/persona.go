@@ -43,7 +43,6 @@ const DefaultAgentPersona = "an experienced engineer with the project's code at 
 	"and judge every claim by what the code and its history show rather than by what sounds good. " +
 	"You will not accept a plan that ignores how the system is actually built."
 
-
 // Stances a persona may take.
 const (
 	StanceFor     = "for"

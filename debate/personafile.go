@@ -61,10 +61,10 @@ type PersonaFile struct {
 }
 
 type rawPersona struct {
-	Name    string `toml:"name"`
-	Persona string `toml:"persona"`
-	Stance  string `toml:"stance"`
-	Model   string `toml:"model"`
+	Name    string   `toml:"name"`
+	Persona string   `toml:"persona"`
+	Stance  string   `toml:"stance"`
+	Model   string   `toml:"model"`
 	Color   string   `toml:"color"`
 	Enabled *bool    `toml:"enabled"`
 	Agent   []string `toml:"agent"`

@@ -151,9 +151,6 @@ func providerName(p Provider, persona Persona) string {
 	if r, ok := p.(personaRouter); ok {
 		p = r.providerFor(persona)
 	}
-	if ap, ok := p.(*AgentProvider); ok {
-		return ap.Model()
-	}
 	return p.Name()
 }
 

@@ -89,7 +89,7 @@ func CreateRoom(cwd, name string, cfg Config) (*room.Room, error) {
 // through Record, or call Handle for each event yourself.
 type Recorder struct {
 	r        *room.Room
-	pending  *Event // an incomplete turn, written once the error says why
+	pending  *Event                     // an incomplete turn, written once the error says why
 	activity map[string][]room.Activity // by speaker: what their agent did, saved with their next message
 	pendAct  []room.Activity            // the pending turn's
 	err      error

@@ -64,16 +64,16 @@ type Step struct {
 	// Stamps sends this many chunks, each the wall clock in Unix
 	// nanoseconds followed by a newline, taken just before it is written;
 	// StampGapUs apart (microseconds).
-	Stamps     int    `json:"stamps,omitempty"`
-	StampGapUs int    `json:"stampGapUs,omitempty"`
-	Thought    string `json:"thought,omitempty"` // an agent_thought_chunk
-	Tool       *Tool  `json:"tool,omitempty"`    // a tool_call update
-	Plan       []string `json:"plan,omitempty"`  // a plan: the first entry in progress
-	Permission *Tool  `json:"permission,omitempty"` // session/request_permission for this tool
-	SleepMs    int    `json:"sleepMs,omitempty"`
-	Exit       int    `json:"exit,omitempty"`    // exit at once with this code (a crash)
-	Stall      bool   `json:"stall,omitempty"`   // never end the turn (until cancelled, unless IgnoreCancel)
-	Garbage    string `json:"garbage,omitempty"` // a line that is not JSON, on stdout
+	Stamps     int      `json:"stamps,omitempty"`
+	StampGapUs int      `json:"stampGapUs,omitempty"`
+	Thought    string   `json:"thought,omitempty"`    // an agent_thought_chunk
+	Tool       *Tool    `json:"tool,omitempty"`       // a tool_call update
+	Plan       []string `json:"plan,omitempty"`       // a plan: the first entry in progress
+	Permission *Tool    `json:"permission,omitempty"` // session/request_permission for this tool
+	SleepMs    int      `json:"sleepMs,omitempty"`
+	Exit       int      `json:"exit,omitempty"`    // exit at once with this code (a crash)
+	Stall      bool     `json:"stall,omitempty"`   // never end the turn (until cancelled, unless IgnoreCancel)
+	Garbage    string   `json:"garbage,omitempty"` // a line that is not JSON, on stdout
 }
 
 // Tool is a tool call: its ACP kind (read, search, edit, delete, move,
