@@ -185,9 +185,9 @@ func invariantErr(evs []Event, cfg Config) error {
 type script struct {
 	name     string
 	reply    func(req Request) string
-	failAt   func(req Request, token int) error // non-nil error: fail before this token
-	stallAt  func(req Request, token int) bool  // true: go quiet before this token
-	retries  func(req Request) int              // this many failed attempts before the reply
+	failAt   func(req Request, token int) error     // non-nil error: fail before this token
+	stallAt  func(req Request, token int) bool      // true: go quiet before this token
+	retries  func(req Request) int                  // this many failed attempts before the reply
 	activity func(req Request, token int) *Activity // non-nil: report this before the token
 	endless  bool
 	requests atomic.Int64
