@@ -1,3 +1,5 @@
+//go:build linux
+
 package debate
 
 import (
@@ -8,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -34,15 +35,11 @@ func scriptFor(t *testing.T, s acpagent.Script) agentRun {
 // gone fails the test if a process of an agent's group is alive.
 func (ar agentRun) gone(t *testing.T) {
 	t.Helper()
-	agents, children := acpagent.Pids(ar.pidDir)
+	// The children (like MCP servers) are in their agent's group.
+	agents, _ := acpagent.Pids(ar.pidDir)
 	for _, pid := range agents {
 		if m := acpagent.GroupMembers(pid); len(m) > 0 {
 			t.Errorf("process group %d (agent) still has %v", pid, m)
-		}
-	}
-	for _, pid := range children {
-		if err := syscall.Kill(pid, 0); err == nil && len(acpagent.GroupMembers(pid)) > 0 {
-			t.Errorf("child %d of an agent is alive", pid)
 		}
 	}
 }
@@ -105,6 +102,7 @@ func TestAgentDebateBinary(t *testing.T) {
 					t.Errorf("%s: tokens %q != full_text %q", key, tokens[key], ev.Text)
 				}
 				inTurn = ""
+			default:
 			}
 		}
 		want := []string{"tool|reading store.go", "tool|editing main.go", "refused|refused: edit main.go", "plan|plan 1/2: reread"}

@@ -39,6 +39,7 @@ func TestActivityKeepsInvariants(t *testing.T) {
 					if strings.Contains(ev.Text, "ACT ") {
 						t.Fatalf("activity leaked into the text: %q", ev.Text)
 					}
+				default:
 				}
 			}
 			if acts[cfg.Personas[0].Name] == 0 || acts[DefaultModerator().Name] == 0 {

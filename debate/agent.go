@@ -189,7 +189,7 @@ func (s AgentSpec) Check() (string, error) {
 			return "", fmt.Errorf("%w: %s is not on PATH; install it with `%s`", ErrAgentMissing, prog, p.install)
 		}
 	}
-	return "", fmt.Errorf("%w: %s is not on PATH; install it, or give its full path after acp:", ErrAgentMissing, prog)
+	return "", fmt.Errorf("%w: %s is not on PATH; install it, or write its full path after acp: (acp:/path/to/%s)", ErrAgentMissing, prog, prog)
 }
 
 func unwrapPathErr(err error) error {

@@ -194,8 +194,9 @@ func (c *agentClient) allowed(kind acp.ToolKind) bool {
 		return c.tools&AllowWrite != 0
 	case acp.ToolKindExecute:
 		return c.tools&AllowExec != 0
+	default: // fetch, switch_mode, other, anything new: refused
+		return false
 	}
-	return false
 }
 
 // pickOption finds the first option of the first kind in kinds.
@@ -271,6 +272,7 @@ func (c *agentClient) describe(sk toolSketch, refused bool) string {
 		doing, do = "fetching", "fetch"
 	case acp.ToolKindThink:
 		doing, do = "thinking", "think"
+	default: // the tool's own title says what it is
 	}
 	target := ""
 	if len(sk.locs) > 0 && sk.locs[0].Path != "" {

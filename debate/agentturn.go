@@ -144,6 +144,7 @@ func (a *agentProc) finish(r promptResult) (Usage, error) {
 		return u, fmt.Errorf("the agent %s refused to answer (stop reason: refusal)", a.label)
 	case acp.StopReasonCancelled:
 		return u, fmt.Errorf("the agent %s cancelled its turn by itself", a.label)
+	default: // end_turn; max_tokens and max_turn_requests end a turn too (agents.md: cut-off replies end "end_turn" as well)
 	}
 	return u, nil
 }

@@ -307,7 +307,7 @@ func (r *run) silent(purpose Purpose) (string, Usage, error) {
 		batch, done = g.take(batch)
 		for _, pc := range batch {
 			if pc.retry != nil || pc.activity != nil {
-				ev := Event{}
+				var ev Event
 				if pc.retry != nil {
 					ev = retryEvent(r.held, m.Name, *pc.retry)
 				} else {
