@@ -370,3 +370,37 @@ func TestScriptedAgentBuilds(t *testing.T) {
 		t.Fatalf("built agent: %v", err)
 	}
 }
+
+// TestAgentTraps: codex-acp's opening warning is a note, not the persona's
+// words; a caller that hands over no transcript (a seat) has its request
+// sent whole each turn.
+func TestAgentTraps(t *testing.T) {
+	warn := "Model metadata for `tiny` not found. Defaulting to fallback metadata; this can degrade performance."
+	sc := newScripted(t, acpagent.Script{Turns: []acpagent.Turn{{Steps: []acpagent.Step{{Say: warn, ChunkSize: 1000}, {Say: "Real words."}}}}}, 0)
+	var acts []Activity
+	seat := func(prompt string) string {
+		info := TurnInfo{Purpose: PurposeTurn, Speaker: Persona{Name: "peer"}}
+		req := Request{Messages: []Message{{Role: RoleSystem, Content: "SEAT-RULES"}, {Role: RoleUser, Content: prompt}}, Info: info,
+			OnActivity: func(a Activity) { acts = append(acts, a) }}
+		var b strings.Builder
+		if _, err := sc.p.Stream(context.Background(), req, func(d string) error {
+			b.WriteString(d)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	if got := seat("FIRST-REQUEST"); got != "Real words." {
+		t.Fatalf("text %q: the warning must not be the persona's words", got)
+	}
+	if len(acts) != 1 || acts[0].Kind != ActivityNote || !strings.HasPrefix(acts[0].Text, "Model metadata for") {
+		t.Fatalf("activity %+v", acts)
+	}
+	seat("SECOND-REQUEST")
+	ps := sc.prompts(t)
+	if len(ps) != 2 || !strings.Contains(ps[0], "SEAT-RULES") || !strings.Contains(ps[0], "FIRST-REQUEST") ||
+		ps[1] != "SECOND-REQUEST" {
+		t.Fatalf("prompts %q", ps)
+	}
+}

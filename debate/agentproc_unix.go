@@ -13,6 +13,7 @@ import (
 // several agents do not exit when their stdin closes.
 func ownGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	dieWithUs(cmd.SysProcAttr)
 }
 
 // killGroup kills the process group the agent leads: the agent and what

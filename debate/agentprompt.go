@@ -33,6 +33,11 @@ func (a *agentProc) promptFor(req Request) string {
 		}
 	}
 	a.seen = max(a.seen, len(info.Transcript))
+	if !first && len(info.Transcript) == 0 && purpose == PurposeTurn && !info.Blind {
+		// A caller that writes its own prompt (a seat of an MCP room)
+		// and hands over no transcript: its request is sent whole.
+		return user
+	}
 	if first {
 		note := render("agent_note.md", promptData{ReadOnly: a.client.tools == 0})
 		return joinPara(joinPara(system, note), user)

@@ -38,7 +38,11 @@ var ErrProviderClosed = errors.New("the agent provider is closed")
 // speaker (persona name) it is asked to speak for, started lazily on the
 // first Stream for that speaker; one ACP session each, cwd = opts.Cwd. Each
 // Stream sends what that speaker has not yet seen (req.Info /
-// req.Messages), streams agent_message_chunk text to onDelta, and reports
+// req.Messages): the first time the system and user messages whole; then
+// the turns of req.Info.Transcript it has not seen with the request's
+// instructions, or, when req.Info.Transcript is empty (a caller writing
+// its own prompt), the user messages whole. It streams agent_message_chunk
+// text to onDelta, and reports
 // tool calls, plans and refused permissions through req.OnActivity. It
 // fails at once, wrapping ErrAgentMissing, when the agent's command is not
 // installed.
