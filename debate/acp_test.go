@@ -380,8 +380,10 @@ func TestAgentTraps(t *testing.T) {
 	var acts []Activity
 	seat := func(prompt string) string {
 		info := TurnInfo{Purpose: PurposeTurn, Speaker: Persona{Name: "peer"}}
-		req := Request{Messages: []Message{{Role: RoleSystem, Content: "SEAT-RULES"}, {Role: RoleUser, Content: prompt}}, Info: info,
-			OnActivity: func(a Activity) { acts = append(acts, a) }}
+		req := Request{
+			Messages: []Message{{Role: RoleSystem, Content: "SEAT-RULES"}, {Role: RoleUser, Content: prompt}}, Info: info,
+			OnActivity: func(a Activity) { acts = append(acts, a) },
+		}
 		var b strings.Builder
 		if _, err := sc.p.Stream(context.Background(), req, func(d string) error {
 			b.WriteString(d)
