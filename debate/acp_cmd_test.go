@@ -228,6 +228,35 @@ agent = ["acp:`+agent+`"]
 		}
 	})
 
+	t.Run("text output notes activity on stderr, out of the debate's text", func(t *testing.T) {
+		ar := scriptFor(t, acpagent.Script{Turns: []acpagent.Turn{{Steps: []acpagent.Step{
+			{Permission: &acpagent.Tool{Kind: "execute", Title: "rm -rf build"}}, {Say: "No changes from me."},
+		}}}})
+		out, errOut, code := run(t.TempDir(), ar.env, "debate", "--topic", "t", "--rounds", "1", "--agent", "A=acp:"+agent,
+			"--personas", writePersonas(t, ""), "--no-user-personas", "--fast")
+		if code != 0 || !strings.Contains(errOut, "roundtable: A: ✗ refused: rm -rf build") || strings.Contains(out, "refused") ||
+			!strings.Contains(out, "No changes from me.") {
+			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+		}
+	})
+
+	t.Run("tui --topic shares the agent flags and their checks", func(t *testing.T) {
+		for _, args := range [][]string{
+			{"tui", "--topic", "t", "--agent", "A=acp:"},
+			{"tui", "--topic", "t", "--allow-agent-tools", "delete"},
+			{"debate", "--topic", "t", "--allow-agent-tools", "write,delete"},
+		} {
+			cwd := t.TempDir()
+			_, errOut, code := run(cwd, nil, args...)
+			if code != 2 || !strings.Contains(errOut, "acp:") && !strings.Contains(errOut, "write, exec or write,exec") {
+				t.Errorf("%v: exit %d\n%s", args, code, errOut)
+			}
+			if _, err := os.Stat(filepath.Join(cwd, room.Folder)); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("%v created %s", args, room.Folder)
+			}
+		}
+	})
+
 	t.Run("ctrl+c kills the agent's group and keeps what was said", func(t *testing.T) {
 		ar := scriptFor(t, acpagent.Script{IgnoreStdinClose: true, IgnoreCancel: true, Children: 2, Turns: []acpagent.Turn{
 			{Steps: []acpagent.Step{{Say: "Let me look", ChunkSize: 100}, {Stall: true}}},
