@@ -19,7 +19,13 @@ func TestParseAgent(t *testing.T) {
 		{"acp:gemini", []string{"gemini", "--acp"}, "gemini", "acp:gemini"},
 		{"acp:qwen", []string{"qwen", "--acp"}, "qwen", "acp:qwen"},
 		{"acp:opencode", []string{"opencode", "acp"}, "opencode", "acp:opencode"},
-		{"acp:codex-acp --flag x", []string{"codex-acp", "--flag", "x"}, "", "acp:codex-acp --flag x"},
+		{"acp:codex-acp --flag x", []string{"codex-acp", "--flag", "x"}, "codex", "acp:codex"},
+		{"acp:gemini -m gemini-2.5-flash", []string{"gemini", "--acp", "-m", "gemini-2.5-flash"}, "gemini", "acp:gemini"},
+		{"acp:gemini --acp -m x", []string{"gemini", "--acp", "-m", "x"}, "gemini", "acp:gemini"},
+		{"acp:qwen --acp", []string{"qwen", "--acp"}, "qwen", "acp:qwen"},
+		{"acp:opencode acp", []string{"opencode", "acp"}, "opencode", "acp:opencode"},
+		{"acp:claude --debug", []string{"claude-agent-acp", "--debug"}, "claude", "acp:claude"},
+		{"acp:my-agent --flag x", []string{"my-agent", "--flag", "x"}, "", "acp:my-agent --flag x"},
 		{`acp:/opt/my agent/bin "--name=a b" 'it''s' x\ y`, []string{"/opt/my", "agent/bin", "--name=a b", "its", "x y"}, "", "acp:my agent/bin --name=a b its x y"},
 	} {
 		s, err := ParseAgent(tc.in)
@@ -95,7 +101,7 @@ agent = ["acp:codex"]
 		t.Fatal(err)
 	}
 	spec, ok, err := pf.Personas[0].AgentSpec()
-	if !ok || err != nil || !slices.Equal(spec.Command, []string{"qwen", "--acp"}) || spec.Label() != "acp:qwen --acp" {
+	if !ok || err != nil || !slices.Equal(spec.Command, []string{"qwen", "--acp"}) || spec.Label() != "acp:qwen" {
 		t.Errorf("file agent: %+v %v %v", spec, ok, err)
 	}
 	if _, ok, _ := pf.Personas[1].AgentSpec(); ok {

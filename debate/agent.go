@@ -79,7 +79,25 @@ func ParseAgent(s string) (AgentSpec, error) {
 	if err != nil {
 		return AgentSpec{}, fmt.Errorf("%w: agent %q: %v", ErrBadPersona, s, err)
 	}
-	return AgentSpec{Command: argv}, nil
+	return withPreset(argv), nil
+}
+
+// withPreset is the agent argv runs. A preset with arguments
+// ("acp:gemini -m gemini-2.5-flash", which gemini needs) is the preset's
+// command with them; written out whole ("qwen --acp") it is the preset
+// too.
+func withPreset(argv []string) AgentSpec {
+	for _, p := range agentPresets {
+		if !strings.EqualFold(argv[0], p.name) && argv[0] != p.command[0] {
+			continue
+		}
+		args := argv[1:]
+		if rest := p.command[1:]; len(args) >= len(rest) && slices.Equal(args[:len(rest)], rest) {
+			args = args[len(rest):]
+		}
+		return AgentSpec{Command: append(slices.Clone(p.command), args...), Preset: p.name}
+	}
+	return AgentSpec{Command: argv}
 }
 
 // agentFromArgv reads a persona's agent field: one "acp:…" element, or an
@@ -96,7 +114,7 @@ func agentFromArgv(argv []string) (AgentSpec, error) {
 			return AgentSpec{}, fmt.Errorf("%w: agent %q has a line break or NUL in an argument", ErrBadPersona, argv)
 		}
 	}
-	return AgentSpec{Command: slices.Clone(argv)}, nil
+	return withPreset(slices.Clone(argv)), nil
 }
 
 // splitCommand splits s into words like a shell: spaces separate, single
@@ -156,8 +174,8 @@ func splitCommand(s string) ([]string, error) {
 }
 
 // Label is how the agent is shown and saved as a turn's model:
-// "acp:claude" for a preset, else "acp:" and the command (its program's
-// base name and its arguments).
+// "acp:claude" for a preset (with or without arguments), else "acp:" and
+// the command (its program's base name and its arguments).
 func (s AgentSpec) Label() string {
 	if s.Preset != "" {
 		return AgentPrefix + s.Preset
