@@ -200,14 +200,14 @@ func (s AgentSpec) Check() (string, error) {
 		return path, nil
 	}
 	if strings.ContainsRune(prog, '/') || strings.ContainsRune(prog, os.PathSeparator) {
-		return "", fmt.Errorf("%w: the agent command %s cannot be run (%v); check the path", ErrAgentMissing, prog, unwrapPathErr(err))
+		return "", agentErrorf(ErrAgentMissing, "the agent command %s cannot be run (%v); check the path", prog, unwrapPathErr(err))
 	}
 	for _, p := range agentPresets {
 		if p.command[0] == prog {
-			return "", fmt.Errorf("%w: %s is not on PATH; install it with `%s`", ErrAgentMissing, prog, p.install)
+			return "", agentErrorf(ErrAgentMissing, "%s is not on PATH; install it with `%s`", prog, p.install)
 		}
 	}
-	return "", fmt.Errorf("%w: %s is not on PATH; install it, or write its full path after acp: (acp:/path/to/%s)", ErrAgentMissing, prog, prog)
+	return "", agentErrorf(ErrAgentMissing, "%s is not on PATH; install it, or write its full path after acp: (acp:/path/to/%s)", prog, prog)
 }
 
 func unwrapPathErr(err error) error {
