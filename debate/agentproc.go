@@ -259,8 +259,6 @@ func (a *agentProc) isDead() bool {
 	}
 }
 
-func (a *agentProc) dead() bool { return a.isDead() }
-
 // stop ends the agent: session/cancel when a turn is in progress (or
 // cancel is set and a session is open), stdin closed, then after the grace
 // period its whole process group killed. It waits until the agent has

@@ -103,7 +103,7 @@ func (p *AgentProvider) Stream(ctx context.Context, req Request, onDelta func(st
 	p.mu.Lock()
 	proc := slot.proc
 	p.mu.Unlock()
-	if proc == nil || proc.dead() {
+	if proc == nil || proc.isDead() {
 		np, err := startAgent(ctx, p.spec, p.opts)
 		if err != nil {
 			return Usage{}, err
@@ -166,7 +166,7 @@ func (p *AgentProvider) Pids() []int {
 	defer p.mu.Unlock()
 	var out []int
 	for _, s := range p.slots {
-		if s.proc != nil && s.proc.cmd.Process != nil && !s.proc.dead() {
+		if s.proc != nil && s.proc.cmd.Process != nil && !s.proc.isDead() {
 			out = append(out, s.proc.cmd.Process.Pid)
 		}
 	}

@@ -128,7 +128,7 @@ func (a *agentProc) finish(r promptResult) (Usage, error) {
 	if r.err != nil {
 		var re *acp.RequestError
 		switch {
-		case a.dead():
+		case a.isDead():
 			return Usage{}, a.exitError("its turn")
 		case errors.As(r.err, &re) && re.Code == authRequiredCode:
 			return Usage{}, a.authError(re)
