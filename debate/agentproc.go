@@ -266,9 +266,18 @@ func (a *agentProc) isDead() bool {
 func (a *agentProc) stop(cancel bool) {
 	a.stopOnce.Do(func() {
 		if (cancel || a.inTurn.Load()) && a.session != "" && !a.isDead() {
-			sctx, done := context.WithTimeout(context.Background(), 100*time.Millisecond)
-			_ = a.conn.Cancel(sctx, acp.CancelNotification{SessionId: a.session})
-			done()
+			// In its own goroutine: an agent that stopped reading its
+			// stdin would block the write, and the kill must not wait for
+			// it (closing stdin below ends the write).
+			sent := make(chan struct{})
+			go func() {
+				defer close(sent)
+				_ = a.conn.Cancel(context.Background(), acp.CancelNotification{SessionId: a.session})
+			}()
+			select {
+			case <-sent:
+			case <-time.After(100 * time.Millisecond):
+			}
 		}
 		a.stdin.Close()
 		t := time.NewTimer(a.grace)
