@@ -33,6 +33,11 @@ func TestActivityLine(t *testing.T) {
 	if len(s.m.cols) != n {
 		t.Fatal("the moderator's activity made a column")
 	}
+	s.events(debate.Event{Type: debate.EventRoundStart, Round: 3}, debate.Event{Type: debate.EventRoundEnd, Round: 3})
+	s.settle()
+	if v := s.view(); !strings.Contains(v, "The moderator is reading the whole debate") || !strings.Contains(v, "⚙ reading go.mod") {
+		t.Fatalf("the awaited verdict does not show the moderator's agent at work:\n%s", v)
+	}
 	s.events(debate.Event{Type: debate.EventTurnEnd, Round: 1, Agent: "Product Manager", Text: "Reading first."},
 		debate.Event{Type: debate.EventTurnStart, Round: 2, Agent: "Product Manager"})
 	s.settle()

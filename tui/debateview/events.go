@@ -86,10 +86,13 @@ func (m *Model) apply(ev debate.Event) {
 	case debate.EventRetry:
 		m.retried(ev)
 	case debate.EventActivity:
-		// Only a persona's column shows it; the moderator's agent works
-		// out of sight until the verdict.
+		// A persona's column shows it; the moderator's shows under the
+		// verdict being awaited.
+		line := mdrender.Inline(debate.ActivityLine(ev.Kind, ev.Text))
 		if i, ok := m.byName[ev.Agent]; ok {
-			m.cols[i].activity = mdrender.Inline(debate.ActivityLine(ev.Kind, ev.Text))
+			m.cols[i].activity = line
+		} else {
+			m.verdict.activity = line
 		}
 	case debate.EventToken:
 		c := m.column(ev.Agent)

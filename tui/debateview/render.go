@@ -257,6 +257,9 @@ func (m *Model) layoutVerdict(w int) int {
 			}
 			v.lines = append(v.lines, cells.Fit(prefix+m.styles.Muted.Render(l), w))
 		}
+		if v.activity != "" {
+			v.lines = append(v.lines, cells.Fit("  "+m.styles.Faint.Render(cells.Truncate(v.activity, max(w-2, 1))), w))
+		}
 		v.w, v.exact = 0, false
 		v.gen++
 	case v.err != "" && v.text == "":
