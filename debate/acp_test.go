@@ -406,3 +406,27 @@ func TestAgentTraps(t *testing.T) {
 		t.Fatalf("prompts %q", ps)
 	}
 }
+
+// TestAgentReadOnlyMode: an agent offering a read-only session mode (like
+// codex-acp, which edits without asking) is switched to it, unless tools
+// were allowed.
+func TestAgentReadOnlyMode(t *testing.T) {
+	for _, tc := range []struct {
+		tools AgentTools
+		want  string
+	}{{0, "read-only"}, {AllowWrite, ""}} {
+		sc := newScripted(t, acpagent.Script{Modes: []string{"auto", "read-only", "full-access"}}, tc.tools)
+		if _, _, err := sc.speak(context.Background(), "Codex", nil); err != nil {
+			t.Fatal(err)
+		}
+		mode := ""
+		for _, r := range acpagent.Records(t, sc.record) {
+			if m, ok := r["mode"].(string); ok {
+				mode = m
+			}
+		}
+		if mode != tc.want {
+			t.Errorf("tools %q: mode set %q, want %q", tc.tools, mode, tc.want)
+		}
+	}
+}

@@ -190,7 +190,31 @@ func (a *agentProc) handshake(ctx context.Context, cwd string) error {
 		return fail("session/new", err)
 	}
 	a.session = sres.SessionId
+	if a.client.tools == 0 {
+		a.readOnlyMode(hctx, sres.Modes)
+	}
 	return nil
+}
+
+// readOnlyMode switches the session to the agent's read-only mode when it
+// offers one (codex-acp does): some agents edit without asking for
+// permission, so the refusals alone cannot keep them from changing files.
+// An agent that refuses the switch keeps its mode; the permission rules
+// still apply.
+func (a *agentProc) readOnlyMode(ctx context.Context, modes *acp.SessionModeState) {
+	if modes == nil {
+		return
+	}
+	for _, m := range modes.AvailableModes {
+		id := strings.ToLower(string(m.Id))
+		if id != "read-only" && id != "read_only" && id != "readonly" {
+			continue
+		}
+		if m.Id != modes.CurrentModeId {
+			_, _ = a.conn.SetSessionMode(ctx, acp.SetSessionModeRequest{SessionId: a.session, ModeId: m.Id})
+		}
+		return
+	}
 }
 
 // authRequiredCode is ACP's "authentication required" error.

@@ -43,8 +43,11 @@ type Script struct {
 	PidDir string `json:"pidDir,omitempty"`
 	// Record is a file the agent appends to, one JSON line per event:
 	// {"prompt": text}, {"permission": kind, "outcome": optionId},
-	// {"cancel": true}, {"cwd": dir}.
+	// {"cancel": true}, {"cwd": dir}, {"mode": id}.
 	Record string `json:"record,omitempty"`
+	// Modes are the session modes offered by session/new, the first one
+	// current; session/set_mode is recorded as {"mode": id}.
+	Modes []string `json:"modes,omitempty"`
 	// Turns are played one per prompt, in order; the last one repeats.
 	// With none, each prompt is answered "ok".
 	Turns []Turn `json:"turns,omitempty"`

@@ -143,7 +143,15 @@ func (a *agent) NewSession(_ context.Context, p acp.NewSessionRequest) (acp.NewS
 		return acp.NewSessionResponse{}, acp.NewAuthRequired(map[string]any{"details": "run `acpagent login` first"})
 	}
 	a.record(map[string]any{"cwd": p.Cwd})
-	return acp.NewSessionResponse{SessionId: acp.SessionId(fmt.Sprintf("s-%d", os.Getpid()))}, nil
+	resp := acp.NewSessionResponse{SessionId: acp.SessionId(fmt.Sprintf("s-%d", os.Getpid()))}
+	if len(a.s.Modes) > 0 {
+		st := &acp.SessionModeState{CurrentModeId: acp.SessionModeId(a.s.Modes[0])}
+		for _, m := range a.s.Modes {
+			st.AvailableModes = append(st.AvailableModes, acp.SessionMode{Id: acp.SessionModeId(m), Name: m})
+		}
+		resp.Modes = st
+	}
+	return resp, nil
 }
 
 func (a *agent) Cancel(_ context.Context, p acp.CancelNotification) error {
@@ -303,6 +311,7 @@ func (a *agent) SetSessionConfigOption(context.Context, acp.SetSessionConfigOpti
 	return acp.SetSessionConfigOptionResponse{}, nil
 }
 
-func (a *agent) SetSessionMode(context.Context, acp.SetSessionModeRequest) (acp.SetSessionModeResponse, error) {
+func (a *agent) SetSessionMode(_ context.Context, p acp.SetSessionModeRequest) (acp.SetSessionModeResponse, error) {
+	a.record(map[string]any{"mode": string(p.ModeId)})
 	return acp.SetSessionModeResponse{}, nil
 }
