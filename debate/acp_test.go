@@ -430,3 +430,49 @@ func TestAgentReadOnlyMode(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentBlindOpeningThroughStart: agents answer a blind opening at once,
+// each in its own process, through debate.Start with an agent moderator;
+// the stream keeps its invariants and, once it has closed, no agent is left.
+func TestAgentBlindOpeningThroughStart(t *testing.T) {
+	bin := acpagent.Build(t)
+	pidDir := t.TempDir()
+	s := acpagent.Script{PidDir: pidDir, Children: 1, IgnoreStdinClose: true, Turns: []acpagent.Turn{
+		{Steps: []acpagent.Step{{Tool: &acpagent.Tool{Kind: "search", Title: "grep Store"}}, {SleepMs: 200}, {Say: "**Decision:** opening words."}}},
+	}}
+	cfg := Config{Topic: "Split the store", Rounds: 2, BlindOpening: true, Personas: []Persona{
+		{Name: "A", Persona: "x", Agent: []string{bin}},
+		{Name: "B", Persona: "y", Agent: []string{"acp:" + bin}},
+		{Name: "M", Persona: "a model"},
+	}, Moderator: Persona{Name: "Moderator", Persona: "neutral", Agent: []string{bin}}}
+	sess, err := Start(context.Background(), Settings{
+		Config: cfg, Cwd: t.TempDir(), AgentGrace: 200 * time.Millisecond,
+		AgentEnv: []string{acpagent.EnvScript + "=" + acpagent.WriteScript(t, s)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := collect(t, sess.Events())
+	checkInvariants(t, evs, sess.Config())
+	if last := evs[len(evs)-1]; last.Type != EventDone {
+		t.Fatalf("ended with %+v", last)
+	}
+	models := map[string]string{}
+	for _, ev := range evs {
+		if ev.Type == EventTurnStart {
+			models[ev.Agent] = ev.Model
+		}
+	}
+	if models["A"] != "acp:acpagent" || models["B"] != "acp:acpagent" || models["M"] != ProviderMock {
+		t.Errorf("model labels %v", models)
+	}
+	agents, _ := acpagent.Pids(pidDir)
+	if len(agents) != 3 {
+		t.Errorf("agents started %v, want A's, B's and the moderator's", agents)
+	}
+	for _, pid := range agents {
+		if m := acpagent.GroupMembers(pid); len(m) != 0 {
+			t.Errorf("after the stream closed, group %d has %v", pid, m)
+		}
+	}
+}
