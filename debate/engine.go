@@ -220,8 +220,11 @@ func (r *run) turn(round int, p Persona, g *gen) error {
 		batch, done = g.take(batch)
 		for _, pc := range batch {
 			ev := Event{Type: EventToken, Round: round, Agent: p.Name, Text: pc.text}
-			if pc.retry != nil {
+			switch {
+			case pc.retry != nil:
 				ev = retryEvent(round, p.Name, *pc.retry)
+			case pc.activity != nil:
+				ev = activityEvent(round, p.Name, *pc.activity)
 			}
 			if !r.send(ev) {
 				return r.cut(round, p, model, text.String(), Usage{}, errCancelled)
@@ -242,7 +245,7 @@ func (r *run) turn(round int, p Persona, g *gen) error {
 		if r.ctx.Err() != nil {
 			err = errCancelled
 		} else {
-			err = &TurnError{Provider: r.p.Name(), Agent: p.Name, Round: round, Err: err}
+			err = &TurnError{Provider: providerName(r.p, p), Agent: p.Name, Round: round, Err: err}
 		}
 		return r.cut(round, p, model, text.String(), usage, err)
 	}
@@ -268,6 +271,11 @@ func retryEvent(round int, agent string, rt Retry) Event {
 		Type: EventRetry, Round: round, Agent: agent, Text: rt.Reason(), Status: rt.Status,
 		Attempt: rt.Attempt, Attempts: rt.Attempts, Wait: rt.Wait,
 	}
+}
+
+// activityEvent is the activity event of agent's turn in round.
+func activityEvent(round int, agent string, a Activity) Event {
+	return Event{Type: EventActivity, Round: round, Agent: agent, Kind: a.Kind, Text: a.Text}
 }
 
 // cut ends a turn that stopped early: what was said is kept in a turn_end
@@ -298,8 +306,14 @@ func (r *run) silent(purpose Purpose) (string, Usage, error) {
 		var done bool
 		batch, done = g.take(batch)
 		for _, pc := range batch {
-			if pc.retry != nil {
-				if !r.send(retryEvent(r.held, m.Name, *pc.retry)) {
+			if pc.retry != nil || pc.activity != nil {
+				var ev Event
+				if pc.retry != nil {
+					ev = retryEvent(r.held, m.Name, *pc.retry)
+				} else {
+					ev = activityEvent(r.held, m.Name, *pc.activity)
+				}
+				if !r.send(ev) {
 					return "", Usage{}, errCancelled
 				}
 				continue
@@ -321,7 +335,7 @@ func (r *run) silent(purpose Purpose) (string, Usage, error) {
 		if r.ctx.Err() != nil {
 			return "", usage, errCancelled
 		}
-		return "", usage, &TurnError{Provider: r.p.Name(), Agent: m.Name, Round: r.held, Err: err}
+		return "", usage, &TurnError{Provider: providerName(r.p, m), Agent: m.Name, Round: r.held, Err: err}
 	}
 	return text.String(), usage, nil
 }

@@ -17,6 +17,7 @@ const (
 	EventTurnStart    EventType = "turn_start"
 	EventToken        EventType = "token"
 	EventRetry        EventType = "retry"
+	EventActivity     EventType = "activity"
 	EventTurnEnd      EventType = "turn_end"
 	EventRoundEnd     EventType = "round_end"
 	EventSummary      EventType = "summary"
@@ -38,6 +39,7 @@ const CancelledMessage = "cancelled"
 //	turn_start    {round, agent, model}
 //	retry         {round, agent, reason, status?, attempt, max_attempts, wait_ms}
 //	token         {round, agent, text}
+//	activity      {round, agent, kind, text}
 //	turn_end      {round, agent, full_text, model, usage, incomplete?, truncated?}
 //	round_end     {round, consensus?}
 //	summary       {text, round, model, usage}
@@ -55,6 +57,14 @@ const CancelledMessage = "cancelled"
 // or consensus check, which are not streamed as turns, it comes between
 // rounds with agent the moderator's name. A turn may see several; the
 // views show the last one until the first token (RetryLabel words it).
+//
+// An activity event says what a persona spoken by a coding agent did
+// besides speaking: kind "tool" (a tool call, "reading room/store.go"),
+// "plan", "refused" (a permission refused, "refused: edit main.go") or
+// "note"; text is one line. It comes inside the turn, between its
+// turn_start and turn_end, and is not part of the turn's text: tokens
+// alone make full_text. For the moderator it comes between rounds, like a
+// retry.
 //
 // The invariants each stream keeps (tested over many random debates):
 //
@@ -92,6 +102,10 @@ type Event struct {
 	Incomplete bool  // turn_end: the turn was cut short by an error or cancellation
 	Truncated  bool  // turn_end: the turn was cut at Config.MaxTurnTokens
 	Consensus  *bool // round_end: the moderator's answer when a consensus check ran
+
+	// Kind is an activity's kind (ActivityTool, ActivityPlan,
+	// ActivityRefused, ActivityNote); Text is its line.
+	Kind string
 
 	// retry: the attempt about to be made (2 for the first retry), of
 	// Attempts in all; the HTTP Status that failed the last one (0 for a
@@ -151,6 +165,7 @@ type wire struct {
 	Attempt    int      `json:"attempt,omitempty"`
 	Attempts   int      `json:"max_attempts,omitempty"`
 	WaitMS     int64    `json:"wait_ms,omitempty"`
+	Kind       string   `json:"kind,omitempty"`
 }
 
 // Payload shapes, one per event type, so required fields are always
@@ -182,6 +197,12 @@ type (
 	tokenData struct {
 		Round int    `json:"round"`
 		Agent string `json:"agent"`
+		Text  string `json:"text"`
+	}
+	activityData struct {
+		Round int    `json:"round"`
+		Agent string `json:"agent"`
+		Kind  string `json:"kind"`
 		Text  string `json:"text"`
 	}
 	turnEndData struct {
@@ -235,6 +256,8 @@ func (e Event) data() (any, error) {
 		}, nil
 	case EventToken:
 		return tokenData{Round: e.Round, Agent: e.Agent, Text: e.Text}, nil
+	case EventActivity:
+		return activityData{Round: e.Round, Agent: e.Agent, Kind: e.Kind, Text: e.Text}, nil
 	case EventTurnEnd:
 		return turnEndData{
 			Round: e.Round, Agent: e.Agent, FullText: e.Text, Model: e.Model,
@@ -299,6 +322,8 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 	case EventRetry:
 		e.Text, e.Status, e.Attempt, e.Attempts = w.Reason, w.Status, w.Attempt, w.Attempts
 		e.Wait = time.Duration(w.WaitMS) * time.Millisecond
+	case EventActivity:
+		e.Text, e.Kind = w.Text, w.Kind
 	case EventSessionStart, EventRoundStart, EventTurnStart, EventToken, EventRoundEnd, EventSummary, EventDone:
 		e.Text = w.Text
 	default:

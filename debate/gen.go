@@ -25,11 +25,13 @@ type gen struct {
 	cancel context.CancelCauseFunc
 }
 
-// piece is what a gen queues: a delta of the reply, or the news that the
-// provider is about to ask again (retry not nil).
+// piece is what a gen queues: a delta of the reply, the news that the
+// provider is about to ask again (retry not nil), or what an agent is doing
+// (activity not nil).
 type piece struct {
-	text  string
-	retry *Retry
+	text     string
+	retry    *Retry
+	activity *Activity
 }
 
 var (
@@ -56,6 +58,12 @@ func startGen(ctx context.Context, wg *sync.WaitGroup, p Provider, req Request, 
 		req.OnRetry = func(rt Retry) {
 			timer.Reset(timeout + rt.Wait)
 			g.pushRetry(rt)
+		}
+		// An agent reading files or planning is alive too, and what it
+		// does is queued in order with its words.
+		req.OnActivity = func(a Activity) {
+			timer.Reset(timeout)
+			g.pushPiece(piece{activity: &a})
 		}
 		n := 0
 		usage, err := p.Stream(gctx, req, func(d string) error {
@@ -101,9 +109,11 @@ func (g *gen) push(d string) {
 	g.signal()
 }
 
-func (g *gen) pushRetry(rt Retry) {
+func (g *gen) pushRetry(rt Retry) { g.pushPiece(piece{retry: &rt}) }
+
+func (g *gen) pushPiece(pc piece) {
 	g.mu.Lock()
-	g.buf = append(g.buf, piece{retry: &rt})
+	g.buf = append(g.buf, pc)
 	g.mu.Unlock()
 	g.signal()
 }

@@ -167,6 +167,26 @@ func noteRetry(stderr io.Writer, ev Event) {
 	fmt.Fprintf(stderr, "roundtable: %s: %s (in %s)\n", ev.Agent, ev.RetryLabel(), wait)
 }
 
+// noteActivity writes an activity event as one line on stderr, keeping it
+// out of the debate's text: "roundtable: Claude: ⚙ reading room/store.go".
+func noteActivity(stderr io.Writer, ev Event) {
+	fmt.Fprintf(stderr, "roundtable: %s: %s\n", ev.Agent, ActivityLine(ev.Kind, ev.Text))
+}
+
+// ActivityLine is an activity as screens show it: "⚙ reading
+// room/store.go", "✗ refused: edit main.go".
+func ActivityLine(kind, text string) string {
+	switch kind {
+	case ActivityRefused:
+		return "✗ " + text
+	case ActivityPlan:
+		return "☰ " + text
+	case ActivityNote:
+		return "· " + text
+	}
+	return "⚙ " + text
+}
+
 type jsonlOutput struct{ enc *json.Encoder }
 
 func (o *jsonlOutput) event(ev Event) { _ = o.enc.Encode(ev) }
@@ -209,6 +229,8 @@ func (o *textOutput) event(ev Event) {
 		fmt.Fprint(w, ev.Text)
 	case EventRetry:
 		noteRetry(o.stderr, ev)
+	case EventActivity:
+		noteActivity(o.stderr, ev)
 	case EventTurnEnd:
 		if ev.Incomplete {
 			fmt.Fprint(w, " [incomplete]")

@@ -126,6 +126,17 @@ func invariantErr(evs []Event, cfg Config) error {
 			if inTurn {
 				lastAttempt = ev.Attempt
 			}
+		case EventActivity:
+			// An activity names its turn (or the moderator, between
+			// turns) and is never part of the text.
+			switch {
+			case inTurn && (ev.Agent != cur.Agent || ev.Round != cur.Round):
+				return fmt.Errorf("event %d: activity %+v in %s's turn", i+1, ev, cur.Agent)
+			case !inTurn && ev.Agent != cfg.Moderator.Name:
+				return fmt.Errorf("event %d: activity %+v outside a turn, not the moderator's", i+1, ev)
+			case ev.Kind == "" || ev.Text == "" || strings.Contains(ev.Text, "\n"):
+				return fmt.Errorf("event %d: activity %+v without a kind or a single line", i+1, ev)
+			}
 		case EventToken:
 			if !inTurn || ev.Agent != cur.Agent || ev.Round != cur.Round {
 				return fmt.Errorf("event %d: token %+v outside its turn", i+1, ev)
@@ -174,9 +185,10 @@ func invariantErr(evs []Event, cfg Config) error {
 type script struct {
 	name     string
 	reply    func(req Request) string
-	failAt   func(req Request, token int) error // non-nil error: fail before this token
-	stallAt  func(req Request, token int) bool  // true: go quiet before this token
-	retries  func(req Request) int              // this many failed attempts before the reply
+	failAt   func(req Request, token int) error     // non-nil error: fail before this token
+	stallAt  func(req Request, token int) bool      // true: go quiet before this token
+	retries  func(req Request) int                  // this many failed attempts before the reply
+	activity func(req Request, token int) *Activity // non-nil: report this before the token
 	endless  bool
 	requests atomic.Int64
 }
@@ -225,6 +237,11 @@ func (s *script) Stream(ctx context.Context, req Request, onDelta func(string) e
 		}
 		if err := ctx.Err(); err != nil {
 			return u, err
+		}
+		if s.activity != nil && req.OnActivity != nil {
+			if a := s.activity(req, i); a != nil {
+				req.OnActivity(*a)
+			}
 		}
 		tok := "tok "
 		if i < len(toks) {

@@ -45,7 +45,7 @@ func (t *Transcript) Add(ev Event) {
 		if ev.Consensus != nil && *ev.Consensus {
 			t.Consensus = ev.Round
 		}
-	case EventRoundStart, EventTurnStart, EventToken, EventRetry:
+	case EventRoundStart, EventTurnStart, EventToken, EventRetry, EventActivity:
 	}
 }
 

@@ -14,14 +14,34 @@ import (
 // accept. Stance ("for", "against", "neutral" or empty) tilts their reading
 // of the topic; Model overrides the provider's model for this persona, so
 // one debate can mix models; Color is a display hint ("#RRGGBB" or an ANSI
-// color number) for views.
+// color number) for views. Agent, when set, has a coding agent speak for the
+// persona over ACP instead of the debate's model: its argv (["qwen",
+// "--acp"]) or one "acp:<preset or command>" element (["acp:claude"]).
 type Persona struct {
-	Name    string `toml:"name" json:"name"`
-	Persona string `toml:"persona" json:"persona"`
-	Stance  string `toml:"stance,omitempty" json:"stance,omitempty"`
-	Model   string `toml:"model,omitempty" json:"model,omitempty"`
-	Color   string `toml:"color,omitempty" json:"color,omitempty"`
+	Name    string   `toml:"name" json:"name"`
+	Persona string   `toml:"persona" json:"persona"`
+	Stance  string   `toml:"stance,omitempty" json:"stance,omitempty"`
+	Model   string   `toml:"model,omitempty" json:"model,omitempty"`
+	Color   string   `toml:"color,omitempty" json:"color,omitempty"`
+	Agent   []string `toml:"agent,omitempty" json:"agent,omitempty"`
 }
+
+// AgentSpec is the agent that speaks for p; ok is false when a model
+// does. Call it on a validated persona.
+func (p Persona) AgentSpec() (spec AgentSpec, ok bool, err error) {
+	if len(p.Agent) == 0 {
+		return AgentSpec{}, false, nil
+	}
+	spec, err = agentFromArgv(p.Agent)
+	return spec, err == nil, err
+}
+
+// DefaultAgentPersona is the description of a persona given on the command
+// line as only an agent ("Claude=acp:claude").
+const DefaultAgentPersona = "an experienced engineer with the project's code at hand. " +
+	"You read the code that bears on the decision before you argue, cite the files and lines you rely on, " +
+	"and judge every claim by what the code and its history show rather than by what sounds good. " +
+	"You will not accept a plan that ignores how the system is actually built."
 
 // Stances a persona may take.
 const (
@@ -129,6 +149,11 @@ func (p Persona) Validate() (Persona, error) {
 	if p.Color != "" && !colorRE.MatchString(p.Color) {
 		return p, fmt.Errorf("%w: %q has color %q; use #RRGGBB, #RGB or an ANSI color number", ErrBadPersona, p.Name, p.Color)
 	}
+	if len(p.Agent) > 0 {
+		if _, err := agentFromArgv(p.Agent); err != nil {
+			return p, fmt.Errorf("%q: %w", p.Name, err)
+		}
+	}
 	return p, nil
 }
 
@@ -142,9 +167,18 @@ func isReserved(name string) bool {
 }
 
 // ParseAgentFlag reads one --agent value, "Name=who they are", for example
-// "Cost Optimizer=a finance-minded reviewer who scrutinizes spend and ROI".
+// "Cost Optimizer=a finance-minded reviewer who scrutinizes spend and ROI",
+// or "Name=acp:<preset or command>" for a persona a coding agent speaks for
+// ("Claude=acp:claude"), which gets DefaultAgentPersona as its description.
 func ParseAgentFlag(s string) (Persona, error) {
 	name, desc, ok := strings.Cut(s, "=")
+	if ok && strings.HasPrefix(strings.TrimSpace(desc), AgentPrefix) {
+		v := strings.TrimSpace(desc)
+		if _, err := ParseAgent(v); err != nil {
+			return Persona{}, fmt.Errorf("--agent %q: %w", s, err)
+		}
+		return Persona{Name: name, Persona: DefaultAgentPersona, Agent: []string{v}}.Validate()
+	}
 	if !ok || strings.TrimSpace(desc) == "" {
 		n := strings.TrimSpace(name)
 		if n == "" {

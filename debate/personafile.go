@@ -24,10 +24,13 @@ import (
 //	model   = "openai/gpt-4o"  # optional: this persona's model
 //	color   = "#FFB86C"        # optional: #RRGGBB, #RGB or an ANSI number
 //	enabled = true             # optional, default true: starts switched on
+//	agent   = ["acp:claude"]   # optional: a coding agent speaks for this persona over ACP
+//	                           # (a preset: claude, codex, gemini, qwen, opencode; or an argv like ["qwen", "--acp"])
 //
 //	[moderator]                # optional: replaces the moderator's persona
 //	persona = "a blunt CTO who wants one decision and a date"
 //	model   = "anthropic/claude-sonnet-4"
+//	agent   = ["acp:codex"]    # optional: the moderator may be an agent too
 //
 // Unknown keys are refused (they are usually typos), and so is a persona
 // that fails Persona.Validate.
@@ -58,12 +61,13 @@ type PersonaFile struct {
 }
 
 type rawPersona struct {
-	Name    string `toml:"name"`
-	Persona string `toml:"persona"`
-	Stance  string `toml:"stance"`
-	Model   string `toml:"model"`
-	Color   string `toml:"color"`
-	Enabled *bool  `toml:"enabled"`
+	Name    string   `toml:"name"`
+	Persona string   `toml:"persona"`
+	Stance  string   `toml:"stance"`
+	Model   string   `toml:"model"`
+	Color   string   `toml:"color"`
+	Enabled *bool    `toml:"enabled"`
+	Agent   []string `toml:"agent"`
 }
 
 type rawFile struct {
@@ -85,7 +89,7 @@ func ParsePersonaFile(name string, data []byte) (PersonaFile, error) {
 		for i, k := range extra {
 			keys[i] = k.String()
 		}
-		return PersonaFile{}, fmt.Errorf("%w: %s has unknown keys %s; a persona has name, persona, stance, model, color and enabled",
+		return PersonaFile{}, fmt.Errorf("%w: %s has unknown keys %s; a persona has name, persona, stance, model, color, enabled and agent",
 			ErrBadPersona, name, strings.Join(keys, ", "))
 	}
 	out := PersonaFile{ReplaceDefaults: raw.ReplaceDefaults}
@@ -105,7 +109,7 @@ func ParsePersonaFile(name string, data []byte) (PersonaFile, error) {
 	}
 	seen := map[string]int{}
 	for i, r := range raw.Persona {
-		p, err := Persona{Name: r.Name, Persona: r.Persona, Stance: r.Stance, Model: r.Model, Color: r.Color}.Validate()
+		p, err := Persona{Name: r.Name, Persona: r.Persona, Stance: r.Stance, Model: r.Model, Color: r.Color, Agent: r.Agent}.Validate()
 		if err != nil {
 			return PersonaFile{}, fmt.Errorf("%s: %w", where(i), err)
 		}
@@ -185,6 +189,7 @@ func mergeModerator(m Persona, r rawPersona) (Persona, error) {
 		m.Persona = s
 	}
 	m.Model = strings.TrimSpace(r.Model)
+	m.Agent = r.Agent
 	if s := strings.TrimSpace(r.Color); s != "" {
 		m.Color = s
 	}
@@ -292,6 +297,15 @@ func LoadPanel(opt PanelOptions) (Panel, error) {
 		if err != nil {
 			return Panel{}, err
 		}
+		if len(p.Agent) > 0 {
+			// "Security Reviewer=acp:claude" hands a known persona to an
+			// agent: it keeps who it is.
+			if i := panel.index(p.Name); i >= 0 {
+				known := panel.Personas[i].Persona
+				known.Agent = p.Agent
+				p = known
+			}
+		}
 		panel.upsert(PersonaChoice{Persona: p, Enabled: true, Source: SourceFlag})
 	}
 	return panel, nil
@@ -321,6 +335,16 @@ func (p *Panel) upsert(c PersonaChoice) {
 		}
 	}
 	p.Personas = append(p.Personas, c)
+}
+
+// index is the position of the persona named name (ignoring case), or -1.
+func (p *Panel) index(name string) int {
+	for i := range p.Personas {
+		if strings.EqualFold(p.Personas[i].Name, strings.TrimSpace(name)) {
+			return i
+		}
+	}
+	return -1
 }
 
 // remove drops the persona named name (ignoring case), if any.

@@ -27,6 +27,8 @@ type promptData struct {
 	Blind      bool
 	Final      bool
 	Transcript string
+	Purpose    Purpose // agent prompts: what the request is for
+	ReadOnly   bool    // agent prompts: the agent may not change anything
 }
 
 func render(name string, d promptData) string {

@@ -51,7 +51,29 @@ type Request struct {
 	// waits; the engine turns it into a retry event. It is called on the
 	// goroutine running Stream.
 	OnRetry func(Retry)
+	// OnActivity, when not nil, is told what an agent does besides
+	// speaking (reading a file, a plan, a refused permission); the engine
+	// turns it into an activity event, never into the turn's text. It is
+	// called on the goroutine running Stream. Model providers ignore it.
+	OnActivity func(Activity)
 }
+
+// Activity is one thing an agent did during its turn, as one line.
+type Activity struct {
+	// Kind is ActivityTool (a tool call: "reading room/store.go"),
+	// ActivityPlan, ActivityRefused (a permission refused: "refused: edit
+	// main.go") or ActivityNote.
+	Kind string `json:"kind"`
+	Text string `json:"text"` // one line, no newline
+}
+
+// Kinds of Activity.
+const (
+	ActivityTool    = "tool"
+	ActivityPlan    = "plan"
+	ActivityRefused = "refused"
+	ActivityNote    = "note"
+)
 
 // Retry describes a request a provider is about to make again.
 type Retry struct {
@@ -107,12 +129,29 @@ type Turn struct {
 // persona's own model when set and the provider honors it, else the
 // provider's model.
 func ModelLabel(p Provider, persona Persona) string {
+	if r, ok := p.(personaRouter); ok {
+		p = r.providerFor(persona)
+	}
 	if persona.Model != "" {
 		if _, fixed := p.(interface{ fixedModel() }); !fixed {
 			return persona.Model
 		}
 	}
 	return p.Model()
+}
+
+// personaRouter is a provider that speaks for each persona through another
+// provider (the model's, or the persona's agent): see Start.
+type personaRouter interface {
+	providerFor(persona Persona) Provider
+}
+
+// providerName names the provider that speaks for persona, for errors.
+func providerName(p Provider, persona Persona) string {
+	if r, ok := p.(personaRouter); ok {
+		p = r.providerFor(persona)
+	}
+	return p.Name()
 }
 
 // Provider names.

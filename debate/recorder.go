@@ -88,11 +88,17 @@ func CreateRoom(cwd, name string, cfg Config) (*room.Room, error) {
 // the verdict as the moderator's summary, closed.json at the end. Use it
 // through Record, or call Handle for each event yourself.
 type Recorder struct {
-	r       *room.Room
-	pending *Event // an incomplete turn, written once the error says why
-	err     error
-	closed  bool
+	r        *room.Room
+	pending  *Event                     // an incomplete turn, written once the error says why
+	activity map[string][]room.Activity // by speaker: what their agent did, saved with their next message
+	pendAct  []room.Activity            // the pending turn's
+	err      error
+	closed   bool
 }
+
+// maxSavedActivity bounds the activity lines saved with one message, so a
+// busy agent cannot bloat the room; the latest are kept.
+const maxSavedActivity = 200
 
 // NewRecorder returns a recorder writing into r (from CreateRoom).
 func NewRecorder(r *room.Room) *Recorder { return &Recorder{r: r} }
@@ -109,15 +115,31 @@ func (rc *Recorder) Handle(ev Event) error {
 	switch ev.Type {
 	case EventTurnEnd:
 		rc.flush("")
+		act := rc.takeActivity(ev.Agent)
 		if ev.Incomplete {
 			e := ev
-			rc.pending = &e
+			rc.pending, rc.pendAct = &e, act
 			break
 		}
-		rc.write(room.Post{Seat: ev.Agent, Agent: ev.Model, Kind: KindTurn, Text: orNoReply(ev.Text), Round: ev.Round})
+		rc.write(room.Post{Seat: ev.Agent, Agent: ev.Model, Kind: KindTurn, Text: orNoReply(ev.Text), Round: ev.Round, Activity: act})
 	case EventSummary:
 		rc.flush("")
-		rc.write(room.Post{Seat: room.SeatModerator, Agent: ev.Model, Kind: room.KindSummary, Text: orNoReply(ev.Text), Round: ev.Round})
+		var act []room.Activity
+		for name := range rc.activity {
+			// The moderator's agent: the only speaker left with activity
+			// once every turn has ended.
+			act = append(act, rc.takeActivity(name)...)
+		}
+		rc.write(room.Post{Seat: room.SeatModerator, Agent: ev.Model, Kind: room.KindSummary, Text: orNoReply(ev.Text), Round: ev.Round, Activity: act})
+	case EventActivity:
+		if rc.activity == nil {
+			rc.activity = map[string][]room.Activity{}
+		}
+		a := append(rc.activity[ev.Agent], room.Activity{Kind: ev.Kind, Text: ev.Text})
+		if len(a) > maxSavedActivity {
+			a = a[len(a)-maxSavedActivity:]
+		}
+		rc.activity[ev.Agent] = a
 	case EventDone:
 		rc.flush("")
 		rc.close(ReasonComplete)
@@ -139,6 +161,13 @@ func (rc *Recorder) Handle(ev Event) error {
 	return rc.err
 }
 
+// takeActivity returns and forgets what name's agent did.
+func (rc *Recorder) takeActivity(name string) []room.Activity {
+	a := rc.activity[name]
+	delete(rc.activity, name)
+	return a
+}
+
 // Finish closes the room if no terminal event did (the stream broke off).
 func (rc *Recorder) Finish() error {
 	if !rc.closed {
@@ -153,13 +182,13 @@ func (rc *Recorder) flush(why string) {
 	if rc.pending == nil {
 		return
 	}
-	ev := *rc.pending
-	rc.pending = nil
+	ev, act := *rc.pending, rc.pendAct
+	rc.pending, rc.pendAct = nil, nil
 	if why == "" {
 		why = "cut off"
 	}
 	text := strings.TrimRight(ev.Text, "\n ") + "\n\n*[incomplete: " + oneLine(why) + "]*"
-	rc.write(room.Post{Seat: ev.Agent, Agent: ev.Model, Kind: KindIncomplete, Text: text, Round: ev.Round})
+	rc.write(room.Post{Seat: ev.Agent, Agent: ev.Model, Kind: KindIncomplete, Text: text, Round: ev.Round, Activity: act})
 }
 
 func (rc *Recorder) write(p room.Post) {

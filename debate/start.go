@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
 )
@@ -29,6 +30,15 @@ type Settings struct {
 	Room string
 	// Getenv reads the environment; nil: os.Getenv.
 	Getenv func(string) string
+	// AgentTools is what the personas' coding agents may do beyond
+	// reading (--allow-agent-tools): read-only by default.
+	AgentTools AgentTools
+	// AgentEnv is added to the environment of every agent (KEY=VALUE):
+	// tests isolate HOME and the agents' config here.
+	AgentEnv []string
+	// AgentGrace is how long a stopped agent has to exit before its
+	// process group is killed; 0: DefaultAgentGrace.
+	AgentGrace time.Duration
 }
 
 // WithPanel is s with the panel's personas that are switched on, in
@@ -42,11 +52,13 @@ func (s Settings) WithPanel(p Panel) Settings {
 // Plan is a debate whose settings passed every check: its provider
 // resolved and built, its config normalized. Nothing has been created yet.
 type Plan struct {
-	cfg  Config
-	pc   ProviderConfig
-	prov Provider
-	cwd  string
-	room string
+	cfg    Config
+	pc     ProviderConfig
+	prov   Provider
+	cwd    string
+	room   string
+	agents map[string]AgentSpec // by persona name: who a coding agent speaks for
+	aopts  AgentOptions
 }
 
 // Prepare checks s and resolves it without creating anything or touching
@@ -86,7 +98,12 @@ func Prepare(s Settings) (*Plan, error) {
 			return nil, fmt.Errorf("%w: --room: %w", ErrBadConfig, err)
 		}
 	}
-	return &Plan{cfg: cfg, pc: pc, prov: prov, cwd: cwd, room: s.Room}, nil
+	specs, err := agentSpecs(cfg)
+	if err != nil {
+		return nil, err
+	}
+	aopts := AgentOptions{Cwd: cwd, Tools: s.AgentTools, Env: s.AgentEnv, Grace: s.AgentGrace}
+	return &Plan{cfg: cfg, pc: pc, prov: prov, cwd: cwd, room: s.Room, agents: specs, aopts: aopts}, nil
 }
 
 // Config is the debate as it will run, defaults filled in.
@@ -100,10 +117,20 @@ func (p *Plan) Provider() ProviderConfig { return p.pc }
 // debate; with no room name given, each gets a fresh room. ctx bounds the
 // debate: cancelling it stops the debate like Session.Stop.
 func (p *Plan) Start(ctx context.Context) (*Session, error) {
-	if err := Preflight(ctx, p.pc); err != nil {
-		return nil, err
+	rp := &routedProvider{model: p.prov, agents: map[string]*AgentProvider{}}
+	for name, spec := range p.agents {
+		ap, err := NewAgentProvider(spec, p.aopts)
+		if err != nil {
+			return nil, err
+		}
+		rp.agents[name] = ap
 	}
-	eng, err := New(p.cfg, p.prov)
+	if rp.usesModel(p.cfg) {
+		if err := Preflight(ctx, p.pc); err != nil {
+			return nil, err
+		}
+	}
+	eng, err := New(p.cfg, rp)
 	if err != nil {
 		return nil, err
 	}
@@ -113,8 +140,13 @@ func (p *Plan) Start(ctx context.Context) (*Session, error) {
 	}
 	sctx, cancel := context.WithCancelCause(ctx)
 	s := &Session{cfg: eng.Config(), pc: p.pc, room: r, cancel: cancel}
-	// The session's context is released once the stream has ended.
-	s.events = record(eng.Run(sctx), NewRecorder(r), func() { cancel(nil) })
+	// The session's context is released, and every agent stopped (no
+	// process of theirs left), once the stream has ended: the events
+	// channel closes only after that.
+	s.events = record(eng.Run(sctx), NewRecorder(r), func() {
+		cancel(nil)
+		rp.close()
+	})
 	return s, nil
 }
 

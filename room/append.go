@@ -20,6 +20,8 @@ type Post struct {
 	Kind  string // empty: the seat's default kind
 	Text  string
 	Round int // debates only
+	// Activity is saved with a debate turn: what its agent did.
+	Activity []Activity
 }
 
 // staleTemp is how old a temporary file must be before a writer removes it
@@ -111,6 +113,7 @@ func (r *Room) appendChecked(p Post, check func(State) error) (Message, State, e
 		msg = Message{
 			Seq: r.nextSeqLocked(), At: formatTime(now),
 			Seat: p.Seat, Agent: p.Agent, Kind: p.Kind, Text: p.Text, Round: p.Round,
+			Activity: p.Activity,
 		}
 		data, err := encodeJSON(msg)
 		if err != nil {

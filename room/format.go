@@ -61,6 +61,9 @@ type PersonaInfo struct {
 	Stance  string `json:"stance,omitempty"`
 	Model   string `json:"model,omitempty"`
 	Color   string `json:"color,omitempty"`
+	// Agent is the coding agent that spoke for the persona over ACP
+	// ("acp:claude", or its argv), when one did.
+	Agent []string `json:"agent,omitempty"`
 }
 
 // IsDebate reports whether the room holds a persona debate.
@@ -75,9 +78,20 @@ type Message struct {
 	Kind  string `json:"kind"`
 	Text  string `json:"text"`
 	Round int    `json:"round,omitempty"`
+	// Activity is what a debate persona spoken by a coding agent did
+	// during the turn besides speaking (an extra field, which readers of
+	// the format ignore).
+	Activity []Activity `json:"activity,omitempty"`
 
 	// File is the message's file name inside messages/ (not stored).
 	File string `json:"-"`
+}
+
+// Activity is one line of what an agent did during a turn: kind "tool",
+// "plan", "refused" or "note", and the line ("reading room/store.go").
+type Activity struct {
+	Kind string `json:"kind"`
+	Text string `json:"text"`
 }
 
 // Time parses At; the zero time when it is malformed.

@@ -23,10 +23,17 @@ Providers: mock (default, no key), openrouter (OPENROUTER_API_KEY), openai
 OpenAI-compatible server (LM Studio, vLLM, llama.cpp), which needs no key.
 
 Personas: the default trio, plus ` + "`" + `personas.toml` + "`" + ` in your config folder when
-present, replaced by --personas FILE, plus each --agent "Name=who they are".`,
+present, replaced by --personas FILE, plus each --agent "Name=who they are".
+
+Coding agents: --agent "Claude=acp:claude" has a coding agent speak for a
+persona over ACP (presets claude, codex, gemini, qwen, opencode, or
+acp:<command>), one process per persona, working in --cwd. Agents may read
+and search; edits and commands are refused unless --allow-agent-tools
+write|exec|write,exec.`,
 		Example: `  roundtable debate --topic "Should we adopt GraphQL" --rounds 2
   roundtable debate --topic "Move to Kubernetes" --agent "Cost Optimizer=a finance-minded reviewer who scrutinizes spend and ROI"
-  roundtable debate --topic "Rewrite the billing service in Rust" --provider openrouter --format jsonl`,
+  roundtable debate --topic "Rewrite the billing service in Rust" --provider openrouter --format jsonl
+  roundtable debate --topic "Split the store package" --agent "Claude=acp:claude" --agent "Codex=acp:codex"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, _, err := d.settings()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -14,6 +15,7 @@ type debateFlags struct {
 	panel      debate.PanelOptions
 	personaOff bool
 	fast       bool
+	agentTools string
 }
 
 // add registers the shared flags; topicHelp and roomHelp say what --topic
@@ -24,7 +26,8 @@ func (d *debateFlags) add(c *cobra.Command, topicHelp, roomHelp string) {
 	f.StringVar(&s.Config.Topic, "topic", "", topicHelp)
 	f.Var(newIntFlag(&s.Config.Rounds, debate.DefaultRounds, "rounds", debate.MinRounds, debate.MaxRounds), "rounds", "rounds of debate, 1 to 10")
 	f.StringVar(&d.panel.File, "personas", "", "file of personas in TOML; they make up the panel")
-	f.StringArrayVar(&d.panel.Agents, "agent", nil, `add a persona, "Name=who they are" (repeatable)`)
+	f.StringArrayVar(&d.panel.Agents, "agent", nil, `add a persona, "Name=who they are", or one a coding agent speaks for over ACP, "Name=acp:claude" (presets: `+strings.Join(debate.AgentPresets(), ", ")+`; or acp:<command>) (repeatable)`)
+	f.StringVar(&d.agentTools, "allow-agent-tools", "", "let the personas' coding agents go beyond reading: write, exec or write,exec (default: read-only)")
 	f.BoolVar(&d.personaOff, "no-user-personas", false, "ignore personas.toml in the user config folder")
 	f.StringVar(&s.Provider.Name, "provider", "", "one of mock, openrouter, openai, ollama (env ROUNDTABLE_PROVIDER; default mock)")
 	f.StringVar(&s.Provider.Model, "model", "", "model for every persona without its own (env ROUNDTABLE_MODEL)")
@@ -53,6 +56,11 @@ func (d *debateFlags) settings() (debate.Settings, debate.Panel, error) {
 	if !d.fast {
 		s.Provider.Pace = debate.DefaultPace
 	}
+	tools, err := debate.ParseAgentTools(d.agentTools)
+	if err != nil {
+		return s, debate.Panel{}, err
+	}
+	s.AgentTools = tools
 	po := d.panel
 	if !d.personaOff {
 		po.UserFile = debate.UserPersonaFile()

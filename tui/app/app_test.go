@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -266,7 +267,7 @@ func TestPanelOf(t *testing.T) {
 			t.Errorf("panelOf(%v): list %v, on %v", tt.on, all, on)
 		}
 	}
-	if on := panelOf(panel, ps[:1]).Enabled(); len(on) != 1 || on[0] != ps[0] {
+	if on := panelOf(panel, ps[:1]).Enabled(); len(on) != 1 || !reflect.DeepEqual(on[0], ps[0]) {
 		t.Errorf("the speaking order of one persona: %v", on)
 	}
 }

@@ -37,6 +37,7 @@ type column struct {
 	speaking bool
 	thinking bool          // speaking, nothing said yet
 	retry    *debate.Event // the provider is retrying this turn (a retry event); nil: not
+	activity string        // what its coding agent did last ("⚙ reading room/store.go"), one line; "" for none
 	err      string
 
 	scroll scroller

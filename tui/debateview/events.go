@@ -76,7 +76,7 @@ func (m *Model) apply(ev debate.Event) {
 		m.round = ev.Round
 	case debate.EventTurnStart:
 		c := m.column(ev.Agent)
-		c.speaking, c.thinking, c.err = true, true, ""
+		c.speaking, c.thinking, c.err, c.activity = true, true, "", ""
 		c.turns = append(c.turns, &turn{round: ev.Round, streaming: true})
 		c.grow = m.md.NewGrowing(max(c.w, mdrender.MinWidth))
 		m.live = 0
@@ -85,6 +85,15 @@ func (m *Model) apply(ev debate.Event) {
 		}
 	case debate.EventRetry:
 		m.retried(ev)
+	case debate.EventActivity:
+		// A persona's column shows it; the moderator's shows under the
+		// verdict being awaited.
+		line := mdrender.Inline(debate.ActivityLine(ev.Kind, ev.Text))
+		if i, ok := m.byName[ev.Agent]; ok {
+			m.cols[i].activity = line
+		} else {
+			m.verdict.activity = line
+		}
 	case debate.EventToken:
 		c := m.column(ev.Agent)
 		if c.grow == nil {

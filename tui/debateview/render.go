@@ -229,6 +229,10 @@ func (m *Model) columnTail(c *column, dst []string) []string {
 	case len(c.turns) == 0 && c.err == "" && (m.phase == phaseRunning || m.phase == phaseStarting):
 		dst = append(dst, cells.Fit(m.styles.Note.Render("Waiting for its turn."), w))
 	}
+	if c.activity != "" {
+		// The latest thing its agent did, dim, on one line.
+		dst = append(dst, cells.Fit(m.styles.Faint.Render(cells.Truncate(c.activity, w)), w))
+	}
 	if c.err != "" {
 		for _, l := range strings.Split(cells.Wrap("⚠ "+c.err, w), "\n") {
 			dst = append(dst, cells.Fit(m.styles.Error.Render(l), w))
@@ -252,6 +256,9 @@ func (m *Model) layoutVerdict(w int) int {
 				prefix = m.styles.Spinner.Render(spin.Frames[m.frame])
 			}
 			v.lines = append(v.lines, cells.Fit(prefix+m.styles.Muted.Render(l), w))
+		}
+		if v.activity != "" {
+			v.lines = append(v.lines, cells.Fit("  "+m.styles.Faint.Render(cells.Truncate(v.activity, max(w-2, 1))), w))
 		}
 		v.w, v.exact = 0, false
 		v.gen++

@@ -12,6 +12,9 @@ type verdictPane struct {
 	text    string
 	err     string
 	retry   *debate.Event // the moderator's request is being retried (a retry event)
+	// activity is what the moderator's coding agent did last, shown
+	// while the verdict is awaited; "" for none.
+	activity string
 
 	lines  []string // rendered at w
 	w      int

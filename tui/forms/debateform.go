@@ -190,6 +190,11 @@ func (f *DebateForm) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 				f.personas[f.pcursor].Enabled = !f.personas[f.pcursor].Enabled
 				f.err = ""
 			}
+		case key.Matches(msg, k.Agent):
+			if len(f.personas) > 0 {
+				f.personas[f.pcursor].Agent = nextAgent(f.personas[f.pcursor].Agent)
+				f.err = ""
+			}
 		case key.Matches(msg, k.Up) && f.pcursor > 0:
 			f.pcursor--
 		case key.Matches(msg, k.Down) && f.pcursor < len(f.personas)-1:
@@ -390,7 +395,7 @@ func (f *DebateForm) syncKeys() {
 		k.Less.SetHelp("←/→", "rounds")
 		k.only(&k.Next, &k.Prev, &k.Less, &k.More, &k.Submit, &k.Back)
 	case fieldPersonas:
-		k.only(&k.Next, &k.Prev, &k.Up, &k.Down, &k.Toggle, &k.Submit, &k.Back)
+		k.only(&k.Next, &k.Prev, &k.Up, &k.Down, &k.Toggle, &k.Agent, &k.Submit, &k.Back)
 	case fieldProvider:
 		k.Less.SetHelp("←/→", "provider")
 		k.only(&k.Next, &k.Prev, &k.Less, &k.More, &k.Submit, &k.Back)
@@ -401,11 +406,33 @@ func (f *DebateForm) syncKeys() {
 	}
 }
 
-// describe is a persona's line in the list: its source when not a default.
+// describe is a persona's line in the list: the agent that speaks for it,
+// when one does, and its source when not a default.
 func describe(p debate.PersonaChoice) string {
 	d := mdrender.Inline(p.Persona.Persona)
 	if p.Source != "" && p.Source != debate.SourceDefault {
 		d = fmt.Sprintf("(%s) %s", p.Source, d)
 	}
+	if spec, ok, err := p.AgentSpec(); ok && err == nil {
+		d = mdrender.Inline(spec.Label()) + " · " + d
+	}
 	return d
+}
+
+// nextAgent is the agent after cur in the form's cycle: none, then each
+// preset (acp:claude, acp:codex…), then none again. An agent from a
+// persona file or --agent that is no preset is followed by none.
+func nextAgent(cur []string) []string {
+	presets := debate.AgentPresets()
+	at := -1
+	if len(cur) == 1 {
+		at = slices.Index(presets, strings.TrimPrefix(cur[0], debate.AgentPrefix))
+	}
+	switch {
+	case len(cur) == 0:
+		return []string{debate.AgentPrefix + presets[0]}
+	case at >= 0 && at+1 < len(presets):
+		return []string{debate.AgentPrefix + presets[at+1]}
+	}
+	return nil
 }

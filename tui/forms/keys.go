@@ -12,6 +12,7 @@ type KeyMap struct {
 	Less   key.Binding
 	More   key.Binding
 	Toggle key.Binding
+	Agent  key.Binding // the debate form: which coding agent speaks for a persona
 	Submit key.Binding
 	Press  key.Binding
 	Back   key.Binding
@@ -38,6 +39,7 @@ func DefaultKeyMap() KeyMap {
 		Less:    key.NewBinding(key.WithKeys("left", "-"), key.WithHelp("←/→", "change")),
 		More:    key.NewBinding(key.WithKeys("right", "+", "="), key.WithHelp("→", "more")),
 		Toggle:  key.NewBinding(key.WithKeys("space", "x"), key.WithHelp("space", "switch on/off")),
+		Agent:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "agent (acp:…)")),
 		Submit:  key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "start")),
 		Press:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "start")),
 		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
@@ -55,14 +57,14 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp is the one-line help under a form.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Submit, k.Press, k.CopyAll, k.CopyOne, k.Watch, k.Back, k.Next, k.Toggle, k.Less, k.Up, k.Prev, k.Quit}
+	return []key.Binding{k.Submit, k.Press, k.CopyAll, k.CopyOne, k.Watch, k.Back, k.Next, k.Toggle, k.Agent, k.Less, k.Up, k.Prev, k.Quit}
 }
 
 // FullHelp is every key, grouped.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Next, k.Prev, k.Up, k.Down},
-		{k.Less, k.More, k.Toggle},
+		{k.Less, k.More, k.Toggle, k.Agent},
 		{k.Submit, k.Press, k.Back, k.Quit},
 		{k.CopyAll, k.CopyOne, k.Watch},
 	}
@@ -70,7 +72,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 
 // only enables the given bindings and disables the rest.
 func (k *KeyMap) only(on ...*key.Binding) {
-	all := []*key.Binding{&k.Next, &k.Prev, &k.Up, &k.Down, &k.Less, &k.More, &k.Toggle, &k.Submit, &k.Press, &k.Back, &k.CopyAll, &k.CopyOne, &k.Watch}
+	all := []*key.Binding{&k.Next, &k.Prev, &k.Up, &k.Down, &k.Less, &k.More, &k.Toggle, &k.Agent, &k.Submit, &k.Press, &k.Back, &k.CopyAll, &k.CopyOne, &k.Watch}
 	for _, b := range all {
 		b.SetEnabled(false)
 	}

@@ -1,0 +1,66 @@
+package debate
+
+// promptFor is what the speaker's agent is sent for req: the first time,
+// the whole prompt (instructions, the debate so far, the turn) with a note
+// on how to work as an agent; after that, only what it has not seen: the
+// instructions of a new purpose (the moderator's verdict after its
+// consensus checks), the turns spoken since, and the turn's request. An
+// agent keeps its session, so it remembers the rest.
+func (a *agentProc) promptFor(req Request) string {
+	info := req.Info
+	purpose := info.Purpose
+	if purpose == "" {
+		purpose = PurposeTurn
+	}
+	system, user := "", ""
+	for _, m := range req.Messages {
+		switch m.Role {
+		case RoleSystem:
+			system = joinPara(system, m.Content)
+		default:
+			user = joinPara(user, m.Content)
+		}
+	}
+	first := len(a.sent) == 0
+	newPurpose := !a.sent[purpose]
+	a.sent[purpose] = true
+	var fresh []Turn
+	if a.seen < len(info.Transcript) {
+		for _, t := range info.Transcript[a.seen:] {
+			if t.Agent != info.Speaker.Name || purpose != PurposeTurn {
+				fresh = append(fresh, t)
+			}
+		}
+	}
+	a.seen = max(a.seen, len(info.Transcript))
+	if !first && len(info.Transcript) == 0 && purpose == PurposeTurn && !info.Blind {
+		// A caller that writes its own prompt (a seat of an MCP room)
+		// and hands over no transcript: its request is sent whole.
+		return user
+	}
+	if first {
+		note := render("agent_note.md", promptData{ReadOnly: a.client.tools == 0})
+		return joinPara(joinPara(system, note), user)
+	}
+	d := promptData{
+		Topic: info.Topic, Name: info.Speaker.Name, Round: info.Round, Rounds: info.Rounds,
+		Final:      info.Round == info.Rounds && info.Rounds > 1,
+		Transcript: FormatTranscript(fresh), Purpose: purpose,
+	}
+	follow := render("agent_followup.md", d)
+	if newPurpose {
+		return joinPara(system, follow)
+	}
+	return follow
+}
+
+// joinPara joins two blocks of text with a blank line, skipping empties.
+func joinPara(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n\n" + b
+}

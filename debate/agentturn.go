@@ -1,0 +1,157 @@
+package debate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	acp "github.com/coder/acp-go-sdk"
+)
+
+// turnUpdates is how many updates may wait between the SDK and the turn's
+// reader before the agent is slowed down.
+const turnUpdates = 64
+
+// lateQuiet is how long a turn whose agent disconnected keeps reading
+// updates that were received before the disconnect: the SDK answers the
+// prompt as failed at once, while its notifications may still be on their
+// way.
+const lateQuiet = 50 * time.Millisecond
+
+type promptResult struct {
+	resp acp.PromptResponse
+	err  error
+}
+
+// turn sends the speaker what it has not seen and streams its reply: text
+// to onDelta, tool calls, plans and refusals to req.OnActivity, both on
+// this goroutine. Thoughts and tool progress are keep-alives (empty
+// deltas). When ctx is done the agent is sent session/cancel and the
+// caller stops it.
+func (a *agentProc) turn(ctx context.Context, req Request, onDelta func(string) error) (Usage, error) {
+	text := a.promptFor(req)
+	t := &agentTurn{ch: make(chan agentUpdate, turnUpdates), done: make(chan struct{})}
+	a.client.begin(t)
+	defer a.client.end(t)
+	a.inTurn.Store(true)
+	defer a.inTurn.Store(false)
+
+	// The prompt's own context is not ctx: on cancel the stop sends
+	// session/cancel itself, then kills the agent after the grace period.
+	pctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res := make(chan promptResult, 1)
+	go func() {
+		r, err := a.conn.Prompt(pctx, acp.PromptRequest{SessionId: a.session, Prompt: []acp.ContentBlock{acp.TextBlock(text)}})
+		res <- promptResult{r, err}
+	}()
+
+	spoke := false
+	handle := func(u agentUpdate) error {
+		switch {
+		case u.activity != nil:
+			if req.OnActivity != nil {
+				req.OnActivity(*u.activity)
+			}
+			return onDelta("") // a working agent is alive
+		case u.text != "" && !spoke && isAgentWarning(u.text):
+			// codex-acp opens some turns with a warning about its model's
+			// metadata: a note, not the persona's words.
+			if req.OnActivity != nil {
+				req.OnActivity(Activity{Kind: ActivityNote, Text: clipLine(u.text, maxActivityRunes)})
+			}
+			return onDelta("")
+		case u.text != "":
+			spoke = true
+		}
+		return onDelta(u.text)
+	}
+	for {
+		select {
+		case u := <-t.ch:
+			if err := handle(u); err != nil {
+				return Usage{}, err
+			}
+		case r := <-res:
+			if err := a.drain(t, r.err != nil, handle); err != nil {
+				return Usage{}, err
+			}
+			return a.finish(r)
+		case <-ctx.Done():
+			return Usage{}, context.Cause(ctx)
+		case <-a.exited:
+			// The agent died. Its last updates and the failed prompt are
+			// on their way; the prompt's answer says how it ended.
+			select {
+			case r := <-res:
+				if err := a.drain(t, true, handle); err != nil {
+					return Usage{}, err
+				}
+				return a.finish(r)
+			case <-ctx.Done():
+				return Usage{}, context.Cause(ctx)
+			}
+		}
+	}
+}
+
+// drain hands the turn every update already received. After a failure it
+// also waits for stragglers until none comes for lateQuiet.
+func (a *agentProc) drain(t *agentTurn, failed bool, handle func(agentUpdate) error) error {
+	for {
+		select {
+		case u := <-t.ch:
+			if err := handle(u); err != nil {
+				return err
+			}
+			continue
+		default:
+		}
+		if !failed {
+			return nil
+		}
+		select {
+		case u := <-t.ch:
+			if err := handle(u); err != nil {
+				return err
+			}
+		case <-time.After(lateQuiet):
+			return nil
+		}
+	}
+}
+
+// finish reads the prompt's answer: its usage, or why the turn failed.
+func (a *agentProc) finish(r promptResult) (Usage, error) {
+	if r.err != nil {
+		var re *acp.RequestError
+		switch {
+		case a.isDead():
+			return Usage{}, a.exitError("its turn")
+		case errors.As(r.err, &re) && re.Code == authRequiredCode:
+			return Usage{}, a.authError(re)
+		}
+		return Usage{}, fmt.Errorf("the agent %s failed its turn: %s", a.label, rpcMessage(r.err))
+	}
+	var u Usage
+	if r.resp.Usage != nil {
+		u = Usage{PromptTokens: r.resp.Usage.InputTokens, CompletionTokens: r.resp.Usage.OutputTokens}
+	}
+	switch r.resp.StopReason {
+	case acp.StopReasonRefusal:
+		return u, fmt.Errorf("the agent %s refused to answer (stop reason: refusal)", a.label)
+	case acp.StopReasonCancelled:
+		return u, fmt.Errorf("the agent %s cancelled its turn by itself", a.label)
+	default: // end_turn; max_tokens and max_turn_requests end a turn too (agents.md: cut-off replies end "end_turn" as well)
+	}
+	return u, nil
+}
+
+// isAgentWarning reports whether a chunk that opens a turn is an agent's
+// own warning rather than the persona's words.
+func isAgentWarning(s string) bool {
+	t := strings.TrimSpace(s)
+	return strings.HasPrefix(t, "Model metadata for") || strings.HasPrefix(t, "⚠")
+}
