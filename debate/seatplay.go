@@ -36,7 +36,7 @@ func (g *SeatGame) Play(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	first := true
+	first, converged := true, false
 	for {
 		if st.Closed != nil {
 			return nil
@@ -50,7 +50,10 @@ func (g *SeatGame) Play(ctx context.Context) (err error) {
 			}
 		}
 		first = false
-		if seat == room.SeatLead && st.OutOfBudget {
+		switch {
+		case seat == room.SeatLead && converged:
+			return g.close(ctx, st, "agreement reached")
+		case seat == room.SeatLead && st.OutOfBudget:
 			return g.close(ctx, st, "budget spent")
 		}
 		purpose := PurposeSeatPeer
@@ -76,9 +79,13 @@ func (g *SeatGame) Play(ctx context.Context) (err error) {
 			_ = g.r.ClearDraft(seat)
 			return fmt.Errorf("the %s's %s sent an empty reply; nothing was posted (run roundtable seat again to retry)", seat, g.p.Model())
 		}
-		if closeAfter {
+		if closeAfter && body == "" {
 			return g.close(ctx, st, "agreement reached")
 		}
+		// A lead that converged hears the peer's last word before it
+		// writes the spec, as it does when the budget is spent: the spec's
+		// dissent is the peer's own.
+		converged = closeAfter
 	}
 }
 
@@ -142,7 +149,7 @@ func (g *SeatGame) compose(ctx context.Context, purpose Purpose, st room.State) 
 	if err != nil {
 		return "", err
 	}
-	d := newDrafter(g.r, room.Draft{Seat: g.s.Seat, Agent: g.label, StartedAt: time.Now()}, g.s.DraftEvery)
+	d := newDrafter(g.r.WriteDraft, room.Draft{Seat: g.s.Seat, Agent: g.label, StartedAt: time.Now()}, g.s.DraftEvery)
 	var wg sync.WaitGroup
 	gn := startGen(ctx, &wg, g.p, req, g.s.TurnTimeout, g.cap)
 	var text strings.Builder
@@ -189,7 +196,7 @@ func (g *SeatGame) log(event string, fields ...room.Field) {
 // goroutine writes it at most once per interval, always ending on the
 // latest.
 type drafter struct {
-	r     *room.Room
+	write func(room.Draft) error
 	every time.Duration
 	wake  chan struct{}
 	done  chan struct{}
@@ -200,8 +207,8 @@ type drafter struct {
 	dirty bool
 }
 
-func newDrafter(r *room.Room, d room.Draft, every time.Duration) *drafter {
-	w := &drafter{r: r, every: every, d: d, wake: make(chan struct{}, 1), done: make(chan struct{}), quit: make(chan struct{})}
+func newDrafter(write func(room.Draft) error, d room.Draft, every time.Duration) *drafter {
+	w := &drafter{write: write, every: every, d: d, wake: make(chan struct{}, 1), done: make(chan struct{}), quit: make(chan struct{})}
 	go w.run()
 	return w
 }
@@ -228,7 +235,7 @@ func (w *drafter) flush() {
 	w.dirty = false
 	w.mu.Unlock()
 	if dirty {
-		_ = w.r.WriteDraft(d) // a draft is a view: failing to write one is not failing the turn
+		_ = w.write(d) // a draft is a view: failing to write one is not failing the turn
 	}
 }
 
