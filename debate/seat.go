@@ -185,9 +185,6 @@ func (s SeatSettings) mind() (ProviderConfig, AgentSpec, error) {
 		return ProviderConfig{}, AgentSpec{}, fmt.Errorf("%w: --allow-agent-tools is for a seat played by --agent, not by a model", ErrBadConfig)
 	}
 	pc, err := ResolveProvider(s.Provider, s.Getenv)
-	if errors.Is(err, ErrMissingKey) {
-		err = fmt.Errorf("%w: %w", ErrBadConfig, err)
-	}
 	return pc, AgentSpec{}, err
 }
 

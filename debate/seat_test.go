@@ -158,7 +158,7 @@ func TestTakeSeatRefusals(t *testing.T) {
 		{"bad seat", mockSeatSettings(cwd, "open", "moderator"), true, "moderator"},
 		{"debate room", mockSeatSettings(cwd, "panel", room.SeatLead), true, "persona debate"},
 		{"bad provider", SeatSettings{Room: "open", Seat: room.SeatPeer, Cwd: cwd, Provider: ProviderConfig{Name: "nope"}, Getenv: func(string) string { return "" }}, true, "unknown provider"},
-		{"missing key", SeatSettings{Room: "open", Seat: room.SeatPeer, Cwd: cwd, Provider: ProviderConfig{Name: ProviderOpenAI}, Getenv: func(string) string { return "" }}, true, "OPENAI_API_KEY"},
+		{"missing key", SeatSettings{Room: "open", Seat: room.SeatPeer, Cwd: cwd, Provider: ProviderConfig{Name: ProviderOpenAI}, Getenv: func(string) string { return "" }}, false, "OPENAI_API_KEY"},
 		{"no room", mockSeatSettings(cwd, "absent", room.SeatPeer), false, "no room \"absent\""},
 	}
 	for _, c := range cases {
