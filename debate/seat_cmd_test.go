@@ -52,7 +52,7 @@ type seatProc struct {
 	done   chan int // its exit code
 }
 
-func startSeatProc(t *testing.T, bin string, env []string, args ...string) *seatProc {
+func startSeatProc(t testing.TB, bin string, env []string, args ...string) *seatProc {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"seat"}, args...)...)
 	cmd.Env = env
@@ -70,7 +70,7 @@ func startSeatProc(t *testing.T, bin string, env []string, args ...string) *seat
 }
 
 // exit waits for the process to end and returns its exit code.
-func (p *seatProc) exit(t *testing.T) int {
+func (p *seatProc) exit(t testing.TB) int {
 	t.Helper()
 	select {
 	case code := <-p.done:
@@ -85,12 +85,12 @@ func (p *seatProc) exit(t *testing.T) int {
 // mcpSeat is a scripted MCP client holding the other seat through the
 // binary's seat server.
 type mcpSeat struct {
-	t    *testing.T
+	t    testing.TB
 	c    *client.Client
 	name string
 }
 
-func startMCPSeat(t *testing.T, bin, cwd, roomName, seat string, extra ...string) *mcpSeat {
+func startMCPSeat(t testing.TB, bin, cwd, roomName, seat string, extra ...string) *mcpSeat {
 	t.Helper()
 	args := append([]string{"--room", roomName, "--seat", seat, "--agent", "scripted-" + seat, "--cwd", cwd}, extra...)
 	c, err := client.NewStdioMCPClientWithOptions(bin, nil, args, transport.WithCommandStderrWriter(&syncBuf{}))
@@ -151,7 +151,7 @@ func (s *mcpSeat) next() map[string]any {
 }
 
 // only is the one message of a wait_for_message reply.
-func only(t *testing.T, reply map[string]any) map[string]any {
+func only(t testing.TB, reply map[string]any) map[string]any {
 	t.Helper()
 	msgs, _ := reply["messages"].([]any)
 	if len(msgs) != 1 {

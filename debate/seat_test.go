@@ -360,7 +360,7 @@ func TestPlaySeatStops(t *testing.T) {
 	_ = l.Unlock()
 }
 
-func waitFor(t *testing.T, cond func() bool) {
+func waitFor(t testing.TB, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for !cond() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -93,6 +94,12 @@ func (g *SeatGame) Play(ctx context.Context) (err error) {
 // room's change notifications, logged as an MCP seat's wait_for_message.
 func (g *SeatGame) wait(ctx context.Context, n *room.Notifier) (room.State, error) {
 	g.call(room.WaitTool)
+	// The seat is about to sit idle for the other seat's whole turn,
+	// minutes with a real model: give the garbage of start-up and of the
+	// turn just composed (prompts, the reply, HTTP buffers) back to the
+	// system now, rather than keep it resident until the scavenger gets to
+	// it. One collection per turn costs a few milliseconds.
+	debug.FreeOSMemory()
 	start := time.Now()
 	ret := func(reason string) {
 		g.log(room.EventWaitReturn, room.F("seat", g.s.Seat), room.F("reason", reason), room.F("waited_ms", time.Since(start).Milliseconds()))
