@@ -60,10 +60,11 @@ func mockSeat(info TurnInfo) string {
 			fmt.Fprintf(&b, "A smaller first step: try %s on one path only, behind a switch, and measure it for a week.\n", tw.Gerund)
 		case "concession":
 			b.WriteString("The evidence is on your side there; I concede the point, with the rollback plan written down first.\n")
-		default:
+		default: // answer
 			fmt.Fprintf(&b, "Yes, %s can work, if we write the current behaviour down as tests before anything changes.\n", tw.Gerund)
 		}
 		return b.String()
+	default: // PurposeSeatLead: the lead's post, below
 	}
 	switch {
 	case info.Round <= 1 || last == nil:
