@@ -392,7 +392,10 @@ func TestSeatCommand(t *testing.T) {
 		waitSeat(t, run, cwd, "twice", room.SeatPeer, room.StateParked)
 		logPath := filepath.Join(room.Dir(cwd, "twice"), room.LogFile)
 		before, _ := os.ReadFile(logPath)
-		_, errOut, code := run(cwd, nil, "seat", "--room", "twice", "--seat", "peer", "--provider", "mock", "--cwd", cwd)
+		// Started like the first, so that a second player that is wrongly
+		// let in fails the test (exit times out) instead of hanging it.
+		second := startSeatProc(t, bin, env, "--room", "twice", "--seat", "peer", "--provider", "mock", "--cwd", cwd)
+		code, errOut := second.exit(t), second.stderr.String()
 		want := fmt.Sprintf("roundtable: the peer seat of room twice is already played by pid %d (roundtable seat); stop it first\n", first.cmd.Process.Pid)
 		if code != 2 || !strings.HasPrefix(errOut, want) {
 			t.Fatalf("exit %d, stderr %q; want 2 and %q", code, errOut, want)
@@ -473,7 +476,8 @@ func TestSeatCommand(t *testing.T) {
 			{[]string{"--room", "open", "--seat", "peer", "--agent", "acp:codex", "--allow-agent-tools", "root"}, "allow-agent-tools"},
 			{[]string{"--room", "open", "--seat", "peer", "--persona", "Nameless"}, "--persona"},
 		} {
-			_, errOut, code := run(cwd, nil, append([]string{"seat", "--cwd", cwd}, c.args...)...)
+			p := startSeatProc(t, bin, env, append([]string{"--cwd", cwd}, c.args...)...)
+			code, errOut := p.exit(t), p.stderr.String()
 			lines := strings.Split(strings.TrimSpace(errOut), "\n")
 			if code != 2 || !strings.HasPrefix(lines[0], "roundtable: ") || !strings.Contains(lines[0], c.want) || len(lines) != 2 {
 				t.Errorf("%v: exit %d, stderr %q; want 2 and one sentence with %q", c.args, code, errOut, c.want)
