@@ -1,11 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/seatcmd"
 )
 
@@ -66,11 +68,7 @@ refused. ctrl+c (or SIGTERM) stops it; nothing half-written is posted.`,
 				s.Provider.Pace = debate.DefaultPace
 			}
 			s.Stderr = c.ErrOrStderr()
-			err = debate.PlaySeat(c.Context(), s)
-			if debate.IsSeatUsage(err) {
-				return asUsage(err)
-			}
-			return err
+			return playSeat(c, s)
 		},
 	}
 	f := c.Flags()
@@ -90,4 +88,26 @@ refused. ctrl+c (or SIGTERM) stops it; nothing half-written is posted.`,
 	f.StringVar(&s.Spec, seatcmd.FlagSpec, "", "spec path relative to --cwd, used when this process creates the room; default SPEC-<room>.md")
 	f.BoolVar(&fast, seatcmd.FlagFast, false, "no pause between the mock's tokens")
 	return c
+}
+
+// playSeat takes the seat, says so on stderr, plays it, and says how the
+// room ended.
+func playSeat(c *cobra.Command, s debate.SeatSettings) error {
+	g, err := debate.TakeSeat(s)
+	if err != nil {
+		if debate.IsSeatUsage(err) {
+			return asUsage(err)
+		}
+		return err
+	}
+	defer g.Close()
+	name := g.Room().Config().Room
+	fmt.Fprintf(c.ErrOrStderr(), "roundtable: playing the %s seat of room %s as %s (pid %d); ctrl+c stops.\n", s.Seat, name, g.Label(), os.Getpid())
+	if err := g.Play(c.Context()); err != nil {
+		return err
+	}
+	if st, err := g.Room().Refresh(); err == nil && st.Closed != nil {
+		fmt.Fprintf(c.ErrOrStderr(), "roundtable: room %s closed (%s); the spec is %s.\n", name, st.Closed.Reason, room.SpecFor(g.Room().Config(), st.Closed))
+	}
+	return nil
 }
