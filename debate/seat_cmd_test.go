@@ -82,6 +82,17 @@ func (p *seatProc) exit(t testing.TB) int {
 	}
 }
 
+// exitNow is the exit code if the process has ended, else -1.
+func (p *seatProc) exitNow() int {
+	select {
+	case code := <-p.done:
+		p.done <- code
+		return code
+	default:
+		return -1
+	}
+}
+
 // mcpSeat is a scripted MCP client holding the other seat through the
 // binary's seat server.
 type mcpSeat struct {
@@ -412,6 +423,36 @@ func TestSeatCommand(t *testing.T) {
 		}
 		if s := seatsOut(t, run, cwd, "twice")[room.SeatPeer]; s.State != room.StateDisconnected {
 			t.Fatalf("peer after SIGTERM: %+v", s)
+		}
+	})
+
+	t.Run("a seat whose player was killed is free", func(t *testing.T) {
+		cwd := t.TempDir()
+		if _, errOut, code := run(cwd, nil, "seed", "--room", "dead", "--topic", "T", "--cwd", cwd); code != 0 {
+			t.Fatal(errOut)
+		}
+		first := startSeatProc(t, bin, env, "--room", "dead", "--seat", "lead", "--provider", "mock", "--fast", "--cwd", cwd)
+		waitSeat(t, run, cwd, "dead", room.SeatLead, room.StateParked) // it posted its brief
+		if err := first.cmd.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		first.exit(t)
+		second := startSeatProc(t, bin, env, "--room", "dead", "--seat", "lead", "--provider", "mock", "--fast", "--cwd", cwd)
+		// The killed lead never logged its disconnect: it still looks
+		// parked, so wait for the second's own connect and park.
+		var s room.SeatInfo
+		waitFor(t, func() bool {
+			s = seatsOut(t, run, cwd, "dead")[room.SeatLead]
+			return s.PID == second.cmd.Process.Pid && s.State == room.StateParked
+		})
+		if code := second.exitNow(); code >= 0 {
+			t.Fatalf("the second lead exited %d: %s", code, second.stderr.String())
+		}
+		if err := second.cmd.Process.Signal(syscall.SIGINT); err != nil {
+			t.Fatal(err)
+		}
+		if code := second.exit(t); code != 130 {
+			t.Fatalf("exit %d after SIGINT: %s", code, second.stderr.String())
 		}
 	})
 
