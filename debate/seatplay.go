@@ -42,7 +42,10 @@ func (g *SeatGame) Play(ctx context.Context) (err error) {
 		if st.Closed != nil {
 			return nil
 		}
-		if !first || st.Turn != seat || seat != room.SeatLead || len(st.Messages) > 0 {
+		// Every turn starts with a wait, which returns at once when the
+		// turn is already the seat's, except an empty room's first: the
+		// lead posts its brief straight away.
+		if !first || seat != room.SeatLead || len(st.Messages) > 0 {
 			if st, err = g.wait(ctx, n); err != nil {
 				return err
 			}
