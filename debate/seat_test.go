@@ -405,3 +405,34 @@ func TestDrafterThrottles(t *testing.T) {
 		t.Fatalf("last write holds %d characters, want 2000", len(last))
 	}
 }
+
+// TestPlaySeatRoomDeleted: a room deleted under a parked seat ends the seat
+// with an error naming the room, and nothing is written back into the
+// folder being deleted.
+func TestPlaySeatRoomDeleted(t *testing.T) {
+	cwd := t.TempDir()
+	if _, _, err := room.Create(cwd, "gone", room.CreateOptions{Topic: "T", Budget: 2}); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- PlaySeat(context.Background(), mockSeatSettings(cwd, "gone", room.SeatPeer)) }()
+	dir := room.Dir(cwd, "gone")
+	waitFor(t, func() bool {
+		seats, _ := room.ReadSeats(dir)
+		return seats[1].State == room.StateParked
+	})
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if !errors.Is(err, room.ErrNoRoom) || !strings.Contains(err.Error(), `"gone"`) {
+			t.Fatalf("err = %v, want the room gone", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the seat did not notice its room was deleted")
+	}
+	if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the seat wrote into the deleted room: %v", err)
+	}
+}
