@@ -197,7 +197,11 @@ func (s SeatSettings) openRoom() (*room.Room, error) {
 		if budget <= 0 {
 			budget = DefaultSeatBudget
 		}
-		r, _, err = room.Create(s.Cwd, s.Room, room.CreateOptions{Topic: s.Topic, Budget: budget, Spec: s.Spec})
+		// Created as `seed` creates it, prompts included, so an agent
+		// joining the other seat by hand has its brief at hand.
+		if _, err = room.Seed(s.Cwd, s.Room, room.CreateOptions{Topic: s.Topic, Budget: budget, Spec: s.Spec}); err == nil {
+			r, err = room.Open(s.Cwd, s.Room)
+		}
 	}
 	if errors.Is(err, room.ErrNoRoom) {
 		return nil, &seatError{msg: fmt.Sprintf("no room %q under %s; create it with roundtable seed --room %s --topic \"...\", or give --topic", s.Room, orWorkingDir(s.Cwd), s.Room), is: room.ErrNoRoom}

@@ -330,6 +330,12 @@ func TestSeatCommand(t *testing.T) {
 		waitFor(t, func() bool { _, err := room.Open(cwd, "led"); return err == nil })
 		peer := startMCPSeat(t, bin, cwd, "led", room.SeatPeer)
 		brief := only(t, peer.next())
+		// The seat created the room as seed does (before it posted).
+		for _, f := range []string{"lead.md", "peer.md"} {
+			if data, err := os.ReadFile(filepath.Join(room.Dir(cwd, "led"), f)); err != nil || !strings.Contains(string(data), "Should we split the monolith") {
+				t.Fatalf("%s of a room the seat created: %v %.80q", f, err, data)
+			}
+		}
 		if brief["kind"] != "brief" || brief["agent"] != "roundtable:mock" || !strings.Contains(brief["text"].(string), "split the monolith") {
 			t.Fatalf("brief: %v", brief)
 		}
