@@ -222,6 +222,18 @@ func (p *scripted) Close() error {
 	return nil
 }
 
+// existingAgent is an --agent value naming a command that exists (this
+// test binary), so that parsing it passes whether or not the agent
+// provider checks the command when it parses it.
+func existingAgent(t *testing.T) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil || strings.ContainsAny(exe, " \t\"'") {
+		t.Fatalf("test binary %q: %v", exe, err)
+	}
+	return "acp:" + exe
+}
+
 // useAgent makes --agent seats of this test use p.
 func useAgent(t *testing.T, p *scripted) *AgentOptions {
 	t.Helper()
@@ -248,7 +260,7 @@ func TestPlaySeatAgentPath(t *testing.T) {
 	agent := &scripted{replies: []string{"kind: objection\n\nroom/store.go:120 says otherwise.", "kind: concession\n\nFair."}}
 	opts := useAgent(t, agent)
 	lead := &scripted{replies: []string{"kind: brief\n\nWrite-through, because reads dominate.", "kind: decision\n\nWe keep write-through.\nCLOSE", "# Spec\n\n## Decision\nWrite-through."}}
-	peer := SeatSettings{Room: "agent", Seat: room.SeatPeer, Cwd: cwd, Agent: "acp:scripted --flag", AgentTools: AllowWrite}
+	peer := SeatSettings{Room: "agent", Seat: room.SeatPeer, Cwd: cwd, Agent: existingAgent(t) + " --flag", AgentTools: AllowWrite}
 	leadS := SeatSettings{Room: "agent", Seat: room.SeatLead, Cwd: cwd, Provider: ProviderConfig{Name: ProviderMock}, Getenv: func(string) string { return "" }}
 	// The lead is a model seat whose mind is scripted too: swap it in
 	// after TakeSeat built the mock.
@@ -316,7 +328,7 @@ func TestPlaySeatStallPostsNothing(t *testing.T) {
 	}
 	p := &scripted{replies: []string{"kind: brief\n\nhalf a"}, stall: true}
 	useAgent(t, p)
-	err := PlaySeat(context.Background(), SeatSettings{Room: "stall", Seat: room.SeatLead, Cwd: cwd, Agent: "acp:x", TurnTimeout: 200 * time.Millisecond})
+	err := PlaySeat(context.Background(), SeatSettings{Room: "stall", Seat: room.SeatLead, Cwd: cwd, Agent: existingAgent(t), TurnTimeout: 200 * time.Millisecond})
 	if !errors.Is(err, ErrTurnTimeout) || !strings.Contains(err.Error(), "nothing was posted") {
 		t.Fatalf("err = %v, want a turn timeout that posted nothing", err)
 	}
