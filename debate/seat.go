@@ -136,7 +136,7 @@ func TakeSeat(s SeatSettings) (*SeatGame, error) {
 		}
 	}
 	if s.TurnTimeout < 0 {
-		return nil, fmt.Errorf("%w: turn timeout %s; give a positive duration like 2m", ErrBadConfig, s.TurnTimeout)
+		return nil, seatUsage("--turn-timeout %s is not a positive duration; give one like 2m", s.TurnTimeout)
 	}
 	if s.TurnTimeout == 0 {
 		s.TurnTimeout = DefaultTurnTimeout
@@ -176,13 +176,13 @@ func TakeSeat(s SeatSettings) (*SeatGame, error) {
 func (s SeatSettings) mind() (ProviderConfig, AgentSpec, error) {
 	if s.Agent != "" {
 		if s.Provider.Name != "" || s.Provider.Model != "" || s.Provider.BaseURL != "" {
-			return ProviderConfig{}, AgentSpec{}, fmt.Errorf("%w: give --provider (a model) or --agent (a coding agent), not both", ErrBadConfig)
+			return ProviderConfig{}, AgentSpec{}, seatUsage("give --provider (a model) or --agent (a coding agent), not both")
 		}
 		spec, err := ParseAgent(s.Agent)
 		return ProviderConfig{MaxTokens: DefaultMaxTokens}, spec, err
 	}
 	if s.AgentTools != 0 {
-		return ProviderConfig{}, AgentSpec{}, fmt.Errorf("%w: --allow-agent-tools is for a seat played by --agent, not by a model", ErrBadConfig)
+		return ProviderConfig{}, AgentSpec{}, seatUsage("--allow-agent-tools is for a seat played by --agent, not by a model")
 	}
 	pc, err := ResolveProvider(s.Provider, s.Getenv)
 	return pc, AgentSpec{}, err
@@ -211,7 +211,7 @@ func (s SeatSettings) openRoom() (*room.Room, error) {
 	}
 	cfg := r.Config()
 	if cfg.Mode != "" {
-		return nil, fmt.Errorf("%w: room %s is a persona debate, not an MCP room; a seat can only be played in a room of two seats", ErrBadConfig, s.Room)
+		return nil, seatUsage("room %s is a persona debate, not an MCP room; a seat can only be played in a room of two seats", s.Room)
 	}
 	st, err := r.Refresh()
 	if err != nil {
@@ -262,3 +262,8 @@ type seatError struct {
 
 func (e *seatError) Error() string { return e.msg }
 func (e *seatError) Unwrap() error { return e.is }
+
+// seatUsage is a sentence about settings the user gave (IsSeatUsage).
+func seatUsage(format string, args ...any) error {
+	return &seatError{msg: fmt.Sprintf(format, args...), is: ErrBadConfig}
+}
