@@ -327,7 +327,7 @@ func TestStopOnConsensus(t *testing.T) {
 			return "CONTINUE\nNot yet."
 		case PurposeVerdict:
 			return "**Decision:** go."
-		case PurposeTurn:
+		default:
 		}
 		return "fine by me"
 	}}

@@ -71,6 +71,8 @@ func MockReply(info TurnInfo) string {
 		return mockConsensus(info)
 	case PurposeTurn:
 		return mockTurn(info)
+	case PurposeSeatLead, PurposeSeatPeer, PurposeSeatSpec:
+		return mockSeat(info)
 	}
 	return mockTurn(info)
 }

@@ -1,0 +1,273 @@
+package debate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+// Play plays the seat until the room closes (nil), ctx ends (a
+// *StoppedError) or something fails. It follows an MCP seat's rules and
+// leaves the same server.log lines, so `roundtable seats` and watch show
+// it: connect, a wait_for_message call per turn (the lead's first turn
+// excepted, as an MCP lead posts its brief at once) with its wait_return,
+// one post per turn, and for the lead write_spec and close_room once the
+// budget is spent or it has converged; disconnect when it stops.
+func (g *SeatGame) Play(ctx context.Context) (err error) {
+	n := room.Watch(ctx, g.r)
+	defer n.Close()
+	seat := g.s.Seat
+	g.log(room.EventConnect, room.F("seat", seat), room.F("agent", g.label), room.F("pid", g.pid), room.F("waits", room.WaitsLogged))
+	defer func() {
+		// Whatever stops the seat, its half-written turn is not left to
+		// look like one in progress.
+		_ = g.r.ClearDraft(seat)
+		g.log(room.EventDisconnect, room.F("seat", seat), room.F("pid", g.pid))
+		if ctx.Err() != nil && (err == nil || errors.Is(err, context.Canceled) || errors.Is(err, ctx.Err())) {
+			err = &StoppedError{Msg: fmt.Sprintf("stopped: the %s seat of room %s is free again; nothing half-written was posted", seat, g.r.Config().Room)}
+		}
+	}()
+	st, err := g.r.Refresh()
+	if err != nil {
+		return err
+	}
+	first, converged := true, false
+	for {
+		if st.Closed != nil {
+			return nil
+		}
+		// Every turn starts with a wait, which returns at once when the
+		// turn is already the seat's, except an empty room's first: the
+		// lead posts its brief straight away.
+		if !first || seat != room.SeatLead || len(st.Messages) > 0 {
+			if st, err = g.wait(ctx, n); err != nil {
+				return err
+			}
+			if st.Closed != nil {
+				return nil
+			}
+		}
+		first = false
+		switch {
+		case seat == room.SeatLead && converged:
+			return g.close(ctx, st, "agreement reached")
+		case seat == room.SeatLead && st.OutOfBudget:
+			return g.close(ctx, st, "budget spent")
+		}
+		purpose := PurposeSeatPeer
+		if seat == room.SeatLead {
+			purpose = PurposeSeatLead
+		}
+		text, err := g.compose(ctx, purpose, st)
+		if err != nil {
+			return err
+		}
+		kind, body, closeAfter := parsePost(seat, text)
+		if body != "" {
+			g.call("post")
+			_, st, err = g.r.PostMessage(room.Post{Seat: seat, Agent: g.label, Kind: kind, Text: body})
+			_ = g.r.ClearDraft(seat)
+			if errors.Is(err, room.ErrClosed) {
+				return nil // the room ended while the seat composed
+			}
+			if err != nil {
+				return fmt.Errorf("post to room %s: %w", g.r.Config().Room, err)
+			}
+		} else if !closeAfter {
+			_ = g.r.ClearDraft(seat)
+			return fmt.Errorf("the %s's %s sent an empty reply; nothing was posted (run roundtable seat again to retry)", seat, g.p.Model())
+		}
+		if closeAfter && body == "" {
+			return g.close(ctx, st, "agreement reached")
+		}
+		// A lead that converged hears the peer's last word before it
+		// writes the spec, as it does when the budget is spent: the spec's
+		// dissent is the peer's own.
+		converged = closeAfter
+	}
+}
+
+// wait parks until it is the seat's turn or the room closes, on the
+// room's change notifications, logged as an MCP seat's wait_for_message.
+func (g *SeatGame) wait(ctx context.Context, n *room.Notifier) (room.State, error) {
+	g.call(room.WaitTool)
+	// The seat is about to sit idle for the other seat's whole turn,
+	// minutes with a real model: give the garbage of start-up and of the
+	// turn just composed (prompts, the reply, HTTP buffers) back to the
+	// system now, rather than keep it resident until the scavenger gets to
+	// it. One collection per turn costs a few milliseconds.
+	debug.FreeOSMemory()
+	start := time.Now()
+	ret := func(reason string) {
+		g.log(room.EventWaitReturn, room.F("seat", g.s.Seat), room.F("reason", reason), room.F("waited_ms", time.Since(start).Milliseconds()))
+	}
+	for {
+		changed := n.Changed() // before reading, so no change is missed
+		st, err := g.r.State()
+		if err != nil {
+			ret(room.WaitFailed)
+			return st, err
+		}
+		switch {
+		case st.Closed != nil:
+			ret(room.WaitClosed)
+			return st, nil
+		case st.Turn == g.s.Seat:
+			ret(room.WaitMessage)
+			return st, nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			ret(room.WaitCancelled)
+			return st, context.Cause(ctx)
+		}
+	}
+}
+
+// close asks the lead's mind for the spec, writes it where the room says
+// and closes the room.
+func (g *SeatGame) close(ctx context.Context, st room.State, reason string) error {
+	text, err := g.compose(ctx, PurposeSeatSpec, st)
+	if err != nil {
+		return err
+	}
+	g.call("write_spec")
+	if _, err := g.r.WriteSpec(strings.TrimSpace(text)); err != nil {
+		_ = g.r.ClearDraft(g.s.Seat)
+		return fmt.Errorf("write the spec of room %s: %w", g.r.Config().Room, err)
+	}
+	_ = g.r.ClearDraft(g.s.Seat)
+	g.call("close_room")
+	if _, err := g.r.Close(room.CloseOptions{Reason: reason, RequireSpec: true}); err != nil && !errors.Is(err, room.ErrClosed) {
+		return fmt.Errorf("close room %s: %w", g.r.Config().Room, err)
+	}
+	return nil
+}
+
+// compose streams the mind's reply, keeping the seat's draft up to date
+// (at most one write per DraftEvery, the latest text always written), and
+// returns the whole reply. A failed reply posts nothing.
+func (g *SeatGame) compose(ctx context.Context, purpose Purpose, st room.State) (string, error) {
+	req, err := g.seatRequest(purpose, st)
+	if err != nil {
+		return "", err
+	}
+	d := newDrafter(g.r.WriteDraft, room.Draft{Seat: g.s.Seat, Agent: g.label, StartedAt: time.Now()}, g.s.DraftEvery)
+	var wg sync.WaitGroup
+	gn := startGen(ctx, &wg, g.p, req, g.s.TurnTimeout, g.cap)
+	var text strings.Builder
+	var spare []piece
+	for {
+		<-gn.ready
+		pieces, done := gn.take(spare)
+		for _, p := range pieces {
+			text.WriteString(p.text)
+		}
+		if len(pieces) > 0 {
+			d.set(text.String())
+		}
+		spare = pieces
+		if done {
+			break
+		}
+	}
+	wg.Wait()
+	d.stop()
+	_, _, err = gn.result()
+	if err != nil {
+		_ = g.r.ClearDraft(g.s.Seat)
+		if ctx.Err() != nil {
+			return "", context.Cause(ctx)
+		}
+		return "", fmt.Errorf("the %s's %s failed: %w; nothing was posted (run roundtable seat again to retry)", g.s.Seat, g.p.Model(), err)
+	}
+	return text.String(), nil
+}
+
+// call logs a tool call as an MCP seat's would be.
+func (g *SeatGame) call(tool string) {
+	g.log(room.EventCall, room.F("seat", g.s.Seat), room.F("tool", tool))
+}
+
+func (g *SeatGame) log(event string, fields ...room.Field) {
+	// server.log is for diagnosis: a failed write must not stop the seat.
+	_ = g.r.Log(event, fields...)
+}
+
+// drafter writes a seat's draft from its own goroutine, so a fast stream
+// is never slowed by the disk: set records the latest text, and the
+// goroutine writes it at most once per interval, always ending on the
+// latest.
+type drafter struct {
+	write func(room.Draft) error
+	every time.Duration
+	wake  chan struct{}
+	done  chan struct{}
+	quit  chan struct{}
+
+	mu    sync.Mutex
+	d     room.Draft
+	dirty bool
+}
+
+func newDrafter(write func(room.Draft) error, d room.Draft, every time.Duration) *drafter {
+	w := &drafter{write: write, every: every, d: d, wake: make(chan struct{}, 1), done: make(chan struct{}), quit: make(chan struct{})}
+	go w.run()
+	return w
+}
+
+func (w *drafter) set(text string) {
+	w.mu.Lock()
+	w.d.Text, w.dirty = text, true
+	w.mu.Unlock()
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// stop writes what is pending and ends the goroutine.
+func (w *drafter) stop() {
+	close(w.quit)
+	<-w.done
+}
+
+func (w *drafter) flush() {
+	w.mu.Lock()
+	d, dirty := w.d, w.dirty
+	w.dirty = false
+	w.mu.Unlock()
+	if dirty {
+		_ = w.write(d) // a draft is a view: failing to write one is not failing the turn
+	}
+}
+
+func (w *drafter) run() {
+	defer close(w.done)
+	t := time.NewTimer(0)
+	<-t.C
+	for {
+		select {
+		case <-w.quit:
+			w.flush()
+			return
+		case <-w.wake:
+		}
+		w.flush()
+		t.Reset(w.every)
+		select {
+		case <-w.quit:
+			t.Stop()
+			w.flush()
+			return
+		case <-t.C:
+		}
+	}
+}

@@ -1,0 +1,101 @@
+package debate
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/roundtable-dev/roundtable/prompts"
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+// seatRequest is what the seat's mind is asked: the seat prompt as `seed`
+// writes it (lead.md or peer.md, topic filled in), how roundtable plays the
+// seat (played-<seat>.md), the persona, and the room so far. purpose is
+// PurposeSeatLead, PurposeSeatPeer or PurposeSeatSpec.
+func (g *SeatGame) seatRequest(purpose Purpose, st room.State) (Request, error) {
+	cfg := g.r.Config()
+	v := prompts.SeatValues{Room: cfg.Room, Topic: cfg.Topic, Spec: cfg.Spec, Budget: cfg.Budget}
+	round := st.Round
+	if purpose == PurposeSeatLead {
+		round++ // the round this post opens
+	}
+	fill := func(name string) (string, error) {
+		text, err := prompts.Seat(name, v)
+		if err != nil {
+			return "", fmt.Errorf("seat prompt %s: %w", name, err)
+		}
+		return strings.ReplaceAll(text, "{{ROUND}}", strconv.Itoa(max(round, 1))), nil
+	}
+	seatPrompt, err := fill(g.s.Seat)
+	if err != nil {
+		return Request{}, err
+	}
+	played, err := fill("played-" + g.s.Seat)
+	if err != nil {
+		return Request{}, err
+	}
+	system := seatPrompt + "\n\n" + played
+	speaker := Persona{Name: g.s.Seat}
+	if p := g.s.Persona; p.Name != "" {
+		speaker = p
+		system += fmt.Sprintf("\n\n## Who you are\nYou speak in this seat as **%s**: %s", p.Name, p.Persona)
+	}
+	var user strings.Builder
+	if len(st.Messages) == 0 {
+		user.WriteString("The room is empty: nobody has posted yet.\n\n")
+	} else {
+		user.WriteString("The room so far, oldest first:\n\n")
+		for _, m := range st.Messages {
+			fmt.Fprintf(&user, "--- #%d %s (%s), %s ---\n%s\n\n", m.Seq, m.Seat, m.Agent, m.Kind, strings.TrimSpace(m.Text))
+		}
+	}
+	switch purpose {
+	case PurposeSeatSpec:
+		text, err := fill("played-spec")
+		if err != nil {
+			return Request{}, err
+		}
+		user.WriteString(text)
+	case PurposeSeatLead:
+		fmt.Fprintf(&user, "Write your post for round %d of %d now.", round, cfg.Budget)
+	default:
+		user.WriteString("Write your answer to the lead now.")
+	}
+	turns := make([]Turn, len(st.Messages))
+	for i, m := range st.Messages {
+		turns[i] = Turn{Agent: m.Seat, Model: m.Agent, Text: m.Text}
+	}
+	return Request{
+		Messages: []Message{{Role: RoleSystem, Content: system}, {Role: RoleUser, Content: strings.TrimSpace(user.String())}},
+		Info: TurnInfo{
+			Purpose: purpose, Topic: cfg.Topic, Speaker: speaker,
+			Round: round, Rounds: cfg.Budget, Transcript: turns,
+		},
+	}, nil
+}
+
+// parsePost reads a post as the seat prompt asks for it: a first line
+// "kind: <kind>" (Markdown emphasis allowed) naming one of the seat's kinds,
+// and for the lead a last line CLOSE. A first line that names no kind of
+// the seat's stays in the text and the seat's default kind is used.
+func parsePost(seat, text string) (kind, body string, closeAfter bool) {
+	body = strings.TrimSpace(text)
+	if seat == room.SeatLead {
+		lines := strings.Split(body, "\n")
+		if last := strings.Trim(strings.TrimSpace(lines[len(lines)-1]), "*_`"); last == closeMark {
+			body, closeAfter = strings.TrimSpace(strings.Join(lines[:len(lines)-1], "\n")), true
+		}
+	}
+	first, rest, _ := strings.Cut(body, "\n")
+	label, value, ok := strings.Cut(strings.Trim(strings.TrimSpace(first), "*_`#> "), ":")
+	if ok && strings.EqualFold(strings.Trim(label, "*_` "), "kind") {
+		k := strings.ToLower(strings.Trim(strings.TrimSpace(value), "*_`.\"' "))
+		for _, allowed := range room.KindsFor(seat) {
+			if k == allowed {
+				return k, strings.TrimSpace(rest), closeAfter
+			}
+		}
+	}
+	return room.DefaultKind(seat), body, closeAfter
+}
