@@ -1,5 +1,10 @@
 package debate
 
+import (
+	"fmt"
+	"strings"
+)
+
 // promptFor is what the speaker's agent is sent for req: the first time,
 // the whole prompt (instructions, the debate so far, the turn) with a note
 // on how to work as an agent; after that, only what it has not seen: the
@@ -22,6 +27,10 @@ func (a *agentProc) promptFor(req Request) string {
 		}
 	}
 	first := len(a.sent) == 0
+	if !first && isSeatPurpose(purpose) {
+		a.sent[purpose] = true
+		return a.seatFollowup(req)
+	}
 	newPurpose := !a.sent[purpose]
 	a.sent[purpose] = true
 	var fresh []Turn
@@ -52,6 +61,33 @@ func (a *agentProc) promptFor(req Request) string {
 		return joinPara(system, follow)
 	}
 	return follow
+}
+
+// isSeatPurpose reports whether purpose is a turn of an MCP room's seat
+// that roundtable plays (`roundtable seat`).
+func isSeatPurpose(p Purpose) bool {
+	return p == PurposeSeatLead || p == PurposeSeatPeer || p == PurposeSeatSpec
+}
+
+// seatFollowup is a seat's later prompt: the posts that landed since the
+// agent last read the room, then the request's instruction
+// (Info.Instruction: write your post, your answer, or the spec). The agent's
+// session holds the seat prompt and the room before that.
+func (a *agentProc) seatFollowup(req Request) string {
+	instruction := req.Info.Instruction
+	t := req.Info.Transcript
+	var b strings.Builder
+	if a.seen < len(t) {
+		b.WriteString("Posted in the room since you last read it:\n\n")
+		for _, turn := range t[a.seen:] {
+			fmt.Fprintf(&b, "### %s (%s)\n\n%s\n\n", turn.Agent, turn.Model, strings.TrimSpace(turn.Text))
+		}
+	} else {
+		b.WriteString("Nothing new was posted in the room since you last read it.\n\n")
+	}
+	a.seen = max(a.seen, len(t))
+	b.WriteString(instruction)
+	return b.String()
 }
 
 // joinPara joins two blocks of text with a blank line, skipping empties.

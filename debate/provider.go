@@ -113,6 +113,10 @@ type TurnInfo struct {
 	Seed       int64
 	Blind      bool   // a blind opening turn: the speaker sees no one
 	Transcript []Turn // every turn the speaker can see, in order
+	// Instruction, when set, is what the request asks for now (it also
+	// ends the last message): a provider that keeps a session, like a
+	// coding agent, sends it with only the turns since its last request.
+	Instruction string
 }
 
 // Turn is one finished (or cut) turn of a debate.

@@ -180,10 +180,10 @@ func TestTakeSeatRefusals(t *testing.T) {
 	}
 }
 
-// scripted is a provider that answers each request with the next reply,
+// scriptedSeat is a provider that answers each request with the next reply,
 // streamed in pieces, and records what it was asked and whether it was
 // closed: the agent path of a seat is tested through it.
-type scripted struct {
+type scriptedSeat struct {
 	mu      sync.Mutex
 	replies []string
 	reqs    []Request
@@ -191,10 +191,10 @@ type scripted struct {
 	stall   bool
 }
 
-func (*scripted) Name() string  { return "acp" }
-func (*scripted) Model() string { return "acp:scripted" }
+func (*scriptedSeat) Name() string  { return "acp" }
+func (*scriptedSeat) Model() string { return "acp:scripted" }
 
-func (p *scripted) Stream(ctx context.Context, req Request, onDelta func(string) error) (Usage, error) {
+func (p *scriptedSeat) Stream(ctx context.Context, req Request, onDelta func(string) error) (Usage, error) {
 	p.mu.Lock()
 	p.reqs = append(p.reqs, req)
 	reply := "kind: answer\n\n(out of script)"
@@ -215,7 +215,7 @@ func (p *scripted) Stream(ctx context.Context, req Request, onDelta func(string)
 	return Usage{}, nil
 }
 
-func (p *scripted) Close() error {
+func (p *scriptedSeat) Close() error {
 	p.mu.Lock()
 	p.closed = true
 	p.mu.Unlock()
@@ -235,7 +235,7 @@ func existingAgent(t *testing.T) string {
 }
 
 // useAgent makes --agent seats of this test use p.
-func useAgent(t *testing.T, p *scripted) *AgentOptions {
+func useAgent(t *testing.T, p *scriptedSeat) *AgentOptions {
 	t.Helper()
 	var got AgentOptions
 	old := newSeatAgent
@@ -257,12 +257,12 @@ func TestPlaySeatAgentPath(t *testing.T) {
 	if _, _, err := room.Create(cwd, "agent", room.CreateOptions{Topic: "Should the cache be write-through", Budget: 5}); err != nil {
 		t.Fatal(err)
 	}
-	agent := &scripted{replies: []string{"kind: objection\n\nroom/store.go:120 says otherwise.", "kind: concession\n\nFair."}}
+	agent := &scriptedSeat{replies: []string{"kind: objection\n\nroom/store.go:120 says otherwise.", "kind: concession\n\nFair."}}
 	opts := useAgent(t, agent)
-	lead := &scripted{replies: []string{"kind: brief\n\nWrite-through, because reads dominate.", "kind: decision\n\nWe keep write-through.\nCLOSE", "# Spec\n\n## Decision\nWrite-through."}}
+	lead := &scriptedSeat{replies: []string{"kind: brief\n\nWrite-through, because reads dominate.", "kind: decision\n\nWe keep write-through.\nCLOSE", "# Spec\n\n## Decision\nWrite-through."}}
 	peer := SeatSettings{Room: "agent", Seat: room.SeatPeer, Cwd: cwd, Agent: existingAgent(t) + " --flag", AgentTools: AllowWrite}
 	leadS := SeatSettings{Room: "agent", Seat: room.SeatLead, Cwd: cwd, Provider: ProviderConfig{Name: ProviderMock}, Getenv: func(string) string { return "" }}
-	// The lead is a model seat whose mind is scripted too: swap it in
+	// The lead is a model seat whose mind is scriptedSeat too: swap it in
 	// after TakeSeat built the mock.
 	g, err := TakeSeat(leadS)
 	if err != nil {
@@ -326,7 +326,7 @@ func TestPlaySeatStallPostsNothing(t *testing.T) {
 	if _, _, err := room.Create(cwd, "stall", room.CreateOptions{Topic: "T", Budget: 2}); err != nil {
 		t.Fatal(err)
 	}
-	p := &scripted{replies: []string{"kind: brief\n\nhalf a"}, stall: true}
+	p := &scriptedSeat{replies: []string{"kind: brief\n\nhalf a"}, stall: true}
 	useAgent(t, p)
 	err := PlaySeat(context.Background(), SeatSettings{Room: "stall", Seat: room.SeatLead, Cwd: cwd, Agent: existingAgent(t), TurnTimeout: 200 * time.Millisecond})
 	if !errors.Is(err, ErrTurnTimeout) || !strings.Contains(err.Error(), "nothing was posted") {

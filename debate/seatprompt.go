@@ -50,27 +50,35 @@ func (g *SeatGame) seatRequest(purpose Purpose, st room.State) (Request, error) 
 			fmt.Fprintf(&user, "--- #%d %s (%s), %s ---\n%s\n\n", m.Seq, m.Seat, m.Agent, m.Kind, strings.TrimSpace(m.Text))
 		}
 	}
+	// The instruction ends the user message and is also handed over on its
+	// own: an agent, which keeps its session, is sent only the new posts
+	// and the instruction on later turns.
+	var instruction string
 	switch purpose {
 	case PurposeSeatSpec:
 		text, err := fill("played-spec")
 		if err != nil {
 			return Request{}, err
 		}
-		user.WriteString(text)
+		instruction = text
 	case PurposeSeatLead:
-		fmt.Fprintf(&user, "Write your post for round %d of %d now.", round, cfg.Budget)
+		instruction = fmt.Sprintf("Write your post for round %d of %d now.", round, cfg.Budget)
 	default:
-		user.WriteString("Write your answer to the lead now.")
+		instruction = "Write your answer to the lead now."
 	}
 	turns := make([]Turn, len(st.Messages))
 	for i, m := range st.Messages {
 		turns[i] = Turn{Agent: m.Seat, Model: m.Agent, Text: m.Text}
 	}
 	return Request{
-		Messages: []Message{{Role: RoleSystem, Content: system}, {Role: RoleUser, Content: strings.TrimSpace(user.String())}},
+		Messages: []Message{
+			{Role: RoleSystem, Content: system},
+			{Role: RoleUser, Content: strings.TrimSpace(user.String() + instruction)},
+		},
 		Info: TurnInfo{
 			Purpose: purpose, Topic: cfg.Topic, Speaker: speaker,
 			Round: round, Rounds: cfg.Budget, Transcript: turns,
+			Instruction: strings.TrimSpace(instruction),
 		},
 	}, nil
 }
