@@ -12,6 +12,7 @@ import (
 	"github.com/roundtable-dev/roundtable/tui/debateview"
 	"github.com/roundtable-dev/roundtable/tui/forms"
 	"github.com/roundtable-dev/roundtable/tui/home"
+	"github.com/roundtable-dev/roundtable/tui/internal/seatproc"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 	"github.com/roundtable-dev/roundtable/tui/watch"
 )
@@ -32,6 +33,7 @@ type Model struct {
 	opts    Options
 	panel   debate.Panel
 	tracker *debateview.Tracker
+	seats   *seatproc.Group // the seat processes the room form started
 	md      *mdrender.Renderer
 	dark    bool
 
@@ -65,6 +67,7 @@ func New(opts Options) (Model, error) {
 		opts:    opts,
 		panel:   opts.Panel,
 		tracker: &debateview.Tracker{},
+		seats:   &seatproc.Group{},
 		md:      mdrender.New(opts.Dark),
 		dark:    opts.Dark,
 		width:   80,
@@ -82,15 +85,19 @@ func New(opts Options) (Model, error) {
 	return m, nil
 }
 
-// Close stops every screen's background work and every debate still
-// running, waiting until each debate is saved. Call it once the program
-// has ended, on the model it returned.
-func (m Model) Close() {
+// Close stops every screen's background work, every debate still
+// running, waiting until each debate is saved, and the seat processes the
+// app started (SIGTERM, then SIGKILL after seatproc.Grace); it returns
+// those it stopped. Call it once the program has ended, on the model it
+// returned.
+func (m Model) Close() []seatproc.Status {
+	stopped := m.seats.StopAll(seatproc.Grace)
 	m.tracker.Close()
 	m.home.Close()
 	if m.watch != nil {
 		m.watch.Close()
 	}
+	return stopped
 }
 
 // providerLabel names the provider a new debate would use.
@@ -286,7 +293,10 @@ func (m Model) show(s screen) (tea.Model, tea.Cmd) {
 		m.keepForm = false
 		init = m.dform.Init()
 	case screenRoomForm:
-		m.rform = forms.NewRoomForm(forms.RoomOptions{Cwd: m.opts.Cwd, Dark: m.dark, Context: m.opts.Context})
+		m.rform = forms.NewRoomForm(forms.RoomOptions{
+			Cwd: m.opts.Cwd, Dark: m.dark, Context: m.opts.Context,
+			Seats: m.seats, SeatProgram: m.opts.SeatProgram, Provider: m.opts.Debate.Provider, Getenv: m.opts.Debate.Getenv,
+		})
 		init = m.rform.Init()
 	case screenDebate:
 		init = m.debate.Init()
@@ -322,7 +332,7 @@ func (m *Model) open(r home.Room) tea.Cmd {
 func (m Model) openWatch(name string) (tea.Model, tea.Cmd) {
 	w, err := watch.New(watch.Options{
 		Cwd: m.opts.Cwd, Room: name, ExportDir: m.opts.ExportDir, Dark: m.dark,
-		Now: m.opts.Now, Embedded: true, Context: m.opts.Context,
+		Now: m.opts.Now, Embedded: true, Context: m.opts.Context, Seats: m.seats,
 	})
 	if err != nil {
 		next, cmd := m.show(screenHome)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -43,6 +44,12 @@ type Options struct {
 	Context context.Context
 	// NoWatch turns off the home screen's live list (tests).
 	NoWatch bool
+	// Stderr is where Run says which seat processes it stopped on quitting;
+	// nil: os.Stderr.
+	Stderr io.Writer
+	// SeatProgram is the roundtable binary that plays the seats of MCP
+	// rooms the app starts; empty: this one (tests set another).
+	SeatProgram string
 }
 
 // ErrBadCwd marks a --cwd that is not an existing folder.
@@ -55,6 +62,9 @@ func (o Options) normalize() (Options, error) {
 	}
 	if o.Debate.Getenv == nil {
 		o.Debate.Getenv = os.Getenv
+	}
+	if o.Stderr == nil {
+		o.Stderr = os.Stderr
 	}
 	if o.Now == nil {
 		o.Now = time.Now

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/roundtable-dev/roundtable/tui/internal/seatproc"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -32,7 +35,7 @@ func Run(opts Options, progOpts ...tea.ProgramOption) error {
 	if !ok {
 		fm = m
 	}
-	fm.Close()
+	reportStopped(m.opts.Stderr, fm.Close())
 	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, tea.ErrInterrupted) {
 		if r := fm.debate.Room(); fm.screen == screenDebate && r != nil {
 			return fmt.Errorf("interrupted; the debate is saved in room %s: %w", mdrender.Inline(r.Config().Room), context.Canceled)
@@ -40,4 +43,21 @@ func Run(opts Options, progOpts ...tea.ProgramOption) error {
 		return fmt.Errorf("interrupted: %w", context.Canceled)
 	}
 	return err
+}
+
+// reportStopped says which seat processes quitting stopped, so a user
+// who left a room to roundtable knows it no longer plays it.
+func reportStopped(w io.Writer, stopped []seatproc.Status) {
+	if w == nil || len(stopped) == 0 {
+		return
+	}
+	parts := make([]string, len(stopped))
+	for i, st := range stopped {
+		parts[i] = fmt.Sprintf("the %s of room %s (%s, pid %d)", st.Seat, mdrender.Inline(st.Room), mdrender.Inline(st.Mind), st.PID)
+	}
+	noun := "seat"
+	if len(stopped) > 1 {
+		noun = "seats"
+	}
+	fmt.Fprintf(w, "Stopped the %s roundtable played: %s.\n", noun, strings.Join(parts, "; "))
 }

@@ -11,8 +11,10 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/seatcmd"
+	"github.com/roundtable-dev/roundtable/tui/internal/seatproc"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -31,6 +33,17 @@ type RoomOptions struct {
 	// when the running binary is the roundtable on PATH, else its absolute
 	// path (seatcmd.Program, decided when the room is created).
 	Program string
+	// Seats starts and keeps the seat processes of the seats roundtable
+	// plays (a model, an ACP agent); the app stops them when it quits.
+	// Nil: such seats cannot start.
+	Seats *seatproc.Group
+	// SeatProgram is the roundtable binary that plays those seats; empty:
+	// this one (os.Executable).
+	SeatProgram string
+	// Provider is the app's provider flags, the defaults of a seat played
+	// by a model; Getenv completes them (nil: no environment).
+	Provider debate.ProviderConfig
+	Getenv   func(string) string
 }
 
 // Room form defaults.
@@ -51,8 +64,18 @@ const (
 	roomTopic
 	roomBudget
 	roomSpec
-	roomLead
-	roomPeer
+	roomLeadMind
+	roomLead // the lead agent's label
+	roomLeadProvider
+	roomLeadModel
+	roomLeadAgent
+	roomLeadCommand
+	roomPeerMind
+	roomPeer // the peer agent's label
+	roomPeerProvider
+	roomPeerModel
+	roomPeerAgent
+	roomPeerCommand
 	roomCreate
 	roomFields
 )
@@ -76,8 +99,14 @@ type RoomForm struct {
 	styles Styles
 	help   help.Model
 
-	inputs [roomFields]textinput.Model // name, topic, spec, lead, peer (budget unused)
+	inputs [roomFields]textinput.Model // the text fields (choices leave theirs unused)
 	budget number
+	// seatChoices are what fills each seat; played and starts, once the
+	// room is created, the seats roundtable plays and how starting them
+	// went.
+	seatChoices [2]seatChoice
+	played      [2]played
+	starts      [2]seatStart
 	focus  roomField
 	stage  roomStage
 	err    string
@@ -130,6 +159,7 @@ func NewRoomForm(opts RoomOptions) RoomForm {
 	f.inputs[roomName].CharLimit = 64
 	f.inputs[roomTopic].CharLimit = 2000
 	f.inputs[roomTopic].SetValue(opts.Topic)
+	f.initSeats()
 	f.SetDark(opts.Dark)
 	f.inputs[roomName].Focus()
 	f.syncKeys()
@@ -165,7 +195,7 @@ func (f RoomForm) Update(msg tea.Msg) (RoomForm, tea.Cmd) {
 	case tea.KeyPressMsg:
 		cmd = f.handleKey(msg)
 	case tea.PasteMsg:
-		if f.stage == stageEdit && f.focus != roomBudget && f.focus != roomCreate {
+		if f.stage == stageEdit && isText(f.focus) {
 			f.inputs[f.focus], cmd = f.inputs[f.focus].Update(msg)
 		}
 	case tea.MouseWheelMsg:
@@ -180,7 +210,15 @@ func (f RoomForm) Update(msg tea.Msg) (RoomForm, tea.Cmd) {
 		}
 	case seededMsg:
 		if msg.id == f.id {
-			f.seeded(msg)
+			cmd = f.seeded(msg)
+		}
+	case seatsStartedMsg:
+		if msg.id == f.id {
+			cmd = f.seatsStarted(msg)
+		}
+	case seatproc.ExitedMsg:
+		if f.stage == stageReady {
+			f.exited(msg.Status)
 		}
 	}
 	f.syncKeys()
@@ -223,7 +261,17 @@ func (f *RoomForm) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return f.submit()
 		}
 		return nil
-	case roomName, roomTopic, roomSpec, roomLead, roomPeer, roomFields:
+	}
+	if isChoice(f.focus) {
+		switch {
+		case key.Matches(msg, k.Less):
+			f.choose(f.focus, -1)
+		case key.Matches(msg, k.More):
+			f.choose(f.focus, 1)
+		case key.Matches(msg, k.Enter):
+			f.move(1)
+		}
+		return nil
 	}
 	if key.Matches(msg, k.Enter) {
 		f.move(1)
@@ -244,12 +292,14 @@ func (f *RoomForm) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // move focuses the next (d = 1) or previous (d = -1) field.
 func (f *RoomForm) move(d int) {
-	f.inputs[f.focus].Blur()
-	f.budget.blur()
-	f.focus = roomField((int(f.focus) + d + int(roomFields)) % int(roomFields))
-	if f.focus != roomBudget && f.focus != roomCreate {
-		f.inputs[f.focus].Focus()
+	vis := f.visible()
+	at := 0
+	for i, r := range vis {
+		if r == f.focus {
+			at = i
+		}
 	}
+	f.focusField(vis[((at+d)%len(vis)+len(vis))%len(vis)])
 }
 
 // name is the room name: as typed, or made from the topic.
@@ -282,8 +332,20 @@ func (f *RoomForm) submit() tea.Cmd {
 	spec := strings.TrimSpace(f.inputs[roomSpec].Value())
 	_, note := room.SafeSpec(name, spec)
 	f.note = note
+	play, err := f.checkSeats()
+	if err != nil {
+		f.err = err.Error()
+		return nil
+	}
+	f.played = play
 	lead := orDefault(f.inputs[roomLead].Value(), DefaultLeadAgent)
 	peer := orDefault(f.inputs[roomPeer].Value(), DefaultPeerAgent)
+	if play[0].on {
+		lead = playedLabel(play[0])
+	}
+	if play[1].on {
+		peer = playedLabel(play[1])
+	}
 	f.stage = stageSeeding
 	f.err = ""
 	opt := room.CreateOptions{Topic: topic, Budget: f.budget.value, Spec: spec}
@@ -292,18 +354,20 @@ func (f *RoomForm) submit() tea.Cmd {
 
 func (f *RoomForm) focusField(r roomField) {
 	f.inputs[f.focus].Blur()
+	f.budget.blur()
 	f.focus = r
-	if r != roomBudget && r != roomCreate {
+	if isText(r) {
 		f.inputs[r].Focus()
 	}
 }
 
-// seeded shows the commands, or goes back to the fields with the error.
-func (f *RoomForm) seeded(msg seededMsg) {
+// seeded shows the commands, or goes back to the fields with the error,
+// and starts the seats roundtable plays.
+func (f *RoomForm) seeded(msg seededMsg) tea.Cmd {
 	if msg.err != nil {
 		f.stage = stageEdit
 		f.err = "Could not create the room: " + mdrender.Inline(msg.err.Error())
-		return
+		return nil
 	}
 	f.stage = stageReady
 	f.res, f.existed = msg.res, msg.existed
@@ -314,15 +378,18 @@ func (f *RoomForm) seeded(msg seededMsg) {
 	f.seatFocus = 0
 	f.status = "Room ready: run each command in its agent's terminal (1 and 2 copy them)."
 	f.layoutPage()
+	if !f.played[0].on && !f.played[1].on {
+		return nil
+	}
+	f.status = "Room ready: starting the seats roundtable plays…"
+	return startSeatsCmd(f.id, f.opts.Seats, f.opts.SeatProgram, f.res, f.played)
 }
 
 // seats are the room's lead and peer.
 var seats = [2]string{room.SeatLead, room.SeatPeer}
 
 // command is what seat i (0 lead, 1 peer) pastes with its chosen client.
-func (f *RoomForm) command(i int) string {
-	return f.clients[i].Text(f.res.seat(seats[i]))
-}
+func (f *RoomForm) command(i int) string { return f.seatCommandText(i) }
 
 // readyKey handles the keys of the commands page.
 func (f *RoomForm) readyKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -342,6 +409,8 @@ func (f *RoomForm) readyKey(msg tea.KeyPressMsg) tea.Cmd {
 		f.seatFocus = 1 - f.seatFocus
 		f.layoutPage()
 		f.showSeat()
+	case (key.Matches(msg, k.Less) || key.Matches(msg, k.More)) && f.played[f.seatFocus].on:
+		f.status = fmt.Sprintf("The %s seat is played by roundtable: there is no agent CLI to choose.", seats[f.seatFocus])
 	case key.Matches(msg, k.Less), key.Matches(msg, k.More):
 		d := 1
 		if key.Matches(msg, k.Less) {
@@ -366,12 +435,15 @@ func (f *RoomForm) readyKey(msg tea.KeyPressMsg) tea.Cmd {
 // part is what a digit key copies.
 func (f *RoomForm) part(k string) (text, what string) {
 	switch k {
-	case "1":
-		return f.command(0), "the lead's command (" + f.clients[0].Name() + ")"
-	case "2":
-		return f.command(1), "the peer's command (" + f.clients[1].Name() + ")"
+	case "1", "2":
+		i := int(k[0] - '1')
+		how := f.clients[i].Name()
+		if f.played[i].on {
+			how = "roundtable seat"
+		}
+		return f.command(i), "the " + seats[i] + "'s command (" + how + ")"
 	case "3":
-		return seatcmd.MCPServersJSON(f.res.seat(room.SeatLead), f.res.seat(room.SeatPeer)), "the mcpServers JSON of both seats"
+		return seatcmd.MCPServersJSON(f.mcpSeats()...), "the mcpServers JSON of both seats"
 	case "4":
 		return f.res.LeadPrompt, "the lead's prompt (lead.md)"
 	}
@@ -381,9 +453,16 @@ func (f *RoomForm) part(k string) (text, what string) {
 // allText is everything on the page, for y.
 func (f *RoomForm) allText() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Lead seat (%s), %s\n%s\n\n", f.res.LeadAgent, f.clients[0].Name(), f.command(0))
-	fmt.Fprintf(&b, "# Peer seat (%s), %s\n%s\n\n", f.res.PeerAgent, f.clients[1].Name(), f.command(1))
-	fmt.Fprintf(&b, "# Agents configured by a file: both seats' mcpServers entries\n%s\n\n", seatcmd.MCPServersJSON(f.res.seat(room.SeatLead), f.res.seat(room.SeatPeer)))
+	for i, label := range []string{f.res.LeadAgent, f.res.PeerAgent} {
+		how := f.clients[i].Name()
+		if f.played[i].on {
+			how = "played by roundtable; started by the app, or run it yourself"
+		}
+		fmt.Fprintf(&b, "# %s seat (%s), %s\n%s\n\n", strings.ToUpper(seats[i][:1])+seats[i][1:], label, how, f.command(i))
+	}
+	if ms := f.mcpSeats(); len(ms) > 0 {
+		fmt.Fprintf(&b, "# Agents configured by a file: the MCP seats' mcpServers entries\n%s\n\n", seatcmd.MCPServersJSON(ms...))
+	}
 	fmt.Fprintf(&b, "# Then paste each seat's prompt into its agent:\n# %s\n# %s\n", f.res.Prompts[0], f.res.Prompts[1])
 	return b.String()
 }
@@ -411,6 +490,9 @@ func (f *RoomForm) syncKeys() {
 		k.only(&k.Back)
 	case f.focus == roomBudget:
 		k.Less.SetHelp("←/→", "budget")
+		k.only(&k.Next, &k.Prev, &k.Less, &k.More, &k.Submit, &k.Back)
+	case isChoice(f.focus):
+		k.Less.SetHelp("←/→", "choose")
 		k.only(&k.Next, &k.Prev, &k.Less, &k.More, &k.Submit, &k.Back)
 	case f.focus == roomCreate:
 		k.only(&k.Next, &k.Prev, &k.Press, &k.Back)

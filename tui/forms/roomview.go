@@ -12,6 +12,7 @@ import (
 	"github.com/roundtable-dev/roundtable/room/transcript"
 	"github.com/roundtable-dev/roundtable/tui/internal/cells"
 	"github.com/roundtable-dev/roundtable/tui/internal/hints"
+	"github.com/roundtable-dev/roundtable/tui/internal/seatproc"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -23,7 +24,7 @@ func (f RoomForm) View() string {
 	}
 	s := &f.styles
 	out := []string{cells.Fit(s.Strong.Render("roundtable")+s.Faint.Render(" │ ")+s.Title.Render("New MCP room"), w), ""}
-	for _, l := range strings.Split(ansi.Wordwrap("Two coding agents take the lead and peer seats of a room and argue a decision through, turn by turn, through MCP tools. This creates the room and writes each seat's prompt; then it shows what to paste into each agent's terminal.", min(w-4, 90), ""), "\n") {
+	for _, l := range strings.Split(ansi.Wordwrap("Two minds take the lead and peer seats of a room and argue a decision through, turn by turn. A seat is an agent you start (it joins over MCP), a model, or a coding agent roundtable drives over ACP. This creates the room and starts the seats roundtable plays; then it shows what to paste into the agents you start.", min(w-4, 90), ""), "\n") {
 		out = append(out, cells.Fit("  "+s.Muted.Render(l), w))
 	}
 	out = append(out, "")
@@ -47,10 +48,30 @@ func (f RoomForm) View() string {
 	budget := s.Arrow.Render("◂ ") + s.Value.Render(fmt.Sprint(f.budget.value)) + s.Arrow.Render(" ▸")
 	field(roomBudget, "Budget", budget, "")
 	field(roomSpec, "Spec path", f.inputs[roomSpec].View(), "")
-	field(roomLead, "Lead agent", f.inputs[roomLead].View(), "")
-	field(roomPeer, "Peer agent", f.inputs[roomPeer].View(), "")
+	choice := func(v string) string { return s.Arrow.Render("◂ ") + s.Value.Render(v) + s.Arrow.Render(" ▸") }
+	for i, fs := range seatFields {
+		c := f.seatChoices[i]
+		field(fs.mind, strings.ToUpper(seats[i][:1])+seats[i][1:], choice(mindNames[c.mind]), "")
+		switch c.mind {
+		case mindMCP:
+			field(fs.label, "  label", f.inputs[fs.label].View(), "")
+		case mindModel:
+			field(fs.provider, "  provider", choice(f.providerName(i)), "")
+			field(fs.model, "  model", f.inputs[fs.model].View(), "")
+		case mindAgent:
+			field(fs.agent, "  agent", choice(presetName(c.preset)), "")
+			if c.preset == len(seatproc.Presets) {
+				field(fs.command, "  command", "acp:"+f.inputs[fs.command].View(), "")
+			}
+		case mindCount:
+		}
+	}
 	out = append(out, "")
-	if h := roomHints[f.focus]; h != "" {
+	h := roomHints[f.focus]
+	if h == "" {
+		h = seatHints[f.focus]
+	}
+	if h != "" {
 		out = append(out, cells.Fit("  "+s.Hint.Render(cells.Truncate(h, w-4)), w), "")
 	}
 	if f.focus == roomCreate {
@@ -202,6 +223,21 @@ func (f *RoomForm) pageLines(w int) []string {
 		head := fmt.Sprintf("%s seat (%s)", strings.ToUpper(seat[:1])+seat[1:], mdrender.Inline(agent))
 		choice := s.Arrow.Render("◂ ") + s.Value.Render(f.clients[i].Name()) + s.Arrow.Render(" ▸")
 		out = append(out, cells.Truncate(mark+s.Number.Render(fmt.Sprint(i+1))+"  "+label.Render(head)+"   "+choice, w))
+		if f.played[i].on {
+			head := fmt.Sprintf("%s seat (%s)", strings.ToUpper(seat[:1])+seat[1:], mdrender.Inline(agent))
+			out = append(out, cells.Truncate(mark+s.Number.Render(fmt.Sprint(i+1))+"  "+label.Render(head), w))
+			lines, argv := f.playedLines(i)
+			style := s.Text
+			if st := f.starts[i]; st.err != nil || st.status.Failed() {
+				style = s.Warning
+			}
+			text(lines[0], codeIndent, style)
+			text(lines[1], codeIndent, s.Muted)
+			if len(argv) > 0 {
+				code(seatcmd.Wrap(argv, w-codeIndent, 2))
+			}
+			continue
+		}
 		c, st := f.clients[i], r.seat(seat)
 		var cut bool
 		if c == seatcmd.JSONFile {
@@ -215,11 +251,28 @@ func (f *RoomForm) pageLines(w int) []string {
 		text(c.Note(st), codeIndent, s.Muted)
 	}
 	out = append(out, "")
-	step("3", "Agents configured by a file: ←/→ shows a seat's mcpServers entry; 3 copies both.")
-	step("4", "Then give each agent its brief: paste lead.md into the lead (4 copies it)")
-	code([]string{r.Prompts[0]})
-	step("5", "and peer.md into the peer (5 copies it)")
-	code([]string{r.Prompts[1]})
+	if len(f.mcpSeats()) == 0 {
+		text(fmt.Sprintf("roundtable plays both seats. Press enter to watch the room here (or run: roundtable watch --room %s).", r.Room), 2, s.Text)
+		return out
+	}
+	both := "3 copies both."
+	if len(f.mcpSeats()) == 1 {
+		both = "3 copies the MCP seat's."
+	}
+	step("3", "Agents configured by a file: ←/→ shows a seat's mcpServers entry; "+both)
+	switch {
+	case f.played[1].on:
+		step("4", "Then give the agent its brief: paste lead.md into the lead (4 copies it)")
+		code([]string{r.Prompts[0]})
+	case f.played[0].on:
+		step("5", "Then give the agent its brief: paste peer.md into the peer (5 copies it)")
+		code([]string{r.Prompts[1]})
+	default:
+		step("4", "Then give each agent its brief: paste lead.md into the lead (4 copies it)")
+		code([]string{r.Prompts[0]})
+		step("5", "and peer.md into the peer (5 copies it)")
+		code([]string{r.Prompts[1]})
+	}
 	out = append(out, "")
 	text(fmt.Sprintf("The prompts keep each agent looping on wait_for_message; MCP has no push. Press enter to watch the room here (or run: roundtable watch --room %s).", r.Room), 2, s.Text)
 	return out
@@ -261,5 +314,5 @@ var roomHints = map[roomField]string{
 	roomSpec:   "The room's one output, written when the agents agree; relative to this folder.",
 	roomLead:   "A label for the lead seat's agent, shown to the peer and in the transcript.",
 	roomPeer:   "A label for the peer seat's agent, shown to the lead and in the transcript.",
-	roomCreate: "Creates the room and writes lead.md and peer.md; then shows what to paste.",
+	roomCreate: "Creates the room and writes lead.md and peer.md; starts the seats roundtable plays, then shows what to paste.",
 }

@@ -175,24 +175,39 @@ func (m *Model) seatLines(w int) []string {
 		seats = []room.SeatInfo{{Seat: room.SeatLead, State: room.StateAbsent}, {Seat: room.SeatPeer, State: room.StateAbsent}}
 	}
 	nameW, agentW := 4, 1
-	for _, si := range seats {
+	who := make([]string, len(seats))
+	for i, si := range seats {
+		proc, started := m.procs[si.Seat]
+		who[i] = whoFills(si, proc, started)
 		nameW = max(nameW, xansi.StringWidth(mdrender.Inline(si.Seat)))
-		agentW = max(agentW, xansi.StringWidth(agentLabel(si)))
+		agentW = max(agentW, xansi.StringWidth(who[i]))
 	}
-	nameW, agentW = min(nameW, 16), min(agentW, 16)
+	nameW, agentW = min(nameW, 16), min(agentW, maxWhoWidth)
 	indent := nameW + 2 + agentW + 2
 	out := make([]string, 0, len(seats))
-	for _, si := range seats {
+	for i, si := range seats {
 		name := xansi.Truncate(mdrender.Inline(si.Seat), nameW, "…")
 		lead := m.list.look(si.Seat).name
 		if name != mdrender.Inline(si.Seat) {
 			lead = xansi.Truncate(lead, nameW, "…")
 		}
 		prefix := lead + strings.Repeat(" ", nameW-xansi.StringWidth(name)) + "  " +
-			s.Text.Render(padRight(xansi.Truncate(agentLabel(si), agentW, "…"), agentW)) + "  "
-		state := m.seatState(si)
+			s.Text.Render(padRight(xansi.Truncate(who[i], agentW, "…"), agentW)) + "  "
+		state := m.procState(si)
+		if state == "" {
+			state = m.seatState(si)
+		}
 		if indent+10 > w {
 			out = append(out, xansi.Truncate(prefix+state, w, "…"))
+			continue
+		}
+		if w-indent < minStateWidth {
+			// Narrow: who holds the seat on its line, the state under it.
+			out = append(out, xansi.Truncate(strings.TrimRight(prefix, " "), w, "…"))
+			under := nameW + 2
+			for _, line := range splitLines(xansi.Wrap(state, w-under, "")) {
+				out = append(out, strings.Repeat(" ", under)+line)
+			}
 			continue
 		}
 		for i, line := range splitLines(xansi.Wrap(state, w-indent, "")) {
@@ -206,12 +221,12 @@ func (m *Model) seatLines(w int) []string {
 	return out
 }
 
-func agentLabel(si room.SeatInfo) string {
-	if a := mdrender.Inline(si.Agent); a != "" {
-		return a
-	}
-	return "—"
-}
+// minStateWidth is the narrowest a seat's state goes beside who holds
+// it; narrower, it goes under.
+const minStateWidth = 36
+
+// maxWhoWidth bounds the column saying who holds each seat.
+const maxWhoWidth = 40
 
 func padRight(s string, w int) string {
 	return s + strings.Repeat(" ", max(w-xansi.StringWidth(s), 0))

@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/internal/seatproc"
 	"github.com/roundtable-dev/roundtable/tui/internal/transfer"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 	"github.com/roundtable-dev/roundtable/tui/theme"
@@ -42,6 +43,9 @@ type Options struct {
 	// Context bounds the screen's background work; nil:
 	// context.Background(). Close ends it too.
 	Context context.Context
+	// Seats is the app's seat processes, whose state the seat lines show
+	// (a seat started but not connected yet, one that failed); nil: none.
+	Seats *seatproc.Group
 }
 
 // phase is what the screen is showing.
@@ -81,6 +85,7 @@ type Model struct {
 	cfg      room.Config
 	st       room.State
 	seats    []room.SeatInfo
+	procs    map[string]seatproc.Status // the app's seat processes, by seat
 	logSig   string
 	err      string // a failure to read the room, shown until a read works
 	loaded   bool   // a state has been read
@@ -209,7 +214,15 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 				m.seats = msg.seats
 			}
 			m.now = m.opts.Now()
+			m.refreshProcs()
 			cmd = tea.Batch(seatsCmd(m.id, m.sess, m.room.Dir(), m.logSig), m.rearm())
+		}
+	case seatproc.ExitedMsg:
+		if msg.Status.Room == m.opts.Room {
+			m.refreshProcs()
+			if msg.Status.Failed() {
+				m.setStatus("the "+msg.Status.Seat+" seat roundtable played exited: "+orText(msg.Status.LastLine, msg.Status.Err), false)
+			}
 		}
 	case tickMsg:
 		if msg.id == m.id && msg.gen == m.tickGen {
@@ -241,6 +254,7 @@ func (m *Model) opened(msg openedMsg) tea.Cmd {
 	m.cfg = msg.r.Config()
 	m.now = m.opts.Now()
 	m.list.setRoom(m.cfg)
+	m.refreshProcs()
 	m.applyState(msg.st, msg.err)
 	if msg.from == phaseWaiting {
 		m.setStatus("the room appeared: attached", true)
@@ -356,4 +370,12 @@ func (m Model) View() string {
 	lines = append(lines, m.body...)
 	lines = append(lines, m.footer...)
 	return strings.Join(lines, "\n")
+}
+
+// orText is line, or err's text when line is empty.
+func orText(line string, err error) string {
+	if line != "" || err == nil {
+		return line
+	}
+	return err.Error()
 }

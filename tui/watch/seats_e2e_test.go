@@ -161,7 +161,7 @@ func TestWatchShowsThinkingParkedAndGoneSeats(t *testing.T) {
 func seatLine(screen, seat, agent, state string) bool {
 	for _, l := range strings.Split(screen, "\n") {
 		f := strings.Fields(l)
-		if len(f) >= 2 && f[0] == seat && f[1] == agent && strings.Contains(l, state) {
+		if len(f) >= 2 && f[0] == seat && strings.Contains(l, " an agent over MCP ("+agent+") ") && strings.Contains(l, state) {
 			return true
 		}
 	}

@@ -62,8 +62,8 @@ func TestSeatStatesOnScreen(t *testing.T) {
 	m := openModelAt(t, cwd, name, 120, 30, thinkingNow)
 	view := flat(m)
 	for _, want := range []string{
-		"lead opus-5 thinking · 4m05s since its wait returned a message",
-		"peer codex parked · 4m03s, listening for the lead",
+		"lead an agent over MCP (opus-5) thinking · 4m05s since its wait returned a message",
+		"peer an agent over MCP (codex) parked · 4m03s, listening for the lead",
 	} {
 		if !strings.Contains(view, want) {
 			t.Errorf("%q missing from the screen:\n%s", want, plain(m))
@@ -107,7 +107,7 @@ func TestSeatStateWording(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cwd, name := seatsRoom(fmt.Sprintf("words-%d", i), tt.log)(t)
 			m := openModelAt(t, cwd, name, 140, 30, now)
-			if view := flat(m); !strings.Contains(view, "peer codex "+tt.want) {
+			if view := flat(m); !strings.Contains(view, "peer an agent over MCP (codex) "+tt.want) {
 				t.Errorf("want %q on the peer's line:\n%s", tt.want, plain(m))
 			}
 		})

@@ -43,6 +43,10 @@ type Status struct {
 // Failed reports whether the process ended by itself with an error.
 func (s Status) Failed() bool { return !s.Running && !s.Stopped && s.Err != nil }
 
+// ExitedMsg tells the app's screens that a seat process it started has
+// exited (a tea.Msg).
+type ExitedMsg struct{ Status Status }
+
 // Proc is one started seat process.
 type Proc struct {
 	g    *Group

@@ -1,0 +1,377 @@
+package forms
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/room/seatcmd"
+	"github.com/roundtable-dev/roundtable/tui/internal/seatproc"
+	"github.com/roundtable-dev/roundtable/tui/mdrender"
+)
+
+// mind is what fills a seat of the room.
+type mind int
+
+const (
+	mindMCP   mind = iota // an agent the user starts, joining over MCP
+	mindModel             // a model, played by `roundtable seat`
+	mindAgent             // an ACP agent, driven by `roundtable seat`
+	mindCount
+)
+
+var mindNames = [mindCount]string{"an agent you start (MCP)", "a model", "an agent roundtable drives (ACP)"}
+
+// seatChoice is what the form holds for one seat beyond its text fields.
+type seatChoice struct {
+	mind     mind
+	provider int // index into debate.Providers()
+	preset   int // index into seatproc.Presets; len(Presets): a command
+}
+
+// The fields of each seat, in tab order; seatFields[i] are seat i's.
+type seatFieldSet struct {
+	mind, label, provider, model, agent, command roomField
+}
+
+var seatFields = [2]seatFieldSet{
+	{roomLeadMind, roomLead, roomLeadProvider, roomLeadModel, roomLeadAgent, roomLeadCommand},
+	{roomPeerMind, roomPeer, roomPeerProvider, roomPeerModel, roomPeerAgent, roomPeerCommand},
+}
+
+// seatOf is the seat (0 lead, 1 peer) a field belongs to, or -1.
+func seatOf(r roomField) int {
+	for i, fs := range seatFields {
+		switch r {
+		case fs.mind, fs.label, fs.provider, fs.model, fs.agent, fs.command:
+			return i
+		}
+	}
+	return -1
+}
+
+// isChoice reports a field changed with ←/→.
+func isChoice(r roomField) bool {
+	for _, fs := range seatFields {
+		if r == fs.mind || r == fs.provider || r == fs.agent {
+			return true
+		}
+	}
+	return r == roomBudget
+}
+
+// isText reports a field typed into.
+func isText(r roomField) bool { return !isChoice(r) && r != roomCreate && r != roomFields }
+
+// visible is the fields shown, in tab order: a seat's fields depend on
+// what fills it.
+func (f *RoomForm) visible() []roomField {
+	out := []roomField{roomName, roomTopic, roomBudget, roomSpec}
+	for i, fs := range seatFields {
+		out = append(out, fs.mind)
+		switch f.seatChoices[i].mind {
+		case mindMCP:
+			out = append(out, fs.label)
+		case mindModel:
+			out = append(out, fs.provider, fs.model)
+		case mindAgent:
+			out = append(out, fs.agent)
+			if f.seatChoices[i].preset == len(seatproc.Presets) {
+				out = append(out, fs.command)
+			}
+		case mindCount:
+		}
+	}
+	return append(out, roomCreate)
+}
+
+// presetName is a seat's ACP choice as shown.
+func presetName(i int) string {
+	if i < len(seatproc.Presets) {
+		return "acp:" + seatproc.Presets[i]
+	}
+	return "a command of your own"
+}
+
+// choose moves a choice field by d.
+func (f *RoomForm) choose(r roomField, d int) {
+	i := seatOf(r)
+	c := &f.seatChoices[i]
+	wrap := func(v, n int) int { return ((v+d)%n + n) % n }
+	switch r {
+	case seatFields[i].mind:
+		c.mind = mind(wrap(int(c.mind), int(mindCount)))
+	case seatFields[i].provider:
+		c.provider = wrap(c.provider, len(debate.Providers()))
+		f.setModelPlaceholder(i)
+	case seatFields[i].agent:
+		c.preset = wrap(c.preset, len(seatproc.Presets)+1)
+	}
+	f.err = ""
+}
+
+// providerName is seat i's provider.
+func (f *RoomForm) providerName(i int) string { return debate.Providers()[f.seatChoices[i].provider] }
+
+// resolveModel completes seat i's provider settings from the app's flags
+// and the environment, as a debate would.
+func (f *RoomForm) resolveModel(i int) (debate.ProviderConfig, error) {
+	pc := debate.ProviderConfig{Name: f.providerName(i), Model: strings.TrimSpace(f.inputs[seatFields[i].model].Value())}
+	if strings.EqualFold(pc.Name, f.opts.Provider.Name) {
+		pc.BaseURL = f.opts.Provider.BaseURL
+	}
+	getenv := f.opts.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	return debate.ResolveProvider(pc, getenv)
+}
+
+// setModelPlaceholder shows the model a seat's provider uses when none is
+// typed.
+func (f *RoomForm) setModelPlaceholder(i int) {
+	pc, _ := f.resolveModel(i)
+	ph := pc.Model
+	if ph == "" || ph == debate.ProviderMock {
+		ph = "the provider's default"
+	}
+	f.inputs[seatFields[i].model].Placeholder = ph
+}
+
+// initSeats sets both seats' choices from the options: agents over MCP,
+// the app's provider and model preset for when a seat becomes a model.
+func (f *RoomForm) initSeats() {
+	provider := 0
+	pc, _ := debate.ResolveProvider(debate.ProviderConfig{Name: f.opts.Provider.Name}, f.getenv())
+	for j, p := range debate.Providers() {
+		if p == pc.Name {
+			provider = j
+		}
+	}
+	for i := range f.seatChoices {
+		f.seatChoices[i] = seatChoice{mind: mindMCP, provider: provider, preset: min(i, len(seatproc.Presets)-1)}
+		if f.opts.Provider.Model != "" && pc.Name != debate.ProviderMock {
+			f.inputs[seatFields[i].model].SetValue(f.opts.Provider.Model)
+		}
+		f.inputs[seatFields[i].command].Placeholder = "an ACP agent's command, e.g. my-agent --acp"
+		f.setModelPlaceholder(i)
+	}
+}
+
+func (f *RoomForm) getenv() func(string) string {
+	if f.opts.Getenv != nil {
+		return f.opts.Getenv
+	}
+	return func(string) string { return "" }
+}
+
+// played is a seat roundtable plays: its command's settings.
+type played struct {
+	on   bool
+	spec seatproc.Spec // Program, Cwd and Room are filled in once the room exists
+}
+
+// checkSeats settles each seat's mind for the room: what roundtable plays,
+// or an error naming the field to fix.
+func (f *RoomForm) checkSeats() ([2]played, error) {
+	var out [2]played
+	for i, fs := range seatFields {
+		c := f.seatChoices[i]
+		sp := seatproc.Spec{Seat: seats[i]}
+		switch c.mind {
+		case mindMCP, mindCount:
+			continue
+		case mindModel:
+			pc, err := f.resolveModel(i)
+			if err != nil {
+				f.focusField(fs.provider)
+				return out, fmt.Errorf("The %s seat's model: %s", seats[i], mdrender.Inline(err.Error()))
+			}
+			sp.Provider, sp.Model, sp.BaseURL = pc.Name, pc.Model, strings.TrimSpace(pcBaseURL(f, i))
+			if pc.Name == debate.ProviderMock {
+				sp.Model = ""
+			}
+		case mindAgent:
+			preset := ""
+			if c.preset < len(seatproc.Presets) {
+				preset = seatproc.Presets[c.preset]
+			}
+			v, err := seatproc.AgentValue(preset, f.inputs[fs.command].Value())
+			if err != nil {
+				f.focusField(fs.command)
+				return out, fmt.Errorf("The %s seat's agent: %s", seats[i], err.Error())
+			}
+			sp.Agent = v
+		}
+		out[i] = played{on: true, spec: sp}
+	}
+	return out, nil
+}
+
+// pcBaseURL is the base URL passed on to seat i: the app's --base-url,
+// when the seat uses the app's provider.
+func pcBaseURL(f *RoomForm, i int) string {
+	if strings.EqualFold(f.providerName(i), f.opts.Provider.Name) {
+		return f.opts.Provider.BaseURL
+	}
+	return ""
+}
+
+// playedLabel is the label of a seat roundtable plays, for the page.
+func playedLabel(p played) string { return "roundtable · " + p.spec.Mind() }
+
+// seatStart is how starting one seat went.
+type seatStart struct {
+	status seatproc.Status
+	argv   []string
+	err    error
+}
+
+// seatsStartedMsg: the seats roundtable plays were started (or not).
+type seatsStartedMsg struct {
+	id    int64
+	seats [2]seatStart
+	procs []*seatproc.Proc
+}
+
+// startSeatsCmd starts the seats roundtable plays, in a command: exec is
+// I/O and never runs in Update.
+func startSeatsCmd(id int64, g *seatproc.Group, program string, res seedResult, which [2]played) tea.Cmd {
+	return func() tea.Msg {
+		msg := seatsStartedMsg{id: id}
+		exe, err := program, error(nil)
+		if exe == "" {
+			exe, err = os.Executable()
+		}
+		for i, p := range which {
+			if !p.on {
+				continue
+			}
+			sp := p.spec
+			sp.Program, sp.Cwd, sp.Room = exe, res.Cwd, res.Room
+			msg.seats[i].argv = sp.Argv()
+			switch {
+			case err != nil:
+				msg.seats[i].err = fmt.Errorf("cannot find this roundtable binary to start the seat: %w", err)
+				continue
+			case g == nil:
+				msg.seats[i].err = fmt.Errorf("this screen cannot start seats")
+				continue
+			}
+			proc, serr := g.Start(sp, res.Dir, os.Environ())
+			if serr != nil {
+				msg.seats[i].err = serr
+				continue
+			}
+			msg.seats[i].status = proc.Status()
+			msg.procs = append(msg.procs, proc)
+		}
+		return msg
+	}
+}
+
+// waitCmd reports a seat process's exit, to whichever screen is on show.
+func waitCmd(p *seatproc.Proc) tea.Cmd {
+	return func() tea.Msg { return seatproc.ExitedMsg{Status: p.Wait()} }
+}
+
+// seatsStarted records how starting went and waits for each process.
+func (f *RoomForm) seatsStarted(msg seatsStartedMsg) tea.Cmd {
+	f.starts = msg.seats
+	var cmds []tea.Cmd
+	var started, failed []string
+	for i, s := range msg.seats {
+		if !f.played[i].on {
+			continue
+		}
+		if s.err != nil {
+			failed = append(failed, seats[i])
+		} else {
+			started = append(started, fmt.Sprintf("the %s (pid %d)", seats[i], s.status.PID))
+		}
+	}
+	for _, p := range msg.procs {
+		cmds = append(cmds, waitCmd(p))
+	}
+	switch {
+	case len(failed) > 0:
+		f.status = "Could not start the " + strings.Join(failed, " and ") + " seat: see below."
+	case len(started) > 0:
+		f.status = "Started " + strings.Join(started, " and ") + "; enter watches the room."
+	}
+	f.layoutPage()
+	return tea.Batch(cmds...)
+}
+
+// exited notes a seat process of this room that ended.
+func (f *RoomForm) exited(st seatproc.Status) {
+	if st.Room != f.res.Room {
+		return
+	}
+	for i := range seats {
+		if seats[i] == st.Seat && f.played[i].on && f.starts[i].status.PID == st.PID {
+			f.starts[i].status = st
+			if st.Failed() {
+				f.status = fmt.Sprintf("The %s seat exited: %s", st.Seat, mdrender.Inline(orDefault(st.LastLine, st.Err.Error())))
+			}
+		}
+	}
+	f.layoutPage()
+}
+
+// playedLines describes seat i, played by roundtable, on the commands
+// page: started or not, its log, and its command to run it by hand.
+func (f *RoomForm) playedLines(i int) (lines []string, cmd []string) {
+	s := f.starts[i]
+	switch {
+	case s.err != nil:
+		lines = append(lines, "Could not start it: "+mdrender.Inline(s.err.Error()))
+	case s.status.PID == 0:
+		lines = append(lines, "Starting it…")
+	case s.status.Running:
+		lines = append(lines, fmt.Sprintf("roundtable plays it (pid %d) while this app runs; quitting the app stops it. Its log: %s.", s.status.PID, s.status.Log))
+	case s.status.Failed():
+		lines = append(lines, fmt.Sprintf("It exited: %s (log: %s).", mdrender.Inline(orDefault(s.status.LastLine, s.status.Err.Error())), s.status.Log))
+	default:
+		lines = append(lines, fmt.Sprintf("It has finished (pid %d). Its log: %s.", s.status.PID, s.status.Log))
+	}
+	lines = append(lines, fmt.Sprintf("To run it yourself instead: %d copies its command.", i+1))
+	return lines, s.argv
+}
+
+// seatCommandText is what copying seat i pastes: its MCP command, or the
+// command that plays it.
+func (f *RoomForm) seatCommandText(i int) string {
+	if f.played[i].on {
+		return seatcmd.Shell(f.starts[i].argv)
+	}
+	return f.clients[i].Text(f.res.seat(seats[i]))
+}
+
+// mcpSeats are the seats an agent joins over MCP.
+func (f *RoomForm) mcpSeats() []seatcmd.Seat {
+	var out []seatcmd.Seat
+	for i, s := range seats {
+		if !f.played[i].on {
+			out = append(out, f.res.seat(s))
+		}
+	}
+	return out
+}
+
+// seatHints explain the focused seat field.
+var seatHints = map[roomField]string{
+	roomLeadMind:     "Who takes the lead seat: an agent you start and give the commands to, a model, or a coding agent that roundtable starts over ACP.",
+	roomPeerMind:     "Who takes the peer seat: an agent you start and give the commands to, a model, or a coding agent that roundtable starts over ACP.",
+	roomLeadProvider: "The lead's provider; its key comes from the environment, as for debates.",
+	roomPeerProvider: "The peer's provider; its key comes from the environment, as for debates.",
+	roomLeadModel:    "The lead's model; empty: the provider's default.",
+	roomPeerModel:    "The peer's model; empty: the provider's default.",
+	roomLeadAgent:    "The coding agent roundtable starts for the lead (it must be installed); read-only.",
+	roomPeerAgent:    "The coding agent roundtable starts for the peer (it must be installed); read-only.",
+	roomLeadCommand:  "The agent's command, speaking ACP on stdio: e.g. my-agent --acp.",
+	roomPeerCommand:  "The agent's command, speaking ACP on stdio: e.g. my-agent --acp.",
+}
