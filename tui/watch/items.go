@@ -21,6 +21,7 @@ const (
 	kindMessage itemKind = iota // a message, in its seat's colour
 	kindSkipped                 // a file that could not be read: a warning line
 	kindVerdict                 // the moderator's verdict, in a panel of its own
+	kindDraft                   // a seat's message being written, dim, last
 )
 
 // item is one entry of the message list.
@@ -29,6 +30,7 @@ type item struct {
 	key     string        // stable across refreshes: the file name
 	msg     *room.Message // kindMessage, kindVerdict
 	skipped room.Skipped  // kindSkipped
+	draft   *room.Draft   // kindDraft
 	round   int           // > 0: a round starts here
 }
 
@@ -130,6 +132,8 @@ func (l *msgList) render(it *item) []string {
 		return l.renderSkipped(it.skipped)
 	case kindVerdict:
 		return l.renderVerdict(it.msg)
+	case kindDraft:
+		return l.renderDraft(it.draft)
 	default:
 		return l.renderMessage(it)
 	}

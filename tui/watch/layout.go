@@ -214,7 +214,7 @@ func (m *Model) specRel() string { return room.SpecFor(m.cfg, m.st.Closed) }
 // in the current state, known before the view is laid out, so the status
 // wraps the same way wherever the view is.
 func (m *Model) positionWidth() int {
-	n := len(m.list.items)
+	n := m.list.base
 	if n == 0 && !m.showSpec {
 		return 0
 	}
@@ -231,7 +231,7 @@ func (m *Model) position() string {
 		return ""
 	case m.showSpec:
 		return fmt.Sprintf("spec %d%%", int(m.spec.ScrollPercent()*100))
-	case len(m.list.items) == 0:
+	case m.list.base == 0:
 		return ""
 	}
 	return m.positionText(m.list.shownRange())

@@ -32,7 +32,12 @@ type msgList struct {
 	multiDay bool
 
 	items []item
-	index map[string]int // item key → index
+	// base counts the items that are the room's own (messages, warnings,
+	// verdicts); the drafts being written follow them.
+	base   int
+	drafts []room.Draft
+	lastAt map[string]time.Time // each seat's latest message
+	index  map[string]int       // item key → index
 	looks map[string]seatLook
 	lines map[string][]string // rendered items at width
 
@@ -105,11 +110,11 @@ func (l *msgList) setState(st room.State, r *room.Room) {
 	}
 	l.msgs, l.skips = len(st.Messages), len(st.Skipped)
 	l.items = buildItems(st, l.cfg.IsDebate(), r)
+	l.base = len(l.items)
+	l.lastAt = lastBySeat(st.Messages)
+	l.items = append(l.items, l.draftItems()...)
 	l.multiDay = spansDays(st.Messages)
-	clear(l.index)
-	for i := range l.items {
-		l.index[l.items[i].key] = i
-	}
+	l.reindex()
 	if i, ok := l.index[topKey]; ok {
 		l.top.item = i
 	} else {
@@ -117,6 +122,14 @@ func (l *msgList) setState(st room.State, r *room.Room) {
 	}
 	if !l.follow && added > 0 {
 		l.unseen += added
+	}
+}
+
+// reindex maps the items' keys to their places.
+func (l *msgList) reindex() {
+	clear(l.index)
+	for i := range l.items {
+		l.index[l.items[i].key] = i
 	}
 }
 
@@ -253,5 +266,5 @@ func (l *msgList) setFollow(on bool) {
 // shownMessages counts the items in view and in all, for the status line:
 // "messages a–b of n" counts list entries, warnings and verdict included.
 func (l *msgList) shownRange() (first, last, total int) {
-	return l.firstShown + 1, l.lastShown + 1, len(l.items)
+	return min(l.firstShown, l.base-1) + 1, min(l.lastShown, l.base-1) + 1, l.base
 }

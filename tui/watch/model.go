@@ -224,6 +224,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 				m.setStatus("the "+msg.Status.Seat+" seat roundtable played exited: "+orText(msg.Status.LastLine, msg.Status.Err), false)
 			}
 		}
+	case draftsMsg:
+		if msg.id == m.id {
+			m.list.setDrafts(msg.drafts)
+			cmd = draftsCmd(m.id, m.sess, m.room, msg.sig)
+		}
 	case tickMsg:
 		if msg.id == m.id && msg.gen == m.tickGen {
 			m.now = msg.now
@@ -262,6 +267,7 @@ func (m *Model) opened(msg openedMsg) tea.Cmd {
 	return tea.Batch(
 		stateCmd(m.id, m.sess, m.room, msg.next),
 		seatsCmd(m.id, m.sess, m.room.Dir(), ""),
+		draftsCmd(m.id, m.sess, m.room, ""),
 		m.tick(),
 	)
 }

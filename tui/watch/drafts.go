@@ -1,0 +1,155 @@
+package watch
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	xansi "github.com/charmbracelet/x/ansi"
+
+	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/mdrender"
+)
+
+// A seat roundtable plays (`roundtable seat`) writes what it is composing
+// to <room>/drafts/<seat>.json, rewritten as tokens arrive and removed
+// when the message is posted. The screen shows each draft as a dim block
+// under the transcript, "peer is writing…", until the real message lands.
+
+// draftsMsg is the room's drafts after a change of its drafts folder.
+type draftsMsg struct {
+	id     int64
+	drafts []room.Draft
+	sig    string
+}
+
+// draftFiles are the files a drafts signature covers.
+func draftFiles(roomDir string) []string {
+	dir := room.DraftsDir(roomDir)
+	return []string{filepath.Join(dir, room.SeatLead+".json"), filepath.Join(dir, room.SeatPeer+".json")}
+}
+
+// watchDrafts wakes on a draft written, replaced or removed: the drafts
+// folder (once it exists) and the room folder, where it appears.
+func watchDrafts(s *session, roomDir string) *room.DirWatch {
+	dir := room.DraftsDir(roomDir)
+	files := draftFiles(roomDir)
+	match := func(p string) bool {
+		if p == dir {
+			return true
+		}
+		base := filepath.Base(p)
+		return filepath.Dir(p) == dir && strings.HasSuffix(base, ".json") && !strings.HasPrefix(base, ".")
+	}
+	return room.WatchDirs(s.ctx, func() []string { return []string{roomDir, dir} }, match, func() string { return room.StatSig(files...) })
+}
+
+// draftsCmd waits until the drafts differ from sig, then reads them and
+// renders their text at the current width, off the Update loop.
+func draftsCmd(id int64, s *session, r *room.Room, sig string) tea.Cmd {
+	return func() tea.Msg {
+		w := s.draftWatch(r.Dir())
+		if w == nil {
+			return nil
+		}
+		for {
+			next := w.Changed()
+			now := room.StatSig(draftFiles(r.Dir())...)
+			if now != sig {
+				ds, _ := r.Drafts() // a draft that cannot be read is not shown
+				md := s.renderer()
+				if width := int(s.bodyWidth.Load()); md != nil && width > 0 {
+					for _, d := range ds {
+						md.Render(d.Text, width)
+					}
+				}
+				return draftsMsg{id: id, drafts: ds, sig: now}
+			}
+			if !s.wait(next) {
+				return nil
+			}
+		}
+	}
+}
+
+// lastBySeat is the time of each seat's latest message.
+func lastBySeat(msgs []room.Message) map[string]time.Time {
+	out := map[string]time.Time{}
+	for i := range msgs {
+		if t := msgs[i].Time(); t.After(out[msgs[i].Seat]) {
+			out[msgs[i].Seat] = t
+		}
+	}
+	return out
+}
+
+// draftItems are the drafts to show: those not already replaced by a
+// message of their seat posted since the draft began.
+func (l *msgList) draftItems() []item {
+	var out []item
+	for i := range l.drafts {
+		d := &l.drafts[i]
+		if last, ok := l.lastAt[d.Seat]; ok && !d.StartedAt.IsZero() && !last.Before(d.StartedAt) {
+			continue
+		}
+		out = append(out, item{kind: kindDraft, key: "d:" + d.Seat + ":" + d.StartedAt.Format(time.RFC3339Nano), draft: d})
+	}
+	return out
+}
+
+// setDrafts takes the room's drafts: a draft whose text changed is drawn
+// again; the list keeps its place.
+func (l *msgList) setDrafts(ds []room.Draft) {
+	old := map[string]string{}
+	for _, it := range l.items[l.base:] {
+		old[it.key] = it.draft.Text
+	}
+	l.drafts = ds
+	l.items = append(l.items[:l.base], l.draftItems()...)
+	for _, it := range l.items[l.base:] {
+		if text, ok := old[it.key]; !ok || text != it.draft.Text {
+			delete(l.lines, it.key)
+		}
+		delete(old, it.key)
+	}
+	for k := range old { // drafts gone: posted or given up
+		delete(l.lines, k)
+	}
+	l.reindex()
+	if l.top.item >= len(l.items) {
+		l.top = pos{max(len(l.items)-1, 0), 0}
+	}
+}
+
+// renderDraft draws a draft like a message, dim: the seat "is writing…",
+// then its text rendered as Markdown (raw HTML shown as text) with the
+// colours taken out.
+func (l *msgList) renderDraft(d *room.Draft) []string {
+	s := l.styles
+	look := l.look(d.Seat)
+	left := look.name + s.Faint.Render(" is writing…")
+	if agent := mdrender.Inline(d.Agent); agent != "" {
+		left += " " + s.Faint.Render(agent)
+	}
+	right := ""
+	if !d.StartedAt.IsZero() {
+		right = s.Faint.Render(fmt.Sprintf("draft · since %s", d.StartedAt.In(l.loc).Format(time.TimeOnly)))
+	}
+	out := []string{fitLR(left, right, l.width)}
+	bar := s.Faint.Render("│") + " "
+	body := l.md().Render(d.Text, l.bodyWidth())
+	if strings.TrimSpace(body) == "" {
+		return append(out, bar+s.Faint.Render("…"), "")
+	}
+	for _, line := range splitLines(body) {
+		line = strings.TrimRight(xansi.Strip(line), " ")
+		if line == "" {
+			out = append(out, s.Faint.Render("│"))
+			continue
+		}
+		out = append(out, bar+s.Faint.Render(line))
+	}
+	return append(out, "")
+}
