@@ -107,9 +107,9 @@ type RoomForm struct {
 	seatChoices [2]seatChoice
 	played      [2]played
 	starts      [2]seatStart
-	focus  roomField
-	stage  roomStage
-	err    string
+	focus       roomField
+	stage       roomStage
+	err         string
 
 	res     seedResult
 	existed bool

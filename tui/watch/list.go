@@ -38,8 +38,8 @@ type msgList struct {
 	drafts []room.Draft
 	lastAt map[string]time.Time // each seat's latest message
 	index  map[string]int       // item key → index
-	looks map[string]seatLook
-	lines map[string][]string // rendered items at width
+	looks  map[string]seatLook
+	lines  map[string][]string // rendered items at width
 
 	msgs, skips int // counts behind items, to skip needless rebuilds
 

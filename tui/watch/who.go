@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -68,7 +69,11 @@ func (m *Model) procState(si room.SeatInfo) string {
 		if line == "" {
 			line = st.Err.Error()
 		}
-		return s.Warning.Render("its roundtable seat exited: "+mdrender.Inline(line)) + s.Muted.Render(" (log: "+mdrender.Inline(st.Log)+")")
+		log := st.Log
+		if rel, err := filepath.Rel(m.cwd, log); err == nil && !strings.HasPrefix(rel, "..") {
+			log = rel
+		}
+		return s.Warning.Render("its roundtable seat exited: "+mdrender.Inline(line)) + s.Muted.Render(" (log: "+mdrender.Inline(log)+")")
 	case st.Running && !si.Connected():
 		return s.Muted.Render("starting (pid " + strconv.Itoa(st.PID) + ")")
 	}
