@@ -194,7 +194,10 @@ func (g *Group) StopAll(grace time.Duration) []Status {
 // tailBytes is how much of a log's end lastLine reads.
 const tailBytes = 8 << 10
 
-// lastLine is the last non-empty line of the file at path, or "".
+// lastLine is the last line of the file at path that says something: not
+// empty, nor roundtable's "Try roundtable --help" pointer that follows a
+// usage error; roundtable's "roundtable: " prefix is dropped. "" when
+// there is none.
 func lastLine(path string) string {
 	f, err := os.Open(path)
 	if err != nil {
@@ -205,6 +208,13 @@ func lastLine(path string) string {
 		_, _ = f.Seek(-tailBytes, io.SeekEnd)
 	}
 	data, _ := io.ReadAll(io.LimitReader(f, tailBytes))
-	lines := bytes.Split(bytes.TrimRight(data, "\r\n\t "), []byte("\n"))
-	return strings.TrimSpace(string(lines[len(lines)-1]))
+	lines := bytes.Split(data, []byte("\n"))
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(string(lines[i]))
+		if l == "" || strings.HasPrefix(l, "Try roundtable ") {
+			continue
+		}
+		return strings.TrimPrefix(l, "roundtable: ")
+	}
+	return ""
 }

@@ -65,7 +65,7 @@ func TestAgentValue(t *testing.T) {
 // from its log in the room's folder, with its arguments as given.
 func TestExitWithError(t *testing.T) {
 	dir := t.TempDir()
-	prog := script(t, `echo "args: $*" >&2; echo "the peer seat of room r is already played by pid 42" >&2; echo >&2; exit 2`)
+	prog := script(t, `echo "args: $*" >&2; echo "roundtable: the peer seat of room r is already played by pid 42" >&2; echo "Try roundtable --help (or roundtable <command> --help)." >&2; echo >&2; exit 2`)
 	var g Group
 	p, err := g.Start(Spec{Program: prog, Cwd: dir, Room: "r", Seat: "peer", Provider: "mock"}, dir, os.Environ())
 	if err != nil {
