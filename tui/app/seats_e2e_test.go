@@ -81,7 +81,7 @@ func TestE2EPlayedSeats(t *testing.T) {
 	if code := s.ExitStatus(15 * time.Second); code != 0 {
 		t.Errorf("exit status %d", code)
 	}
-	screen = s.Capture()
+	screen = s.CaptureHistory()
 	flatScreen := flat(screen)
 	for _, pid := range pids {
 		if !groupGone(pid, 3*time.Second) {

@@ -175,6 +175,18 @@ func (s *Session) Capture() string {
 	return out
 }
 
+// CaptureHistory returns the pane's scrollback and screen as plain text,
+// lines the terminal wrapped joined again: what a program printed after
+// leaving its full-window screen, even once it scrolled out of view.
+func (s *Session) CaptureHistory() string {
+	s.tb.Helper()
+	out, err := s.output("capture-pane", "-p", "-J", "-S", "-", "-t", s.name)
+	if err != nil {
+		s.tb.Fatal(err)
+	}
+	return out
+}
+
 // CaptureANSI returns the screen with its colours and attributes as
 // escape sequences (capture-pane -e).
 func (s *Session) CaptureANSI() string {
