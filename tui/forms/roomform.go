@@ -250,19 +250,18 @@ func (f *RoomForm) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		f.move(-1)
 		return nil
 	}
-	switch f.focus {
-	case roomBudget:
+	switch {
+	case f.focus == roomBudget:
 		if !f.budget.update(msg, k) && key.Matches(msg, k.Enter) {
 			f.move(1)
 		}
 		return nil
-	case roomCreate:
+	case f.focus == roomCreate:
 		if key.Matches(msg, k.Press) {
 			return f.submit()
 		}
 		return nil
-	}
-	if isChoice(f.focus) {
+	case isChoice(f.focus):
 		switch {
 		case key.Matches(msg, k.Less):
 			f.choose(f.focus, -1)
@@ -332,9 +331,9 @@ func (f *RoomForm) submit() tea.Cmd {
 	spec := strings.TrimSpace(f.inputs[roomSpec].Value())
 	_, note := room.SafeSpec(name, spec)
 	f.note = note
-	play, err := f.checkSeats()
-	if err != nil {
-		f.err = err.Error()
+	play, problem := f.checkSeats()
+	if problem != "" {
+		f.err = problem
 		return nil
 	}
 	f.played = play

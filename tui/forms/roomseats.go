@@ -3,6 +3,7 @@ package forms
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -45,8 +46,7 @@ var seatFields = [2]seatFieldSet{
 // seatOf is the seat (0 lead, 1 peer) a field belongs to, or -1.
 func seatOf(r roomField) int {
 	for i, fs := range seatFields {
-		switch r {
-		case fs.mind, fs.label, fs.provider, fs.model, fs.agent, fs.command:
+		if slices.Contains([]roomField{fs.mind, fs.label, fs.provider, fs.model, fs.agent, fs.command}, r) {
 			return i
 		}
 	}
@@ -109,6 +109,7 @@ func (f *RoomForm) choose(r roomField, d int) {
 		f.setModelPlaceholder(i)
 	case seatFields[i].agent:
 		c.preset = wrap(c.preset, len(seatproc.Presets)+1)
+	default: // not a choice of a seat's
 	}
 	f.err = ""
 }
@@ -175,8 +176,8 @@ type played struct {
 }
 
 // checkSeats settles each seat's mind for the room: what roundtable plays,
-// or an error naming the field to fix.
-func (f *RoomForm) checkSeats() ([2]played, error) {
+// or a sentence saying what to fix (the field is focused).
+func (f *RoomForm) checkSeats() ([2]played, string) {
 	var out [2]played
 	for i, fs := range seatFields {
 		c := f.seatChoices[i]
@@ -188,7 +189,7 @@ func (f *RoomForm) checkSeats() ([2]played, error) {
 			pc, err := f.resolveModel(i)
 			if err != nil {
 				f.focusField(fs.provider)
-				return out, fmt.Errorf("The %s seat's model: %s", seats[i], mdrender.Inline(err.Error()))
+				return out, fmt.Sprintf("The %s seat's model: %s", seats[i], mdrender.Inline(err.Error()))
 			}
 			sp.Provider, sp.Model, sp.BaseURL = pc.Name, pc.Model, strings.TrimSpace(pcBaseURL(f, i))
 			if pc.Name == debate.ProviderMock {
@@ -202,13 +203,13 @@ func (f *RoomForm) checkSeats() ([2]played, error) {
 			v, err := seatproc.AgentValue(preset, f.inputs[fs.command].Value())
 			if err != nil {
 				f.focusField(fs.command)
-				return out, fmt.Errorf("The %s seat's agent: %s", seats[i], err.Error())
+				return out, fmt.Sprintf("The %s seat's agent: %s", seats[i], err.Error())
 			}
 			sp.Agent = v
 		}
 		out[i] = played{on: true, spec: sp}
 	}
-	return out, nil
+	return out, ""
 }
 
 // pcBaseURL is the base URL passed on to seat i: the app's --base-url,
