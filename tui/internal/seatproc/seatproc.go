@@ -132,19 +132,30 @@ func (p *Proc) Status() Status {
 	return p.g.status[p.idx]
 }
 
-// Lookup is the latest process started for a seat of a room.
+// Lookup is the process that plays a seat of a room: the one running, or
+// else the latest started (a second start for a seat that is played is
+// refused by the seat itself, and must not hide the one playing it).
 func (g *Group) Lookup(roomName, seat string) (Status, bool) {
 	if g == nil {
 		return Status{}, false
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	found := -1
 	for i := len(g.status) - 1; i >= 0; i-- {
 		if s := g.status[i]; s.Room == roomName && s.Seat == seat {
-			return s, true
+			if s.Running {
+				return s, true
+			}
+			if found < 0 {
+				found = i
+			}
 		}
 	}
-	return Status{}, false
+	if found < 0 {
+		return Status{}, false
+	}
+	return g.status[found], true
 }
 
 // StopAll stops every process still running: SIGTERM to its group, then,

@@ -145,6 +145,28 @@ func TestStopAllPolite(t *testing.T) {
 	}
 }
 
+// TestLookupPrefersTheRunning: a second process for a seat that failed
+// (the seat refused it) does not hide the one still playing.
+func TestLookupPrefersTheRunning(t *testing.T) {
+	dir := t.TempDir()
+	var g Group
+	defer g.StopAll(time.Second)
+	first, err := g.Start(Spec{Program: script(t, "exec sleep 600"), Cwd: dir, Room: "r", Seat: "peer", Provider: "mock"}, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := g.Start(Spec{Program: script(t, "echo 'roundtable: taken' >&2; exit 2"), Cwd: dir, Room: "r", Seat: "peer", Provider: "mock"}, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := second.Wait(); !st.Failed() || st.LastLine != "taken" {
+		t.Fatalf("second: %+v", st)
+	}
+	if st, ok := g.Lookup("r", "peer"); !ok || st.PID != first.PID() || !st.Running {
+		t.Errorf("lookup: %+v", st)
+	}
+}
+
 // TestStartMissingProgram names what could not start.
 func TestStartMissingProgram(t *testing.T) {
 	dir := t.TempDir()
