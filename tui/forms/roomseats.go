@@ -157,7 +157,7 @@ func (f *RoomForm) initSeats() {
 		if f.opts.Provider.Model != "" && pc.Name != debate.ProviderMock {
 			f.inputs[seatFields[i].model].SetValue(f.opts.Provider.Model)
 		}
-		f.inputs[seatFields[i].command].Placeholder = "an ACP agent's command, e.g. my-agent --acp"
+		f.inputs[seatFields[i].command].Placeholder = "my-agent --acp"
 		f.setModelPlaceholder(i)
 	}
 }

@@ -7,9 +7,12 @@ import (
 	"syscall"
 )
 
-// setGroup starts the command as the leader of a new process group.
+// setGroup starts the command as the leader of a new process group, and,
+// where the system allows, has it sent SIGTERM should the app die without
+// stopping it (killed, or its terminal closed).
 func setGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	onParentDeath(cmd.SysProcAttr)
 }
 
 // signalGroup sends SIGTERM (or SIGKILL) to the command's whole group.
