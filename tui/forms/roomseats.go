@@ -252,8 +252,12 @@ func startSeatsCmd(id int64, g *seatproc.Group, program string, res seedResult, 
 				continue
 			}
 			sp := p.spec
-			sp.Program, sp.Cwd, sp.Room = exe, res.Cwd, res.Room
+			sp.Cwd, sp.Room = res.Cwd, res.Room
+			// What a user copies starts roundtable as the pasted commands
+			// do; the app starts its own binary.
+			sp.Program = res.Program
 			msg.seats[i].argv = sp.Argv()
+			sp.Program = exe
 			switch {
 			case err != nil:
 				msg.seats[i].err = fmt.Errorf("cannot find this roundtable binary to start the seat: %w", err)

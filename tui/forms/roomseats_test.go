@@ -127,7 +127,7 @@ func TestRoomFormPlayedSeats(t *testing.T) {
 		t.Errorf("a seat roundtable plays got an MCP command:\n%s", page)
 	}
 	_, msgs, _ := driveSeats(t, f, "2")
-	if text, ok := clipboard(msgs[0]); !ok || !strings.Contains(text, "fake-roundtable seat --room=cache --seat=peer") {
+	if text, ok := clipboard(msgs[0]); !ok || !strings.HasPrefix(text, "roundtable seat --room=cache --seat=peer --cwd=") {
 		t.Errorf("2 copied %q", text)
 	}
 	stopped := g.StopAll(time.Second)
