@@ -95,4 +95,3 @@ func (f *RoomForm) allText() string {
 	fmt.Fprintf(&b, "# Then paste each seat's prompt into its agent:\n# %s\n# %s\n", f.res.Prompts[0], f.res.Prompts[1])
 	return b.String()
 }
-
