@@ -205,3 +205,68 @@ func BenchmarkLiveLatency(b *testing.B) {
 	tm.Type("q")
 	tm.WaitFinished(b, teatest.WithFinalTimeout(5*time.Second))
 }
+
+// BenchmarkDraftLatency is the time from a seat's draft being rewritten
+// (WriteDraft returning) to a frame that shows its newest words, with the
+// screen running as a program: the draft grows by a word each time, to
+// about 2 KB, as a seat roundtable plays rewrites it while it composes.
+// Compare with BenchmarkLiveLatency, a message landing, in the same run.
+func BenchmarkDraftLatency(b *testing.B) {
+	cwd := b.TempDir()
+	r, _, err := room.Create(cwd, "dlat", room.CreateOptions{Topic: "Draft latency", Budget: 1 << 30})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, _, err := r.PostMessage(room.Post{Seat: "lead", Agent: "bench", Text: fmt.Sprintf(bigText, 1)}); err != nil {
+		b.Fatal(err)
+	}
+	m, err := New(Options{Cwd: cwd, Room: "dlat", ExportDir: cwd, Dark: true, Location: time.UTC})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Close()
+	rec := newRecorder(m)
+	tm := teatest.NewTestModel(b, rec, teatest.WithInitialTermSize(120, 40), teatest.WithProgramOptions(tea.WithFPS(FPS)))
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(rec.frame(), "Draft latency") {
+		if time.Now().After(deadline) {
+			b.Fatal("the screen never opened the room")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	var lats []time.Duration
+	var text strings.Builder
+	started := time.Now()
+	for i := 0; b.Loop(); i++ {
+		if text.Len() > 2048 {
+			text.Reset()
+			started = time.Now()
+		}
+		token := fmt.Sprintf("zq%dx", i)
+		text.WriteString(token + " ")
+		if err := r.WriteDraft(room.Draft{Seat: "peer", Agent: "roundtable:bench", StartedAt: started, Text: text.String()}); err != nil {
+			b.Fatal(err)
+		}
+		start := time.Now()
+		for {
+			rec.mu.Lock()
+			ok := strings.Contains(*rec.last, token)
+			rec.mu.Unlock()
+			if ok {
+				break
+			}
+			if time.Since(start) > 5*time.Second {
+				b.Fatalf("draft %d never shown", i)
+			}
+			time.Sleep(50 * time.Microsecond)
+		}
+		lats = append(lats, time.Since(start))
+	}
+	b.StopTimer()
+	slices.Sort(lats)
+	b.ReportMetric(float64(lats[len(lats)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lats[len(lats)*99/100].Microseconds())/1000, "p99-ms")
+	b.ReportMetric(float64(lats[len(lats)-1].Microseconds())/1000, "max-ms")
+	tm.Type("q")
+	tm.WaitFinished(b, teatest.WithFinalTimeout(5*time.Second))
+}
