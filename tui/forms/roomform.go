@@ -401,6 +401,13 @@ func (f *RoomForm) syncKeys() {
 		k.Up.SetHelp("↑/↓", "scroll")
 		k.Next.SetHelp("tab", "lead/peer")
 		k.Less.SetHelp("←/→", "agent CLI")
+		k.CopyOne.SetHelp("1-5", "copy")
+		if f.played[0].on && f.played[1].on {
+			// roundtable plays both: no agent CLI, no prompt to paste.
+			k.CopyOne.SetHelp("1/2", "copy a command")
+			k.only(&k.Next, &k.Prev, &k.CopyOne, &k.CopyAll, &k.Watch, &k.Up, &k.Down, &k.Back)
+			break
+		}
 		k.only(&k.Less, &k.More, &k.Next, &k.Prev, &k.CopyOne, &k.CopyAll, &k.Watch, &k.Up, &k.Down, &k.Back)
 	case f.stage == stageSeeding:
 		k.only(&k.Back)

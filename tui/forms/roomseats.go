@@ -3,6 +3,7 @@ package forms
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -331,6 +332,9 @@ func (f *RoomForm) exited(st seatproc.Status) {
 // page: started or not, its log, and its command to run it by hand.
 func (f *RoomForm) playedLines(i int) (lines []string, cmd []string) {
 	s := f.starts[i]
+	if rel, err := filepath.Rel(f.res.Cwd, s.status.Log); err == nil && !strings.HasPrefix(rel, "..") {
+		s.status.Log = rel
+	}
 	switch {
 	case s.err != nil:
 		lines = append(lines, "Could not start it: "+mdrender.Inline(s.err.Error()))

@@ -3,8 +3,10 @@
 package forms
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -191,5 +193,35 @@ func TestRoomFormSeatChecks(t *testing.T) {
 	}
 	if _, ok := g.Lookup("cache", "peer"); ok {
 		t.Error("a seat was started")
+	}
+}
+
+// TestRoomFormSeatsView pins the form with the lead played by a model and
+// the peer by an ACP agent of one's own, at 80×24 (the fields scroll to
+// the focused one) and 120×40, and the page once both seats started.
+func TestRoomFormSeatsView(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			f, g, cwd := newSeatsForm(t, fakeSeat(t, "exec sleep 600"), map[string]string{"ROUNDTABLE_PROVIDER": "openai", "OPENAI_API_KEY": "k", "ROUNDTABLE_MODEL": "gpt-4o-mini"})
+			f, _ = f.Update(tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
+			keys := append(typeText(nil, "cache"), "tab")
+			keys = append(keys, typeText(nil, "Should the cache be write-through?")...)
+			// The lead: a model; the peer: an agent, a command of one's own.
+			keys = append(keys, "tab", "tab", "tab", "right", "tab", "tab", "tab", "right", "right", "tab", "left", "left", "tab")
+			keys = append(keys, typeText(nil, "my-agent --acp")...)
+			f, _, _ = driveSeats(t, f, keys...)
+			golden(t, fmt.Sprintf("form-%dx%d", sz.w, sz.h), plain(f.View()))
+			f, _, _ = driveSeats(t, f, "ctrl+s")
+			if !f.Ready() {
+				t.Fatalf("not ready: %q", f.err)
+			}
+			// Pids change from run to run, and their width moves where
+			// lines wrap: draw the page with fixed ones.
+			f.starts[0].status.PID, f.starts[1].status.PID = 4242, 4243
+			f.layoutPage()
+			view := regexp.MustCompile(`pid \d+`).ReplaceAllString(plain(f.View()), "pid N")
+			golden(t, fmt.Sprintf("page-%dx%d", sz.w, sz.h), normalize(view, cwd))
+			g.StopAll(time.Second)
+		})
 	}
 }

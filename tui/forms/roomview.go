@@ -221,10 +221,8 @@ func (f *RoomForm) pageLines(w int) []string {
 			mark, label = s.FocusLabel.Render("▸ "), s.FocusLabel
 		}
 		head := fmt.Sprintf("%s seat (%s)", strings.ToUpper(seat[:1])+seat[1:], mdrender.Inline(agent))
-		choice := s.Arrow.Render("◂ ") + s.Value.Render(f.clients[i].Name()) + s.Arrow.Render(" ▸")
-		out = append(out, cells.Truncate(mark+s.Number.Render(fmt.Sprint(i+1))+"  "+label.Render(head)+"   "+choice, w))
 		if f.played[i].on {
-			head := fmt.Sprintf("%s seat (%s)", strings.ToUpper(seat[:1])+seat[1:], mdrender.Inline(agent))
+			// No agent CLI to choose: roundtable plays the seat.
 			out = append(out, cells.Truncate(mark+s.Number.Render(fmt.Sprint(i+1))+"  "+label.Render(head), w))
 			lines, argv := f.playedLines(i)
 			style := s.Text
@@ -238,6 +236,8 @@ func (f *RoomForm) pageLines(w int) []string {
 			}
 			continue
 		}
+		choice := s.Arrow.Render("◂ ") + s.Value.Render(f.clients[i].Name()) + s.Arrow.Render(" ▸")
+		out = append(out, cells.Truncate(mark+s.Number.Render(fmt.Sprint(i+1))+"  "+label.Render(head)+"   "+choice, w))
 		c, st := f.clients[i], r.seat(seat)
 		var cut bool
 		if c == seatcmd.JSONFile {
