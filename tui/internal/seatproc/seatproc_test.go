@@ -59,6 +59,9 @@ func TestAgentValue(t *testing.T) {
 	if _, err := AgentValue("", "acp:  "); err == nil {
 		t.Error("an empty command was accepted")
 	}
+	if _, err := AgentValue("", `my-agent "unclosed`); err == nil {
+		t.Error("a command with an unclosed quote was accepted")
+	}
 }
 
 // TestExitWithError: a seat that fails keeps its last stderr line, read

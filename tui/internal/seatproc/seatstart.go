@@ -3,27 +3,18 @@ package seatproc
 import (
 	"fmt"
 	"strings"
+
+	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/room/seatcmd"
 )
 
-// This file builds the `roundtable seat` command line from the flags the
-// issue's contract fixes. It stands in for the builder the seat part adds
-// to room/seatcmd; once that lands, Spec.Argv should call it.
-
-// The `roundtable seat` flags (see the contract in the issue).
-const (
-	flagRoom     = "room"
-	flagSeat     = "seat"
-	flagCwd      = "cwd"
-	flagPersona  = "persona"
-	flagProvider = "provider"
-	flagModel    = "model"
-	flagBaseURL  = "base-url"
-	flagAgent    = "agent"
-)
+// This file says what the app starts for a seat roundtable plays; the
+// command line itself comes from room/seatcmd (seatcmd.Played), which is
+// tested against the real `roundtable seat` flags.
 
 // Presets are the ACP agents a seat offers by name, in the order a screen
-// shows them ("acp:<preset>").
-var Presets = []string{"claude", "codex", "gemini", "qwen", "opencode"}
+// shows them ("acp:<preset>"): debate's presets.
+var Presets = debate.AgentPresets()
 
 // Spec is one seat roundtable plays: the room, the seat and the mind that
 // fills it, a model (Provider, Model, BaseURL) or an agent (Agent).
@@ -44,27 +35,11 @@ type Spec struct {
 // Argv is the command that starts the seat, program first, each flag one
 // "--flag=value" token so no value is ever read as a flag.
 func (s Spec) Argv() []string {
-	argv := []string{s.Program, "seat", flag(flagRoom, s.Room), flag(flagSeat, s.Seat)}
-	if s.Cwd != "" {
-		argv = append(argv, flag(flagCwd, s.Cwd))
-	}
-	if s.Persona != "" {
-		argv = append(argv, flag(flagPersona, s.Persona))
-	}
-	if s.Agent != "" {
-		return append(argv, flag(flagAgent, s.Agent))
-	}
-	argv = append(argv, flag(flagProvider, s.Provider))
-	if s.Model != "" {
-		argv = append(argv, flag(flagModel, s.Model))
-	}
-	if s.BaseURL != "" {
-		argv = append(argv, flag(flagBaseURL, s.BaseURL))
-	}
-	return argv
+	return seatcmd.Played{
+		Program: s.Program, Room: s.Room, Seat: s.Seat, Cwd: s.Cwd, Persona: s.Persona,
+		Provider: s.Provider, Model: s.Model, BaseURL: s.BaseURL, Agent: s.Agent,
+	}.Command()
 }
-
-func flag(name, value string) string { return "--" + name + "=" + value }
 
 // Mind says in a few words what fills the seat: "model openai/gpt-4o-mini",
 // "acp:codex".
@@ -94,5 +69,9 @@ func AgentValue(preset, command string) (string, error) {
 	if c == "" {
 		return "", fmt.Errorf("write the agent's command, for example `my-agent --acp`")
 	}
-	return "acp:" + c, nil
+	v := "acp:" + c
+	if _, err := debate.ParseAgent(v); err != nil {
+		return "", err
+	}
+	return v, nil
 }
