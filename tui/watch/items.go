@@ -155,6 +155,9 @@ func (l *msgList) renderMessage(it *item) []string {
 	}
 	right := l.styles.Faint.Render(fmt.Sprintf("#%d · %s", m.Seq, l.clock(m)))
 	out = append(out, fitLR(left, right, l.width))
+	if line := l.activityLine(m.Activity); line != "" {
+		out = append(out, line)
+	}
 	body := l.md().Render(m.Text, l.bodyWidth())
 	if body == "" {
 		out = append(out, look.bar+l.styles.Faint.Render("(no text)"))
