@@ -16,13 +16,17 @@ import (
 // TestPlayedSeatThroughScriptedAgent plays a room's peer with the real
 // scripted ACP agent (not a seam): the agent is sent the whole seat prompt
 // and room once, then only the posts since and the instruction, never a
-// persona debate's follow-up; its activity stays out of the posts; and
+// persona debate's follow-up; what it did goes with its post as activity,
+// not into the text; and
 // nothing of it is left running.
 func TestPlayedSeatThroughScriptedAgent(t *testing.T) {
 	bin := acpagent.Build(t)
 	pidDir, record := t.TempDir(), t.TempDir()+"/record.jsonl"
 	script := acpagent.WriteScript(t, acpagent.Script{PidDir: pidDir, Record: record, Turns: []acpagent.Turn{
-		{Steps: []acpagent.Step{{Say: "kind: objection\n\nReads dominate, but the store's tail says otherwise.", ChunkSize: 7}}},
+		{Steps: []acpagent.Step{
+			{Tool: &acpagent.Tool{Kind: "read", Title: "store.go", Path: "room/store.go"}},
+			{Say: "kind: objection\n\nReads dominate, but the store's tail says otherwise.", ChunkSize: 7},
+		}},
 		{Steps: []acpagent.Step{{Say: "kind: concession\n\nFair: write-through it is."}}},
 	}})
 	cwd := t.TempDir()
@@ -74,6 +78,12 @@ func TestPlayedSeatThroughScriptedAgent(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") || st.Closed == nil {
 		t.Fatalf("room (closed %+v):\n%s\nwant:\n%s", st.Closed, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if a := st.Messages[1].Activity; len(a) != 1 || a[0].Kind != "tool" || !strings.Contains(a[0].Text, "store.go") {
+		t.Fatalf("the objection's activity = %+v, want the agent's read of store.go", a)
+	}
+	if len(st.Messages[3].Activity) != 0 {
+		t.Fatalf("the concession carries activity %+v it did not have", st.Messages[3].Activity)
 	}
 	var prompts []string
 	for _, rec := range acpagent.Records(t, record) {

@@ -64,14 +64,14 @@ func (g *SeatGame) Play(ctx context.Context) (err error) {
 		if seat == room.SeatLead {
 			purpose = PurposeSeatLead
 		}
-		text, err := g.compose(ctx, purpose, st)
+		text, act, err := g.compose(ctx, purpose, st)
 		if err != nil {
 			return err
 		}
 		kind, body, closeAfter := parsePost(seat, text)
 		if body != "" {
 			g.call("post")
-			_, st, err = g.r.PostMessage(room.Post{Seat: seat, Agent: g.label, Kind: kind, Text: body})
+			_, st, err = g.r.PostMessage(room.Post{Seat: seat, Agent: g.label, Kind: kind, Text: body, Activity: act})
 			_ = g.r.ClearDraft(seat)
 			if errors.Is(err, room.ErrClosed) {
 				return nil // the room ended while the seat composed
@@ -134,7 +134,7 @@ func (g *SeatGame) wait(ctx context.Context, n *room.Notifier) (room.State, erro
 // close asks the lead's mind for the spec, writes it where the room says
 // and closes the room.
 func (g *SeatGame) close(ctx context.Context, st room.State, reason string) error {
-	text, err := g.compose(ctx, PurposeSeatSpec, st)
+	text, _, err := g.compose(ctx, PurposeSeatSpec, st)
 	if err != nil {
 		return err
 	}
@@ -154,11 +154,14 @@ func (g *SeatGame) close(ctx context.Context, st room.State, reason string) erro
 // compose streams the mind's reply, keeping the seat's draft up to date
 // (at most one write per DraftEvery, the latest text always written), and
 // returns the whole reply. A failed reply posts nothing.
-func (g *SeatGame) compose(ctx context.Context, purpose Purpose, st room.State) (string, error) {
+func (g *SeatGame) compose(ctx context.Context, purpose Purpose, st room.State) (string, []room.Activity, error) {
 	req, err := g.seatRequest(purpose, st)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
+	// What an agent did while composing (files read, refusals) goes with
+	// the post as metadata, as a debate turn's does, never into its text.
+	var act []room.Activity
 	d := newDrafter(g.r.WriteDraft, room.Draft{Seat: g.s.Seat, Agent: g.label, StartedAt: time.Now()}, g.s.DraftEvery)
 	var wg sync.WaitGroup
 	gn := startGen(ctx, &wg, g.p, req, g.s.TurnTimeout, g.cap)
@@ -169,6 +172,9 @@ func (g *SeatGame) compose(ctx context.Context, purpose Purpose, st room.State) 
 		pieces, done := gn.take(spare)
 		for _, p := range pieces {
 			text.WriteString(p.text)
+			if p.activity != nil && len(act) < maxSavedActivity {
+				act = append(act, room.Activity{Kind: p.activity.Kind, Text: p.activity.Text})
+			}
 		}
 		if len(pieces) > 0 {
 			d.set(text.String())
@@ -184,11 +190,11 @@ func (g *SeatGame) compose(ctx context.Context, purpose Purpose, st room.State) 
 	if err != nil {
 		_ = g.r.ClearDraft(g.s.Seat)
 		if ctx.Err() != nil {
-			return "", context.Cause(ctx)
+			return "", nil, context.Cause(ctx)
 		}
-		return "", fmt.Errorf("the %s's %s failed: %w; nothing was posted (run roundtable seat again to retry)", g.s.Seat, g.p.Model(), err)
+		return "", nil, fmt.Errorf("the %s's %s failed: %w; nothing was posted (run roundtable seat again to retry)", g.s.Seat, g.p.Model(), err)
 	}
-	return text.String(), nil
+	return text.String(), act, nil
 }
 
 // call logs a tool call as an MCP seat's would be.
