@@ -17,8 +17,7 @@ import (
 // scripted ACP agent (not a seam): the agent is sent the whole seat prompt
 // and room once, then only the posts since and the instruction, never a
 // persona debate's follow-up; what it did goes with its post as activity,
-// not into the text; and
-// nothing of it is left running.
+// not into the text; and nothing of it is left running.
 func TestPlayedSeatThroughScriptedAgent(t *testing.T) {
 	bin := acpagent.Build(t)
 	pidDir, record := t.TempDir(), t.TempDir()+"/record.jsonl"
