@@ -197,6 +197,9 @@ func TestParseTopic(t *testing.T) {
 		{"Stop the feature freeze", "stop the feature freeze", "stopping the feature freeze", "feature freeze"},
 		{"A four-day work week", "go ahead with a four-day work week", "going ahead with a four-day work week", "four-day work week"},
 		{"GraphQL federation", "go ahead with GraphQL federation", "going ahead with GraphQL federation", "GraphQL federation"},
+		{"Should the cache be write-through?", "make the cache write-through", "making the cache write-through", "cache"},
+		{"Should the API stay on REST", "keep the API on REST", "keeping the API on REST", "API"},
+		{"Should the billing service use Postgres", "have the billing service use Postgres", "having the billing service use Postgres", "billing service"},
 	}
 	for _, tt := range tests {
 		w := parseTopic(tt.in)

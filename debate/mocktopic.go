@@ -44,6 +44,9 @@ var (
 	worthItRE = regexp.MustCompile(`(?i)^is (.+?) worth it$`)
 	versusRE  = regexp.MustCompile(`(?i)^(.+?)\s+(?:vs\.?|versus|or)\s+(.+)$`)
 	prepRE    = regexp.MustCompile(`(?i)^(?:to|on|onto|into|from|off|in|with|for|over|away from|up|out|back to)\s+`)
+	// stateRE reads a question about how something should be, "Should the
+	// cache be write-through", as its subject, verb and the rest.
+	stateRE = regexp.MustCompile(`(?i)^(?:should|shall|must|can|could|would|will)\s+(.+?)\s+(be|become|stay|remain|use|have|support|run|move|go)\s+(.+)$`)
 )
 
 func parseTopic(raw string) topicWords {
@@ -63,6 +66,19 @@ func parseTopic(raw string) topicWords {
 	}
 	if m := worthItRE.FindStringSubmatch(rest); m != nil {
 		rest, stripped = "invest in "+m[1], true
+	}
+	if m := stateRE.FindStringSubmatch(rest); m != nil && !stripped {
+		subj, verb, obj := lowerFirst(m[1]), strings.ToLower(m[2]), m[3]
+		lead, ing := "have", "having"
+		switch verb {
+		case "be", "become":
+			lead, ing, verb = "make", "making", ""
+		case "stay", "remain":
+			lead, ing, verb = "keep", "keeping", ""
+		}
+		tail := strings.Join(strings.Fields(subj+" "+verb+" "+obj), " ")
+		w.Action, w.Gerund, w.Thing = lead+" "+tail, ing+" "+tail, thingOf(subj)
+		return w
 	}
 	first, tail, _ := strings.Cut(rest, " ")
 	lowFirst := strings.ToLower(first)

@@ -284,7 +284,7 @@ func (m *Model) welcome(w int) []string {
 	}
 	body = append(body, keyed("n", debateText)...)
 	body = append(body, "")
-	body = append(body, keyed("m", "Open an MCP room: two coding agents (Claude Code, Codex, …) take the lead and peer seats and talk it through. You get the exact commands to paste.")...)
+	body = append(body, keyed("m", "Open an MCP room: two minds take the lead and peer seats and talk it through: coding agents you start (Claude Code, Codex, …), or a model or an agent roundtable plays.")...)
 	body = append(body, "")
 	body = append(body, keyed("q", "Quit.")...)
 	box := s.Welcome.Width(inner + 6).Render(strings.Join(body, "\n"))
