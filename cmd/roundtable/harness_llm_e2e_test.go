@@ -1,0 +1,191 @@
+//go:build llm
+
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The product's side of the real-agent tests: the roundtable binary, run as
+// separate processes with an agent's isolated environment, and a watch on
+// every process those runs start.
+
+var (
+	builtOnce sync.Once
+	builtBin  string
+	builtErr  error
+)
+
+// roundtableBin builds the roundtable binary (with the race detector, so a
+// race in the ACP path under a real agent fails the test) once per process.
+func roundtableBin(t *testing.T) string {
+	t.Helper()
+	builtOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "roundtable-llm-bin-")
+		if err != nil {
+			builtErr = err
+			return
+		}
+		builtBin = filepath.Join(dir, "roundtable")
+		out, err := exec.Command("go", "build", "-race", "-o", builtBin, ".").CombinedOutput()
+		if err != nil {
+			builtErr = &buildError{err: err, out: string(out)}
+		}
+	})
+	if builtErr != nil {
+		t.Fatalf("go build: %v", builtErr)
+	}
+	return builtBin
+}
+
+type buildError struct {
+	err error
+	out string
+}
+
+func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
+
+// withRace makes the race-enabled binary exit without its 1 s pause and
+// fail (exit 66) on a race.
+func withRace(env []string) []string {
+	return append(slices.Clone(env), "GORACE=atexit_sleep_ms=0 exitcode=66")
+}
+
+// runIn runs the binary in cwd with env and returns its output and exit code.
+func runIn(t *testing.T, env []string, cwd string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(roundtableBin(t), args...)
+	cmd.Dir = cwd
+	cmd.Env = withRace(env)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code = 0
+	if err != nil {
+		code = -1
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+	}
+	return out.String(), errb.String(), code
+}
+
+// procWatch samples /proc while a test runs and remembers every process
+// group that held a process marked with the test's HOME, other than the
+// processes the test started itself: the agents' groups.
+type procWatch struct {
+	marker string
+	skip   func(pid int) bool
+	stop   chan struct{}
+	done   chan struct{}
+
+	mu     sync.Mutex
+	groups map[int]string // pgid -> a command line seen in it
+}
+
+func watchProcs(marker string, skip func(pid int) bool) *procWatch {
+	w := &procWatch{marker: marker, skip: skip, stop: make(chan struct{}), done: make(chan struct{}), groups: map[int]string{}}
+	go func() {
+		defer close(w.done)
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			w.sample()
+			select {
+			case <-w.stop:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return w
+}
+
+func (w *procWatch) sample() {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || w.skip(pid) {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err != nil || !slices.Contains(strings.Split(string(env), "\x00"), w.marker) {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		i := strings.LastIndexByte(string(stat), ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(stat[i+1:]))
+		if len(f) < 3 {
+			continue
+		}
+		pgid, err := strconv.Atoi(f[2])
+		if err != nil {
+			continue
+		}
+		cmd, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		w.mu.Lock()
+		if _, ok := w.groups[pgid]; !ok {
+			w.groups[pgid] = strings.TrimSpace(strings.ReplaceAll(string(cmd), "\x00", " "))
+		}
+		w.mu.Unlock()
+	}
+}
+
+// finish stops sampling and fails the test when any group seen, or any
+// process with the marker, is still running; it returns the groups seen.
+func (w *procWatch) finish(t *testing.T) map[int]string {
+	t.Helper()
+	close(w.stop)
+	<-w.done
+	w.mu.Lock()
+	groups := w.groups
+	w.mu.Unlock()
+	for pgid := range groups {
+		checkNoLeftovers(t, pgid, "")
+	}
+	checkNoLeftovers(t, 0, w.marker)
+	return groups
+}
+
+// isOwnGroup reports whether pid leads the group of the test process
+// itself; the roundtable processes a test starts stay in that group, while
+// every agent gets a group of its own.
+func isOwnGroup(pid int) bool {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return true
+	}
+	i := strings.LastIndexByte(string(stat), ')')
+	if i < 0 {
+		return true
+	}
+	f := strings.Fields(string(stat[i+1:]))
+	return len(f) < 3 || f[2] == strconv.Itoa(ownPgid)
+}
+
+var ownPgid = func() int {
+	pg, err := syscall.Getpgid(os.Getpid())
+	if err != nil {
+		return -1
+	}
+	return pg
+}()
