@@ -63,7 +63,7 @@ func TestLLMAgentDebate(t *testing.T) {
 			if d.flag != "" {
 				args = append(args, "--agent", d.flag)
 			}
-			w := watchProcs("HOME="+home, isOwnGroup)
+			w := watchProcs(t, "HOME="+home, isOwnGroup)
 			out, errOut, code := runIn(t, env, cwd, args...)
 			groups := w.finish(t)
 			if code != 0 {

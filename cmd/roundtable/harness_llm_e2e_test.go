@@ -4,6 +4,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,24 +63,38 @@ func withRace(env []string) []string {
 	return append(slices.Clone(env), "GORACE=atexit_sleep_ms=0 exitcode=66")
 }
 
-// runIn runs the binary in cwd with env and returns its output and exit code.
+// runIn runs the binary in cwd with env and returns its output and exit
+// code. A run still going after runTimeout gets SIGTERM (roundtable then
+// stops its agents), and SIGKILL 10 s later.
 func runIn(t *testing.T, env []string, cwd string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := exec.Command(roundtableBin(t), args...)
+	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, roundtableBin(t), args...)
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 10 * time.Second
 	cmd.Dir = cwd
 	cmd.Env = withRace(env)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Errorf("roundtable %s ran for over %v; stopped", strings.Join(args, " "), runTimeout)
+	}
 	code = 0
 	if err != nil {
 		code = -1
-		if ee, ok := err.(*exec.ExitError); ok {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
 			code = ee.ExitCode()
 		}
 	}
 	return out.String(), errb.String(), code
 }
+
+// runTimeout bounds one roundtable run with a real agent: start-up is up
+// to 10 s per agent, a turn of the tiny model a few seconds.
+const runTimeout = 6 * time.Minute
 
 // procWatch samples /proc while a test runs and remembers every process
 // group that held a process marked with the test's HOME, other than the
@@ -89,12 +105,16 @@ type procWatch struct {
 	stop   chan struct{}
 	done   chan struct{}
 
+	once   sync.Once
 	mu     sync.Mutex
 	groups map[int]string // pgid -> a command line seen in it
 }
 
-func watchProcs(marker string, skip func(pid int) bool) *procWatch {
+// watchProcs starts the watch; when the test ends (also by t.Fatal) the
+// watch is finished, failing the test on anything left and killing it.
+func watchProcs(t *testing.T, marker string, skip func(pid int) bool) *procWatch {
 	w := &procWatch{marker: marker, skip: skip, stop: make(chan struct{}), done: make(chan struct{}), groups: map[int]string{}}
+	t.Cleanup(func() { w.finish(t) })
 	go func() {
 		defer close(w.done)
 		tick := time.NewTicker(100 * time.Millisecond)
@@ -154,16 +174,20 @@ func (w *procWatch) sample() {
 // process with the marker, is still running; it returns the groups seen.
 func (w *procWatch) finish(t *testing.T) map[int]string {
 	t.Helper()
-	close(w.stop)
-	<-w.done
+	w.once.Do(func() {
+		close(w.stop)
+		<-w.done
+		w.mu.Lock()
+		groups := w.groups
+		w.mu.Unlock()
+		for pgid := range groups {
+			checkNoLeftovers(t, pgid, "")
+		}
+		checkNoLeftovers(t, 0, w.marker)
+	})
 	w.mu.Lock()
-	groups := w.groups
-	w.mu.Unlock()
-	for pgid := range groups {
-		checkNoLeftovers(t, pgid, "")
-	}
-	checkNoLeftovers(t, 0, w.marker)
-	return groups
+	defer w.mu.Unlock()
+	return w.groups
 }
 
 // isOwnGroup reports whether pid leads the group of the test process

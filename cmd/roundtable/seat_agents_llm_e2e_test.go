@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -35,7 +36,7 @@ func TestLLMAgentSeat(t *testing.T) {
 			cwd := t.TempDir()
 			writeFile(t, filepath.Join(cwd, "NOTES.md"), "# Notes\nThe cache is write-through today.\n")
 			const roomName = "cache-" + "seat"
-			w := watchProcs("HOME="+home, isOwnGroup)
+			w := watchProcs(t, "HOME="+home, isOwnGroup)
 
 			lead := startLead(t, env, cwd, roomName)
 			if st := lead.ok("room_status", nil); st["turn"] != "lead" || st["budget"] != float64(1) {
@@ -57,9 +58,14 @@ func TestLLMAgentSeat(t *testing.T) {
 			defer func() {
 				select {
 				case <-exited:
-				default:
-					_ = seat.Process.Kill()
-					<-exited
+				default: // SIGTERM first: roundtable seat then stops its agent
+					_ = seat.Process.Signal(syscall.SIGTERM)
+					select {
+					case <-exited:
+					case <-time.After(10 * time.Second):
+						_ = seat.Process.Kill()
+						<-exited
+					}
 				}
 				if t.Failed() {
 					t.Logf("roundtable seat stderr:\n%s\nstdout:\n%s", tail(seatErr.String(), 4000), tail(seatOut.String(), 2000))
