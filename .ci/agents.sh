@@ -48,7 +48,7 @@ packages_of() {
 CACHE_ROOT="${XDG_CACHE_HOME:-${HOME:-$(cd ~ && pwd)}/.cache}/roundtable/agents"
 mkdir -p "$CACHE_ROOT"
 
-# One install at a time per cache (two shells running e2e-llm at once).
+# One run at a time per cache (two shells running e2e-llm at once).
 exec 9>"$CACHE_ROOT/.lock"
 if command -v flock >/dev/null 2>&1; then
     flock 9
@@ -80,10 +80,28 @@ install_one() {
     printf '%s\n' "$bin"
 }
 
+# The packages install in parallel (each in its own prefix; npm's cache is
+# safe to share): the download dominates, ~100 s one after another with an
+# empty npm cache. The bin folders print in the order of ROUNDTABLE_AGENTS.
 start=$SECONDS
+results="$(mktemp -d "$CACHE_ROOT/.run.XXXXXX")"
+trap 'rm -rf "$results"' EXIT
+n=0
+pids=()
 for agent in ${ROUNDTABLE_AGENTS:-qwen opencode codex claude}; do
+    specs="$(packages_of "$agent")" || exit 1
     while read -r spec cmd; do
-        install_one "$spec" "$cmd"
-    done < <(packages_of "$agent")
+        install_one "$spec" "$cmd" >"$results/$n" &
+        pids+=($!)
+        n=$((n + 1))
+    done <<<"$specs"
+done
+failed=0
+for pid in ${pids[@]+"${pids[@]}"}; do
+    wait "$pid" || failed=1
+done
+((failed == 0)) || die "some agents could not be installed (see above)"
+for ((i = 0; i < n; i++)); do
+    cat "$results/$i"
 done
 log "agents ready in $((SECONDS - start)) s"
