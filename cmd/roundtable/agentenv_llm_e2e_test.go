@@ -183,6 +183,7 @@ func configureCodex(t *testing.T, home, base string) []string {
 	writeFile(t, filepath.Join(codexHome, "config.toml"), fmt.Sprintf(`model = "tiny"
 model_provider = "local"
 check_for_update_on_startup = false
+model_context_window = 65536
 
 [model_providers.local]
 name = "llama-server"
