@@ -76,7 +76,6 @@ func TestLLMAgentDebate(t *testing.T) {
 			evs := jsonlEvents(t, out)
 			turns := map[string]debate.Event{}
 			var summary, last debate.Event
-			activity := 0
 			for _, ev := range evs {
 				switch ev.Type {
 				case debate.EventTurnEnd:
@@ -85,8 +84,6 @@ func TestLLMAgentDebate(t *testing.T) {
 					summary = ev
 				case debate.EventError:
 					t.Errorf("error event: %+v", ev)
-				case "activity":
-					activity++
 				default:
 				}
 				last = ev
@@ -129,6 +126,8 @@ func TestLLMAgentDebate(t *testing.T) {
 				t.Fatalf("saved turn of %s: %+v, want agent %q and the streamed text %q", d.persona, saved, agentTurn.Model, agentTurn.Text)
 			}
 
+			activity := checkActivity(t, out, d.persona, filepath.Join(r.MessagesDir(), saved.File))
+
 			html, errOut, code := runIn(t, env, cwd, "transcript", "--room", "agents", "--cwd", cwd, "--html")
 			if code != 0 {
 				t.Fatalf("transcript --html: exit %d: %s", code, errOut)
@@ -141,7 +140,7 @@ func TestLLMAgentDebate(t *testing.T) {
 			if strings.Contains(html, "<script src=") {
 				t.Error("HTML export reaches the network")
 			}
-			t.Logf("%s: %d events (%d activity), agent groups %v; %s said %q", d.preset, len(evs), activity, groups, d.persona, tail(agentTurn.Text, 120))
+			t.Logf("%s: %d events (%d activity of the agent), agent groups %v; %s said %q", d.preset, len(evs), activity, groups, d.persona, tail(agentTurn.Text, 120))
 		})
 	}
 }
@@ -156,6 +155,70 @@ func llmURLForModels(t *testing.T) string {
 		t.Fatal("ROUNDTABLE_LLM_URL is not set: run these tests with make e2e-llm")
 	}
 	return u
+}
+
+// activityLine is an activity event's data or a saved activity entry,
+// read without the debate package's types.
+type activityLine struct {
+	Agent string `json:"agent,omitempty"`
+	Kind  string `json:"kind"`
+	Text  string `json:"text"`
+}
+
+// checkActivity checks what the agent did besides speaking: each activity
+// event of persona comes inside its turn (between its turn_start and
+// turn_end), is one line, and the saved message (messageFile) carries the
+// same entries in the same order.
+func checkActivity(t *testing.T, out, persona, messageFile string) int {
+	t.Helper()
+	var events []activityLine
+	open := ""
+	for line := range strings.Lines(out) {
+		var env struct {
+			Event string       `json:"event"`
+			Data  activityLine `json:"data"`
+		}
+		if err := json.Unmarshal([]byte(line), &env); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		ev := env.Data
+		switch env.Event {
+		case "turn_start":
+			open = ev.Agent
+		case "turn_end":
+			open = ""
+		case "activity":
+			if ev.Agent == persona {
+				if open != persona {
+					t.Errorf("activity of %s outside its turn: %+v", persona, ev)
+				}
+				if strings.ContainsAny(ev.Text, "\n\r") || ev.Kind == "" {
+					t.Errorf("activity is not one line of a kind: %+v", ev)
+				}
+				events = append(events, activityLine{Kind: ev.Kind, Text: ev.Text})
+			}
+		default:
+		}
+	}
+	data, err := os.ReadFile(messageFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msg struct {
+		Activity []activityLine `json:"activity"`
+	}
+	if err := json.Unmarshal(data, &msg); err != nil {
+		t.Fatalf("%s: %v", messageFile, err)
+	}
+	if len(msg.Activity) != len(events) {
+		t.Fatalf("%s saved %d activity lines, the stream had %d: %+v vs %+v", persona, len(msg.Activity), len(events), msg.Activity, events)
+	}
+	for i := range events {
+		if msg.Activity[i] != events[i] {
+			t.Errorf("activity %d saved as %+v, streamed as %+v", i, msg.Activity[i], events[i])
+		}
+	}
+	return len(events)
 }
 
 func jsonlEvents(t *testing.T, s string) []debate.Event {

@@ -164,7 +164,7 @@ func (w *procWatch) sample() {
 		cmd, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
 		w.mu.Lock()
 		if _, ok := w.groups[pgid]; !ok {
-			w.groups[pgid] = strings.TrimSpace(strings.ReplaceAll(string(cmd), "\x00", " "))
+			w.groups[pgid] = shortCmd(cmd)
 		}
 		w.mu.Unlock()
 	}
@@ -213,3 +213,12 @@ var ownPgid = func() int {
 	}
 	return pg
 }()
+
+// shortCmd is a /proc cmdline as one short line for the log.
+func shortCmd(cmdline []byte) string {
+	s := strings.Join(strings.Fields(strings.ReplaceAll(string(cmdline), "\x00", " ")), " ")
+	if len(s) > 100 {
+		s = s[:100] + "…"
+	}
+	return s
+}

@@ -53,8 +53,9 @@ func TestLLMAgentSeat(t *testing.T) {
 			if err := seat.Start(); err != nil {
 				t.Fatal(err)
 			}
-			exited := make(chan error, 1)
-			go func() { exited <- seat.Wait() }()
+			exited := make(chan struct{}) // closed when the seat process has exited, with waitErr set
+			var waitErr error
+			go func() { waitErr = seat.Wait(); close(exited) }()
 			defer func() {
 				select {
 				case <-exited:
@@ -104,8 +105,8 @@ func TestLLMAgentSeat(t *testing.T) {
 					t.Fatal("the peer did not post within 4 minutes")
 				}
 				select {
-				case err := <-exited:
-					t.Fatalf("roundtable seat exited before posting: %v", err)
+				case <-exited:
+					t.Fatalf("roundtable seat exited before posting: %v", waitErr)
 				default:
 				}
 				got := lead.ok("wait_for_message", map[string]any{"timeout_seconds": 20})
@@ -136,9 +137,9 @@ func TestLLMAgentSeat(t *testing.T) {
 				t.Fatalf("close reply: %v", c)
 			}
 			select {
-			case err := <-exited:
-				if err != nil {
-					t.Errorf("roundtable seat ended with %v after the room closed", err)
+			case <-exited:
+				if waitErr != nil {
+					t.Errorf("roundtable seat ended with %v after the room closed", waitErr)
 				}
 			case <-time.After(30 * time.Second):
 				t.Fatal("roundtable seat still runs 30 s after the room closed")
