@@ -170,6 +170,20 @@ func (w *procWatch) sample() {
 	}
 }
 
+// waitGroup waits until an agent's group has been seen, and returns false
+// when none is seen within d.
+func (w *procWatch) waitGroup(d time.Duration) bool {
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		w.mu.Lock()
+		n := len(w.groups)
+		w.mu.Unlock()
+		if n > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // finish stops sampling and fails the test when any group seen, or any
 // process with the marker, is still running; it returns the groups seen.
 func (w *procWatch) finish(t *testing.T) map[int]string {
