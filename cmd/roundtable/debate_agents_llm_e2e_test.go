@@ -22,13 +22,19 @@ type agentDebate struct {
 	persona string // the agent's persona name
 	flag    string // --agent value; "" when the persona file has it
 	toml    string // the agent persona's `agent = [...]` in the persona file, when flag is ""
-	label   string // the model label the turn is saved with starts with this
+	// takeover: the persona file has the persona, spoken by the model,
+	// and the flag hands it to the agent, which keeps who it is.
+	takeover bool
+	label    string // the model label the turn is saved with starts with this
 }
+
+// reviewer is the takeover case's persona as the file describes it.
+const reviewer = "a reviewer who checks every claim against the code"
 
 var agentDebates = []agentDebate{
 	{preset: "qwen", persona: "Qwen", flag: "Qwen=acp:qwen", label: "acp:qwen"},
 	{preset: "opencode", persona: "Opencode", toml: `agent = ["opencode", "acp"]`, label: "acp:opencode"},
-	{preset: "codex", persona: "Codex", flag: "Codex=acp:codex", label: "acp:codex"},
+	{preset: "codex", persona: "Reviewer", flag: "Reviewer=acp:codex", takeover: true, label: "acp:codex"},
 	{preset: "claude", persona: "Claude", toml: `agent = ["acp:claude"]`, label: "acp:claude"},
 }
 
@@ -50,6 +56,9 @@ func TestLLMAgentDebate(t *testing.T) {
 			personas := "[[persona]]\nname = \"Architect\"\npersona = \"a software architect who weighs coupling and failure modes\"\n"
 			if d.toml != "" {
 				personas += fmt.Sprintf("\n[[persona]]\nname = %q\npersona = \"a coding agent that reads the repository before it speaks\"\n%s\n", d.persona, d.toml)
+			}
+			if d.takeover {
+				personas += fmt.Sprintf("\n[[persona]]\nname = %q\npersona = %q\n", d.persona, reviewer)
 			}
 			personaFile := filepath.Join(t.TempDir(), "personas.toml")
 			writeFile(t, personaFile, personas)
@@ -115,6 +124,17 @@ func TestLLMAgentDebate(t *testing.T) {
 			}
 			if len(st.Messages) != 3 || st.Closed == nil || st.Closed.Reason != debate.ReasonComplete {
 				t.Fatalf("saved room: %d messages, closed %+v", len(st.Messages), st.Closed)
+			}
+			if d.takeover {
+				var desc string
+				for _, p := range r.Config().Personas {
+					if p.Name == d.persona {
+						desc = p.Persona
+					}
+				}
+				if desc != reviewer {
+					t.Errorf("%s handed to %s is saved as %q, want who it was: %q", d.persona, d.preset, desc, reviewer)
+				}
 			}
 			var saved *room.Message
 			for i := range st.Messages {
