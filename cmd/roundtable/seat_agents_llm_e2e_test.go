@@ -261,3 +261,90 @@ func str(v any) string {
 	s, _ := v.(string)
 	return s
 }
+
+// TestLLMAgentSeatStopped stops `roundtable seat --agent acp:codex` with
+// SIGTERM while codex-acp (which outlives a closed stdin) composes the
+// peer's answer: the seat must exit 130, post nothing, clear its draft,
+// log its disconnect, and leave nothing of the agent running.
+func TestLLMAgentSeatStopped(t *testing.T) {
+	a := agentByPreset(t, "codex")
+	env := agentEnv(t, a)
+	home := envValue(env, "HOME")
+	cwd := t.TempDir()
+	const roomName = "stopped-seat"
+	w := watchProcs(t, "HOME="+home, isOwnGroup)
+	lead := startLead(t, env, cwd, roomName)
+	lead.ok("post", map[string]any{"text": "## Brief\nShould we vendor our dependencies?", "kind": "brief"})
+
+	seat := exec.Command(roundtableBin(t), "seat", "--room", roomName, "--seat", "peer", "--cwd", cwd, "--agent", "acp:codex")
+	seat.Dir = cwd
+	seat.Env = withRace(env)
+	var seatErr lockedBuffer
+	seat.Stderr = &seatErr
+	if err := seat.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	var waitErr error
+	go func() { waitErr = seat.Wait(); close(exited) }()
+	defer func() {
+		select {
+		case <-exited:
+		default:
+			_ = seat.Process.Kill()
+			<-exited
+		}
+	}()
+	if !w.waitGroup(time.Minute) {
+		t.Fatalf("codex-acp did not start within a minute; stderr: %s", seatErr.String())
+	}
+	time.Sleep(500 * time.Millisecond)
+	sent := time.Now()
+	if err := seat.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-exited:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("roundtable seat still runs 20 s after SIGTERM; stderr: %s", seatErr.String())
+	}
+	took := time.Since(sent)
+	var ee *exec.ExitError
+	if !errors.As(waitErr, &ee) || ee.ExitCode() != 130 {
+		t.Errorf("exit %v after SIGTERM, want 130; stderr: %s", waitErr, seatErr.String())
+	}
+	lead.close()
+	groups := w.finish(t)
+
+	r, err := room.Open(cwd, roomName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := r.State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Messages) != 1 || st.Messages[0].Seat != room.SeatLead {
+		t.Errorf("room after the stop: %d messages, want the brief alone", len(st.Messages))
+	}
+	if _, err := os.Stat(filepath.Join(room.DraftsDir(r.Dir()), "peer.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the peer's draft outlived the stop: %v", err)
+	}
+	seats, err := room.ReadSeats(r.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	peerSeen := false
+	for _, s := range seats {
+		if s.Seat == room.SeatPeer {
+			peerSeen = true
+			if s.State != room.StateDisconnected || s.PID != seat.Process.Pid {
+				t.Errorf("server.log says of the stopped peer: %+v, want pid %d disconnected", s, seat.Process.Pid)
+			}
+		}
+	}
+	if !peerSeen {
+		t.Errorf("server.log does not mention the peer: %+v", seats)
+	}
+	t.Logf("SIGTERM -> exit in %v; stderr %q; agent groups %v", took.Round(time.Millisecond), tail(strings.TrimSpace(seatErr.String()), 200), groups)
+}
