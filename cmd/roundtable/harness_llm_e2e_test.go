@@ -236,3 +236,36 @@ func shortCmd(cmdline []byte) string {
 	}
 	return s
 }
+
+// TestLLMHarnessSeesLeftovers shows the watch the agent tests rely on can
+// fail: a process in a group of its own, marked with the test's HOME, is
+// seen while it runs and reported as left over until it is gone.
+func TestLLMHarnessSeesLeftovers(t *testing.T) {
+	home := t.TempDir()
+	marker := "HOME=" + home
+	w := watchProcs(t, marker, isOwnGroup)
+	cmd := exec.Command("sleep", "60")
+	cmd.Env = []string{marker, "PATH=" + os.Getenv("PATH")}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	if !w.waitGroup(10 * time.Second) {
+		t.Fatal("the watch did not see a marked process in its own group")
+	}
+	if left := leftovers(pid, ""); len(left) != 1 || !strings.Contains(left[0], "sleep 60") {
+		t.Fatalf("leftovers of group %d: %v", pid, left)
+	}
+	if left := leftovers(0, marker); len(left) != 1 {
+		t.Fatalf("leftovers with %s: %v", marker, left)
+	}
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	_ = cmd.Wait()
+	if left := leftovers(pid, marker); len(left) != 0 {
+		t.Fatalf("still reported after it exited: %v", left)
+	}
+	if groups := w.finish(t); groups[pid] == "" {
+		t.Fatalf("groups seen %v, want %d", groups, pid)
+	}
+}
