@@ -58,7 +58,7 @@ fmt: ## Format every Go file with gofumpt
 	@test -x $(GOFUMPT) || $(MAKE) tools
 	$(GOFUMPT) -w .
 
-e2e-llm: ## End-to-end tests against llama.cpp's server and the tiny real model
+e2e-llm: ## End-to-end tests against llama.cpp's server, the tiny real model and real coding agents over ACP
 	./.ci/e2e-llm
 
 clean:

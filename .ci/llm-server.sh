@@ -14,6 +14,13 @@
 #   ROUNDTABLE_LLM_START_TIMEOUT  seconds to wait for /health (default: 60)
 #   ROUNDTABLE_LLM_CTX            context size in tokens (default: 2048)
 #   ROUNDTABLE_LLAMA_SERVER       use this llama-server binary instead of building one
+#   ROUNDTABLE_LLM_PREDICT        cap every reply at this many tokens (-n; default: none)
+#   ROUNDTABLE_LLM_EOS_TOKEN      override the model's end-of-turn token id (default: the model's)
+#
+# Coding agents (design/agents.md) need ROUNDTABLE_LLM_CTX=65536 (their system
+# prompts are 2-9k tokens), ROUNDTABLE_LLM_PREDICT=256 and
+# ROUNDTABLE_LLM_EOS_TOKEN=13 (a newline ends a turn; otherwise the tiny model
+# never stops and some agents treat the cap as an error).
 #
 # Note: the tiny model's GGUF says its training context is 256 tokens, and this
 # llama-server caps each slot's context at the training context whatever -c
@@ -32,6 +39,15 @@ HOST=127.0.0.1
 ALIAS=tiny
 CTX="${ROUNDTABLE_LLM_CTX:-2048}"
 [[ "$CTX" =~ ^[0-9]+$ ]] || { echo "ROUNDTABLE_LLM_CTX must be a number" >&2; exit 2; }
+EXTRA=()
+if [[ -n "${ROUNDTABLE_LLM_PREDICT:-}" ]]; then
+    [[ "$ROUNDTABLE_LLM_PREDICT" =~ ^[0-9]+$ ]] || { echo "ROUNDTABLE_LLM_PREDICT must be a number" >&2; exit 2; }
+    EXTRA+=(-n "$ROUNDTABLE_LLM_PREDICT")
+fi
+if [[ -n "${ROUNDTABLE_LLM_EOS_TOKEN:-}" ]]; then
+    [[ "$ROUNDTABLE_LLM_EOS_TOKEN" =~ ^[0-9]+$ ]] || { echo "ROUNDTABLE_LLM_EOS_TOKEN must be a number" >&2; exit 2; }
+    EXTRA+=(--override-kv "tokenizer.ggml.eos_token_id=int:$ROUNDTABLE_LLM_EOS_TOKEN")
+fi
 
 log() { printf '[llm-server] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -148,7 +164,7 @@ cmd_start() {
         # stdin/stdout/stderr all detached so callers capturing our output
         # (e.g. $(...)) don't wait for the server.
         nohup "$bin" -m "$model" --alias "$ALIAS" --host "$HOST" --port "$port" \
-            -c "$CTX" -np 1 -t 2 --override-kv "llama.context_length=int:$CTX" \
+            -c "$CTX" -np 1 -t 2 --override-kv "llama.context_length=int:$CTX" ${EXTRA[@]+"${EXTRA[@]}"} \
             </dev/null >"$LOG_FILE" 2>&1 &
         pid=$!
         echo "$pid" >"$PID_FILE"

@@ -1,0 +1,93 @@
+//go:build llm
+
+package main
+
+import (
+	"errors"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+// TestLLMAgentDebateInterrupted stops a debate with Ctrl+C (SIGINT) while
+// a real agent is in its turn, for the agents that do not exit when their
+// stdin closes (codex-acp, claude-agent-acp): roundtable must still leave
+// nothing running, exit 130, and keep the room, closed as cancelled.
+func TestLLMAgentDebateInterrupted(t *testing.T) {
+	modelURL := llmURLForModels(t)
+	for _, preset := range []string{"codex", "claude"} {
+		t.Run(preset, func(t *testing.T) {
+			a := agentByPreset(t, preset)
+			env := agentEnv(t, a)
+			home := envValue(env, "HOME")
+			cwd := t.TempDir()
+			personaFile := filepath.Join(t.TempDir(), "personas.toml")
+			// The agent speaks first, so the interruption lands in its turn.
+			writeFile(t, personaFile, "[[persona]]\nname = \"Agent\"\npersona = \"a coding agent\"\nagent = [\"acp:"+preset+"\"]\n\n"+
+				"[[persona]]\nname = \"Architect\"\npersona = \"a software architect\"\n")
+			w := watchProcs(t, "HOME="+home, isOwnGroup)
+			cmd := exec.Command(roundtableBin(t), "debate", "--topic", "Should we vendor our dependencies", "--rounds", "1",
+				"--personas", personaFile, "--provider", "openai", "--base-url", modelURL, "--model", "tiny",
+				"--max-tokens", "48", "--format", "jsonl", "--room", "stopped", "--cwd", cwd)
+			cmd.Dir = cwd
+			cmd.Env = withRace(env)
+			var out, errb lockedBuffer
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan struct{})
+			var waitErr error
+			go func() { waitErr = cmd.Wait(); close(exited) }()
+			defer func() {
+				select {
+				case <-exited:
+				default:
+					_ = cmd.Process.Kill()
+					<-exited
+				}
+			}()
+			if !w.waitGroup(time.Minute) {
+				t.Fatalf("no agent process started within a minute; stderr: %s", errb.String())
+			}
+			time.Sleep(500 * time.Millisecond) // into initialize / the turn
+			sent := time.Now()
+			if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-exited:
+			case <-time.After(20 * time.Second):
+				t.Fatalf("roundtable still runs 20 s after SIGINT; stderr: %s", errb.String())
+			}
+			took := time.Since(sent)
+			var ee *exec.ExitError
+			if !errors.As(waitErr, &ee) || ee.ExitCode() != 130 {
+				t.Errorf("exit %v after SIGINT, want 130; stderr: %s", waitErr, errb.String())
+			}
+			groups := w.finish(t)
+			r, err := room.Open(cwd, "stopped")
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := r.State()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Closed == nil || st.Closed.Reason != debate.ReasonCancelled {
+				t.Errorf("room after SIGINT: closed %+v, want %q", st.Closed, debate.ReasonCancelled)
+			}
+			last := ""
+			if lines := strings.Split(strings.TrimSpace(out.String()), "\n"); len(lines) > 0 {
+				last = lines[len(lines)-1]
+			}
+			t.Logf("%s: SIGINT -> exit in %v; agent groups %v; last event %s", preset, took.Round(time.Millisecond), groups, tail(last, 200))
+		})
+	}
+}
