@@ -305,3 +305,27 @@ persona = "again"
 		t.Errorf("an empty name: %v", err)
 	}
 }
+
+// TestModeratorAgentFlag: --agent "Moderator=acp:…" hands the verdict to
+// an agent and keeps the moderator who it is; a moderator named with a
+// description is still refused as reserved, and a bad agent value is said.
+func TestModeratorAgentFlag(t *testing.T) {
+	panel, err := LoadPanel(PanelOptions{Agents: []string{"moderator=acp:codex", "Claude=acp:claude"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := panel.Moderator; len(m.Agent) != 1 || m.Agent[0] != "acp:codex" || m.Persona != DefaultModerator().Persona {
+		t.Fatalf("moderator = %+v", m)
+	}
+	for _, c := range panel.Personas {
+		if strings.EqualFold(c.Name, "moderator") {
+			t.Fatalf("the moderator became a persona: %+v", c)
+		}
+	}
+	if _, err := LoadPanel(PanelOptions{Agents: []string{"Moderator=a persona of mine"}}); !errors.Is(err, ErrBadPersona) || !strings.Contains(err.Error(), "reserved") {
+		t.Fatalf("a described moderator: %v, want the reserved-name refusal", err)
+	}
+	if _, err := LoadPanel(PanelOptions{Agents: []string{"Moderator=acp:"}}); !errors.Is(err, ErrBadPersona) {
+		t.Fatalf("moderator=acp: gave %v, want a bad persona", err)
+	}
+}

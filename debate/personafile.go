@@ -293,6 +293,15 @@ func LoadPanel(opt PanelOptions) (Panel, error) {
 		}
 	}
 	for _, a := range opt.Agents {
+		if spec, ok := moderatorAgent(a); ok {
+			// "Moderator=acp:claude" hands the verdict to an agent: the
+			// moderator keeps who it is (the default's, or a file's).
+			if _, err := ParseAgent(spec); err != nil {
+				return Panel{}, fmt.Errorf("--agent %q: %w", a, err)
+			}
+			panel.Moderator.Agent = []string{spec}
+			continue
+		}
 		p, err := ParseAgentFlag(a)
 		if err != nil {
 			return Panel{}, err
@@ -309,6 +318,17 @@ func LoadPanel(opt PanelOptions) (Panel, error) {
 		panel.upsert(PersonaChoice{Persona: p, Enabled: true, Source: SourceFlag})
 	}
 	return panel, nil
+}
+
+// moderatorAgent reads an --agent value that names the moderator and an
+// agent, "Moderator=acp:claude", and returns the agent's value.
+func moderatorAgent(s string) (string, bool) {
+	name, v, ok := strings.Cut(s, "=")
+	v = strings.TrimSpace(v)
+	if !ok || !strings.EqualFold(strings.TrimSpace(name), "moderator") || !strings.HasPrefix(v, AgentPrefix) {
+		return "", false
+	}
+	return v, true
 }
 
 func (p *Panel) setAll(on bool) {

@@ -26,7 +26,7 @@ func (d *debateFlags) add(c *cobra.Command, topicHelp, roomHelp string) {
 	f.StringVar(&s.Config.Topic, "topic", "", topicHelp)
 	f.Var(newIntFlag(&s.Config.Rounds, debate.DefaultRounds, "rounds", debate.MinRounds, debate.MaxRounds), "rounds", "rounds of debate, 1 to 10")
 	f.StringVar(&d.panel.File, "personas", "", "file of personas in TOML; they make up the panel")
-	f.StringArrayVar(&d.panel.Agents, "agent", nil, `add a persona, "Name=who they are", or one a coding agent speaks for over ACP, "Name=acp:claude" (presets: `+strings.Join(debate.AgentPresets(), ", ")+`; or acp:<command>) (repeatable)`)
+	f.StringArrayVar(&d.panel.Agents, "agent", nil, `add a persona, "Name=who they are", or one a coding agent speaks for over ACP, "Name=acp:claude" (presets: `+strings.Join(debate.AgentPresets(), ", ")+`; or acp:<command>); "Moderator=acp:codex" gives the verdict to an agent (repeatable)`)
 	f.StringVar(&d.agentTools, "allow-agent-tools", "", "let the personas' coding agents go beyond reading: write, exec or write,exec (default: read-only)")
 	f.BoolVar(&d.personaOff, "no-user-personas", false, "ignore personas.toml in the user config folder")
 	f.StringVar(&s.Provider.Name, "provider", "", "one of mock, openrouter, openai, ollama (env ROUNDTABLE_PROVIDER; default mock)")
