@@ -20,6 +20,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/roundtable-dev/roundtable/debate/internal/acpagent"
 	"github.com/roundtable-dev/roundtable/room"
 )
 
@@ -104,7 +105,8 @@ func BenchmarkIdlePlayedSeatMemory(b *testing.B) {
 		s.done()
 	}))
 	defer srv.Close()
-	var mockRuns, modelRuns, mcpRuns []seatMem
+	agentBin := acpagent.Build(b)
+	var mockRuns, modelRuns, mcpRuns, agentRuns []seatMem
 	for b.Loop() {
 		// A mock peer that has not spoken: the lead (MCP) has not posted.
 		cwd := b.TempDir()
@@ -139,7 +141,24 @@ func BenchmarkIdlePlayedSeatMemory(b *testing.B) {
 		_ = model.cmd.Process.Kill()
 		lead.c.Close()
 		<-parked
+
+		// An agent peer (the scripted ACP agent) parked after its first
+		// answer: the roundtable seat process only, not the agent's.
+		cwd = b.TempDir()
+		script := acpagent.WriteScript(b, acpagent.Script{Turns: []acpagent.Turn{
+			{Steps: []acpagent.Step{{Say: "kind: answer\n\nReads dominate; write-through keeps the cache honest."}}},
+		}})
+		lead = startMCPSeat(b, bin, cwd, "mem", room.SeatLead, "--topic", "Should the cache be write-through", "--budget", "3")
+		agent := startSeatProc(b, bin, append(env, acpagent.EnvScript+"="+script), "--room", "mem", "--seat", "peer", "--agent", "acp:"+agentBin, "--cwd", cwd)
+		lead.ok("post", map[string]any{"text": "Write-through?", "kind": "brief"})
+		only(b, lead.next())
+		parkedAfter(b, room.Dir(cwd, "mem"), room.SeatPeer)
+		agentRuns = append(agentRuns, readSeatMem(b, agent.cmd.Process.Pid))
+		_ = agent.cmd.Process.Signal(os.Interrupt) // stops its agent's group too
+		_ = agent.cmd.Wait()
+		lead.c.Close()
 	}
+	reportSeatMem(b, "agent-", agentRuns)
 	reportSeatMem(b, "mock-", mockRuns)
 	reportSeatMem(b, "model-", modelRuns)
 	reportSeatMem(b, "mcp-", mcpRuns)
