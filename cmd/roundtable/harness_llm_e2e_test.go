@@ -269,3 +269,32 @@ func TestLLMHarnessSeesLeftovers(t *testing.T) {
 		t.Fatalf("groups seen %v, want %d", groups, pid)
 	}
 }
+
+// watched is a started process whose exit is awaited in the background:
+// done closes once it has exited, with err set.
+type watched struct {
+	cmd  *exec.Cmd
+	done chan struct{}
+	err  error
+}
+
+// startWatched starts cmd and waits for it in the background.
+func startWatched(t *testing.T, cmd *exec.Cmd) *watched {
+	t.Helper()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w := &watched{cmd: cmd, done: make(chan struct{})}
+	go func() { w.err = cmd.Wait(); close(w.done) }()
+	return w
+}
+
+// kill kills the process unless it has exited, and waits until it has.
+func (w *watched) kill() {
+	select {
+	case <-w.done:
+	default:
+		_ = w.cmd.Process.Kill()
+		<-w.done
+	}
+}

@@ -39,20 +39,8 @@ func TestLLMAgentDebateInterrupted(t *testing.T) {
 			cmd.Env = withRace(env)
 			var out, errb lockedBuffer
 			cmd.Stdout, cmd.Stderr = &out, &errb
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			exited := make(chan struct{})
-			var waitErr error
-			go func() { waitErr = cmd.Wait(); close(exited) }()
-			defer func() {
-				select {
-				case <-exited:
-				default:
-					_ = cmd.Process.Kill()
-					<-exited
-				}
-			}()
+			run := startWatched(t, cmd)
+			defer run.kill()
 			if !w.waitGroup(time.Minute) {
 				t.Fatalf("no agent process started within a minute; stderr: %s", errb.String())
 			}
@@ -62,14 +50,14 @@ func TestLLMAgentDebateInterrupted(t *testing.T) {
 				t.Fatal(err)
 			}
 			select {
-			case <-exited:
+			case <-run.done:
 			case <-time.After(20 * time.Second):
 				t.Fatalf("roundtable still runs 20 s after SIGINT; stderr: %s", errb.String())
 			}
 			took := time.Since(sent)
 			var ee *exec.ExitError
-			if !errors.As(waitErr, &ee) || ee.ExitCode() != 130 {
-				t.Errorf("exit %v after SIGINT, want 130; stderr: %s", waitErr, errb.String())
+			if !errors.As(run.err, &ee) || ee.ExitCode() != 130 {
+				t.Errorf("exit %v after SIGINT, want 130; stderr: %s", run.err, errb.String())
 			}
 			groups := w.finish(t)
 			r, err := room.Open(cwd, "stopped")

@@ -281,20 +281,8 @@ func TestLLMAgentSeatStopped(t *testing.T) {
 	seat.Env = withRace(env)
 	var seatErr lockedBuffer
 	seat.Stderr = &seatErr
-	if err := seat.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	var waitErr error
-	go func() { waitErr = seat.Wait(); close(exited) }()
-	defer func() {
-		select {
-		case <-exited:
-		default:
-			_ = seat.Process.Kill()
-			<-exited
-		}
-	}()
+	run := startWatched(t, seat)
+	defer run.kill()
 	if !w.waitGroup(time.Minute) {
 		t.Fatalf("codex-acp did not start within a minute; stderr: %s", seatErr.String())
 	}
@@ -304,14 +292,14 @@ func TestLLMAgentSeatStopped(t *testing.T) {
 		t.Fatal(err)
 	}
 	select {
-	case <-exited:
+	case <-run.done:
 	case <-time.After(20 * time.Second):
 		t.Fatalf("roundtable seat still runs 20 s after SIGTERM; stderr: %s", seatErr.String())
 	}
 	took := time.Since(sent)
 	var ee *exec.ExitError
-	if !errors.As(waitErr, &ee) || ee.ExitCode() != 130 {
-		t.Errorf("exit %v after SIGTERM, want 130; stderr: %s", waitErr, seatErr.String())
+	if !errors.As(run.err, &ee) || ee.ExitCode() != 130 {
+		t.Errorf("exit %v after SIGTERM, want 130; stderr: %s", run.err, seatErr.String())
 	}
 	lead.close()
 	groups := w.finish(t)

@@ -65,14 +65,7 @@ func TestE2EAgentSeat(t *testing.T) {
 	s.SendKeys("Tab")
 	s.SendKeys("-l", agent)
 	s.SendKeys("C-s")
-	screen := s.WaitUntil("both seats started", func(sc string) bool {
-		return strings.Count(sc, "roundtable plays it (pid ") == 2
-	}, 15*time.Second)
-	var pids []int
-	for _, m := range regexp.MustCompile(`roundtable plays it \(pid (\d+)\)`).FindAllStringSubmatch(screen, -1) {
-		pid, _ := strconv.Atoi(m[1])
-		pids = append(pids, pid)
-	}
+	_, pids := bothSeatsStarted(s)
 	s.SendKeys("Enter")
 	s.WaitFor("peer  roundtable · acp:agentbin", 20*time.Second)
 	s.WaitUntil("the agent's draft", func(sc string) bool {

@@ -51,14 +51,7 @@ func TestE2EPlayedSeats(t *testing.T) {
 		return strings.Count(sc, "◂ a model ▸") == 2 && strings.Count(sc, "◂ mock ▸") == 2
 	}, 10*time.Second)
 	s.SendKeys("C-s")
-	screen := s.WaitUntil("both seats started", func(sc string) bool {
-		return strings.Count(sc, "roundtable plays it (pid ") == 2
-	}, 15*time.Second)
-	var pids []int
-	for _, m := range regexp.MustCompile(`roundtable plays it \(pid (\d+)\)`).FindAllStringSubmatch(screen, -1) {
-		pid, _ := strconv.Atoi(m[1])
-		pids = append(pids, pid)
-	}
+	screen, pids := bothSeatsStarted(s)
 	if len(pids) != 2 || !strings.Contains(screen, "Lead seat (roundtable · model mock)") || !strings.Contains(screen, "Peer seat (roundtable · model mock)") {
 		t.Fatalf("pids %v; the page:\n%s", pids, screen)
 	}
@@ -94,4 +87,18 @@ func TestE2EPlayedSeats(t *testing.T) {
 	if !strings.Contains(flatScreen, "Stopped the seats roundtable played: the lead of room played (model mock, pid") {
 		t.Errorf("the app did not say it stopped the seats:\n%s", screen)
 	}
+}
+
+// bothSeatsStarted waits for the new-room page to say roundtable plays
+// both seats and returns the page and the two seat processes' pids.
+func bothSeatsStarted(s *tmuxtest.Session) (string, []int) {
+	screen := s.WaitUntil("both seats started", func(sc string) bool {
+		return strings.Count(sc, "roundtable plays it (pid ") == 2
+	}, 15*time.Second)
+	var pids []int
+	for _, m := range regexp.MustCompile(`roundtable plays it \(pid (\d+)\)`).FindAllStringSubmatch(screen, -1) {
+		pid, _ := strconv.Atoi(m[1])
+		pids = append(pids, pid)
+	}
+	return screen, pids
 }

@@ -182,26 +182,10 @@ func BenchmarkLiveLatency(b *testing.B) {
 		if _, _, err := r.PostMessage(room.Post{Seat: seats[i%2], Agent: "bench", Text: "message " + token}); err != nil {
 			b.Fatal(err)
 		}
-		start := time.Now()
-		for {
-			rec.mu.Lock()
-			ok := strings.Contains(*rec.last, token)
-			rec.mu.Unlock()
-			if ok {
-				break
-			}
-			if time.Since(start) > 5*time.Second {
-				b.Fatalf("message %d never shown", i)
-			}
-			time.Sleep(50 * time.Microsecond)
-		}
-		lats = append(lats, time.Since(start))
+		lats = append(lats, rec.waitShown(b, token, "message", i))
 	}
 	b.StopTimer()
-	slices.Sort(lats)
-	b.ReportMetric(float64(lats[len(lats)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(lats[len(lats)*99/100].Microseconds())/1000, "p99-ms")
-	b.ReportMetric(float64(lats[len(lats)-1].Microseconds())/1000, "max-ms")
+	reportLatencies(b, lats)
 	tm.Type("q")
 	tm.WaitFinished(b, teatest.WithFinalTimeout(5*time.Second))
 }
@@ -247,26 +231,36 @@ func BenchmarkDraftLatency(b *testing.B) {
 		if err := r.WriteDraft(room.Draft{Seat: "peer", Agent: "roundtable:bench", StartedAt: started, Text: text.String()}); err != nil {
 			b.Fatal(err)
 		}
-		start := time.Now()
-		for {
-			rec.mu.Lock()
-			ok := strings.Contains(*rec.last, token)
-			rec.mu.Unlock()
-			if ok {
-				break
-			}
-			if time.Since(start) > 5*time.Second {
-				b.Fatalf("draft %d never shown", i)
-			}
-			time.Sleep(50 * time.Microsecond)
-		}
-		lats = append(lats, time.Since(start))
+		lats = append(lats, rec.waitShown(b, token, "draft", i))
 	}
 	b.StopTimer()
+	reportLatencies(b, lats)
+	tm.Type("q")
+	tm.WaitFinished(b, teatest.WithFinalTimeout(5*time.Second))
+}
+
+// waitShown waits for a frame holding token and returns how long that
+// took; what and i name the item in the failure.
+func (r *recorder) waitShown(b *testing.B, token, what string, i int) time.Duration {
+	start := time.Now()
+	for {
+		r.mu.Lock()
+		ok := strings.Contains(*r.last, token)
+		r.mu.Unlock()
+		if ok {
+			return time.Since(start)
+		}
+		if time.Since(start) > 5*time.Second {
+			b.Fatalf("%s %d never shown", what, i)
+		}
+		time.Sleep(50 * time.Microsecond)
+	}
+}
+
+// reportLatencies reports the p50, p99 and max of lats in milliseconds.
+func reportLatencies(b *testing.B, lats []time.Duration) {
 	slices.Sort(lats)
 	b.ReportMetric(float64(lats[len(lats)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lats[len(lats)*99/100].Microseconds())/1000, "p99-ms")
 	b.ReportMetric(float64(lats[len(lats)-1].Microseconds())/1000, "max-ms")
-	tm.Type("q")
-	tm.WaitFinished(b, teatest.WithFinalTimeout(5*time.Second))
 }
