@@ -448,3 +448,76 @@ func TestPlaySeatRoomDeleted(t *testing.T) {
 		t.Fatalf("the seat wrote into the deleted room: %v", err)
 	}
 }
+
+// TestPlaySeatAsksAgainAfterEmptyReplies: an empty reply (or one that is
+// only the kind line) is asked for again, saying so, and the answer that
+// comes posts; three empty replies in a row post nothing and say so.
+func TestPlaySeatAsksAgainAfterEmptyReplies(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		replies []string
+		posted  string
+		wantErr string
+	}{
+		{"answer on the third try", []string{"", "kind: answer\n", "kind: answer\n\nThird time lucky."}, "Third time lucky.", ""},
+		{"three empty replies", []string{"", " \n", "kind: objection"}, "", "empty reply 3 times in a row"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cwd := t.TempDir()
+			r, _, err := room.Create(cwd, "empty", room.CreateOptions{Topic: "Should the cache be write-through", Budget: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := r.PostMessage(room.Post{Seat: room.SeatLead, Agent: "lead-agent", Text: "Write-through?"}); err != nil {
+				t.Fatal(err)
+			}
+			agent := &scriptedSeat{replies: tc.replies}
+			useAgent(t, agent)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			g, err := TakeSeat(SeatSettings{Room: "empty", Seat: room.SeatPeer, Cwd: cwd, Agent: existingAgent(t)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- g.Play(ctx) }()
+			deadline := time.Now().Add(10 * time.Second)
+			var st room.State
+			for time.Now().Before(deadline) {
+				if st, err = r.Refresh(); err != nil {
+					t.Fatal(err)
+				}
+				if len(st.Messages) == 2 || tc.wantErr != "" {
+					break
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			if tc.wantErr != "" {
+				err := <-done
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err %v, want %q", err, tc.wantErr)
+				}
+			} else {
+				cancel()
+				<-done
+			}
+			g.Close()
+			if st, _ = r.Refresh(); tc.posted != "" && (len(st.Messages) != 2 || st.Messages[1].Text != tc.posted) {
+				t.Fatalf("messages %+v, want the peer's %q", st.Messages, tc.posted)
+			}
+			if tc.posted == "" && len(st.Messages) != 1 {
+				t.Fatalf("an empty reply was posted: %+v", st.Messages)
+			}
+			agent.mu.Lock()
+			reqs := agent.reqs
+			agent.mu.Unlock()
+			if len(reqs) != 3 {
+				t.Fatalf("%d requests, want 3", len(reqs))
+			}
+			if strings.Contains(reqs[0].Info.Instruction, "empty") || !strings.HasPrefix(reqs[1].Info.Instruction, "Your last reply was empty") ||
+				!strings.Contains(reqs[2].Messages[len(reqs[2].Messages)-1].Content, "Your last reply was empty, so nothing was posted. Write your answer") {
+				t.Fatalf("instructions: %q / %q / last message %q", reqs[0].Info.Instruction, reqs[1].Info.Instruction, reqs[2].Messages[len(reqs[2].Messages)-1].Content)
+			}
+		})
+	}
+}

@@ -64,11 +64,22 @@ func (g *SeatGame) Play(ctx context.Context) (err error) {
 		if seat == room.SeatLead {
 			purpose = PurposeSeatLead
 		}
-		text, act, err := g.compose(ctx, purpose, st)
-		if err != nil {
-			return err
+		// A small model now and then ends its reply at once (or after
+		// the kind line): the seat asks again before it gives up.
+		var kind, body string
+		var closeAfter bool
+		var act []room.Activity
+		for attempt := 0; ; attempt++ {
+			text, a, err := g.compose(ctx, purpose, st, attempt)
+			if err != nil {
+				return err
+			}
+			kind, body, closeAfter = parsePost(seat, text)
+			act = a
+			if body != "" || closeAfter || attempt >= emptyRetries {
+				break
+			}
 		}
-		kind, body, closeAfter := parsePost(seat, text)
 		if body != "" {
 			g.call("post")
 			_, st, err = g.r.PostMessage(room.Post{Seat: seat, Agent: g.label, Kind: kind, Text: body, Activity: act})
@@ -81,7 +92,7 @@ func (g *SeatGame) Play(ctx context.Context) (err error) {
 			}
 		} else if !closeAfter {
 			_ = g.r.ClearDraft(seat)
-			return fmt.Errorf("the %s's %s sent an empty reply; nothing was posted (run roundtable seat again to retry)", seat, g.p.Model())
+			return fmt.Errorf("the %s's %s sent an empty reply %d times in a row; nothing was posted (run roundtable seat again to retry)", seat, g.p.Model(), emptyRetries+1)
 		}
 		if closeAfter && body == "" {
 			return g.close(ctx, st, "agreement reached")
@@ -131,12 +142,22 @@ func (g *SeatGame) wait(ctx context.Context, n *room.Notifier) (room.State, erro
 	}
 }
 
+// emptyRetries is how many times a seat asks again after an empty reply.
+const emptyRetries = 2
+
 // close asks the lead's mind for the spec, writes it where the room says
 // and closes the room.
 func (g *SeatGame) close(ctx context.Context, st room.State, reason string) error {
-	text, _, err := g.compose(ctx, PurposeSeatSpec, st)
-	if err != nil {
-		return err
+	var text string
+	for attempt := 0; ; attempt++ {
+		t, _, err := g.compose(ctx, PurposeSeatSpec, st, attempt)
+		if err != nil {
+			return err
+		}
+		text = t
+		if strings.TrimSpace(text) != "" || attempt >= emptyRetries {
+			break
+		}
 	}
 	g.call("write_spec")
 	if _, err := g.r.WriteSpec(strings.TrimSpace(text)); err != nil {
@@ -154,8 +175,8 @@ func (g *SeatGame) close(ctx context.Context, st room.State, reason string) erro
 // compose streams the mind's reply, keeping the seat's draft up to date
 // (at most one write per DraftEvery, the latest text always written), and
 // returns the whole reply. A failed reply posts nothing.
-func (g *SeatGame) compose(ctx context.Context, purpose Purpose, st room.State) (string, []room.Activity, error) {
-	req, err := g.seatRequest(purpose, st)
+func (g *SeatGame) compose(ctx context.Context, purpose Purpose, st room.State, attempt int) (string, []room.Activity, error) {
+	req, err := g.seatRequest(purpose, st, attempt)
 	if err != nil {
 		return "", nil, err
 	}

@@ -12,8 +12,10 @@ import (
 // seatRequest is what the seat's mind is asked: the seat prompt as `seed`
 // writes it (lead.md or peer.md, topic filled in), how roundtable plays the
 // seat (played-<seat>.md), the persona, and the room so far. purpose is
-// PurposeSeatLead, PurposeSeatPeer or PurposeSeatSpec.
-func (g *SeatGame) seatRequest(purpose Purpose, st room.State) (Request, error) {
+// PurposeSeatLead, PurposeSeatPeer or PurposeSeatSpec; attempt counts the
+// empty replies already received for this turn, and from the first one on
+// the instruction says so.
+func (g *SeatGame) seatRequest(purpose Purpose, st room.State, attempt int) (Request, error) {
 	cfg := g.r.Config()
 	v := prompts.SeatValues{Room: cfg.Room, Topic: cfg.Topic, Spec: cfg.Spec, Budget: cfg.Budget}
 	round := st.Round
@@ -65,6 +67,9 @@ func (g *SeatGame) seatRequest(purpose Purpose, st room.State) (Request, error) 
 		instruction = fmt.Sprintf("Write your post for round %d of %d now.", round, cfg.Budget)
 	default:
 		instruction = "Write your answer to the lead now."
+	}
+	if attempt > 0 {
+		instruction = "Your last reply was empty, so nothing was posted. " + instruction
 	}
 	turns := make([]Turn, len(st.Messages))
 	for i, m := range st.Messages {
