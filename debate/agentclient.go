@@ -251,29 +251,24 @@ func (c *agentClient) WaitForTerminalExit(context.Context, acp.WaitForTerminalEx
 	return acp.WaitForTerminalExitResponse{}, errNotOffered
 }
 
+// toolVerbs word each kind of tool call, as under way and as refused.
+var toolVerbs = map[acp.ToolKind]struct{ doing, do string }{
+	acp.ToolKindRead:    {"reading", "read"},
+	acp.ToolKindSearch:  {"searching", "search"},
+	acp.ToolKindEdit:    {"editing", "edit"},
+	acp.ToolKindDelete:  {"deleting", "delete"},
+	acp.ToolKindMove:    {"moving", "move"},
+	acp.ToolKindExecute: {"running", "run"},
+	acp.ToolKindFetch:   {"fetching", "fetch"},
+	acp.ToolKindThink:   {"thinking", "think"},
+}
+
 // describe words a tool call as one line: "reading room/store.go", or for
 // a refusal "refused: edit main.go".
 func (c *agentClient) describe(sk toolSketch, refused bool) string {
-	doing, do := "", ""
-	switch sk.kind {
-	case acp.ToolKindRead:
-		doing, do = "reading", "read"
-	case acp.ToolKindSearch:
-		doing, do = "searching", "search"
-	case acp.ToolKindEdit:
-		doing, do = "editing", "edit"
-	case acp.ToolKindDelete:
-		doing, do = "deleting", "delete"
-	case acp.ToolKindMove:
-		doing, do = "moving", "move"
-	case acp.ToolKindExecute:
-		doing, do = "running", "run"
-	case acp.ToolKindFetch:
-		doing, do = "fetching", "fetch"
-	case acp.ToolKindThink:
-		doing, do = "thinking", "think"
-	default: // the tool's own title says what it is
-	}
+	// A kind not listed: the tool's own title says what it is.
+	v := toolVerbs[sk.kind]
+	doing, do := v.doing, v.do
 	target := ""
 	if len(sk.locs) > 0 && sk.locs[0].Path != "" {
 		target = c.rel(sk.locs[0].Path)

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -297,4 +298,26 @@ func (w *watched) kill() {
 		_ = w.cmd.Process.Kill()
 		<-w.done
 	}
+}
+
+// stopWith sends sig, waits up to 20 s for the process to exit, fails the
+// test unless it exits with 130 (interrupted, after saving), and returns
+// how long the exit took. stderr is shown when it fails.
+func (w *watched) stopWith(t *testing.T, sig os.Signal, stderr fmt.Stringer) time.Duration {
+	t.Helper()
+	sent := time.Now()
+	if err := w.cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-w.done:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("%s still runs 20 s after %v; stderr: %s", filepath.Base(w.cmd.Path), sig, stderr)
+	}
+	took := time.Since(sent)
+	var ee *exec.ExitError
+	if !errors.As(w.err, &ee) || ee.ExitCode() != 130 {
+		t.Errorf("exit %v after %v, want 130; stderr: %s", w.err, sig, stderr)
+	}
+	return took
 }

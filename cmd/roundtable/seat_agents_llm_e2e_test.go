@@ -287,20 +287,7 @@ func TestLLMAgentSeatStopped(t *testing.T) {
 		t.Fatalf("codex-acp did not start within a minute; stderr: %s", seatErr.String())
 	}
 	time.Sleep(500 * time.Millisecond)
-	sent := time.Now()
-	if err := seat.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-run.done:
-	case <-time.After(20 * time.Second):
-		t.Fatalf("roundtable seat still runs 20 s after SIGTERM; stderr: %s", seatErr.String())
-	}
-	took := time.Since(sent)
-	var ee *exec.ExitError
-	if !errors.As(run.err, &ee) || ee.ExitCode() != 130 {
-		t.Errorf("exit %v after SIGTERM, want 130; stderr: %s", run.err, seatErr.String())
-	}
+	took := run.stopWith(t, syscall.SIGTERM, &seatErr)
 	lead.close()
 	groups := w.finish(t)
 
