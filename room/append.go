@@ -22,6 +22,8 @@ type Post struct {
 	Round int // debates only
 	// Activity is saved with a debate turn: what its agent did.
 	Activity []Activity
+	// Usage is saved with a debate turn or verdict: its token counts.
+	Usage *Usage
 }
 
 // staleTemp is how old a temporary file must be before a writer removes it
@@ -113,7 +115,7 @@ func (r *Room) appendChecked(p Post, check func(State) error) (Message, State, e
 		msg = Message{
 			Seq: r.nextSeqLocked(), At: formatTime(now),
 			Seat: p.Seat, Agent: p.Agent, Kind: p.Kind, Text: p.Text, Round: p.Round,
-			Activity: p.Activity,
+			Activity: p.Activity, Usage: p.Usage,
 		}
 		data, err := encodeJSON(msg)
 		if err != nil {

@@ -82,9 +82,21 @@ type Message struct {
 	// during the turn besides speaking (an extra field, which readers of
 	// the format ignore).
 	Activity []Activity `json:"activity,omitempty"`
+	// Usage is what a debate turn or verdict cost, as the provider
+	// reported it (an extra field, which readers of the format ignore).
+	Usage *Usage `json:"usage,omitempty"`
 
 	// File is the message's file name inside messages/ (not stored).
 	File string `json:"-"`
+}
+
+// Usage counts the tokens of one reply; Cost is in US dollars, 0 when
+// neither the provider nor a price table gave it. The same shape as
+// debate.Usage.
+type Usage struct {
+	PromptTokens     int     `json:"prompt_tokens"`
+	CompletionTokens int     `json:"completion_tokens"`
+	Cost             float64 `json:"cost,omitempty"`
 }
 
 // Activity is one line of what an agent did during a turn: kind "tool",

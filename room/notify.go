@@ -17,7 +17,7 @@ const rescanNoInotify = 250 * time.Millisecond
 
 // Notifier tells its readers when a room changes: a message renamed into
 // place, closed.json written, the room folder removed. It filters out
-// temporary files and server.log. It is a DirWatch on the room folder and
+// temporary files and server.log. A note written to notes/ is a change too. It is a DirWatch on the room folder and
 // its messages folder, and serves any number of readers.
 type Notifier struct {
 	*DirWatch
@@ -27,22 +27,22 @@ type Notifier struct {
 // lists the messages folder only after a change. It runs until ctx ends or
 // Close. When inotify cannot be used, it still works by rescanning.
 func Watch(ctx context.Context, r *Room) *Notifier {
-	dir, msgs := r.dir, filepath.Join(r.dir, "messages")
+	dir, msgs, notes := r.dir, filepath.Join(r.dir, "messages"), NotesDir(r.dir)
 	match := func(p string) bool {
 		name := filepath.Base(p)
-		if filepath.Dir(p) == msgs {
+		if d := filepath.Dir(p); d == msgs || d == notes {
 			return strings.HasSuffix(name, ".json") && !strings.HasPrefix(name, ".")
 		}
 		switch name {
-		case "closed.json", "room.json", "messages":
+		case "closed.json", "room.json", "messages", "notes":
 			return true
 		}
 		return p == dir
 	}
 	sig := func() string {
-		return StatSig(msgs, filepath.Join(dir, "closed.json"), filepath.Join(dir, "room.json"))
+		return StatSig(msgs, notes, filepath.Join(dir, "closed.json"), filepath.Join(dir, "room.json"))
 	}
-	n := &Notifier{WatchDirs(ctx, fixed(dir, msgs), match, sig)}
+	n := &Notifier{WatchDirs(ctx, fixed(dir, msgs, notes), match, sig)}
 	r.mu.Lock()
 	r.notifier = n
 	r.lastGen = ^uint64(0)

@@ -30,6 +30,9 @@ type Room struct {
 	seen    map[string]struct{} // file names parsed or skipped
 	msgs    []Message           // sorted by seq, then file name
 	skipped []Skipped
+	// notes are the notes/ files read so far (see Note), sorted by seq.
+	notes    []Note
+	noteSeen map[string]struct{}
 	// notifier, when attached by Watch, lets State skip listing the folder
 	// while nothing changed; lastGen is its generation at the last listing.
 	notifier *Notifier
@@ -45,7 +48,11 @@ type Skipped struct {
 // State is what a room's files say now. Round, Turn and OutOfBudget follow
 // the format's derivation rules (they are never stored).
 type State struct {
-	Messages    []Message // shared; callers must not modify
+	Messages []Message // shared; callers must not modify
+	// Notes are the room's notes (a person's words that take no turn),
+	// sorted by their own seq; shared, callers must not modify. They never
+	// count for Round, Turn or OutOfBudget.
+	Notes       []Note
 	Closed      *Closed
 	Round       int
 	Turn        string
@@ -168,7 +175,7 @@ func open(cwd, name string) (*Room, error) {
 	return &Room{
 		cwd: cwd, dir: dir, cfg: cfg,
 		lock: filepath.Join(dir, ".lock"),
-		seen: make(map[string]struct{}),
+		seen: make(map[string]struct{}), noteSeen: make(map[string]struct{}),
 	}, nil
 }
 
@@ -220,6 +227,7 @@ func (r *Room) Refresh() (State, error) {
 func (r *Room) stateLocked(fresh []Skipped) State {
 	st := State{
 		Messages:   r.msgs[:len(r.msgs):len(r.msgs)],
+		Notes:      r.notes[:len(r.notes):len(r.notes)],
 		Skipped:    r.skipped[:len(r.skipped):len(r.skipped)],
 		NewSkipped: fresh,
 	}
@@ -288,6 +296,7 @@ func (r *Room) refreshLocked() ([]Skipped, error) {
 	if n > 0 {
 		r.msgs = mergeSorted(r.msgs, added[:n:n])
 	}
+	fresh = append(fresh, r.refreshNotesLocked()...)
 	r.skipped = append(r.skipped, fresh...)
 	return fresh, nil
 }

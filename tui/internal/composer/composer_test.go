@@ -1,0 +1,81 @@
+package composer
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+func press(m Model, keys ...tea.KeyPressMsg) (Model, Result) {
+	var res Result
+	for _, k := range keys {
+		m, _, res = m.Update(k)
+	}
+	return m, res
+}
+
+func typeText(m Model, s string) Model {
+	for _, r := range s {
+		m, _, _ = m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	return m
+}
+
+func TestSendTrimsAndClears(t *testing.T) {
+	m := New("say something")
+	m.Open("Note to the panel")
+	m = typeText(m, "  focus on cost ")
+	m, res := press(m, tea.KeyPressMsg{Code: tea.KeyEnter})
+	if res.Outcome != Sent || res.Text != "focus on cost" {
+		t.Fatalf("enter gave %+v, want Sent %q", res, "focus on cost")
+	}
+	if m.IsOpen() || m.Value() != "" || m.Height() != 0 {
+		t.Fatalf("after send: open=%v value=%q height=%d", m.IsOpen(), m.Value(), m.Height())
+	}
+}
+
+func TestEmptyTextIsNotSent(t *testing.T) {
+	m := New("")
+	m.Open("t")
+	m = typeText(m, "   ")
+	m, res := press(m, tea.KeyPressMsg{Code: tea.KeyEnter})
+	if res.Outcome != None || !m.IsOpen() {
+		t.Fatalf("blank enter gave %+v open=%v", res, m.IsOpen())
+	}
+}
+
+func TestEscKeepsDraftAndNewlineGrows(t *testing.T) {
+	m := New("")
+	m.SetWidth(40)
+	m.Open("t")
+	m = typeText(m, "one")
+	h1 := m.Height()
+	m, _ = press(m, tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
+	m = typeText(m, "two")
+	if m.Value() != "one\ntwo" {
+		t.Fatalf("value %q, want two lines", m.Value())
+	}
+	if m.Height() <= h1 {
+		t.Fatalf("height %d did not grow from %d with a second line", m.Height(), h1)
+	}
+	m, res := press(m, tea.KeyPressMsg{Code: tea.KeyEscape})
+	if res.Outcome != Cancelled || m.IsOpen() {
+		t.Fatalf("esc gave %+v open=%v", res, m.IsOpen())
+	}
+	m.Open("again")
+	if m.Value() != "one\ntwo" {
+		t.Fatalf("draft lost: %q", m.Value())
+	}
+	if v := m.View(); !strings.Contains(v, "again") || !strings.Contains(v, "two") {
+		t.Fatalf("view lacks title or text:\n%s", v)
+	}
+}
+
+func TestClosedIgnoresKeys(t *testing.T) {
+	m := New("")
+	m = typeText(m, "x")
+	if m.Value() != "" || m.View() != "" {
+		t.Fatalf("closed composer took keys: %q", m.Value())
+	}
+}
