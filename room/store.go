@@ -166,9 +166,9 @@ func open(cwd, name string) (*Room, error) {
 	if err := json.Unmarshal(data, &cfg); err != nil {
 		return nil, fmt.Errorf("room.json of %q is not valid JSON (%v); fix or remove %s", name, err, filepath.Join(dir, "room.json"))
 	}
-	if cfg.Room == "" {
-		cfg.Room = name
-	}
+	// The folder's name is the room's name: room.json keeps the name it
+	// was created with, and a renamed room (Rename) lives on under another.
+	cfg.Room = name
 	if spec, _ := SafeSpec(name, cfg.Spec); spec != cfg.Spec {
 		cfg.Spec = spec
 	}

@@ -42,6 +42,23 @@ func TestE2EDelete(t *testing.T) {
 	if len(moved) != 1 {
 		t.Errorf("the trash holds %v", moved)
 	}
+	// u brings it back; R renames it (the seat has gone by then).
+	s.SendKeys("u")
+	s.WaitFor("Restored room cache-design.", 10*time.Second)
+	s.WaitFor("1 room in", 10*time.Second)
+	if err := room.AppendLog(room.Dir(cwd, "cache-design"), time.Now(), "disconnect",
+		room.F("seat", room.SeatLead), room.F("pid", os.Getpid())); err != nil {
+		t.Fatal(err)
+	}
+	s.SendKeys("R")
+	s.WaitFor("Rename room cache-design", 10*time.Second)
+	s.SendKeys("C-u")
+	s.SendKeys("write-cache")
+	s.SendKeys("Enter")
+	s.WaitFor("Renamed cache-design to write-cache.", 10*time.Second)
+	if _, err := room.Open(cwd, "write-cache"); err != nil {
+		t.Errorf("the renamed room does not open: %v", err)
+	}
 	s.SendKeys("q")
 	if code := s.ExitStatus(10 * time.Second); code != 0 {
 		t.Errorf("exit status %d", code)

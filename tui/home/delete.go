@@ -97,8 +97,8 @@ func (m *Model) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// trashed reports the delete and reads the list again.
-func (m *Model) trashed(msg trashedMsg) tea.Cmd {
+// onTrashed reports the delete and reads the list again.
+func (m *Model) onTrashed(msg trashedMsg) tea.Cmd {
 	name := mdrender.Inline(msg.name)
 	if msg.err != nil {
 		m.status = fmt.Sprintf("Could not delete room %s: %s", name, mdrender.Inline(msg.err.Error()))
@@ -108,7 +108,8 @@ func (m *Model) trashed(msg trashedMsg) tea.Cmd {
 	if rel, err := filepath.Rel(m.opts.Cwd, msg.path); err == nil && !strings.HasPrefix(rel, "..") {
 		where = rel
 	}
-	m.status = fmt.Sprintf("Deleted room %s: it is in %s; move that folder back to .roundtable/ to restore it.", name, mdrender.Inline(where))
+	m.trashed = append(m.trashed, trashedRoom{name: msg.name, path: msg.path})
+	m.status = fmt.Sprintf("Deleted room %s (moved to %s): u restores it.", name, mdrender.Inline(where))
 	return listCmd(m.id, m.opts.Cwd, m.opts.Now)
 }
 

@@ -73,7 +73,7 @@ func TestDelete(t *testing.T) {
 	if len(moved) != 1 {
 		t.Errorf("the trash holds %v", moved)
 	}
-	if v := plain(m.View()); !strings.Contains(v, "Deleted room cache-design: it is in .roundtable/.trash/cache-design-") {
+	if v := plain(m.View()); !strings.Contains(v, "Deleted room cache-design (moved to .roundtable/.trash/cache-design-") {
 		t.Errorf("the status does not say where the room went:\n%s", v)
 	}
 	m = run(t, m, relist)

@@ -15,7 +15,11 @@ type KeyMap struct {
 	NewRoom   key.Binding
 	// Delete asks to delete the room under the cursor; Confirm and Cancel
 	// answer.
-	Delete      key.Binding
+	Delete key.Binding
+	// Rename asks for a new name for the room under the cursor; Undo
+	// restores the room deleted last in this session.
+	Rename      key.Binding
+	Undo        key.Binding
 	Confirm     key.Binding
 	Cancel      key.Binding
 	Filter      key.Binding
@@ -43,6 +47,8 @@ func DefaultKeyMap() KeyMap {
 		NewDebate:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new debate")),
 		NewRoom:     key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "new MCP room")),
 		Delete:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete")),
+		Rename:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rename")),
+		Undo:        key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo delete")),
 		Confirm:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "delete")),
 		Cancel:      key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc", "keep")),
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/ or type", "filter")),
@@ -58,14 +64,14 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp is the one-line help under the screen.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.NewDebate, k.NewRoom, k.Filter, k.ClearFilter, k.Accept, k.Help, k.Quit, k.Delete}
+	return []key.Binding{k.Open, k.NewDebate, k.NewRoom, k.Filter, k.ClearFilter, k.Accept, k.Help, k.Quit, k.Delete, k.Undo}
 }
 
 // FullHelp is the help shown with ?.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Open, k.NewDebate, k.NewRoom, k.Delete},
+		{k.Open, k.NewDebate, k.NewRoom, k.Delete, k.Rename, k.Undo},
 		{k.Filter, k.ClearFilter, k.Accept},
 		{k.Help, k.Quit},
 	}

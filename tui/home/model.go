@@ -63,6 +63,9 @@ type Model struct {
 	showHelp  bool
 	status    string
 	confirm   *deleteConfirm // a delete waiting for y or n
+	rename    *renaming      // a rename being typed (R)
+	trashed   []trashedRoom  // rooms deleted this session, newest last (u restores)
+	follow    string         // a room to put the cursor on once the list is read again
 
 	width, height int
 }
@@ -161,7 +164,15 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	case trashedMsg:
 		if msg.id == m.id {
-			cmd = m.trashed(msg)
+			cmd = m.onTrashed(msg)
+		}
+	case renamedMsg:
+		if msg.id == m.id {
+			cmd = m.renamed(msg)
+		}
+	case restoredMsg:
+		if msg.id == m.id {
+			cmd = m.restored(msg)
 		}
 	case tea.KeyPressMsg:
 		cmd = m.handleKey(msg)
@@ -191,7 +202,14 @@ func (m *Model) setRooms(msg roomsMsg) {
 	}
 	m.err = ""
 	sel, had := m.Selected()
+	if m.follow != "" {
+		sel, had = Room{Name: m.follow}, true
+		m.follow = ""
+	}
 	m.rooms = msg.rooms
+	for i := range m.rooms {
+		m.rooms[i].Junk = isJunk(m.rooms[i], msg.at)
+	}
 	m.applyFilter()
 	if had {
 		for i, idx := range m.shown {
@@ -207,6 +225,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	if m.confirm != nil {
 		return m.confirmKey(msg)
+	}
+	if m.rename != nil {
+		return m.renameKey(msg)
 	}
 	if m.filtering {
 		switch {
@@ -259,6 +280,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return func() tea.Msg { return NewRoomMsg{} }
 	case key.Matches(msg, k.Delete):
 		return m.askDelete()
+	case key.Matches(msg, k.Rename):
+		return m.askRename()
+	case key.Matches(msg, k.Undo):
+		return m.undoDelete()
 	case key.Matches(msg, k.Filter):
 		m.filtering = true
 		return m.filter.Focus()
@@ -334,6 +359,8 @@ func (m *Model) syncKeys() {
 	k.Help.SetEnabled(!m.filtering)
 	k.Quit.SetEnabled(!m.filtering)
 	k.Delete.SetEnabled(has && !m.filtering)
+	k.Rename.SetEnabled(has && !m.filtering)
+	k.Undo.SetEnabled(len(m.trashed) > 0 && !m.filtering)
 	k.Confirm.SetEnabled(m.confirm != nil && m.confirm.checked)
 	k.Cancel.SetEnabled(m.confirm != nil)
 }

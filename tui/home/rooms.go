@@ -36,11 +36,15 @@ type Room struct {
 	// Err says why the room could not be read; the other fields may be
 	// partial.
 	Err string
+	// Junk: unreadable, or no message and closed or long unused (isJunk).
+	Junk bool
 }
 
-// Status is a one-word state: open, closed, done, stopped or failed.
+// Status is a one-word state: open, closed, done, stopped, failed or junk.
 func (r Room) Status() string {
 	switch {
+	case r.Junk:
+		return "junk"
 	case !r.Closed:
 		return "open"
 	case r.Mode != ModeDebate:

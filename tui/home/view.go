@@ -185,6 +185,8 @@ func (m *Model) roomRow(c columns, r Room, selected bool, w int) string {
 		st = s.Stopped
 	case "failed":
 		st = s.Failed
+	case "junk":
+		st = s.Muted
 	}
 	topic := mdrender.Inline(r.Topic)
 	if r.Err != "" {
@@ -311,6 +313,9 @@ func (m *Model) footer(w int) []string {
 			cells.Fit(" "+style.Render(cells.Truncate(detail, w-2)), w),
 		}
 	}
+	if m.rename != nil {
+		return m.renameLines(w)
+	}
 	status := m.status
 	if status == "" {
 		status = m.hint()
@@ -331,6 +336,8 @@ func (m *Model) hint() string {
 		return "Type to filter; enter keeps the filter, esc clears it."
 	case !ok:
 		return "n starts a persona debate, m opens an MCP room for two agents."
+	case r.Junk:
+		return "This room holds nothing worth keeping: d deletes it (u undoes that)."
 	case r.Mode == ModeMCP:
 		return "enter watches this MCP room live; d deletes it."
 	case !r.Closed:

@@ -1,0 +1,83 @@
+package room
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ErrRoomExists is the cause when a room's new name is taken.
+var ErrRoomExists = errors.New("a room of that name exists")
+
+// ErrSeatsConnected is the cause when a room cannot be moved because a seat
+// is still connected to it.
+var ErrSeatsConnected = errors.New("a seat is still connected")
+
+// Rename gives room from under cwd the name to: its folder is moved whole
+// (room.json keeps the name it was created with; the folder's name is the
+// room's, see Open). It refuses a name that is not valid or already taken,
+// and a room with a seat still connected (LiveSeats), whose agent would
+// lose it. The spec file keeps its path.
+func Rename(cwd, from, to string) error {
+	if err := ValidateName(from); err != nil {
+		return err
+	}
+	if err := ValidateName(to); err != nil {
+		return fmt.Errorf("new name: %w", err)
+	}
+	if from == to {
+		return nil
+	}
+	src, dst := Dir(cwd, from), Dir(cwd, to)
+	fi, err := os.Lstat(src)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w: %q under %s", ErrNoRoom, from, filepath.Join(cwd, Folder))
+	}
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%w: %s is not a folder", ErrNoRoom, src)
+	}
+	if live, err := LiveSeats(src); err == nil && len(live) > 0 {
+		var who []string
+		for _, s := range live {
+			who = append(who, s.Seat)
+		}
+		return fmt.Errorf("%w (%s): rename room %q once its agents have left", ErrSeatsConnected, strings.Join(who, ", "), from)
+	}
+	return moveRoom(src, dst, to)
+}
+
+// Restore moves a room folder out of the trash (a path Trash returned)
+// back to .roundtable/<name> under cwd. It refuses when that name has been
+// taken since.
+func Restore(cwd, trashed, name string) error {
+	if err := ValidateName(name); err != nil {
+		return err
+	}
+	trash := filepath.Join(cwd, Folder, TrashFolder)
+	if filepath.Dir(filepath.Clean(trashed)) != filepath.Clean(trash) {
+		return fmt.Errorf("%s is not in the trash folder %s", trashed, trash)
+	}
+	if _, err := os.Lstat(trashed); err != nil {
+		return fmt.Errorf("the trashed room %q is no longer at %s: %w", name, trashed, err)
+	}
+	return moveRoom(trashed, Dir(cwd, name), name)
+}
+
+// moveRoom renames folder src to dst, refusing to replace anything there.
+func moveRoom(src, dst, name string) error {
+	if _, err := os.Lstat(dst); err == nil {
+		return fmt.Errorf("%w: %q (%s); choose another name", ErrRoomExists, name, dst)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err := os.Rename(src, dst); err != nil {
+		return fmt.Errorf("move %s to %s: %w", src, dst, err)
+	}
+	return nil
+}

@@ -1,0 +1,85 @@
+package room
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+)
+
+func TestRenameMovesTheRoomAndRefusesTakenNames(t *testing.T) {
+	cwd := t.TempDir()
+	r, _, err := Create(cwd, "old-name", CreateOptions{Topic: "t", Budget: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := r.PostMessage(Post{Seat: SeatLead, Agent: "a", Text: "brief"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Create(cwd, "taken", CreateOptions{Topic: "t", Budget: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Rename(cwd, "old-name", "taken"); !errors.Is(err, ErrRoomExists) {
+		t.Fatalf("rename onto a taken name: %v", err)
+	}
+	if err := Rename(cwd, "old-name", "../x"); err == nil {
+		t.Fatal("rename to an invalid name passed")
+	}
+	if err := Rename(cwd, "old-name", "new-name"); err != nil {
+		t.Fatal(err)
+	}
+	nr, err := Open(cwd, "new-name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := nr.State()
+	if err != nil || len(st.Messages) != 1 || nr.Config().Room != "new-name" {
+		t.Fatalf("renamed room: err %v msgs %d name %q", err, len(st.Messages), nr.Config().Room)
+	}
+	if _, err := Open(cwd, "old-name"); !errors.Is(err, ErrNoRoom) {
+		t.Fatalf("old name still opens: %v", err)
+	}
+}
+
+func TestRenameRefusesALiveSeat(t *testing.T) {
+	cwd := t.TempDir()
+	r, _, err := Create(cwd, "busy", CreateOptions{Topic: "t", Budget: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := time.Now().UTC().Format(TimeLayout) + " connect seat=lead agent=x pid=" + strconv.Itoa(os.Getpid()) + "\n"
+	if err := os.WriteFile(filepath.Join(r.Dir(), "server.log"), []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Rename(cwd, "busy", "free"); !errors.Is(err, ErrSeatsConnected) {
+		t.Fatalf("rename under a live seat: %v", err)
+	}
+	if _, err := os.Stat(r.Dir()); err != nil {
+		t.Fatalf("the room moved anyway: %v", err)
+	}
+}
+
+func TestRestoreUndoesTrash(t *testing.T) {
+	cwd := t.TempDir()
+	if _, _, err := Create(cwd, "gone", CreateOptions{Topic: "t", Budget: 3}); err != nil {
+		t.Fatal(err)
+	}
+	path, err := Trash(cwd, "gone", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Restore(cwd, "/elsewhere/gone", "gone"); err == nil {
+		t.Fatal("restore from outside the trash passed")
+	}
+	if err := Restore(cwd, path, "gone"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(cwd, "gone"); err != nil {
+		t.Fatalf("restored room does not open: %v", err)
+	}
+	if err := Restore(cwd, path, "gone"); err == nil {
+		t.Fatal("restoring twice passed")
+	}
+}
