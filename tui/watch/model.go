@@ -99,6 +99,8 @@ type Model struct {
 	specPath string
 	specErr  string
 
+	find *finder // search.go
+
 	// Rendered each Update, joined by View.
 	header, body, footer []string
 }

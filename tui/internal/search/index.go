@@ -73,7 +73,12 @@ type Result struct {
 }
 
 // Query is the folded query searched for.
-func (r *Result) Query() string { return r.query }
+func (r *Result) Query() string {
+	if r == nil {
+		return ""
+	}
+	return r.query
+}
 
 // Total is the number of matches.
 func (r *Result) Total() int {

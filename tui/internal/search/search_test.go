@@ -158,7 +158,7 @@ func TestStatePrompt(t *testing.T) {
 	if doc, nth, off, ok := s.Current(); !ok || doc != 2 || nth != 0 || off != 0 {
 		t.Errorf("current = %d #%d @%d %v, want text 2 #0 @0", doc, nth, off, ok)
 	}
-	if !strings.Contains(s.Status(), "/bEt█  2/3 matches") {
+	if !strings.Contains(s.Status(), "/bEt█ · 2/3 matches") {
 		t.Errorf("status %q", s.Status())
 	}
 	if s.Key(press("enter")) != Accepted || s.Typing() || !s.Active() {

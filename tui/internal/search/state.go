@@ -184,11 +184,11 @@ func (s *State) Status() string {
 	}
 	switch {
 	case s.input == "":
-		return q + "  type to search · enter keeps · esc clears"
+		return q + " · type to search · enter keeps · esc clears"
 	case s.Total() == 0:
-		return q + "  no matches · esc clears"
+		return q + " · no matches · esc clears"
 	case s.typing:
-		return fmt.Sprintf("%s  %d/%d matches · enter keeps · esc clears", q, s.cur+1, s.Total())
+		return fmt.Sprintf("%s · %d/%d matches · enter keeps · esc clears", q, s.cur+1, s.Total())
 	}
-	return fmt.Sprintf("%s  %d/%d matches · n next · N previous · esc clears", q, s.cur+1, s.Total())
+	return fmt.Sprintf("%s · %d/%d matches · n next · N previous · esc clears", q, s.cur+1, s.Total())
 }
