@@ -342,5 +342,5 @@ func (m Model) View() string {
 		}
 		b.WriteString(l)
 	}
-	return b.String()
+	return m.overlay(b.String())
 }

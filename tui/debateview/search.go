@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/roundtable-dev/roundtable/tui/internal/palette"
 	"github.com/roundtable-dev/roundtable/tui/internal/search"
 )
 
@@ -27,6 +28,8 @@ type finder struct {
 
 	saved  findView // where the view was when the prompt opened, for esc
 	status string   // the status line the find wrote last
+
+	pal palette.Model // the command palette (ctrl+p)
 }
 
 // findDoc is what text i of the index is: a turn of a column, or the
@@ -138,9 +141,10 @@ func (f *finder) consistent(m *Model) bool {
 	return true
 }
 
-// findKey handles the find's keys: every key but ctrl+c while the prompt
-// is open; /, n, N, and esc while a search is shown. ok is false for the
-// keys it leaves to the screen.
+// findKey handles the keys of the find and of the palette: every key but
+// ctrl+c while the prompt or the palette is open; ctrl+p; /, n, N, and esc
+// while a search is shown. ok is false for the keys it leaves to the
+// screen.
 func (m *Model) findKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	f := m.finder()
 	k := m.keys
@@ -158,6 +162,9 @@ func (m *Model) findKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		m.findStatus()
 		return m.revealMatch(), true
+	}
+	if cmd, ok := f.pal.HandleKey(msg, k.Palette, k, m.styles.Dark); ok {
+		return cmd, true
 	}
 	switch {
 	case key.Matches(msg, k.Search) && k.Search.Enabled():
@@ -360,4 +367,12 @@ func (m *Model) findMarks() (string, search.Marks, bool) {
 		f.marks, f.dark = search.NewMarks(m.styles.Dark), m.styles.Dark
 	}
 	return f.st.Result().Query(), f.marks, true
+}
+
+// overlay draws the palette, when open, over the screen's view.
+func (m Model) overlay(view string) string {
+	if m.find == nil {
+		return view
+	}
+	return m.find.pal.Overlay(view, m.width, m.height)
 }

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/internal/palette"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -63,6 +64,7 @@ type Model struct {
 	showHelp  bool
 	status    string
 	confirm   *deleteConfirm // a delete waiting for y or n
+	pal       *palette.Model // the command palette (ctrl+p, palette.go)
 
 	width, height int
 }
@@ -164,6 +166,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			cmd = m.trashed(msg)
 		}
 	case tea.KeyPressMsg:
+		if c, ok := m.paletteKey(msg); ok {
+			cmd = c
+			break
+		}
 		cmd = m.handleKey(msg)
 	case tea.MouseWheelMsg:
 		if b := msg.Mouse().Button; b == tea.MouseWheelUp {

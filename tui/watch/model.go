@@ -377,7 +377,7 @@ func (m Model) View() string {
 	lines = append(lines, m.header...)
 	lines = append(lines, m.body...)
 	lines = append(lines, m.footer...)
-	return strings.Join(lines, "\n")
+	return m.overlay(strings.Join(lines, "\n"))
 }
 
 // orText is line, or err's text when line is empty.

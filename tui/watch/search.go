@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/roundtable-dev/roundtable/tui/internal/palette"
 	"github.com/roundtable-dev/roundtable/tui/internal/search"
 )
 
@@ -26,6 +27,8 @@ type finder struct {
 	// the line (-1: not told apart).
 	line, occ int
 	status    string // the status line the find wrote last
+
+	pal palette.Model // the command palette (ctrl+p)
 }
 
 // finder returns the screen's find, making it the first time.
@@ -79,9 +82,10 @@ func (m *Model) indexItems() {
 	f.msgs, f.skips, f.built = l.msgs, l.skips, true
 }
 
-// findKey handles the find's keys: every key but ctrl+c while the prompt
-// is open; /, n, N, and esc while a search is shown. ok is false for the
-// keys it leaves to the screen.
+// findKey handles the keys of the find and of the palette: every key but
+// ctrl+c while the prompt or the palette is open; ctrl+p; /, n, N, and esc
+// while a search is shown. ok is false for the keys it leaves to the
+// screen.
 func (m *Model) findKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	f := m.finder()
 	k := m.keys
@@ -100,6 +104,9 @@ func (m *Model) findKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.locateMatch()
 		m.findStatus()
 		return nil, true
+	}
+	if cmd, ok := f.pal.HandleKey(msg, k.Palette, k, m.styles.Dark); ok {
+		return cmd, true
 	}
 	switch {
 	case key.Matches(msg, k.Search) && k.Search.Enabled():
@@ -185,4 +192,12 @@ func (m *Model) markBody(lines []string) []string {
 		item++
 	}
 	return lines
+}
+
+// overlay draws the palette, when open, over the screen's view.
+func (m Model) overlay(view string) string {
+	if m.find == nil {
+		return view
+	}
+	return m.find.pal.Overlay(view, m.width, m.height)
 }
