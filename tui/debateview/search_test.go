@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/tui/internal/keytest"
 )
@@ -178,4 +180,48 @@ func TestSearchKeysInHelp(t *testing.T) {
 			t.Errorf("%q is not in the help:\n%s", want, s.view())
 		}
 	}
+}
+
+// TestPalette: ctrl+p lists the debate screen's actions; enter runs the
+// chosen one by sending its key: here /, then the find takes the typing.
+func TestPalette(t *testing.T) {
+	s := searchDebate(t)
+	s.press("ctrl+p")
+	view := s.view()
+	for _, want := range []string{"Commands", "next column", "export .md", "search", "run again"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("%q is not in the palette:\n%s", want, view)
+		}
+	}
+	s.typeText("sear")
+	cmd := s.send(keytest.Press("enter"))
+	if s.m.find.pal.IsOpen() || cmd == nil {
+		t.Fatal("enter did not close the palette and run the choice")
+	}
+	for _, k := range keyPresses(cmd) {
+		s.send(k)
+	}
+	s.typeText("needle")
+	if !strings.Contains(s.view(), "/needle█ · 4/4 matches") { // from the verdict, in focus
+		t.Errorf("/ from the palette did not open the find:\n%s", s.view())
+	}
+}
+
+// keyPresses runs cmd, batches included, and keeps the key presses it
+// sends.
+func keyPresses(cmd tea.Cmd) []tea.KeyPressMsg {
+	if cmd == nil {
+		return nil
+	}
+	switch msg := cmd().(type) {
+	case tea.KeyPressMsg:
+		return []tea.KeyPressMsg{msg}
+	case tea.BatchMsg:
+		var out []tea.KeyPressMsg
+		for _, c := range msg {
+			out = append(out, keyPresses(c)...)
+		}
+		return out
+	}
+	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/roundtable-dev/roundtable/room"
 )
 
@@ -181,5 +183,41 @@ func TestSearchNoMatchAndSpec(t *testing.T) {
 	m, _ = press(m, "enter")
 	if m.keys.NextMatch.Enabled() {
 		t.Error("n is enabled with no match")
+	}
+}
+
+// TestPalette: ctrl+p lists the watch screen's actions, the find's
+// included; enter runs the chosen one by sending its key.
+func TestPalette(t *testing.T) {
+	cwd, name := findRoom(t, 10)
+	m := openModel(t, cwd, name, 100, 30)
+	m, _ = press(m, "ctrl+p")
+	view := plain(m)
+	for _, want := range []string{"Commands", "unfollow", "export md", "search", "quit"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("%q is not in the palette:\n%s", want, view)
+		}
+	}
+	m = typeText(m, "unfol")
+	m, cmd := press(m, "enter")
+	key, ok := cmd().(tea.KeyPressMsg)
+	if !ok || key.String() != "f" {
+		t.Fatalf("enter sent %v, want f", cmd())
+	}
+	if !m.list.follow {
+		t.Fatal("typing in the palette reached the screen")
+	}
+	m, _ = m.Update(key)
+	if m.list.follow {
+		t.Error("f from the palette did not stop following")
+	}
+	// The palette runs the find too: / then typing searches.
+	m, _ = press(m, "ctrl+p")
+	m = typeText(m, "search")
+	m, cmd = press(m, "enter")
+	m, _ = m.Update(cmd())
+	m = typeText(m, "needle")
+	if !strings.Contains(plain(m), "/needle█ · 1/") {
+		t.Errorf("/ from the palette did not open the find:\n%s", plain(m))
 	}
 }
