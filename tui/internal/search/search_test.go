@@ -255,3 +255,9 @@ func BenchmarkFind(b *testing.B) {
 		ix.Find("flushes", nil)
 	}
 }
+
+func TestPlainUnicode(t *testing.T) {
+	if got := Plain("  Ünïcode\u00a0space\u2003and **bold**\xff! "); got != "Ünïcode space and bold\xff!" {
+		t.Errorf("Plain = %q", got)
+	}
+}
