@@ -72,6 +72,9 @@ func (m *Model) syncFind() {
 			m.findStatus()
 		}
 	}
+	if f.st.Typing() && m.status != f.status {
+		m.findStatus() // the prompt stays in view while it is typed in
+	}
 	k := &m.keys
 	kept := f.st.Active() && !f.st.Typing()
 	k.NextMatch.SetEnabled(kept && f.st.Total() > 0)
@@ -159,6 +162,7 @@ func (m *Model) findKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return nil, true
 		case search.Ignored:
 			return nil, true
+		case search.Edited, search.Accepted:
 		}
 		m.findStatus()
 		return m.revealMatch(), true

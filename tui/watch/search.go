@@ -23,10 +23,7 @@ type finder struct {
 	// Where the view was when the prompt opened, for esc.
 	savedTop    pos
 	savedFollow bool
-	// The current match as drawn: item, line of the item, which match of
-	// the line (-1: not told apart).
-	line, occ int
-	status    string // the status line the find wrote last
+	status      string // the status line the find wrote last
 
 	pal palette.Model // the command palette (ctrl+p)
 }
@@ -46,9 +43,11 @@ func (m *Model) syncFind() {
 		m.indexItems()
 		f.st.Refresh()
 		if f.st.Active() && m.status == f.status {
-			m.locateMatch()
-			m.findStatus()
+			m.findStatus() // the new count; the view stays where the reader is
 		}
+	}
+	if f.st.Typing() && m.status != f.status {
+		m.findStatus() // the prompt stays in view while it is typed in
 	}
 	active := f.st.Active() && !f.st.Typing() && m.phase == phaseLive && !m.showSpec
 	m.keys.NextMatch.SetEnabled(active && f.st.Total() > 0)
@@ -100,6 +99,7 @@ func (m *Model) findKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return nil, true
 		case search.Ignored:
 			return nil, true
+		case search.Edited, search.Accepted:
 		}
 		m.locateMatch()
 		m.findStatus()
@@ -141,24 +141,34 @@ func (m *Model) findStatus() {
 	f.status = m.status
 }
 
-// locateMatch scrolls the list to the current match, a third of the way
-// down the view, and remembers where it is drawn.
-func (m *Model) locateMatch() {
+// placeMatch is where the current match is drawn: its item, the line of
+// the item and which match of the line it is (-1: not told apart).
+func (m *Model) placeMatch() (item, line, occ int, ok bool) {
 	f := m.finder()
-	f.line, f.occ = -1, -1
 	doc, nth, off, ok := f.st.Current()
 	if !ok || doc >= m.list.base {
-		return
+		return 0, 0, 0, false
 	}
 	lines := m.list.itemLines(doc)
 	frac := 0.0
 	if n := f.st.Index.DocLen(doc); n > 0 {
 		frac = float64(off) / float64(n)
 	}
-	f.line, f.occ = search.Place(lines, f.st.Result().Query(), nth, f.st.Result().InDoc(doc), frac)
+	res := f.st.Result()
+	line, occ = search.Place(lines, res.Query(), nth, res.InDoc(doc), frac)
+	return doc, line, occ, true
+}
+
+// locateMatch scrolls the list to the current match, a third of the way
+// down the view.
+func (m *Model) locateMatch() {
+	item, line, _, ok := m.placeMatch()
+	if !ok {
+		return
+	}
 	h := m.bodyHeight()
 	m.list.follow = false
-	m.list.top = pos{doc, f.line}
+	m.list.top = pos{item, line}
 	m.list.scroll(-h/3, h)
 	m.list.follow = false
 }
@@ -172,7 +182,7 @@ func (m *Model) markBody(lines []string) []string {
 	if f.dark != m.styles.Dark || f.marks.Match == "" {
 		f.marks, f.dark = search.NewMarks(m.styles.Dark), m.styles.Dark
 	}
-	doc, _, _, ok := f.st.Current()
+	doc, cline, cocc, ok := m.placeMatch()
 	q := f.st.Result().Query()
 	l := m.list
 	// Walk the items shown as window did, to know which line is which.
@@ -182,8 +192,8 @@ func (m *Model) markBody(lines []string) []string {
 		off = min(off, max(len(ls)-1, 0))
 		for k := off; k < len(ls) && row < len(lines); k++ {
 			cur := -1
-			if ok && item == doc && k == f.line {
-				cur = f.occ
+			if ok && item == doc && k == cline {
+				cur = cocc
 			}
 			lines[row] = search.Mark(lines[row], q, cur, f.marks)
 			row++

@@ -142,6 +142,7 @@ func TestSearchEscRestoresAndLiveCount(t *testing.T) {
 	m, _ = press(m, "/")
 	m = typeText(m, "needle")
 	m, _ = press(m, "enter")
+	m, _ = press(m, "g") // the reader scrolls away from the match
 	r, err := room.Open(cwd, name)
 	if err != nil {
 		t.Fatal(err)
@@ -162,6 +163,18 @@ func TestSearchEscRestoresAndLiveCount(t *testing.T) {
 	}
 	if !strings.Contains(plain(m), "/5 matches") {
 		t.Errorf("the status still shows the old count:\n%s", plain(m))
+	}
+	if m.list.top.item != 0 || !showsSeq(m, 1) {
+		t.Errorf("a new message moved the view from where the reader was: %v", shownSeqs(m))
+	}
+
+	// While the prompt is typed in, it stays in the status line.
+	m, _ = press(m, "/")
+	m = typeText(m, "nee")
+	m.setStatus("the room just closed", true)
+	m, _ = m.Update(stateMsg{id: m.id, st: st})
+	if !strings.Contains(plain(m), "/nee█") {
+		t.Errorf("another status hid the prompt:\n%s", plain(m))
 	}
 }
 

@@ -233,7 +233,7 @@ func (p *Model) View(width, height int) []string {
 }
 
 // Overlay draws the open palette over view, a screen of width × height
-// cells, near its top and centred; a closed palette leaves view as it is.
+// cells, near its top and centered; a closed palette leaves view as it is.
 func (p *Model) Overlay(view string, width, height int) string {
 	if !p.open {
 		return view

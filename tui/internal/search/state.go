@@ -25,14 +25,15 @@ type State struct {
 type Outcome int
 
 const (
-	// Edited: the query changed; the current match may have moved.
+	// Edited means the query changed; the current match may have moved.
 	Edited Outcome = iota
-	// Accepted: enter closed the prompt, keeping the query and its marks.
+	// Accepted means enter closed the prompt, keeping the query and its
+	// marks.
 	Accepted
-	// Cancelled: esc closed the prompt and cleared the search; the screen
+	// Cancelled means esc closed the prompt and cleared the search; the screen
 	// goes back to where it was.
 	Cancelled
-	// Ignored: the key does nothing in the prompt.
+	// Ignored means the key does nothing in the prompt.
 	Ignored
 )
 
