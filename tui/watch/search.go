@@ -53,6 +53,12 @@ func (m *Model) syncFind() {
 	m.keys.NextMatch.SetEnabled(active && f.st.Total() > 0)
 	m.keys.PrevMatch.SetEnabled(active && f.st.Total() > 0)
 	m.keys.Search.SetEnabled(m.phase == phaseLive && !m.showSpec)
+	if f.st.Active() && !f.st.Typing() && !m.showSpec {
+		m.keys.Back.SetEnabled(true)
+		m.keys.Back.SetHelp("esc", "clear search")
+	} else {
+		m.keys.Back.SetHelp("esc", "back")
+	}
 }
 
 // indexItems brings the index to the list's items: text i is item i's

@@ -115,6 +115,9 @@ func TestSearchKeys(t *testing.T) {
 	if m.list.follow {
 		t.Error("the list follows while showing a match")
 	}
+	if h := m.keys.Back.Help(); !m.keys.Back.Enabled() || h.Desc != "clear search" {
+		t.Errorf("esc is %v %q while a search is kept, want enabled, clear search", m.keys.Back.Enabled(), h.Desc)
+	}
 	// esc clears the search and stays; a second esc is the screen's again.
 	m, _ = press(m, "esc")
 	if m.find.st.Active() || strings.Contains(m.View(), marks.Match) || strings.Contains(plain(m), "matches") {
@@ -122,6 +125,9 @@ func TestSearchKeys(t *testing.T) {
 	}
 	if m.keys.NextMatch.Enabled() {
 		t.Error("n is still enabled")
+	}
+	if m.keys.Back.Enabled() || m.keys.Back.Help().Desc != "back" {
+		t.Error("esc still says it clears the search")
 	}
 }
 
