@@ -62,6 +62,7 @@ type boxKey struct {
 	frame                  int // the spinner frame, when one is shown
 	focused, several, dark bool
 	note                   int // lines below
+	find                   int // the search marks' generation (search.go)
 }
 
 // lipglossID tells the frame's border styles apart.

@@ -15,6 +15,9 @@ const wheelLines = 3
 
 // handleKey acts on a key press.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := m.findKey(msg); ok {
+		return cmd
+	}
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -297,4 +300,5 @@ func (m *Model) syncKeys() {
 	default:
 		k.Quit.SetHelp("q", "quit")
 	}
+	m.syncFind()
 }

@@ -22,6 +22,12 @@ type KeyMap struct {
 	Again      key.Binding
 	Help       key.Binding
 	Quit       key.Binding
+	// Search opens the find prompt; NextMatch and PrevMatch move between
+	// its matches (search.go). Palette lists every key (ctrl+p).
+	Search    key.Binding
+	NextMatch key.Binding
+	PrevMatch key.Binding
+	Palette   key.Binding
 	// ForceQuit (ctrl+c, not in the help) leaves the program from any
 	// screen, a running debate stopped and saved first.
 	ForceQuit key.Binding
@@ -46,12 +52,16 @@ func DefaultKeyMap() KeyMap {
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:       key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		ForceQuit:  key.NewBinding(key.WithKeys("ctrl+c")),
+		Search:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
+		NextMatch:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match")),
+		PrevMatch:  key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match")),
+		Palette:    key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "commands")),
 	}
 }
 
 // ShortHelp is the one-line help under the screen.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.NextPane, k.Stop, k.Again, k.ExportMD, k.Copy, k.Help, k.Quit}
+	return []key.Binding{k.NextPane, k.Stop, k.Again, k.ExportMD, k.Copy, k.Search, k.Help, k.Quit}
 }
 
 // FullHelp is the help shown with ?.
@@ -60,6 +70,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.NextPane, k.PrevPane, k.Up, k.Down},
 		{k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.ExportMD, k.ExportHTML, k.Copy},
+		{k.Search, k.NextMatch, k.PrevMatch, k.Palette},
 		{k.Stop, k.Again, k.Help, k.Quit},
 	}
 }

@@ -111,6 +111,8 @@ type Model struct {
 	renderGen     int
 	rendering     bool // a renderCmd is running
 
+	find *finder // search.go
+
 	// Prepared by Update, joined by View.
 	lay     layout
 	boxes   [][]string // per visible column: frame lines
@@ -340,5 +342,5 @@ func (m Model) View() string {
 		}
 		b.WriteString(l)
 	}
-	return b.String()
+	return m.overlay(b.String())
 }

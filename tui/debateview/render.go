@@ -110,7 +110,7 @@ func (m *Model) columnBox(p, w, h int, several bool) []string {
 	key := boxKey{
 		w: w, h: h, top: c.scroll.top, total: c.total, gen: c.gen,
 		focused: focused, several: several, dark: m.styles.Dark,
-		note: c.scroll.below(c.total, rows),
+		note: c.scroll.below(c.total, rows), find: m.findGen(),
 	}
 	border := m.styles.IdleBorder
 	switch {
@@ -138,7 +138,7 @@ func (m *Model) columnBox(p, w, h int, several bool) []string {
 		s := fmt.Sprintf(" ↓ %d more ", key.note)
 		note, noteW = m.styles.Muted.Render(s), ansi.StringWidth(s)
 	}
-	lines := c.window(make([]string, 0, rows), rows)
+	lines := m.markColumn(p, c.window(make([]string, 0, rows), rows))
 	c.box = frame(c.box, border, title, titleW, note, noteW, lines, w, h)
 	c.boxKey = key
 	return c.box
@@ -289,7 +289,7 @@ func (m *Model) verdictBox(w, h int) []string {
 	rows := max(h-2, 1)
 	m.layoutVerdict(w - frameWidth)
 	v.scroll.settle(len(v.lines), rows)
-	key := boxKey{w: w, h: h, top: v.scroll.top, total: len(v.lines), gen: v.gen, dark: m.styles.Dark, note: v.scroll.below(len(v.lines), rows)}
+	key := boxKey{w: w, h: h, top: v.scroll.top, total: len(v.lines), gen: v.gen, dark: m.styles.Dark, note: v.scroll.below(len(v.lines), rows), find: m.findGen()}
 	if v.waiting {
 		key.frame = m.frame
 	}
@@ -317,6 +317,7 @@ func (m *Model) verdictBox(w, h int) []string {
 	for len(lines) < rows {
 		lines = append(lines, blank)
 	}
+	lines = m.markVerdict(v.scroll.top, lines)
 	v.box = frame(v.box, v.seat.Bar, title, titleW, note, noteW, lines, w, h)
 	v.boxKey = key
 	return v.box

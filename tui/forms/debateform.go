@@ -16,6 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/tui/internal/palette"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -55,6 +56,7 @@ type DebateForm struct {
 	opts   DebateOptions
 	keys   KeyMap
 	styles Styles
+	pal    *palette.Model // the command palette (ctrl+p, palette.go)
 	help   help.Model
 
 	topic    textarea.Model
@@ -139,6 +141,10 @@ func (f DebateForm) Update(msg tea.Msg) (DebateForm, tea.Cmd) {
 		f.topic.SetWidth(max(min(msg.Width-6, 100), 20))
 		f.model.SetWidth(max(min(msg.Width-24, 60), 10))
 	case tea.KeyPressMsg:
+		if c, ok := paletteKey(&f.pal, msg, f.keys, f.styles.Dark); ok {
+			cmd = c
+			break
+		}
 		if f.starting && !key.Matches(msg, f.keys.Quit) {
 			break // the debate is starting; StartFailed gives the form back
 		}

@@ -98,7 +98,7 @@ func (f DebateForm) View() string {
 	for _, l := range strings.Split(btn.Render("Start the debate"), "\n") {
 		out = append(out, cells.Fit("  "+l, w))
 	}
-	return finish(&f.styles, f.help, f.keys, out, focus, "", w, f.height)
+	return overlay(f.pal, finish(&f.styles, f.help, f.keys, out, focus, "", w, f.height), w, f.height)
 }
 
 // label is a field's name on a line of its own, with a hint.

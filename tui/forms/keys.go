@@ -21,6 +21,8 @@ type KeyMap struct {
 	CopyOne key.Binding
 	Watch   key.Binding
 	Quit    key.Binding
+	// Palette lists every key (ctrl+p, palette.go).
+	Palette key.Binding
 	// Always on, not in the help: enter moves on from a one-line field,
 	// backspace erases a typed digit, the page keys scroll the commands.
 	Enter    key.Binding
@@ -47,6 +49,7 @@ func DefaultKeyMap() KeyMap {
 		CopyOne: key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "copy")),
 		Watch:   key.NewBinding(key.WithKeys("enter", "w"), key.WithHelp("enter", "watch")),
 		Quit:    key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Palette: key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "commands")),
 
 		Enter:    key.NewBinding(key.WithKeys("enter")),
 		Erase:    key.NewBinding(key.WithKeys("backspace")),
@@ -57,7 +60,7 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp is the one-line help under a form.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Submit, k.Press, k.CopyAll, k.CopyOne, k.Watch, k.Back, k.Next, k.Toggle, k.Agent, k.Less, k.Up, k.Prev, k.Quit}
+	return []key.Binding{k.Submit, k.Press, k.CopyAll, k.CopyOne, k.Watch, k.Back, k.Next, k.Toggle, k.Agent, k.Less, k.Up, k.Prev, k.Quit, k.Palette}
 }
 
 // FullHelp is every key, grouped.
@@ -66,7 +69,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Next, k.Prev, k.Up, k.Down},
 		{k.Less, k.More, k.Toggle, k.Agent},
 		{k.Submit, k.Press, k.Back, k.Quit},
-		{k.CopyAll, k.CopyOne, k.Watch},
+		{k.CopyAll, k.CopyOne, k.Watch, k.Palette},
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/seatcmd"
+	"github.com/roundtable-dev/roundtable/tui/internal/palette"
 	"github.com/roundtable-dev/roundtable/tui/internal/seatproc"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
@@ -96,6 +97,7 @@ type RoomForm struct {
 	opts   RoomOptions
 	keys   KeyMap
 	styles Styles
+	pal    *palette.Model // the command palette (ctrl+p, palette.go)
 	help   help.Model
 
 	inputs [roomFields]textinput.Model // the text fields (choices leave theirs unused)
@@ -192,6 +194,10 @@ func (f RoomForm) Update(msg tea.Msg) (RoomForm, tea.Cmd) {
 		}
 		f.layoutPage()
 	case tea.KeyPressMsg:
+		if c, ok := paletteKey(&f.pal, msg, f.keys, f.styles.Dark); ok {
+			cmd = c
+			break
+		}
 		cmd = f.handleKey(msg)
 	case tea.PasteMsg:
 		if f.stage == stageEdit && isText(f.focus) {

@@ -20,7 +20,7 @@ import (
 func (f RoomForm) View() string {
 	w := max(f.width, 30)
 	if f.stage == stageReady {
-		return f.readyView(w)
+		return overlay(f.pal, f.readyView(w), w, f.height)
 	}
 	s := &f.styles
 	out := []string{cells.Fit(s.Strong.Render("roundtable")+s.Faint.Render(" │ ")+s.Title.Render("New MCP room"), w), ""}
@@ -88,7 +88,7 @@ func (f RoomForm) View() string {
 	for _, l := range strings.Split(btn.Render(label), "\n") {
 		out = append(out, cells.Fit("  "+l, w))
 	}
-	return finish(&f.styles, f.help, f.keys, out, focus, f.err, w, f.height)
+	return overlay(f.pal, finish(&f.styles, f.help, f.keys, out, focus, f.err, w, f.height), w, f.height)
 }
 
 // readyView is the commands page: a title, the page (scrolling) and the

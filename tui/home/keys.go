@@ -27,6 +27,8 @@ type KeyMap struct {
 	Accept      key.Binding
 	Help        key.Binding
 	Quit        key.Binding
+	// Palette lists every key (ctrl+p, palette.go).
+	Palette key.Binding
 	// Always on, not in the help: the arrows move while typing a filter,
 	// ctrl+c quits even then.
 	ArrowUp   key.Binding
@@ -59,6 +61,7 @@ func DefaultKeyMap() KeyMap {
 		ArrowUp:     key.NewBinding(key.WithKeys("up")),
 		ArrowDown:   key.NewBinding(key.WithKeys("down")),
 		ForceQuit:   key.NewBinding(key.WithKeys("ctrl+c")),
+		Palette:     key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "commands")),
 	}
 }
 
@@ -73,6 +76,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Open, k.NewDebate, k.NewRoom, k.Delete, k.Rename, k.Undo},
 		{k.Filter, k.ClearFilter, k.Accept},
-		{k.Help, k.Quit},
+		{k.Help, k.Palette, k.Quit},
 	}
 }

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/internal/palette"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -66,6 +67,7 @@ type Model struct {
 	rename    *renaming      // a rename being typed (R)
 	trashed   []trashedRoom  // rooms deleted this session, newest last (u restores)
 	follow    string         // a room to put the cursor on once the list is read again
+	pal       *palette.Model // the command palette (ctrl+p, palette.go)
 
 	width, height int
 }
@@ -175,6 +177,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			cmd = m.restored(msg)
 		}
 	case tea.KeyPressMsg:
+		if c, ok := m.paletteKey(msg); ok {
+			cmd = c
+			break
+		}
 		cmd = m.handleKey(msg)
 	case tea.MouseWheelMsg:
 		if b := msg.Mouse().Button; b == tea.MouseWheelUp {

@@ -129,7 +129,7 @@ func (m Model) View() string {
 	}
 	lines = lines[:max(m.height-statusRows-m.helpRows(), 0)]
 	lines = append(lines, m.footer(w)...)
-	return strings.Join(lines, "\n")
+	return m.overlay(strings.Join(lines, "\n"))
 }
 
 // title is the first line: the app and where the rooms are.

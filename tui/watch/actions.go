@@ -53,12 +53,16 @@ func (m *Model) syncKeys() {
 	} else {
 		m.keys.Spec.SetHelp("s", "spec")
 	}
+	m.syncFind()
 }
 
 // bodyHeight is the height of the message area as last laid out.
 func (m *Model) bodyHeight() int { return max(len(m.body), 1) }
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := m.findKey(msg); ok {
+		return cmd
+	}
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit) && m.showSpec:

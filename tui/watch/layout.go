@@ -34,7 +34,7 @@ func (m *Model) layout() {
 	case len(m.list.items) == 0:
 		m.body = m.centered(h, m.emptyLines())
 	default:
-		m.body = m.list.window(h)
+		m.body = m.markBody(m.list.window(h))
 	}
 	m.body = fitHeight(m.body, h)
 	m.footer = m.footerLines(foot)

@@ -99,6 +99,8 @@ type Model struct {
 	specPath string
 	specErr  string
 
+	find *finder // search.go
+
 	// Rendered each Update, joined by View.
 	header, body, footer []string
 }
@@ -375,7 +377,7 @@ func (m Model) View() string {
 	lines = append(lines, m.header...)
 	lines = append(lines, m.body...)
 	lines = append(lines, m.footer...)
-	return strings.Join(lines, "\n")
+	return m.overlay(strings.Join(lines, "\n"))
 }
 
 // orText is line, or err's text when line is empty.
