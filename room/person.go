@@ -84,7 +84,6 @@ type Person struct {
 
 	mu       sync.Mutex
 	released bool
-	started  time.Time // when the current draft began; zero: no draft
 }
 
 // TakeSeatAsPerson seats a person in seat. It refuses (writing nothing to
@@ -162,32 +161,22 @@ func (p *Person) Post(kind, text string) (Message, State, error) {
 	if err != nil {
 		return msg, st, err
 	}
-	p.mu.Lock()
-	p.started = time.Time{}
-	p.mu.Unlock()
 	_ = p.r.ClearDraft(p.seat)
 	p.call("post")
 	return msg, st, nil
 }
 
 // Draft shows text as the seat's draft to every watcher ("peer is
-// writing…"); blank text clears it.
-func (p *Person) Draft(text string) error {
+// writing…"); blank text clears it. started is when the person began this
+// text: watchers hide a draft begun before the seat's latest message, so a
+// draft write that lands after its post never shows as a new one.
+func (p *Person) Draft(text string, started time.Time) error {
 	if p.Released() {
 		return p.errReleased()
 	}
 	if strings.TrimSpace(text) == "" {
-		p.mu.Lock()
-		p.started = time.Time{}
-		p.mu.Unlock()
 		return p.r.ClearDraft(p.seat)
 	}
-	p.mu.Lock()
-	if p.started.IsZero() {
-		p.started = time.Now()
-	}
-	started := p.started
-	p.mu.Unlock()
 	return p.r.WriteDraft(Draft{Seat: p.seat, Agent: PersonAgent, StartedAt: started, Text: text})
 }
 

@@ -161,7 +161,7 @@ func TestPersonPostsUnderTheSeatRules(t *testing.T) {
 	if _, _, err := peer.Post("", "me first"); !errors.Is(err, ErrNotYourTurn) {
 		t.Fatalf("the peer before the brief: %v, want not your turn", err)
 	}
-	if err := peer.Draft("thinking about it"); err != nil {
+	if err := peer.Draft("thinking about it", time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if ds, _ := r.Drafts(); len(ds) != 1 || ds[0].Seat != SeatPeer || ds[0].Agent != PersonAgent || ds[0].Text != "thinking about it" {

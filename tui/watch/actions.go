@@ -53,6 +53,7 @@ func (m *Model) syncKeys() {
 	} else {
 		m.keys.Spec.SetHelp("s", "spec")
 	}
+	m.syncTakeKeys()
 }
 
 // bodyHeight is the height of the message area as last laid out.

@@ -20,8 +20,12 @@ type KeyMap struct {
 	ExportMD     key.Binding
 	ExportHTML   key.Binding
 	Copy         key.Binding
-	Help         key.Binding
-	Quit         key.Binding
+	// Take, WriteSpec and CloseRoom are a person's seat (take.go).
+	Take      key.Binding
+	WriteSpec key.Binding
+	CloseRoom key.Binding
+	Help      key.Binding
+	Quit      key.Binding
 	// ForceQuit (ctrl+c, not in the help) leaves whatever is shown.
 	ForceQuit key.Binding
 }
@@ -44,6 +48,9 @@ func DefaultKeyMap() KeyMap {
 		ExportMD:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export md")),
 		ExportHTML:   key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "export html")),
 		Copy:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
+		Take:         key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "take a seat")),
+		WriteSpec:    key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "write the spec")),
+		CloseRoom:    key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "close the room")),
 		Help:         key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:         key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		ForceQuit:    key.NewBinding(key.WithKeys("ctrl+c")),
@@ -52,7 +59,7 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp is the one-line help under the screen.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Follow, k.Spec, k.Back, k.ExportMD, k.ExportHTML, k.Copy, k.Help, k.Quit}
+	return []key.Binding{k.Take, k.WriteSpec, k.CloseRoom, k.Follow, k.Spec, k.Back, k.ExportMD, k.ExportHTML, k.Copy, k.Help, k.Quit}
 }
 
 // FullHelp is the help shown with ?.
@@ -61,6 +68,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown},
 		{k.Top, k.Bottom, k.Follow},
 		{k.Spec, k.Back, k.ExportMD, k.ExportHTML, k.Copy},
+		{k.Take, k.WriteSpec, k.CloseRoom},
 		{k.Help, k.Quit},
 	}
 }
