@@ -197,6 +197,20 @@ func (m *Model) syncTakeKeys() {
 	lead := p != nil && p.Seat() == room.SeatLead && m.seatRoom() && idle
 	k.WriteSpec.SetEnabled(lead)
 	k.CloseRoom.SetEnabled(lead)
+	// The composer takes every key but ctrl+c and shows its own: the
+	// screen's help says nothing that would not work. (syncKeys sets the
+	// others each time; ? and q are always on otherwise.)
+	open := m.take.comp.IsOpen()
+	k.Help.SetEnabled(!open)
+	k.Quit.SetEnabled(!open)
+	if open {
+		for _, b := range []*key.Binding{
+			&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.HalfPageUp, &k.HalfPageDown, &k.Top, &k.Bottom,
+			&k.Follow, &k.Spec, &k.Back, &k.ExportMD, &k.ExportHTML, &k.Copy,
+		} {
+			b.SetEnabled(false)
+		}
+	}
 }
 
 // takeKey handles a key press for the person's seat: everything while the
@@ -422,7 +436,7 @@ func (m *Model) openComposer() tea.Cmd {
 	for _, k := range kinds[1:] {
 		others = append(others, "/"+k)
 	}
-	title := fmt.Sprintf("Your turn as %s · round %d · posted as %q unless it starts with %s", p.Seat(), m.st.Round+boolInt(p.Seat() == room.SeatLead), kinds[0], strings.Join(others, ", "))
+	title := fmt.Sprintf("Your turn as %s · round %d · kind %s (start with %s… to change it)", p.Seat(), m.st.Round+boolInt(p.Seat() == room.SeatLead), kinds[0], strings.Join(others, ", "))
 	t.openedAt = len(m.st.Messages)
 	t.draftStarted = time.Time{}
 	return t.comp.Open(title)

@@ -252,12 +252,23 @@ func TestTakeBothSeatsFreeAsksWhich(t *testing.T) {
 	if !m.take.comp.IsOpen() || !strings.Contains(flat(m), "Your turn as lead · round 1") {
 		t.Fatalf("the lead's composer did not open on an empty room:\n%s", plain(m))
 	}
-	if m.keys.WriteSpec.Enabled() {
-		t.Fatal("S enabled while the composer takes the keys")
+	if m.keys.WriteSpec.Enabled() || m.keys.Quit.Enabled() || m.keys.ExportMD.Enabled() || strings.Contains(flat(m), "q quit") {
+		t.Fatalf("the screen's keys are offered while the composer takes them:\n%s", plain(m))
+	}
+	m, _ = press(m, "q") // typed, not quitting
+	if m.take.comp.Value() != "q" {
+		t.Fatalf("q did not go to the composer: %q", m.take.comp.Value())
 	}
 	m, _ = press(m, "esc")
-	if !m.keys.WriteSpec.Enabled() || !m.keys.CloseRoom.Enabled() {
-		t.Fatal("S or C disabled for the lead")
+	if !m.keys.WriteSpec.Enabled() || !m.keys.CloseRoom.Enabled() || !m.keys.Quit.Enabled() || !m.keys.Help.Enabled() {
+		t.Fatal("S, C, q or ? disabled for the lead once the composer is away")
+	}
+	if !m.keys.Take.Enabled() || m.keys.Take.Help().Desc != "write your turn" {
+		t.Fatalf("t is %v %q on the lead's turn with the composer away", m.keys.Take.Enabled(), m.keys.Take.Help().Desc)
+	}
+	m, _ = press(m, "t")
+	if !m.take.comp.IsOpen() || m.take.comp.Value() != "q" {
+		t.Fatal("t did not open the composer again with the draft kept")
 	}
 }
 
