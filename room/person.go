@@ -45,7 +45,7 @@ func (e *SeatTakenError) holder() string {
 	switch {
 	case e.Agent == PersonAgent:
 		return "a person at the keyboard (" + with("roundtable watch --take") + ")"
-	case e.Agent != "" && !strings.HasPrefix(e.Agent, "roundtable:"):
+	case e.Agent != "" && !strings.HasPrefix(e.Agent, PlayedPrefix):
 		return "an agent over MCP (" + with(logValue(e.Agent)) + ")"
 	case pid != "":
 		return pid + " (roundtable seat)"
@@ -237,4 +237,38 @@ func (p *Person) Release() error {
 	_ = p.r.ClearDraft(p.seat)
 	_ = p.r.Log(EventDisconnect, F("seat", p.seat), F("pid", p.pid))
 	return p.lock.Unlock()
+}
+
+// personsGone marks disconnected a person's seat whose process is gone
+// without its disconnect line (killed): its lock died with it, so the seat
+// is free, and every reader should say so.
+func personsGone(seats []SeatInfo) []SeatInfo {
+	for i := range seats {
+		s := &seats[i]
+		if s.State == StateAtKeyboard && s.PID > 0 && !processAlive(s.PID) {
+			s.State, s.Since = StateDisconnected, s.LastAt
+		}
+	}
+	return seats
+}
+
+// PlayedPrefix starts the agent label of a seat `roundtable seat` plays.
+const PlayedPrefix = "roundtable:"
+
+// SeatHeld refuses an agent's seat server a seat that a lock holder plays:
+// a person at the keyboard or `roundtable seat`, whose connect line in
+// server.log is current and whose process (not this one) still runs. It
+// returns a *SeatTakenError naming the holder, or nil. A server.log that
+// cannot be read refuses nothing: it is for diagnosis.
+func (r *Room) SeatHeld(seat string) error {
+	live, err := LiveSeats(r.dir)
+	if err != nil {
+		return nil
+	}
+	for _, s := range live {
+		if s.Seat == seat && s.PID > 0 && s.PID != os.Getpid() && (s.Agent == PersonAgent || strings.HasPrefix(s.Agent, PlayedPrefix)) {
+			return &SeatTakenError{Room: r.cfg.Room, Seat: seat, PID: s.PID, Agent: s.Agent}
+		}
+	}
+	return nil
 }

@@ -229,3 +229,65 @@ func TestPersonRefusesADebateRoom(t *testing.T) {
 		t.Fatalf("seat moderator: %v", err)
 	}
 }
+
+func TestPersonKilledWithoutADisconnectLineReadsAsGone(t *testing.T) {
+	r := newPersonRoom(t, "killed")
+	c := exec.Command(os.Args[0], "-test.run=^$")
+	if err := c.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if err := AppendLog(r.Dir(), time.Now(), EventConnect, F("seat", SeatPeer), F("agent", PersonAgent), F("pid", c.Process.Pid)); err != nil {
+		t.Fatal(err)
+	}
+	if si := personSeat(t, r, SeatPeer); si.State != StateDisconnected || si.Agent != PersonAgent {
+		t.Fatalf("a killed person's seat reads %+v, want disconnected", si)
+	}
+	// A person whose process runs is at the keyboard.
+	if err := AppendLog(r.Dir(), time.Now(), EventConnect, F("seat", SeatLead), F("agent", PersonAgent), F("pid", os.Getppid())); err != nil {
+		t.Fatal(err)
+	}
+	if si := personSeat(t, r, SeatLead); si.State != StateAtKeyboard {
+		t.Fatalf("a live person's seat reads %+v, want at the keyboard", si)
+	}
+	p, err := r.TakeSeatAsPerson(SeatPeer)
+	if err != nil {
+		t.Fatalf("the killed person's seat: %v", err)
+	}
+	_ = p.Release()
+}
+
+func TestSeatHeldRefusesAnAgentUnderALockHolder(t *testing.T) {
+	r := newPersonRoom(t, "held")
+	live := os.Getppid()
+	log := func(seat, agent string) {
+		t.Helper()
+		if err := AppendLog(r.Dir(), time.Now(), EventConnect, F("seat", seat), F("agent", agent), F("pid", live)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.SeatHeld(SeatPeer); err != nil {
+		t.Fatalf("a free seat: %v", err)
+	}
+	log(SeatPeer, PersonAgent)
+	err := r.SeatHeld(SeatPeer)
+	if !errors.Is(err, ErrSeatTaken) || !strings.Contains(err.Error(), "a person at the keyboard (roundtable watch --take, pid "+strconv.Itoa(live)+")") {
+		t.Fatalf("under a person: %v", err)
+	}
+	log(SeatLead, "roundtable:mock")
+	if err := r.SeatHeld(SeatLead); !errors.Is(err, ErrSeatTaken) || !strings.Contains(err.Error(), "pid "+strconv.Itoa(live)+" (roundtable seat)") {
+		t.Fatalf("under roundtable seat: %v", err)
+	}
+	// Another agent's server (a restart, a probe) does not hold the seat
+	// against the next one: only lock holders do.
+	log(SeatLead, "claude-code")
+	if err := r.SeatHeld(SeatLead); err != nil {
+		t.Fatalf("under an MCP agent: %v", err)
+	}
+	// Nor does this process's own line.
+	if err := AppendLog(r.Dir(), time.Now(), EventConnect, F("seat", SeatPeer), F("agent", PersonAgent), F("pid", os.Getpid())); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.SeatHeld(SeatPeer); err != nil {
+		t.Fatalf("this process's own line: %v", err)
+	}
+}

@@ -100,7 +100,7 @@ func ReadSeats(dir string) ([]SeatInfo, error) {
 	if err != nil && !os.IsNotExist(err) {
 		return nil, fmt.Errorf("read %s: %w", filepath.Join(dir, LogFile), err)
 	}
-	return SeatsFromLog(data), nil
+	return personsGone(SeatsFromLog(data)), nil
 }
 
 // seatTrack is one seat's state while the log is replayed.

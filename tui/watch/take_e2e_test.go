@@ -31,6 +31,11 @@ func toolText(t *testing.T, r map[string]any) string {
 	return string(data)
 }
 
+func toJSON(v any) string {
+	data, _ := json.Marshal(v)
+	return string(data)
+}
+
 // runBin runs the binary to its end and returns its exit code and stderr.
 func runBin(t *testing.T, bin string, args ...string) (int, string, string) {
 	t.Helper()
@@ -98,6 +103,16 @@ func TestTakePeerSeatAgainstAScriptedLead(t *testing.T) {
 	}
 	if code, _, errOut := runBin(t, bin, "seat", "--room", name, "--cwd", cwd, "--seat", "peer", "--provider", "mock"); code != 2 || !strings.Contains(errOut, want) {
 		t.Fatalf("roundtable seat: exit %d, stderr %q; want 2 and %q", code, errOut, want)
+	}
+	// And an agent's seat server for the peer: its first request fails
+	// naming the person, and it never connects.
+	intruder := startSeatProc(t, bin, cwd, name, "peer")
+	if r := <-intruder.call("room_status", map[string]any{}); r["error"] == nil || !strings.Contains(oneLine(toJSON(r["error"])), want) {
+		t.Fatalf("an MCP peer under the person: %v", r)
+	}
+	intruder.stop()
+	if logData, _ := os.ReadFile(filepath.Join(room.Dir(cwd, name), room.LogFile)); strings.Contains(string(logData), "agent=peer-e2e") {
+		t.Fatalf("the refused MCP peer connected:\n%s", logData)
 	}
 	// So is a person taking the seat of the connected MCP lead.
 	if code, _, errOut := runBin(t, bin, "watch", "--room", name, "--cwd", cwd, "--take", "lead"); code != 2 || !strings.Contains(errOut, "already played by an agent over MCP (lead-e2e, pid "+strconv.Itoa(lead.cmd.Process.Pid)+")") {
