@@ -142,7 +142,13 @@ func (m Model) releaseSeat() { m.take.holder.release() }
 func (m *Model) adoptSeat(p *room.Person) {
 	if p != nil && m.take.holder.set(p) {
 		m.take.person = p
+		m.setStatus(tookStatus(p.Seat()), true)
 	}
+}
+
+// tookStatus is the status once the person holds seat.
+func tookStatus(seat string) string {
+	return "you play the " + seat + ": the composer opens on your turn; q gives the seat up"
 }
 
 // freeSeats are the seats server.log shows nobody in.
@@ -291,7 +297,7 @@ func (m *Model) takeMsg(msg tea.Msg) tea.Cmd {
 		if t.holder.set(msg.p) {
 			t.person = msg.p
 			t.openedAt = -1
-			m.setStatus("you play the "+msg.seat+": the composer opens on your turn; q gives the seat up", true)
+			m.setStatus(tookStatus(msg.seat), true)
 		}
 		return nil
 	case postedMsg:

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -310,5 +311,43 @@ func TestTakeLeadSeatAgainstAMockPeer(t *testing.T) {
 	}
 	if seats[0].Seat != "lead" || seats[0].Agent != room.PersonAgent || seats[0].State != room.StateDisconnected || seats[0].Last != "close_room" {
 		t.Fatalf("the lead after q: %+v", seats[0])
+	}
+}
+
+// TestTakeSeatGivenUpOnHangupAndTerm: a closed terminal (SIGHUP) or a
+// SIGTERM ends the screen as q does: the disconnect line is written and
+// the seat is free for the next taker.
+func TestTakeSeatGivenUpOnHangupAndTerm(t *testing.T) {
+	bin := tmuxtest.Build(t, "./cmd/roundtable")
+	cwd := t.TempDir()
+	const name = "take-signal"
+	if _, _, err := room.Create(cwd, name, room.CreateOptions{Topic: "Signals", Budget: 2}); err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM} {
+		s := tmuxtest.Start(t, tmuxtest.Options{Width: 100, Height: 28, Dir: t.TempDir()}, bin, "watch", "--room", name, "--cwd", cwd, "--take", "peer")
+		s.WaitFor("you play the peer", takeTimeout)
+		pid := s.PID()
+		proc, err := os.FindProcess(pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := proc.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
+		s.ExitStatus(takeTimeout)
+		logData, _ := os.ReadFile(filepath.Join(room.Dir(cwd, name), room.LogFile))
+		if !strings.Contains(string(logData), "disconnect seat=peer pid="+strconv.Itoa(pid)) {
+			t.Fatalf("no disconnect line after %v:\n%s", sig, logData)
+		}
+		r, err := room.Open(cwd, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := r.TakeSeatAsPerson(room.SeatPeer)
+		if err != nil {
+			t.Fatalf("the seat after %v: %v", sig, err)
+		}
+		_ = p.Release()
 	}
 }
