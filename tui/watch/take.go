@@ -555,8 +555,8 @@ func splitKind(text string) (kind, body string) {
 	return rest[:end], strings.TrimSpace(rest[end:])
 }
 
-// PreparedSpecName is the name of the file the lead's spec is written in
-// before it becomes the room's spec.
+// specDraftPattern names the temporary file the lead writes the spec in,
+// in $EDITOR, before it becomes the room's spec (WriteSpec, atomic).
 const specDraftPattern = "roundtable-spec-*.md"
 
 // prepareSpecCmd writes the spec so far (or a start from the topic) to a

@@ -53,6 +53,41 @@ func await[T any](t *testing.T, cmd tea.Cmd) T {
 	}
 }
 
+// ticksWithin runs cmd's commands and counts the draft ticks they give
+// within d.
+func ticksWithin(cmd tea.Cmd, d time.Duration) int {
+	got := make(chan tea.Msg, 64)
+	var run func(c tea.Cmd)
+	run = func(c tea.Cmd) {
+		if c == nil {
+			return
+		}
+		go func() {
+			msg := c()
+			if b, ok := msg.(tea.BatchMsg); ok {
+				for _, sub := range b {
+					run(sub)
+				}
+				return
+			}
+			got <- msg
+		}()
+	}
+	run(cmd)
+	n := 0
+	deadline := time.After(d)
+	for {
+		select {
+		case msg := <-got:
+			if _, ok := msg.(draftTickMsg); ok {
+				n++
+			}
+		case <-deadline:
+			return n
+		}
+	}
+}
+
 // seatRoom writes an open MCP room under a new folder: the lead's brief
 // posted (the peer's turn), the lead connected over MCP from a process
 // that runs (this test's parent), the peer's seat free.
@@ -422,5 +457,49 @@ func TestPostRefusalsSayWhatToDo(t *testing.T) {
 	}
 	if got := postRefusal(room.ValidateKind("a\nb")); !strings.Contains(got, "start with a short kind like /objection") {
 		t.Errorf("bad kind: %q", got)
+	}
+}
+
+func TestTakeDraftWritesAreThrottled(t *testing.T) {
+	cwd := seatRoom(t, "throttle", 4, brief)
+	m := openModel(t, cwd, "throttle", 100, 30)
+	m, cmd := press(m, "t")
+	m, _ = m.Update(await[takenMsg](t, cmd))
+	// Four keys in a burst: one draft write is scheduled, not four.
+	var cmds []tea.Cmd
+	for _, k := range []string{"a", "b", "c", "d"} {
+		m, cmd = press(m, k)
+		cmds = append(cmds, cmd)
+	}
+	if n := ticksWithin(tea.Batch(cmds...), 3*DraftEvery); n != 1 {
+		t.Fatalf("%d draft ticks for a burst of four keys, want 1", n)
+	}
+	// The tick writes the latest text.
+	m, cmd = m.Update(draftTickMsg{id: m.id})
+	if cmd == nil {
+		t.Fatal("the tick wrote nothing")
+	}
+	cmd()
+	if ds, _ := m.room.Drafts(); len(ds) != 1 || ds[0].Text != "abcd" {
+		t.Fatalf("drafts %+v, want abcd", ds)
+	}
+	// Nothing new typed: the next tick writes nothing.
+	if _, cmd := m.Update(draftTickMsg{id: m.id}); cmd != nil {
+		t.Fatal("a tick with nothing new wrote again")
+	}
+	// esc clears the draft for the others.
+	m, cmd = press(m, "esc")
+	if cmd == nil {
+		t.Fatal("esc cleared nothing")
+	}
+	if b, ok := cmd().(tea.BatchMsg); ok {
+		for _, c := range b {
+			if c != nil {
+				c()
+			}
+		}
+	}
+	if ds, _ := m.room.Drafts(); len(ds) != 0 {
+		t.Fatalf("the put-away composer left the draft %+v", ds)
 	}
 }
