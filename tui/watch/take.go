@@ -129,7 +129,10 @@ func TakeSeat(cwd, name, seat string) (*room.Person, error) {
 		return nil, err
 	}
 	p, err := r.TakeSeatAsPerson(seat)
-	if err != nil {
+	switch {
+	case errors.Is(err, room.ErrClosed):
+		return nil, fmt.Errorf("cannot take the %s seat: %w; watch it without --take", seat, err)
+	case err != nil:
 		return nil, fmt.Errorf("cannot take the %s seat: %w", seat, err)
 	}
 	return p, nil

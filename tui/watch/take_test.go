@@ -264,6 +264,17 @@ func TestTakeRefusedNamesTheHolder(t *testing.T) {
 	if _, err := TakeSeat(cwd, "nowhere", room.SeatPeer); err == nil || !strings.Contains(err.Error(), "roundtable seed --room nowhere") {
 		t.Fatalf("TakeSeat of a missing room: %v", err)
 	}
+	writeRoom(t, cwd, "shut", room.Config{Room: "shut", Topic: "T", Budget: 1, CreatedAt: at(0)}, brief, map[string]string{"closed.json": `{"reason":"agreed","at":"` + at(20) + `"}`})
+	if _, err := TakeSeat(cwd, "shut", room.SeatPeer); !errors.Is(err, room.ErrClosed) || err.Error() != "cannot take the peer seat: room is closed (agreed); watch it without --take" {
+		t.Fatalf("TakeSeat of a closed room: %v", err)
+	}
+	writeRoom(t, cwd, "debate", room.Config{Room: "debate", Topic: "T", Mode: "debate", Rounds: 1, CreatedAt: at(0)}, nil, nil)
+	if _, err := TakeSeat(cwd, "debate", room.SeatPeer); !errors.Is(err, room.ErrNotSeatRoom) {
+		t.Fatalf("TakeSeat of a debate: %v", err)
+	}
+	if _, err := TakeSeat(cwd, "nowhere", room.SeatPeer); err == nil || !strings.Contains(err.Error(), "roundtable seed --room nowhere") {
+		t.Fatalf("TakeSeat of a missing room: %v", err)
+	}
 }
 
 func TestTakeBothSeatsFreeAsksWhich(t *testing.T) {
