@@ -20,14 +20,15 @@ type KeyMap struct {
 	ExportMD     key.Binding
 	ExportHTML   key.Binding
 	Copy         key.Binding
+	Help         key.Binding
+	Quit         key.Binding
+	// ForceQuit (ctrl+c, not in the help) leaves whatever is shown.
+	ForceQuit key.Binding
+
 	// Take, WriteSpec and CloseRoom are a person's seat (take.go).
 	Take      key.Binding
 	WriteSpec key.Binding
 	CloseRoom key.Binding
-	Help      key.Binding
-	Quit      key.Binding
-	// ForceQuit (ctrl+c, not in the help) leaves whatever is shown.
-	ForceQuit key.Binding
 }
 
 // DefaultKeyMap is the watch screen's keys. e, E and y are the debate
@@ -48,12 +49,12 @@ func DefaultKeyMap() KeyMap {
 		ExportMD:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export md")),
 		ExportHTML:   key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "export html")),
 		Copy:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
-		Take:         key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "take a seat")),
-		WriteSpec:    key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "write the spec")),
-		CloseRoom:    key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "close the room")),
 		Help:         key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:         key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		ForceQuit:    key.NewBinding(key.WithKeys("ctrl+c")),
+		Take:         key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "take a seat")),
+		WriteSpec:    key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "write the spec")),
+		CloseRoom:    key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "close the room")),
 	}
 }
 
