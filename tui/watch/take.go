@@ -227,8 +227,11 @@ func (m *Model) syncTakeKeys() {
 // and C. ok is false for a key the rest of the screen handles.
 func (m *Model) takeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	t := &m.take
+	if key.Matches(msg, m.keys.ForceQuit) {
+		return nil, false // ctrl+c always leaves
+	}
 	switch {
-	case t.comp.IsOpen() && !key.Matches(msg, m.keys.ForceQuit):
+	case t.comp.IsOpen():
 		return m.composerKey(msg), true
 	case t.choosing:
 		t.choosing = false

@@ -290,6 +290,11 @@ func TestTakeBothSeatsFreeAsksWhich(t *testing.T) {
 		t.Fatal("another key did not cancel the choice")
 	}
 	m, _ = press(m, "t")
+	if _, cmd := press(m, "ctrl+c"); cmd == nil {
+		t.Fatal("ctrl+c did not quit while the screen asked which seat")
+	}
+	m, _ = press(m, "x")
+	m, _ = press(m, "t")
 	m, cmd = press(m, "l")
 	m, _ = m.Update(await[takenMsg](t, cmd))
 	if m.take.person == nil || m.take.person.Seat() != room.SeatLead {
