@@ -21,14 +21,14 @@ type SeatTakenError struct {
 	Room string
 	Seat string
 	PID  int
+	// Agent is the holder's agent label from its server.log connect line
+	// ("person", "claude-code", "roundtable:…"); empty when unknown, which
+	// reads as a roundtable seat.
+	Agent string
 }
 
 func (e *SeatTakenError) Error() string {
-	who := "another process"
-	if e.PID > 0 {
-		who = "pid " + strconv.Itoa(e.PID)
-	}
-	return fmt.Sprintf("the %s seat of room %s is already played by %s (roundtable seat); stop it first", e.Seat, e.Room, who)
+	return fmt.Sprintf("the %s seat of room %s is already played by %s; stop it first", e.Seat, e.Room, e.holder())
 }
 
 // Unwrap makes errors.Is(err, ErrSeatTaken) hold.
@@ -68,7 +68,7 @@ func (r *Room) LockSeat(seat string) (*SeatLock, error) {
 	}
 	pidFile := holderFile(path)
 	if !ok {
-		return nil, &SeatTakenError{Room: r.cfg.Room, Seat: seat, PID: readHolder(pidFile)}
+		return nil, r.seatTaken(seat, readHolder(pidFile))
 	}
 	if err := writeHolder(pidFile, os.Getpid()); err != nil {
 		_ = fl.Unlock()

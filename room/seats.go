@@ -55,6 +55,7 @@ const (
 	StateActive       = "active"
 	StateDisconnected = "disconnected"
 	StateAbsent       = "never connected"
+	// StateAtKeyboard (person.go): a seat a person plays.
 )
 
 // rewaitWithin is how soon after an idle return a new wait continues the
@@ -99,7 +100,7 @@ func ReadSeats(dir string) ([]SeatInfo, error) {
 	if err != nil && !os.IsNotExist(err) {
 		return nil, fmt.Errorf("read %s: %w", filepath.Join(dir, LogFile), err)
 	}
-	return SeatsFromLog(data), nil
+	return personsGone(SeatsFromLog(data)), nil
 }
 
 // seatTrack is one seat's state while the log is replayed.
@@ -165,6 +166,9 @@ func (t *seatTrack) apply(ll LogLine) {
 		s.PID, _ = strconv.Atoi(ll.Fields["pid"])
 		s.State, s.Since, s.WaitReturn, s.LastTool, s.LastAt = StateNotStarted, ll.At, "", "", ll.At
 		t.open, t.exact, t.idleAt, t.parked = 0, ll.Fields["waits"] == WaitsLogged, time.Time{}, time.Time{}
+		if s.Agent == PersonAgent {
+			s.State = StateAtKeyboard
+		}
 	case EventCall:
 		if tool := ll.Fields["tool"]; tool != "" {
 			t.call(tool, ll.At)
@@ -181,6 +185,9 @@ func (t *seatTrack) call(tool string, at time.Time) {
 	s := &t.info
 	s.Calls++
 	s.Last, s.LastTool, s.LastAt = tool, tool, at
+	if s.State == StateAtKeyboard {
+		return // a person stays at the keyboard whatever they do
+	}
 	if tool == WaitTool {
 		t.open++
 		if s.State != StateParked {

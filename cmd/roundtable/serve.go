@@ -181,7 +181,7 @@ func newSeatsCmd() *cobra.Command {
 The first keys are the original roundtable-mcp's: seat, agent, calls (tool
 calls in the whole log) and last (the latest tool called). Then this
 server's: state (connected, not started | parked, listening | thinking |
-active | disconnected), since (when that state began), wait_return (why
+active | disconnected | at the keyboard, a person's seat: roundtable watch --take), since (when that state began), wait_return (why
 the latest wait_for_message returned: message, idle, closed, cancelled or
 error), pid, last_tool and last_at (of the current connection).`,
 		Args: cobra.NoArgs,

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -21,16 +24,44 @@ seat is doing (from server.log), and every message as it lands, rendered as
 Markdown. A room that does not exist yet is waited for.
 
 Keys: f follow, g/G top/bottom, s spec (once closed), e/E export Markdown/HTML
-to the working directory, y copy the transcript, ? help, q quit.
+to the working directory, y copy the transcript, t take a free seat, ? help,
+q quit.
 
-Exit codes: 2 for a bad room name or a --cwd that is not an existing folder.`,
+Take a seat yourself with --take lead|peer (or t while a seat is free): the
+seat is yours until you quit, and server.log says "agent=person", so every
+other watcher and roundtable seats show a person at the keyboard. On your turn
+a composer opens: enter posts under the seat's turn and budget rules,
+alt+enter breaks the line, ctrl+e writes in $EDITOR, esc puts it away (t opens
+it again). A post starting with /objection (or any short kind) is posted as
+that kind; // starts a text with a slash. As the lead, S writes the spec in
+$EDITOR and C closes the room (after a y). A seat another player holds (a
+person, roundtable seat, or an agent's seat server still connected) is
+refused, naming it.
+
+Exit codes: 2 for a bad room name, a --cwd that is not an existing folder, or
+a --take seat that is taken, closed or not lead or peer.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			sf, err := readSeatFlags(c)
 			if err != nil {
 				return err
 			}
-			err = watch.Run(c.Context(), watch.Options{Cwd: sf.cwd, Room: sf.room, Dark: true})
+			opts := watch.Options{Cwd: sf.cwd, Room: sf.room, Dark: true}
+			ctx := c.Context()
+			if seat, _ := c.Flags().GetString("take"); seat != "" {
+				p, err := watch.TakeSeat(sf.cwd, sf.room, seat)
+				if err != nil {
+					return takeErr(err)
+				}
+				opts.Person = p
+				defer func() { _ = p.Release() }()
+				// A closed terminal gives the seat up too: stop as for
+				// SIGTERM, so the disconnect line is written.
+				var stop context.CancelFunc
+				ctx, stop = signal.NotifyContext(ctx, syscall.SIGHUP)
+				defer stop()
+			}
+			err = watch.Run(ctx, opts)
 			if errors.Is(err, room.ErrBadName) {
 				return asUsage(err)
 			}
@@ -40,5 +71,16 @@ Exit codes: 2 for a bad room name or a --cwd that is not an existing folder.`,
 	f := c.Flags()
 	f.String("room", "default", "room name (env ROUNDTABLE_ROOM)")
 	f.String("cwd", "", "folder holding .roundtable/; default: the working directory (env ROUNDTABLE_CWD)")
+	f.String("take", "", "play this seat yourself (lead or peer): a composer opens on your turn")
 	return c
+}
+
+// takeErr words a refused --take: a seat that is taken, a closed room or
+// a bad seat is the user's to fix (exit 2).
+func takeErr(err error) error {
+	if errors.Is(err, room.ErrSeatTaken) || errors.Is(err, room.ErrClosed) || errors.Is(err, room.ErrBadSeat) ||
+		errors.Is(err, room.ErrBadName) || errors.Is(err, room.ErrNotSeatRoom) {
+		return asUsage(err)
+	}
+	return err
 }

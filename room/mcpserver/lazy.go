@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -56,6 +57,9 @@ func (s *Seat) beginOnRequest(_ context.Context, _ any, message any) error {
 	}
 	if err := s.begin(); err != nil {
 		msg := fmt.Sprintf("roundtable: seat %s of room %q cannot start: %v. Fix that (is --cwd writable?) and call again or restart the agent.", s.opt.Seat, s.opt.Room, err)
+		if errors.Is(err, room.ErrSeatTaken) {
+			msg = fmt.Sprintf("roundtable: seat %s of room %q cannot start: %v, then call again or restart the agent.", s.opt.Seat, s.opt.Room, err)
+		}
 		s.start.mu.Lock()
 		if s.start.stderr != nil && s.start.failed != msg {
 			fmt.Fprintln(s.start.stderr, msg)
@@ -75,6 +79,11 @@ func (s *Seat) begin() error {
 		return nil
 	}
 	if err := s.openRoomLocked(); err != nil {
+		return err
+	}
+	// One seat, one player: a seat a person or roundtable seat plays is
+	// not played a second time over MCP.
+	if err := s.room.SeatHeld(s.opt.Seat); err != nil {
 		return err
 	}
 	s.start.pid = os.Getpid()

@@ -54,6 +54,7 @@ func (m *Model) syncKeys() {
 		m.keys.Spec.SetHelp("s", "spec")
 	}
 	m.syncFind()
+	m.syncTakeKeys()
 }
 
 // bodyHeight is the height of the message area as last laid out.

@@ -30,6 +30,11 @@ type KeyMap struct {
 	Palette   key.Binding
 	// ForceQuit (ctrl+c, not in the help) leaves whatever is shown.
 	ForceQuit key.Binding
+
+	// Take, WriteSpec and CloseRoom are a person's seat (take.go).
+	Take      key.Binding
+	WriteSpec key.Binding
+	CloseRoom key.Binding
 }
 
 // DefaultKeyMap is the watch screen's keys. e, E and y are the debate
@@ -57,12 +62,15 @@ func DefaultKeyMap() KeyMap {
 		NextMatch:    key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match")),
 		PrevMatch:    key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match")),
 		Palette:      key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "commands")),
+		Take:         key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "take a seat")),
+		WriteSpec:    key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "write the spec")),
+		CloseRoom:    key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "close the room")),
 	}
 }
 
 // ShortHelp is the one-line help under the screen.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Follow, k.Spec, k.Back, k.ExportMD, k.ExportHTML, k.Copy, k.Search, k.Help, k.Quit}
+	return []key.Binding{k.Take, k.WriteSpec, k.CloseRoom, k.Follow, k.Spec, k.Back, k.ExportMD, k.ExportHTML, k.Copy, k.Search, k.Help, k.Quit}
 }
 
 // FullHelp is the help shown with ?.
@@ -72,6 +80,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Top, k.Bottom, k.Follow},
 		{k.Spec, k.Back, k.ExportMD, k.ExportHTML, k.Copy},
 		{k.Search, k.NextMatch, k.PrevMatch, k.Palette},
+		{k.Take, k.WriteSpec, k.CloseRoom},
 		{k.Help, k.Quit},
 	}
 }

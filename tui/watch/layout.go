@@ -22,7 +22,7 @@ func (m *Model) layout() {
 	}
 	m.header = m.headerLines()
 	foot := m.footerText()
-	h := max(m.height-len(m.header)-foot.height(m.helpHeight()), 1)
+	h := max(m.height-len(m.header)-foot.height(m.helpHeight())-m.takeHeight(), 1)
 	m.sess.bodyHeight.Store(int64(h))
 	switch {
 	case m.phase == phaseOpening:
@@ -37,7 +37,7 @@ func (m *Model) layout() {
 		m.body = m.markBody(m.list.window(h))
 	}
 	m.body = fitHeight(m.body, h)
-	m.footer = m.footerLines(foot)
+	m.footer = append(m.takeLines(), m.footerLines(foot)...)
 }
 
 // fitHeight pads or cuts lines to exactly h.

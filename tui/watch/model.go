@@ -46,6 +46,9 @@ type Options struct {
 	// Seats is the app's seat processes, whose state the seat lines show
 	// (a seat started but not connected yet, one that failed); nil: none.
 	Seats *seatproc.Group
+	// Person is a seat taken before the screen starts (TakeSeat, for
+	// watch --take): the screen plays it, and Close gives it up.
+	Person *room.Person
 }
 
 // phase is what the screen is showing.
@@ -100,6 +103,8 @@ type Model struct {
 	specErr  string
 
 	find *finder // search.go
+	// take is a seat a person plays from this screen (take.go).
+	take takeState
 
 	// Rendered each Update, joined by View.
 	header, body, footer []string
@@ -138,7 +143,9 @@ func New(opts Options) (Model, error) {
 		now:  opts.Now(),
 		list: newList(sess, opts.Location),
 		spec: viewport.New(),
+		take: newTakeState(opts.Dark),
 	}
+	m.adoptSeat(opts.Person)
 	m.spec.KeyMap = viewport.KeyMap{} // the screen's KeyMap drives it
 	m.setStyles(opts.Dark)
 	m.syncKeys()
@@ -159,7 +166,10 @@ func resolveDir(dir, what string) (string, error) {
 // Close stops the screen's background work (the room's Notifier, the
 // folder watches, pending reads) and waits for it. Call it once the program
 // has ended or the parent leaves the screen.
-func (m Model) Close() { m.sess.close() }
+func (m Model) Close() {
+	m.releaseSeat()
+	m.sess.close()
+}
 
 // Init opens the room and asks the terminal for its background colour.
 func (m Model) Init() tea.Cmd {
@@ -186,7 +196,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			cmd = m.reloadSpec()
 		}
 	case tea.KeyPressMsg:
-		cmd = m.handleKey(msg)
+		var ok bool
+		if cmd, ok = m.takeKey(msg); !ok {
+			cmd = m.handleKey(msg)
+		}
 	case tea.MouseWheelMsg:
 		m.handleWheel(msg)
 	case openedMsg:
@@ -228,7 +241,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	case draftsMsg:
 		if msg.id == m.id {
-			m.list.setDrafts(msg.drafts)
+			m.list.setDrafts(m.ownDraftHidden(msg.drafts))
 			cmd = draftsCmd(m.id, m.sess, m.room, msg.sig)
 		}
 	case tickMsg:
@@ -248,7 +261,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.ID == m.id {
 			cmd = m.copied(msg)
 		}
+	default:
+		cmd = m.takeMsg(msg)
 	}
+	cmd = tea.Batch(cmd, m.takeTurn())
 	m.syncKeys()
 	m.layout()
 	return m, cmd

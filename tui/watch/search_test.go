@@ -33,10 +33,8 @@ func findRoom(t *testing.T, n int) (string, string) {
 	return cwd, "find"
 }
 
-func typeText(m Model, s string) Model {
-	for _, r := range s {
-		m, _ = press(m, string(r))
-	}
+func typeQuery(m Model, s string) Model {
+	m, _ = typeText(m, s)
 	return m
 }
 
@@ -74,7 +72,7 @@ func TestSearchKeys(t *testing.T) {
 	if !m.find.st.Typing() || !strings.Contains(plain(m), "/█ · type") {
 		t.Fatalf("/ did not open the prompt:\n%s", plain(m))
 	}
-	m = typeText(m, "neeDLE")
+	m = typeQuery(m, "neeDLE")
 	view := plain(m)
 	if !strings.Contains(view, "/neeDLE█ · 1/4 matches") {
 		t.Fatalf("the status does not count the matches:\n%s", view)
@@ -135,7 +133,7 @@ func TestSearchEscRestoresAndLiveCount(t *testing.T) {
 	cwd, name := findRoom(t, 40)
 	m := openModel(t, cwd, name, 100, 30)
 	m, _ = press(m, "/")
-	m = typeText(m, "needle")
+	m = typeQuery(m, "needle")
 	if m.list.follow {
 		t.Fatal("typing did not move to a match")
 	}
@@ -146,7 +144,7 @@ func TestSearchEscRestoresAndLiveCount(t *testing.T) {
 
 	// Messages that land while a search is kept are counted.
 	m, _ = press(m, "/")
-	m = typeText(m, "needle")
+	m = typeQuery(m, "needle")
 	m, _ = press(m, "enter")
 	m, _ = press(m, "g") // the reader scrolls away from the match
 	r, err := room.Open(cwd, name)
@@ -176,7 +174,7 @@ func TestSearchEscRestoresAndLiveCount(t *testing.T) {
 
 	// While the prompt is typed in, it stays in the status line.
 	m, _ = press(m, "/")
-	m = typeText(m, "nee")
+	m = typeQuery(m, "nee")
 	m.setStatus("the room just closed", true)
 	m, _ = m.Update(stateMsg{id: m.id, st: st})
 	if !strings.Contains(plain(m), "/nee█") {
@@ -188,7 +186,7 @@ func TestSearchNoMatchAndSpec(t *testing.T) {
 	cwd, name := findRoom(t, 10)
 	m := openModel(t, cwd, name, 100, 30)
 	m, _ = press(m, "/")
-	m = typeText(m, "zzz")
+	m = typeQuery(m, "zzz")
 	if !strings.Contains(plain(m), "/zzz█ · no matches") {
 		t.Errorf("no matches is not said:\n%s", plain(m))
 	}
@@ -217,7 +215,7 @@ func TestPalette(t *testing.T) {
 			t.Errorf("%q is not in the palette:\n%s", want, view)
 		}
 	}
-	m = typeText(m, "unfol")
+	m = typeQuery(m, "unfol")
 	m, cmd := press(m, "enter")
 	key, ok := cmd().(tea.KeyPressMsg)
 	if !ok || key.String() != "f" {
@@ -232,10 +230,10 @@ func TestPalette(t *testing.T) {
 	}
 	// The palette runs the find too: / then typing searches.
 	m, _ = press(m, "ctrl+p")
-	m = typeText(m, "search")
+	m = typeQuery(m, "search")
 	m, cmd = press(m, "enter")
 	m, _ = m.Update(cmd())
-	m = typeText(m, "needle")
+	m = typeQuery(m, "needle")
 	if !strings.Contains(plain(m), "/needle█ · 1/") {
 		t.Errorf("/ from the palette did not open the find:\n%s", plain(m))
 	}

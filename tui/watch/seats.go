@@ -40,6 +40,8 @@ func (m *Model) seatState(si room.SeatInfo) string {
 		return m.thinkingState(si, dur) + lastCall()
 	case room.StateActive:
 		return s.Text.Render("working") + s.Muted.Render(", last tool "+tool) + s.Faint.Render(" · "+formatDuration(m.now.Sub(si.LastAt))+" ago")
+	case room.StateAtKeyboard:
+		return m.personState(si)
 	case room.StateDisconnected:
 		txt := s.Muted.Render("disconnected")
 		if tool != "" {

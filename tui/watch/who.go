@@ -26,6 +26,9 @@ func whoFills(si room.SeatInfo, proc seatproc.Status, started bool) string {
 		}
 		return "—"
 	}
+	if si.Agent == room.PersonAgent {
+		return room.PersonLabel
+	}
 	if rest, ok := strings.CutPrefix(si.Agent, playedPrefix); ok {
 		rest = mdrender.Inline(rest)
 		if strings.HasPrefix(rest, "acp:") {
