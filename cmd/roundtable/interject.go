@@ -67,5 +67,3 @@ func isTerminal(r io.Reader) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
-
-
