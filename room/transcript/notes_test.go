@@ -161,8 +161,11 @@ func TestMergeNotesPlacement(t *testing.T) {
 		{Title: "Round 2", Entries: []entry{{Seq: 4}}},
 	}, Verdicts: []entry{{Seq: 5}}}
 	mergeNotes(d, []room.Note{
-		{Seq: 1, AfterSeq: 2, Text: "a"}, {Seq: 2, AfterSeq: 2, Text: "b"}, {Seq: 3, AfterSeq: 3, Text: "c"},
-		{Seq: 4, AfterSeq: 0, Text: "d"}, {Seq: 5, AfterSeq: 5, Text: "e"},
+		{Seq: 1, AfterSeq: 2, Text: "a"},
+		{Seq: 2, AfterSeq: 2, Text: "b"},
+		{Seq: 3, AfterSeq: 3, Text: "c"},
+		{Seq: 4, AfterSeq: 0, Text: "d"},
+		{Seq: 5, AfterSeq: 5, Text: "e"},
 	}, time.TimeOnly)
 	var got []string
 	for _, g := range d.Groups {
