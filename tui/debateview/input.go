@@ -16,7 +16,14 @@ const wheelLines = 3
 // handleKey acts on a key press.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
+	if m.composing() && !key.Matches(msg, k.ForceQuit) {
+		return m.composerUpdate(msg)
+	}
 	switch {
+	case key.Matches(msg, k.Interject):
+		return m.openComposer()
+	case key.Matches(msg, k.GoOn):
+		m.goOn()
 	case key.Matches(msg, k.Quit):
 		return m.quit(false)
 	case key.Matches(msg, k.ForceQuit):
@@ -284,6 +291,7 @@ func (m *Model) syncKeys() {
 	k.ExportMD.SetEnabled(hasRoom)
 	k.ExportHTML.SetEnabled(hasRoom)
 	k.Copy.SetEnabled(hasRoom)
+	m.syncNoteKeys()
 	many := m.panes() > 1
 	k.NextPane.SetEnabled(many)
 	k.PrevPane.SetEnabled(many)

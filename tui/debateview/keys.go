@@ -22,6 +22,10 @@ type KeyMap struct {
 	Again      key.Binding
 	Help       key.Binding
 	Quit       key.Binding
+	// Interject (i) opens the composer for a note to the panel; GoOn
+	// (enter) ends a pause between rounds (interject.go).
+	Interject key.Binding
+	GoOn      key.Binding
 	// ForceQuit (ctrl+c, not in the help) leaves the program from any
 	// screen, a running debate stopped and saved first.
 	ForceQuit key.Binding
@@ -29,7 +33,10 @@ type KeyMap struct {
 
 // DefaultKeyMap is the debate screen's keys.
 func DefaultKeyMap() KeyMap {
+	speak, goOn := noteKeys()
 	return KeyMap{
+		Interject:  speak,
+		GoOn:       goOn,
 		NextPane:   key.NewBinding(key.WithKeys("tab", "right", "l"), key.WithHelp("tab", "next column")),
 		PrevPane:   key.NewBinding(key.WithKeys("shift+tab", "left", "h"), key.WithHelp("shift+tab", "previous column")),
 		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
@@ -51,7 +58,7 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp is the one-line help under the screen.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.NextPane, k.Stop, k.Again, k.ExportMD, k.Copy, k.Help, k.Quit}
+	return []key.Binding{k.GoOn, k.Interject, k.NextPane, k.Stop, k.Again, k.ExportMD, k.Copy, k.Help, k.Quit}
 }
 
 // FullHelp is the help shown with ?.
@@ -61,5 +68,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.ExportMD, k.ExportHTML, k.Copy},
 		{k.Stop, k.Again, k.Help, k.Quit},
+		{k.Interject, k.GoOn},
 	}
 }

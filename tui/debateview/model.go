@@ -96,6 +96,8 @@ type Model struct {
 	// when embedded.
 	forceQuit bool
 
+	note interject // the person's notes: composer, pause (interject.go)
+
 	status    string
 	statusErr bool
 	showHelp  bool
@@ -291,6 +293,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			cmds = append(cmds, m.copied(msg))
 		}
 	}
+	if _, isKey := msg.(tea.KeyPressMsg); !isKey && m.composing() {
+		cmds = append(cmds, m.composerUpdate(msg))
+	}
 	m.syncKeys()
 	cmds = append(cmds, m.refresh())
 	return m, tea.Batch(cmds...)
@@ -331,6 +336,10 @@ func (m Model) View() string {
 		b.WriteByte('\n')
 	}
 	for _, l := range m.panel {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	for _, l := range m.note.lines {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
