@@ -22,7 +22,7 @@ type startedMsg struct {
 	events   <-chan debate.Event
 	cancel   context.CancelFunc
 	sess     *debate.Session // for the person's notes (Interject, Continue)
-	provider string // the provider label, as resolved; empty: unchanged
+	provider string          // the provider label, as resolved; empty: unchanged
 	err      error
 }
 
