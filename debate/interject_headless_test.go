@@ -54,6 +54,7 @@ func TestHeadlessInterjectFrom(t *testing.T) {
 						notes = append(notes, ev)
 					case EventPause:
 						pauses = append(pauses, ev)
+					default:
 					}
 				}
 				if len(notes) != 2 || notes[0].Round != 1 || notes[1].Round != 3 || notes[0].From != "user" {
@@ -149,6 +150,7 @@ func TestHeadlessInterjectWaitsForLines(t *testing.T) {
 			}
 		case EventNote:
 			notes = append(notes, ev.Text)
+		default:
 		}
 	}
 	if err := <-done; err != nil {

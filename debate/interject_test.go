@@ -112,6 +112,7 @@ func TestNotesProperty(t *testing.T) {
 					out = append(out, ev.Text)
 				case EventTurnStart:
 					notesBefore[fmt.Sprintf("%d/%s", ev.Round, ev.Agent)] = slices.Clone(out)
+				default:
 				}
 			}
 			// A note accepted while the verdict was being written is
@@ -155,6 +156,7 @@ func TestNotesProperty(t *testing.T) {
 					if !slices.Equal(got, given) {
 						t.Fatalf("the verdict saw notes %q, want all of %q", got, given)
 					}
+				default:
 				}
 			}
 			if verdicts != 1 {

@@ -144,6 +144,7 @@ func (m *Model) applyNote(ev debate.Event) {
 	case debate.EventDone, debate.EventError:
 		m.note.paused = 0
 		m.note.sess = nil
+	default:
 	}
 }
 
