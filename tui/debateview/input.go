@@ -291,7 +291,6 @@ func (m *Model) syncKeys() {
 	k.ExportMD.SetEnabled(hasRoom)
 	k.ExportHTML.SetEnabled(hasRoom)
 	k.Copy.SetEnabled(hasRoom)
-	m.syncNoteKeys()
 	many := m.panes() > 1
 	k.NextPane.SetEnabled(many)
 	k.PrevPane.SetEnabled(many)
@@ -305,4 +304,5 @@ func (m *Model) syncKeys() {
 	default:
 		k.Quit.SetHelp("q", "quit")
 	}
+	m.syncNoteKeys()
 }

@@ -32,7 +32,9 @@ type interject struct {
 	box    composer.Model
 	made   bool // box was built (the zero composer is not ready)
 	paused int  // the round the debate is paused after; 0: not paused
-	lines  []string
+	// keysOff: the screen's keys were switched off for the composer.
+	keysOff bool
+	lines   []string
 }
 
 // noteKeys are the debate screen's keys for notes: i speaks, enter goes
@@ -64,6 +66,7 @@ func (m *Model) openComposer() tea.Cmd {
 	m.note.box.SetDark(m.styles.Dark)
 	m.note.box.SetWidth(max(m.width, 20))
 	m.note.box.SetMaxRows(max(min(composer.DefaultMaxRows, m.height/4), 1))
+	m.setStatus("Writing a note to the panel: enter sends it, esc puts it away (kept), ctrl+c quits.")
 	return m.note.box.Open(composerTitle)
 }
 
@@ -120,6 +123,14 @@ func (m *Model) goOn() {
 	m.setStatus("Going on.")
 }
 
+// noteSetDark follows the screen's background.
+func (m *Model) noteSetDark(dark bool) {
+	if m.note.made {
+		m.note.box.SetDark(dark)
+	}
+}
+
+// pausedStatus is the status line while the debate waits for the person.
 func (m *Model) pausedStatus() string {
 	return fmt.Sprintf("Paused after round %d: enter to go on, i to speak.", m.note.paused)
 }
@@ -222,8 +233,28 @@ func (m *Model) noteStatusLabel() (string, bool) {
 	return m.styles.Warning.Render(fmt.Sprintf("⏸ paused after round %d", m.note.paused)), true
 }
 
-// syncNoteKeys enables i and enter when they work.
+// syncNoteKeys enables i and enter when they work. While the composer is
+// open it takes the keys, so the screen's own are off (the composer shows
+// its keys under the text).
 func (m *Model) syncNoteKeys() {
-	m.keys.Interject.SetEnabled(m.canSpeak())
-	m.keys.GoOn.SetEnabled(m.note.paused > 0 && m.note.sess != nil)
+	k := &m.keys
+	if m.composing() {
+		for _, b := range []*key.Binding{
+			&k.NextPane, &k.PrevPane, &k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom,
+			&k.ExportMD, &k.ExportHTML, &k.Copy, &k.Stop, &k.Again, &k.Help, &k.Quit, &k.Interject, &k.GoOn,
+		} {
+			b.SetEnabled(false)
+		}
+		m.note.keysOff = true
+		return
+	}
+	if m.note.keysOff {
+		// The keys syncKeys does not manage are always on: on again.
+		for _, b := range []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom, &k.Help, &k.Quit} {
+			b.SetEnabled(true)
+		}
+		m.note.keysOff = false
+	}
+	k.Interject.SetEnabled(m.canSpeak())
+	k.GoOn.SetEnabled(m.note.paused > 0 && m.note.sess != nil)
 }

@@ -251,6 +251,16 @@ func TestComposerTakesKeys(t *testing.T) {
 	if got := s.m.note.box.Value(); !strings.HasPrefix(got, "qe") {
 		t.Fatalf("the composer holds %q", got)
 	}
+	// The screen's keys are off in its help while the composer has them,
+	// and on again once it is put away.
+	if s.m.keys.Quit.Enabled() || s.m.keys.NextPane.Enabled() || strings.Contains(s.view(), "q back") {
+		t.Fatalf("the screen's keys show while composing:\n%s", s.view())
+	}
+	s.send(tea.KeyPressMsg{Code: tea.KeyEscape})
+	if !s.m.keys.Quit.Enabled() || !s.m.keys.Up.Enabled() || !s.m.keys.Interject.Enabled() || !strings.Contains(s.view(), "q back") {
+		t.Fatalf("the screen's keys did not come back after esc:\n%s", s.view())
+	}
+	s.send(tea.KeyPressMsg{Code: 'i', Text: "i"})
 	s.send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	if !s.m.quitting {
 		t.Fatal("ctrl+c did not quit while composing")

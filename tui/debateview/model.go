@@ -209,6 +209,7 @@ func (m *Model) SetDark(dark bool) tea.Cmd {
 		return nil
 	}
 	m.setStyles(dark)
+	m.noteSetDark(dark)
 	m.md = mdrender.New(dark)
 	for _, c := range m.cols {
 		for _, t := range c.turns {
