@@ -66,7 +66,6 @@ func (e *Engine) Run(ctx context.Context) <-chan Event {
 		gctx, cancel := context.WithCancel(ctx)
 		r := &run{cfg: e.cfg, p: e.p, ctl: e.ctl, out: out, ctx: ctx, gctx: gctx, grace: make(chan struct{})}
 		defer func() {
-			e.ctl.close()
 			cancel()
 			r.wg.Wait()
 			if r.graceTimer != nil {
@@ -128,6 +127,7 @@ func (r *run) final(ev Event) {
 
 // finish sends the one terminal event.
 func (r *run) finish(err error) {
+	r.ctl.close() // no note is taken once the end is on its way
 	total := r.total
 	switch {
 	case err == nil:
