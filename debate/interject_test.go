@@ -325,3 +325,28 @@ func TestEventNoteJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentHearsNotes: a persona spoken by a coding agent, which is sent
+// only what is new since its last turn, gets the user's note with the
+// turns since, marked as the user's.
+func TestAgentHearsNotes(t *testing.T) {
+	a := &agentProc{sent: map[Purpose]bool{}, client: newAgentClient(0, "")}
+	ps := personasN(2)
+	tr := []Turn{{Round: 1, Agent: ps[0].Name, Text: "ALPHA-1"}, {Round: 1, Agent: ps[1].Name, Text: "BETA-1"}}
+	info := TurnInfo{Purpose: PurposeTurn, Topic: "T", Speaker: ps[0], Personas: ps, Round: 2, Rounds: 2, Transcript: tr}
+	_ = a.promptFor(Request{Messages: turnMessages(info), Info: info})
+	tr = append(tr, Turn{Round: 2, Agent: ps[0].Name, Text: "ALPHA-2"}, NoteTurn(2, "MIND THE MOBILE CLIENTS"), Turn{Round: 2, Agent: ps[1].Name, Text: "BETA-2"})
+	info = TurnInfo{Purpose: PurposeTurn, Topic: "T", Speaker: ps[0], Personas: ps, Round: 3, Rounds: 3, Transcript: tr}
+	follow := a.promptFor(Request{Messages: turnMessages(info), Info: info})
+	if !strings.Contains(follow, "### The user's note (round 2)\n\nMIND THE MOBILE CLIENTS") || !strings.Contains(follow, "BETA-2") || strings.Contains(follow, "ALPHA-2") {
+		t.Fatalf("the agent's follow-up:\n%s", follow)
+	}
+	// The persona prompt tells every model what the notes are.
+	sys := turnMessages(info)[0].Content
+	if !strings.Contains(sys, "The user's note") || !strings.Contains(sys, "outrank") {
+		t.Fatalf("the persona prompt does not say what the user's notes are:\n%s", sys)
+	}
+	if v := verdictMessages(info)[0].Content; !strings.Contains(v, "outrank") {
+		t.Fatalf("the moderator prompt does not say what the user's notes are:\n%s", v)
+	}
+}
