@@ -178,6 +178,9 @@ func (r *run) debate() error {
 		r.held = round
 		var consensus *bool
 		if r.cfg.StopOnConsensus && round < r.cfg.Rounds {
+			if !r.takeNotes(round) { // the moderator weighs the user's notes too
+				return errCancelled
+			}
 			yes, err := r.checkConsensus()
 			if err != nil {
 				return err

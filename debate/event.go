@@ -74,9 +74,10 @@ const CancelledMessage = "cancelled"
 // A note event is the user's note (Session.Interject) joining the
 // transcript: from is "user", text the note, round the round it was given
 // in. It comes between turns, never inside one: before the turn_start of
-// the next turn, or after a round_end. Every turn that starts after it,
-// and the moderator's verdict, see it in their transcript as the user's
-// words. Notes come in the order given, each once; a note given while the
+// the next turn, after a round_end, or (with StopOnConsensus) before the
+// round_end of the moderator's check, so the check weighs it. Every turn
+// that starts after it, and the moderator's check and verdict, see it in
+// their transcript as the user's words. Notes come in the order given, each once; a note given while the
 // moderator writes the verdict, or after the end, is refused, not sent.
 //
 // A pause event (Config.PauseBetweenRounds) comes after each round_end,

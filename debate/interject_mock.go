@@ -88,3 +88,14 @@ func mockVerdictNotes(info TurnInfo) string {
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
+
+// mockUnansweredNote is the consensus check's answer when the user's
+// newest note came after the last turn: nobody has answered it yet, so the
+// debate goes on.
+func mockUnansweredNote(info TurnInfo) (string, bool) {
+	ts := info.Transcript
+	if len(ts) == 0 || !ts[len(ts)-1].Note {
+		return "", false
+	}
+	return fmt.Sprintf("CONTINUE\nThe user's note, “%s”, has not been answered yet.", cleanQuote(ts[len(ts)-1].Text)), true
+}

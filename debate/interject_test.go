@@ -350,3 +350,64 @@ func TestAgentHearsNotes(t *testing.T) {
 		t.Fatalf("the moderator prompt does not say what the user's notes are:\n%s", v)
 	}
 }
+
+// TestConsensusWaitsForNote: with stop-on-consensus, a note given during
+// a round reaches the moderator's check, and an unanswered note keeps the
+// debate going (the mock says so, as the prompt asks of a model).
+func TestConsensusWaitsForNote(t *testing.T) {
+	ps := personasN(2)
+	info := TurnInfo{Purpose: PurposeConsensus, Topic: "T", Speaker: DefaultModerator(), Personas: ps, Round: 1, Rounds: 3,
+		Transcript: []Turn{{Round: 1, Agent: ps[0].Name, Text: "**My position:** support: yes."}, {Round: 1, Agent: ps[1].Name, Text: "**My position:** support: yes."}}}
+	if !ParseConsensus(MockReply(info)) {
+		t.Fatalf("the panel agrees, yet: %s", MockReply(info))
+	}
+	info.Transcript = append(info.Transcript, NoteTurn(1, "What about the cost?"))
+	if reply := MockReply(info); ParseConsensus(reply) || !strings.Contains(reply, "What about the cost") {
+		t.Fatalf("an unanswered note did not keep the debate going: %s", reply)
+	}
+
+	// In the engine: the note given while the round's last turn is spoken
+	// is sent before round_end, and the moderator's check sees it.
+	prov := &seen{Provider: NewMock(0)}
+	eng, err := New(Config{Topic: "Adopt GraphQL", Personas: ps, Rounds: 3, StopOnConsensus: true}, prov)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []Event
+	given := false
+	for ev := range eng.Run(context.Background()) {
+		evs = append(evs, ev)
+		if !given && ev.Type == EventTurnStart && ev.Agent == ps[1].Name {
+			if err := eng.Interject("What about the cost?"); err != nil {
+				t.Fatal(err)
+			}
+			given = true
+		}
+	}
+	checkInvariants(t, evs, eng.Config())
+	noteRound := 0
+	for i, ev := range evs {
+		if ev.Type == EventNote {
+			noteRound = ev.Round
+			// Between the round's last turn_end and its round_end, or
+			// after a round_end: never inside a turn (checked above).
+			if next := evs[i+1]; next.Type != EventRoundEnd && next.Type != EventRoundStart && next.Type != EventTurnStart {
+				t.Fatalf("after the note came %s", next.Type)
+			}
+		}
+	}
+	prov.mu.Lock()
+	defer prov.mu.Unlock()
+	checks := 0
+	for _, info := range prov.reqs {
+		if info.Purpose == PurposeConsensus && info.Round >= noteRound {
+			checks++
+			if got := noteTexts(info.Transcript); len(got) != 1 {
+				t.Fatalf("the consensus check after round %d saw notes %q (the note came in round %d)", info.Round, got, noteRound)
+			}
+		}
+	}
+	if noteRound == 0 || checks == 0 {
+		t.Fatalf("note in round %d, %d consensus checks after it", noteRound, checks)
+	}
+}

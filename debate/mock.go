@@ -68,6 +68,9 @@ func MockReply(info TurnInfo) string {
 	case PurposeVerdict:
 		return mockVerdict(withoutNotes(info)) + mockVerdictNotes(info)
 	case PurposeConsensus:
+		if why, ok := mockUnansweredNote(info); ok {
+			return why
+		}
 		return mockConsensus(withoutNotes(info))
 	case PurposeTurn:
 		if rest, note := mockNotes(info); note != nil && !info.Blind {
