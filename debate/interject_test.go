@@ -356,8 +356,10 @@ func TestAgentHearsNotes(t *testing.T) {
 // debate going (the mock says so, as the prompt asks of a model).
 func TestConsensusWaitsForNote(t *testing.T) {
 	ps := personasN(2)
-	info := TurnInfo{Purpose: PurposeConsensus, Topic: "T", Speaker: DefaultModerator(), Personas: ps, Round: 1, Rounds: 3,
-		Transcript: []Turn{{Round: 1, Agent: ps[0].Name, Text: "**My position:** support: yes."}, {Round: 1, Agent: ps[1].Name, Text: "**My position:** support: yes."}}}
+	info := TurnInfo{
+		Purpose: PurposeConsensus, Topic: "T", Speaker: DefaultModerator(), Personas: ps, Round: 1, Rounds: 3,
+		Transcript: []Turn{{Round: 1, Agent: ps[0].Name, Text: "**My position:** support: yes."}, {Round: 1, Agent: ps[1].Name, Text: "**My position:** support: yes."}},
+	}
 	if !ParseConsensus(MockReply(info)) {
 		t.Fatalf("the panel agrees, yet: %s", MockReply(info))
 	}
