@@ -33,6 +33,10 @@ type Config struct {
 	// StopOnConsensus asks the moderator after each round but the last
 	// whether the panel agrees, and goes to the verdict when it does.
 	StopOnConsensus bool
+	// PauseBetweenRounds waits after each round (the last too, before the
+	// verdict) for Session.Continue, with a pause event; notes given
+	// meanwhile join the transcript at once.
+	PauseBetweenRounds bool
 	// TurnTimeout ends the debate when a provider sends no token for this
 	// long; 0: DefaultTurnTimeout.
 	TurnTimeout time.Duration

@@ -14,6 +14,7 @@ import (
 type Engine struct {
 	cfg  Config
 	p    Provider
+	ctl  *control // the user's notes and pauses (interject.go)
 	once sync.Once
 }
 
@@ -28,7 +29,7 @@ func New(cfg Config, p Provider) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{cfg: cfg, p: p}, nil
+	return &Engine{cfg: cfg, p: p, ctl: newControl()}, nil
 }
 
 // Config is the engine's settings, defaults filled in.
@@ -63,7 +64,7 @@ func (e *Engine) Run(ctx context.Context) <-chan Event {
 	go func() {
 		defer close(out)
 		gctx, cancel := context.WithCancel(ctx)
-		r := &run{cfg: e.cfg, p: e.p, out: out, ctx: ctx, gctx: gctx, grace: make(chan struct{})}
+		r := &run{cfg: e.cfg, p: e.p, ctl: e.ctl, out: out, ctx: ctx, gctx: gctx, grace: make(chan struct{})}
 		defer func() {
 			cancel()
 			r.wg.Wait()
@@ -80,6 +81,7 @@ func (e *Engine) Run(ctx context.Context) <-chan Event {
 type run struct {
 	cfg  Config
 	p    Provider
+	ctl  *control
 	out  chan<- Event
 	ctx  context.Context // the caller's: cancelled means "stop"
 	gctx context.Context // generations: cancelled when the run ends
@@ -125,6 +127,7 @@ func (r *run) final(ev Event) {
 
 // finish sends the one terminal event.
 func (r *run) finish(err error) {
+	r.ctl.close() // no note is taken once the end is on its way
 	total := r.total
 	switch {
 	case err == nil:
@@ -156,10 +159,12 @@ func (r *run) debate() error {
 				gens = append(gens, r.startTurn(round, p, true))
 			}
 		}
-		// Turns see r.transcript as it stands when they start: the seam
-		// where a person's notes between turns (issue 14) will join it,
-		// handed over through the Session like Stop.
+		// Turns see r.transcript as it stands when they start; the user's
+		// notes join it between turns (interject.go).
 		for i, p := range r.cfg.Personas {
+			if !r.takeNotes(round) {
+				return errCancelled
+			}
 			var g *gen
 			if gens != nil {
 				g = gens[i]
@@ -173,6 +178,9 @@ func (r *run) debate() error {
 		r.held = round
 		var consensus *bool
 		if r.cfg.StopOnConsensus && round < r.cfg.Rounds {
+			if !r.takeNotes(round) { // the moderator weighs the user's notes too
+				return errCancelled
+			}
 			yes, err := r.checkConsensus()
 			if err != nil {
 				return err
@@ -181,6 +189,9 @@ func (r *run) debate() error {
 		}
 		if !r.send(Event{Type: EventRoundEnd, Round: round, Consensus: consensus}) {
 			return errCancelled
+		}
+		if err := r.between(round); err != nil {
+			return err
 		}
 		if consensus != nil && *consensus {
 			break
@@ -352,6 +363,9 @@ func (r *run) checkConsensus() (bool, error) {
 
 // verdict asks the moderator for the verdict and sends it as the summary.
 func (r *run) verdict() error {
+	if !r.closeNotes(r.held) {
+		return errCancelled
+	}
 	text, usage, err := r.silent(PurposeVerdict)
 	if err != nil {
 		return err

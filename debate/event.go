@@ -20,6 +20,8 @@ const (
 	EventActivity     EventType = "activity"
 	EventTurnEnd      EventType = "turn_end"
 	EventRoundEnd     EventType = "round_end"
+	EventNote         EventType = "note"
+	EventPause        EventType = "pause"
 	EventSummary      EventType = "summary"
 	EventDone         EventType = "done"
 	EventError        EventType = "error"
@@ -32,7 +34,8 @@ const CancelledMessage = "cancelled"
 // Event is one event of a debate. Type says which fields are set; the JSON
 // form (MarshalJSON) is {"event": Type, "data": {...}} with the payload
 // names of the contract (../shared/design/debate-events.md) plus a few
-// extra fields, and one event the contract adds, retry:
+// extra fields, and the events this project adds: retry, activity, note
+// and pause:
 //
 //	session_start {topic, agents, rounds, provider}
 //	round_start   {round}
@@ -42,6 +45,8 @@ const CancelledMessage = "cancelled"
 //	activity      {round, agent, kind, text}
 //	turn_end      {round, agent, full_text, model, usage, incomplete?, truncated?}
 //	round_end     {round, consensus?}
+//	note          {round, from, text}          (from: "user")
+//	pause         {round}
 //	summary       {text, round, model, usage}
 //	done          {usage}                      (the debate's total usage)
 //	error         {message, agent?, round?, provider?, usage?}
@@ -65,6 +70,20 @@ const CancelledMessage = "cancelled"
 // turn_start and turn_end, and is not part of the turn's text: tokens
 // alone make full_text. For the moderator it comes between rounds, like a
 // retry.
+//
+// A note event is the user's note (Session.Interject) joining the
+// transcript: from is "user", text the note, round the round it was given
+// in. It comes between turns, never inside one: before the turn_start of
+// the next turn, after a round_end, or (with StopOnConsensus) before the
+// round_end of the moderator's check, so the check weighs it. Every turn
+// that starts after it, and the moderator's check and verdict, see it in
+// their transcript as the user's words. Notes come in the order given, each once; a note given while the
+// moderator writes the verdict, or after the end, is refused, not sent.
+//
+// A pause event (Config.PauseBetweenRounds) comes after each round_end,
+// the last round's too, and after that round's notes: the engine waits for
+// Session.Continue, sending a note event for each note given meanwhile,
+// then goes on with the next round_start (or the verdict).
 //
 // The invariants each stream keeps (tested over many random debates):
 //
@@ -102,6 +121,9 @@ type Event struct {
 	Incomplete bool  // turn_end: the turn was cut short by an error or cancellation
 	Truncated  bool  // turn_end: the turn was cut at Config.MaxTurnTokens
 	Consensus  *bool // round_end: the moderator's answer when a consensus check ran
+
+	// From is who wrote a note (NoteFrom, "user"); Text is the note.
+	From string
 
 	// Kind is an activity's kind (ActivityTool, ActivityPlan,
 	// ActivityRefused, ActivityNote); Text is its line.
@@ -166,6 +188,7 @@ type wire struct {
 	Attempts   int      `json:"max_attempts,omitempty"`
 	WaitMS     int64    `json:"wait_ms,omitempty"`
 	Kind       string   `json:"kind,omitempty"`
+	From       string   `json:"from,omitempty"`
 }
 
 // Payload shapes, one per event type, so required fields are always
@@ -218,6 +241,11 @@ type (
 		Round     int   `json:"round"`
 		Consensus *bool `json:"consensus,omitempty"`
 	}
+	noteData struct {
+		Round int    `json:"round"`
+		From  string `json:"from"`
+		Text  string `json:"text"`
+	}
 	summaryData struct {
 		Text  string `json:"text"`
 		Round int    `json:"round,omitempty"`
@@ -265,6 +293,10 @@ func (e Event) data() (any, error) {
 		}, nil
 	case EventRoundEnd:
 		return roundEndData{Round: e.Round, Consensus: e.Consensus}, nil
+	case EventNote:
+		return noteData{Round: e.Round, From: e.From, Text: e.Text}, nil
+	case EventPause:
+		return roundData{Round: e.Round}, nil
 	case EventSummary:
 		return summaryData{Text: e.Text, Round: e.Round, Model: e.Model, Usage: e.Usage}, nil
 	case EventDone:
@@ -324,6 +356,9 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 		e.Wait = time.Duration(w.WaitMS) * time.Millisecond
 	case EventActivity:
 		e.Text, e.Kind = w.Text, w.Kind
+	case EventNote:
+		e.Text, e.From = w.Text, w.From
+	case EventPause:
 	case EventSessionStart, EventRoundStart, EventTurnStart, EventToken, EventRoundEnd, EventSummary, EventDone:
 		e.Text = w.Text
 	default:

@@ -26,6 +26,14 @@ type HeadlessOptions struct {
 	Settings Settings
 	// Format is jsonl, md or text; empty: text.
 	Format string
+	// Interject, when set, gives the user's notes, one a line
+	// (--interject-from): the debate pauses after each round and before
+	// the verdict for the next line, a non-blank one being a note. Without
+	// it, a debate set to pause between rounds goes on at once.
+	Interject io.Reader
+	// InterjectPrompt says on stderr, at each pause, that a line is
+	// awaited (for a person typing on stdin).
+	InterjectPrompt bool
 }
 
 // checkFormat is the output format named by s.
@@ -57,6 +65,11 @@ func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Wr
 	if format == FormatMD {
 		s.Provider.Pace = 0 // md prints only at the end, so pacing would only wait
 	}
+	var feed *noteFeed
+	if opts.Interject != nil {
+		s.Config.PauseBetweenRounds = true
+		feed = newNoteFeed(opts.Interject)
+	}
 	sess, err := Start(ctx, s)
 	if err != nil {
 		return err
@@ -83,6 +96,10 @@ func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Wr
 		if format != FormatMD && (ev.Type == EventToken || ev.Type == EventTurnStart || ev.IsTerminal()) {
 			// Live formats show each token as it comes.
 			_ = bw.Flush()
+		}
+		if ev.Type == EventPause {
+			_ = bw.Flush()
+			feed.onPause(ctx, sess, ev, opts.InterjectPrompt, stderr)
 		}
 		if ow.err != nil {
 			// Nobody reads any more (a reader like head exited): stop
@@ -236,6 +253,9 @@ func (o *textOutput) event(ev Event) {
 			fmt.Fprint(w, " [incomplete]")
 		}
 		fmt.Fprint(w, "\n")
+	case EventNote:
+		writeNoteText(w, ev)
+	case EventPause:
 	case EventRoundEnd:
 		if ev.Consensus != nil && *ev.Consensus && ev.Round < o.rounds {
 			fmt.Fprintf(w, "\nThe moderator finds consensus after round %d; going to the verdict.\n", ev.Round)

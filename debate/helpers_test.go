@@ -92,6 +92,7 @@ func invariantErr(evs []Event, cfg Config) error {
 	var text strings.Builder
 	var cur Event
 	sawSummary := false
+	paused := false
 	var lastRoundEnd Event
 	for i, ev := range evs[1:] {
 		switch ev.Type {
@@ -99,7 +100,10 @@ func invariantErr(evs []Event, cfg Config) error {
 			if inRound || ev.Round != round+1 {
 				return fmt.Errorf("event %d: round_start %d after round %d (in round: %v)", i+1, ev.Round, round, inRound)
 			}
-			round, turnIdx, inRound = ev.Round, 0, true
+			if cfg.PauseBetweenRounds && round > 0 && !paused {
+				return fmt.Errorf("event %d: round %d started without a pause after round %d", i+1, ev.Round, round)
+			}
+			round, turnIdx, inRound, paused = ev.Round, 0, true, false
 		case EventTurnStart:
 			if !inRound || inTurn || ev.Round != round {
 				return fmt.Errorf("event %d: turn_start %+v out of place (round %d)", i+1, ev, round)
@@ -156,7 +160,23 @@ func invariantErr(evs []Event, cfg Config) error {
 				return fmt.Errorf("event %d: round_end %d after %d turns of round %d", i+1, ev.Round, turnIdx, round)
 			}
 			inRound, lastRoundEnd = false, ev
+			paused = false
+		case EventNote:
+			// A note comes between turns, never inside one, from the
+			// user, in the round being held (or just ended).
+			if inTurn || sawSummary || ev.From != NoteFrom || strings.TrimSpace(ev.Text) == "" || ev.Round != round {
+				return fmt.Errorf("event %d: note %+v out of place (round %d, in a turn: %v)", i+1, ev, round, inTurn)
+			}
+		case EventPause:
+			// A pause comes once after each round_end, when asked for.
+			if !cfg.PauseBetweenRounds || inRound || paused || ev.Round != round || lastRoundEnd.Round != round {
+				return fmt.Errorf("event %d: pause %+v out of place (round %d)", i+1, ev, round)
+			}
+			paused = true
 		case EventSummary:
+			if cfg.PauseBetweenRounds && !paused {
+				return fmt.Errorf("event %d: the verdict came without a pause after round %d", i+1, round)
+			}
 			if inRound || sawSummary || ev.Round != round || strings.TrimSpace(ev.Text) == "" {
 				return fmt.Errorf("event %d: summary out of place or empty (round %d)", i+1, round)
 			}

@@ -45,7 +45,9 @@ func (t *Transcript) Add(ev Event) {
 		if ev.Consensus != nil && *ev.Consensus {
 			t.Consensus = ev.Round
 		}
-	case EventRoundStart, EventTurnStart, EventToken, EventRetry, EventActivity:
+	case EventNote:
+		t.Turns = append(t.Turns, NoteTurn(ev.Round, ev.Text))
+	case EventRoundStart, EventTurnStart, EventToken, EventRetry, EventActivity, EventPause:
 	}
 }
 
@@ -60,6 +62,10 @@ func (t *Transcript) WriteMarkdown(w io.Writer) error {
 		if turn.Round != round {
 			round = turn.Round
 			fmt.Fprintf(&b, "\n## Round %d\n", round)
+		}
+		if turn.Note {
+			writeNoteMarkdown(&b, turn)
+			continue
 		}
 		fmt.Fprintf(&b, "\n### %s", turn.Agent)
 		if turn.Model != "" && turn.Model != t.Provider {

@@ -66,11 +66,17 @@ func (m *Mock) Stream(ctx context.Context, req Request, onDelta func(string) err
 func MockReply(info TurnInfo) string {
 	switch info.Purpose {
 	case PurposeVerdict:
-		return mockVerdict(info)
+		return mockVerdict(withoutNotes(info)) + mockVerdictNotes(info)
 	case PurposeConsensus:
-		return mockConsensus(info)
+		if why, ok := mockUnansweredNote(info); ok {
+			return why
+		}
+		return mockConsensus(withoutNotes(info))
 	case PurposeTurn:
-		return mockTurn(info)
+		if rest, note := mockNotes(info); note != nil && !info.Blind {
+			return mockNoteReply(info, *note) + "\n\n" + mockTurn(rest)
+		}
+		return mockTurn(withoutNotes(info))
 	case PurposeSeatLead, PurposeSeatPeer, PurposeSeatSpec:
 		return mockSeat(info)
 	}

@@ -93,6 +93,10 @@ func FormatTranscript(turns []Turn) string {
 		if i > 0 {
 			b.WriteString("\n\n")
 		}
+		if t.Note {
+			formatNote(&b, t)
+			continue
+		}
 		fmt.Fprintf(&b, "### %s (round %d)\n\n%s", t.Agent, t.Round, strings.TrimSpace(t.Text))
 		if t.Incomplete {
 			b.WriteString("\n\n(cut off before the end)")

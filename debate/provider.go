@@ -127,6 +127,9 @@ type Turn struct {
 	Text       string
 	Incomplete bool
 	Truncated  bool
+	// Note marks the user's note (Agent is NoteFrom): not a persona's
+	// turn, the words of the person the debate serves.
+	Note bool
 }
 
 // ModelLabel is the model label shown and saved for persona's turns: the

@@ -156,7 +156,9 @@ func (rc *Recorder) Handle(ev Event) error {
 		}
 		rc.flush(why)
 		rc.close(ReasonFailed + why)
-	case EventSessionStart, EventRoundStart, EventTurnStart, EventToken, EventRetry, EventRoundEnd:
+	case EventNote:
+		rc.note(ev)
+	case EventSessionStart, EventRoundStart, EventTurnStart, EventToken, EventRetry, EventRoundEnd, EventPause:
 	}
 	return rc.err
 }

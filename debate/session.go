@@ -15,14 +15,16 @@ var ErrOutputClosed = errors.New(ReasonOutputClosed)
 // Session is one running debate, from Start: its events, its room, and the
 // controls of whoever runs it. Every front end (the headless command, the
 // TUI) drives a debate only through a Session, so a control added here
-// reaches them all: Stop today; the user's notes between turns (issue 14)
-// belong here too, handed to the engine the way Stop's cancellation is.
+// reaches them all: Stop, and the user's notes between turns (Interject)
+// and the go-on after a pause (Continue), handed to the engine the way
+// Stop's cancellation is.
 type Session struct {
 	cfg    Config
 	pc     ProviderConfig
 	room   *room.Room
 	events <-chan Event
 	cancel context.CancelCauseFunc
+	ctl    *control // the user's notes and pauses: Interject, Continue
 }
 
 // Events is the debate's event stream (see Event), each event already saved

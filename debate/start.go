@@ -139,7 +139,7 @@ func (p *Plan) Start(ctx context.Context) (*Session, error) {
 		return nil, err
 	}
 	sctx, cancel := context.WithCancelCause(ctx)
-	s := &Session{cfg: eng.Config(), pc: p.pc, room: r, cancel: cancel}
+	s := &Session{cfg: eng.Config(), pc: p.pc, room: r, cancel: cancel, ctl: eng.ctl}
 	// The session's context is released, and every agent stopped (no
 	// process of theirs left), once the stream has ended: the events
 	// channel closes only after that.

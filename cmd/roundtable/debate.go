@@ -10,6 +10,7 @@ func init() { subcommands = append(subcommands, newDebateCmd) }
 func newDebateCmd() *cobra.Command {
 	var d debateFlags
 	var format string
+	var notes interjectFlags
 	c := &cobra.Command{
 		Use:   "debate --topic T",
 		Short: "Run a persona debate without a screen and save it as a room",
@@ -29,11 +30,12 @@ Coding agents: --agent "Claude=acp:claude" has a coding agent speak for a
 persona over ACP (presets claude, codex, gemini, qwen, opencode, or
 acp:<command>), one process per persona, working in --cwd. Agents may read
 and search; edits and commands are refused unless --allow-agent-tools
-write|exec|write,exec.`,
+write|exec|write,exec.` + interjectHelp,
 		Example: `  roundtable debate --topic "Should we adopt GraphQL" --rounds 2
   roundtable debate --topic "Move to Kubernetes" --agent "Cost Optimizer=a finance-minded reviewer who scrutinizes spend and ROI"
   roundtable debate --topic "Rewrite the billing service in Rust" --provider openrouter --format jsonl
-  roundtable debate --topic "Split the store package" --agent "Claude=acp:claude" --agent "Codex=acp:codex"`,
+  roundtable debate --topic "Split the store package" --agent "Claude=acp:claude" --agent "Codex=acp:codex"
+  roundtable debate --topic "Adopt GraphQL" --rounds 3 --interject-from notes.txt`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, _, err := d.settings()
@@ -42,7 +44,12 @@ write|exec|write,exec.`,
 				// write error to handle, stopping and closing the room,
 				// not a signal that kills the process mid-save.
 				ignoreSIGPIPE()
-				err = debate.RunHeadless(cmd.Context(), debate.HeadlessOptions{Settings: s, Format: format}, cmd.OutOrStdout(), cmd.ErrOrStderr())
+				opts := debate.HeadlessOptions{Settings: s, Format: format}
+				var done func()
+				if done, err = notes.options(&opts, cmd.InOrStdin()); err == nil {
+					err = debate.RunHeadless(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
+					done()
+				}
 			}
 			if debate.IsUsage(err) {
 				return asUsage(err)
@@ -51,6 +58,7 @@ write|exec|write,exec.`,
 		},
 	}
 	d.add(c, "the decision to debate (required)", "room name to save the debate in (default: from the topic and time)")
+	notes.add(c)
 	c.Flags().StringVar(&format, "format", debate.FormatText, "output: text (live), jsonl (events) or md (transcript at the end)")
 	return c
 }

@@ -117,6 +117,10 @@ func renderArticles(entries []*entry) []template.HTML {
 // writeArticle writes one message: its escaped header, then its body
 // through goldmark and bluemonday.
 func writeArticle(b, scratch *bytes.Buffer, e *entry) {
+	if e.Note {
+		writeNoteHTML(b, scratch, e)
+		return
+	}
 	writeMeta(b, e)
 	if strings.TrimSpace(e.Text) == "" {
 		b.WriteString(`<p class="empty">(empty message)</p>`)
@@ -180,6 +184,9 @@ const pageHTML = `<!DOCTYPE html>
 <dt>Mode</dt><dd>{{.Mode}}</dd>
 <dt>Messages</dt><dd>{{.Count}}</dd>
 <dt>Rounds</dt><dd>{{.Rounds}}</dd>
+{{- if .Notes}}
+<dt>Notes</dt><dd>{{.Notes}}</dd>
+{{- end}}
 <dt>{{if .Debate}}Personas{{else}}Seats{{end}}</dt><dd><ul class="seats">
 {{- range .Seats}}
 <li><span class="dot {{.Class}}"></span><span class="who {{.Class}}">{{.Seat}}</span>: {{.Agents}}</li>

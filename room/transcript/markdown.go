@@ -39,6 +39,9 @@ func writeMarkdown(b *bytes.Buffer, d *doc) {
 	fmt.Fprintf(b, "- **Mode:** %s\n", d.Mode)
 	fmt.Fprintf(b, "- **Messages:** %d\n", d.Count)
 	fmt.Fprintf(b, "- **Rounds:** %s\n", d.Rounds)
+	if d.Notes > 0 {
+		fmt.Fprintf(b, "- **Notes:** %d\n", d.Notes)
+	}
 	seatsLabel := "Seats"
 	if d.Debate {
 		seatsLabel = "Personas"
@@ -94,6 +97,10 @@ func skippedSummary(n int) string {
 }
 
 func writeEntryMarkdown(b *bytes.Buffer, e *entry) {
+	if e.Note {
+		writeNoteMarkdown(b, e)
+		return
+	}
 	fmt.Fprintf(b, "### %s\n\n", mdPlain(strings.Join(metaParts(e), " · ")))
 	text := strings.TrimRight(nestMarkdown(e.Text, messageLevels), "\n \t")
 	if strings.TrimSpace(text) == "" {

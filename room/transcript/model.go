@@ -17,6 +17,7 @@ type doc struct {
 	Mode     string
 	Debate   bool
 	Count    int
+	Notes    int // the person's notes merged among the messages (notes.go)
 	Rounds   string
 	Seats    []seatLine
 	Duration string
@@ -56,6 +57,7 @@ type entry struct {
 	ISO   string // for <time datetime>, empty when unparseable
 	Text  string
 	Class string
+	Note  bool // a person's note, not a message (notes.go); Seat is its label
 }
 
 // end is how the room ended, or that it has not.
@@ -110,6 +112,7 @@ func build(r *room.Room, st room.State, logSeats []room.SeatInfo) *doc {
 		d.Groups = mcpGroups(st.Messages, entries)
 		d.Seats = mcpSeats(logSeats, st.Messages, classes)
 	}
+	mergeNotes(d, st.Notes, layout)
 	d.Duration = duration(st.Messages)
 	d.End = endOf(r, st, d.Debate)
 	d.Skipped = skippedOf(r, st.Skipped)

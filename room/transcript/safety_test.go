@@ -29,7 +29,7 @@ var bodyElements = setOf(
 var safeAttrs = setOf("class", "id", "href", "rel", "target", "title", "start", "align",
 	"charset", "http-equiv", "content", "name", "lang", "role", "datetime")
 
-var ownAnchor = regexp.MustCompile(`^#m[0-9]+$`)
+var ownAnchor = regexp.MustCompile(`^#[mn][0-9]+$`)
 
 func setOf(names ...string) map[string]bool {
 	m := make(map[string]bool, len(names))

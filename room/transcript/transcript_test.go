@@ -24,6 +24,8 @@ func roomCases() []roomCase {
 		{"closed-mcp", closedMCPRoom},
 		{"open-mcp", openMCPRoom},
 		{"debate", debateRoom},
+		{"debate-notes", debateNotesRoom},
+		{"mcp-notes", mcpNotesRoom},
 		{"reference-cache-design", func(t *testing.T) *room.Room { return referenceRoom(t, "cache-design") }},
 		{"reference-open-room", func(t *testing.T) *room.Room { return referenceRoom(t, "open-room") }},
 		{"hostile", func(t *testing.T) *room.Room { return hostileRoom(t, goldenBeacon) }},

@@ -16,6 +16,8 @@ type turn struct {
 	text       string // the whole text (set at turn end; the growing text before)
 	streaming  bool
 	incomplete bool
+	note       bool   // a person's note, drawn as a band (interject.go)
+	from       string // note: who wrote it
 
 	head  string   // the round line, fit to w
 	body  []string // rendered lines, each fit to w

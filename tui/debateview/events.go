@@ -23,6 +23,7 @@ func (m *Model) onStarted(msg startedMsg) tea.Cmd {
 		return nil
 	}
 	m.room, m.events, m.cancel = msg.room, msg.events, msg.cancel
+	m.note.sess, m.note.paused = msg.sess, 0
 	if msg.provider != "" {
 		m.provider = msg.provider
 	}
@@ -66,7 +67,10 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 // apply takes one event into the screen's state. Rendering is left to
 // refresh and the grow tick.
 func (m *Model) apply(ev debate.Event) {
+	m.applyNote(ev)
 	switch ev.Type {
+	case debate.EventNote, debate.EventPause:
+		// interject.go: a band in every column; the pause status.
 	case debate.EventSessionStart:
 		m.topic, m.rounds = ev.Topic, ev.Rounds
 		for _, a := range ev.Agents {

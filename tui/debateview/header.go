@@ -78,6 +78,9 @@ func joinHeader(parts []headerPart, sep string, w int) string {
 func (m *Model) stateLabel() string {
 	s := &m.styles
 	frame := s.Spinner.Render(spin.Frames[m.frame])
+	if l, ok := m.noteStatusLabel(); ok {
+		return l
+	}
 	switch m.phase {
 	case phaseStarting:
 		return frame + s.Muted.Render("starting")

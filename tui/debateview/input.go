@@ -15,11 +15,18 @@ const wheelLines = 3
 
 // handleKey acts on a key press.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	if m.composing() && !key.Matches(msg, k.ForceQuit) {
+		return m.composerUpdate(msg)
+	}
 	if cmd, ok := m.findKey(msg); ok {
 		return cmd
 	}
-	k := m.keys
 	switch {
+	case key.Matches(msg, k.Interject):
+		return m.openComposer()
+	case key.Matches(msg, k.GoOn):
+		m.goOn()
 	case key.Matches(msg, k.Quit):
 		return m.quit(false)
 	case key.Matches(msg, k.ForceQuit):
@@ -301,4 +308,5 @@ func (m *Model) syncKeys() {
 		k.Quit.SetHelp("q", "quit")
 	}
 	m.syncFind()
+	m.syncNoteKeys()
 }

@@ -28,6 +28,10 @@ type KeyMap struct {
 	NextMatch key.Binding
 	PrevMatch key.Binding
 	Palette   key.Binding
+	// Interject (i) opens the composer for a note to the panel; GoOn
+	// (enter) ends a pause between rounds (interject.go).
+	Interject key.Binding
+	GoOn      key.Binding
 	// ForceQuit (ctrl+c, not in the help) leaves the program from any
 	// screen, a running debate stopped and saved first.
 	ForceQuit key.Binding
@@ -35,7 +39,10 @@ type KeyMap struct {
 
 // DefaultKeyMap is the debate screen's keys.
 func DefaultKeyMap() KeyMap {
+	speak, goOn := noteKeys()
 	return KeyMap{
+		Interject:  speak,
+		GoOn:       goOn,
 		NextPane:   key.NewBinding(key.WithKeys("tab", "right", "l"), key.WithHelp("tab", "next column")),
 		PrevPane:   key.NewBinding(key.WithKeys("shift+tab", "left", "h"), key.WithHelp("shift+tab", "previous column")),
 		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
@@ -61,7 +68,7 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp is the one-line help under the screen.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.NextPane, k.Stop, k.Again, k.ExportMD, k.Copy, k.Search, k.Help, k.Quit}
+	return []key.Binding{k.GoOn, k.Interject, k.NextPane, k.Stop, k.Again, k.ExportMD, k.Copy, k.Search, k.Help, k.Quit}
 }
 
 // FullHelp is the help shown with ?.
@@ -72,5 +79,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.ExportMD, k.ExportHTML, k.Copy},
 		{k.Search, k.NextMatch, k.PrevMatch, k.Palette},
 		{k.Stop, k.Again, k.Help, k.Quit},
+		{k.Interject, k.GoOn},
 	}
 }

@@ -108,7 +108,7 @@ func start(parent context.Context, tr *Tracker, l Launch, roomName string) (star
 func sessionMsg(sess *debate.Session) startedMsg {
 	pc := sess.Provider()
 	return startedMsg{
-		room: sess.Room(), cfg: sess.Config(), events: sess.Events(), cancel: sess.Stop,
+		room: sess.Room(), cfg: sess.Config(), events: sess.Events(), cancel: sess.Stop, sess: sess,
 		provider: providerLabel(pc.Name, pc.Model),
 	}
 }

@@ -96,6 +96,8 @@ type Model struct {
 	// when embedded.
 	forceQuit bool
 
+	note interject // the person's notes: composer, pause (interject.go)
+
 	status    string
 	statusErr bool
 	showHelp  bool
@@ -209,6 +211,7 @@ func (m *Model) SetDark(dark bool) tea.Cmd {
 		return nil
 	}
 	m.setStyles(dark)
+	m.noteSetDark(dark)
 	m.md = mdrender.New(dark)
 	for _, c := range m.cols {
 		for _, t := range c.turns {
@@ -293,6 +296,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			cmds = append(cmds, m.copied(msg))
 		}
 	}
+	if _, isKey := msg.(tea.KeyPressMsg); !isKey && m.composing() {
+		cmds = append(cmds, m.composerUpdate(msg))
+	}
 	m.syncKeys()
 	cmds = append(cmds, m.refresh())
 	return m, tea.Batch(cmds...)
@@ -333,6 +339,10 @@ func (m Model) View() string {
 		b.WriteByte('\n')
 	}
 	for _, l := range m.panel {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	for _, l := range m.note.lines {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}

@@ -21,7 +21,8 @@ type startedMsg struct {
 	cfg      debate.Config
 	events   <-chan debate.Event
 	cancel   context.CancelFunc
-	provider string // the provider label, as resolved; empty: unchanged
+	sess     *debate.Session // for the person's notes (Interject, Continue)
+	provider string          // the provider label, as resolved; empty: unchanged
 	err      error
 }
 

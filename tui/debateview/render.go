@@ -45,7 +45,7 @@ func (m *Model) refresh() tea.Cmd {
 		l.tabsRow = top
 		top++
 	}
-	body := max(h-top-len(m.footer), 3)
+	body := max(h-top-len(m.footer)-m.composerLines(w), 3)
 	l.colTop, l.colRows = top, body
 	if hasVerdict && !l.narrow {
 		want := m.layoutVerdict(w - frameWidth)
@@ -183,6 +183,9 @@ func (m *Model) layoutColumn(c *column, w, rows int) {
 // layoutTurn prepares a turn's lines at its column's width and reports
 // whether they changed.
 func (m *Model) layoutTurn(c *column, t *turn) bool {
+	if t.note {
+		return m.layoutNote(c, t)
+	}
 	w := c.w
 	if t.w == w && t.head != "" && (t.exact || t.streaming) {
 		return false

@@ -30,7 +30,9 @@ func NewReplay(opts Options, r *room.Room, st room.State, rerun *Launch) Model {
 	m.autoFocus = false
 	models := map[string]bool{}
 	var labels []string
+	notes := noteQueue{notes: st.Notes}
 	for _, msg := range st.Messages {
+		notes.upTo(&m, msg.Seq)
 		if msg.Agent != "" && !models[msg.Agent] {
 			models[msg.Agent] = true
 			labels = append(labels, msg.Agent)
@@ -43,6 +45,7 @@ func NewReplay(opts Options, r *room.Room, st room.State, rerun *Launch) Model {
 		c := m.column(msg.Seat)
 		c.turns = append(c.turns, &turn{round: msg.Round, text: msg.Text, incomplete: msg.Kind == debate.KindIncomplete})
 	}
+	notes.rest(&m)
 	m.provider = strings.Join(labels, ", ")
 	if t, err := parseTime(cfg.CreatedAt); err == nil {
 		m.started = t

@@ -47,6 +47,7 @@ const (
 	fieldPersonas
 	fieldProvider
 	fieldModel
+	fieldPause
 	fieldStart
 	debateFields
 )
@@ -66,6 +67,7 @@ type DebateForm struct {
 	provider int // index into debate.Providers()
 	model    textinput.Model
 	focus    debateField
+	pause    bool // pause between rounds (debateform_pause.go)
 
 	resolved debate.ProviderConfig
 	provErr  string // why the provider cannot be used as set
@@ -110,6 +112,7 @@ func NewDebateForm(opts DebateOptions) DebateForm {
 		name = strings.ToLower(strings.TrimSpace(set.Getenv("ROUNDTABLE_PROVIDER")))
 	}
 	f.provider = max(slices.Index(debate.Providers(), name), 0)
+	f.pause = set.Config.PauseBetweenRounds
 	f.SetDark(opts.Dark)
 	f.resolve()
 	f.topic.Focus()
@@ -156,7 +159,7 @@ func (f DebateForm) Update(msg tea.Msg) (DebateForm, tea.Cmd) {
 		case fieldModel:
 			f.model, cmd = f.model.Update(msg)
 			f.resolve()
-		case fieldRounds, fieldPersonas, fieldProvider, fieldStart, debateFields:
+		case fieldRounds, fieldPersonas, fieldProvider, fieldPause, fieldStart, debateFields:
 		}
 	}
 	f.syncKeys()
@@ -231,6 +234,10 @@ func (f *DebateForm) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		f.model, cmd = f.model.Update(msg)
 		f.resolve()
 		return cmd
+	case fieldPause:
+		if !f.pauseKey(msg) {
+			f.navigate(msg)
+		}
 	case fieldStart:
 		if key.Matches(msg, k.Press) {
 			return f.submit()
@@ -266,7 +273,7 @@ func (f *DebateForm) move(d int) {
 		f.topic.Focus()
 	case fieldModel:
 		f.model.Focus()
-	case fieldRounds, fieldPersonas, fieldProvider, fieldStart, debateFields:
+	case fieldRounds, fieldPersonas, fieldProvider, fieldPause, fieldStart, debateFields:
 	}
 }
 
@@ -314,6 +321,7 @@ func (f *DebateForm) submit() tea.Cmd {
 	s.Config.Moderator = f.opts.Panel.Moderator
 	s.Config.Rounds = f.rounds.value
 	s.Config.MaxTurnTokens = 0 // from the provider's max tokens
+	s.Config.PauseBetweenRounds = f.pause
 	s.Provider = f.providerSettings()
 	f.err, f.starting = "", true
 	return func() tea.Msg { return StartMsg{Settings: s} }
@@ -394,6 +402,7 @@ func (f *DebateForm) syncKeys() {
 	k := &f.keys
 	k.Submit.SetHelp("ctrl+s", "start")
 	k.Press.SetHelp("enter", "start")
+	k.Toggle.SetHelp("space", "switch on/off")
 	switch f.focus {
 	case fieldTopic:
 		k.only(&k.Next, &k.Prev, &k.Submit, &k.Back)
@@ -407,6 +416,9 @@ func (f *DebateForm) syncKeys() {
 		k.only(&k.Next, &k.Prev, &k.Less, &k.More, &k.Submit, &k.Back)
 	case fieldModel:
 		k.only(&k.Next, &k.Prev, &k.Submit, &k.Back)
+	case fieldPause:
+		k.Toggle.SetHelp("space", "pause on/off")
+		k.only(&k.Next, &k.Prev, &k.Toggle, &k.Submit, &k.Back)
 	case fieldStart, debateFields:
 		k.only(&k.Next, &k.Prev, &k.Press, &k.Back)
 	}

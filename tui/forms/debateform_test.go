@@ -121,8 +121,8 @@ func TestDebateForm(t *testing.T) {
 			}
 		}},
 		{"the mock's model is not a field", []string{"tab", "tab", "tab", "tab"}, func(t *testing.T, f DebateForm, _ tea.Msg) {
-			if f.focus != fieldStart {
-				t.Errorf("focus %d, want the start button", f.focus)
+			if f.focus != fieldPause {
+				t.Errorf("focus %d, want the pause option after the provider", f.focus)
 			}
 		}},
 	}

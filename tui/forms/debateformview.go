@@ -74,6 +74,8 @@ func (f DebateForm) View() string {
 	}
 	mark(fieldModel)
 	out = append(out, f.inlineStyled(fieldModel, "Model", model, ""))
+	mark(fieldPause)
+	out = append(out, f.pauseRow())
 	out = append(out, "")
 
 	// Why the debate could not start, whole: a sentence naming a server

@@ -1,0 +1,260 @@
+package debateview
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/transcript"
+	"github.com/roundtable-dev/roundtable/tui/internal/cells"
+	"github.com/roundtable-dev/roundtable/tui/internal/composer"
+	"github.com/roundtable-dev/roundtable/tui/mdrender"
+)
+
+// The person speaks to the panel (issue 14): i opens the composer, a sent
+// note goes to the running debate (Session.Interject) and comes back as a
+// note event, shown as a band across every column between the turns it
+// came between (and read from the room's notes in a replay). With the
+// debate set to pause between rounds, the screen says so after each round:
+// enter goes on, i speaks first.
+
+// composerTitle is the composer's title on this screen.
+const composerTitle = "Note to the panel: every later persona and the moderator read it as your words"
+
+// interject is what the debate screen keeps for the person's notes.
+type interject struct {
+	sess   *debate.Session // the running debate; nil before it starts, and in a replay
+	box    composer.Model
+	made   bool // box was built (the zero composer is not ready)
+	paused int  // the round the debate is paused after; 0: not paused
+	// keysOff: the screen's keys were switched off for the composer.
+	keysOff bool
+	lines   []string
+}
+
+// noteKeys are the debate screen's keys for notes: i speaks, enter goes
+// on after a pause.
+func noteKeys() (speak, goOn key.Binding) {
+	return key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "note to the panel")),
+		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go on"))
+}
+
+// composing reports whether the composer is open: it then takes every key
+// but ctrl+c.
+func (m *Model) composing() bool { return m.note.made && m.note.box.IsOpen() }
+
+// canSpeak reports whether a note can reach the debate now: it runs and
+// the verdict is not being written yet (or the debate is paused before it).
+func (m *Model) canSpeak() bool {
+	return m.note.sess != nil && (m.phase == phaseRunning || m.note.paused > 0)
+}
+
+// openComposer is i.
+func (m *Model) openComposer() tea.Cmd {
+	if !m.canSpeak() {
+		return nil
+	}
+	if !m.note.made {
+		m.note.box = composer.New("What should the panel hear? (enter sends)")
+		m.note.made = true
+	}
+	m.note.box.SetDark(m.styles.Dark)
+	m.note.box.SetWidth(max(m.width, 20))
+	m.note.box.SetMaxRows(max(min(composer.DefaultMaxRows, m.height/4), 1))
+	m.setStatus("Writing a note to the panel: enter sends it, esc puts it away (kept), ctrl+c quits.")
+	return m.note.box.Open(composerTitle)
+}
+
+// composerUpdate hands a message (a key, the editor's text) to the open composer and acts on what it did.
+func (m *Model) composerUpdate(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	var res composer.Result
+	m.note.box, cmd, res = m.note.box.Update(msg)
+	switch {
+	case res.Err != "":
+		m.setError(mdrender.Inline(res.Err))
+	case res.Outcome == composer.Sent:
+		m.sendNote(res.Text)
+	case res.Outcome == composer.Cancelled:
+		m.setStatus("Note put away; i opens it again with what you wrote.")
+	}
+	return cmd
+}
+
+// sendNote hands the note to the running debate. It only queues it (no
+// I/O): the engine applies it before the next turn, and the recorder saves
+// it in the room.
+func (m *Model) sendNote(text string) {
+	if !m.canSpeak() {
+		m.note.box.SetValue(text)
+		m.setError("The debate no longer takes notes: the moderator is writing the verdict, or it has ended. Your note is kept in the composer.")
+		return
+	}
+	if err := m.note.sess.Interject(text); err != nil {
+		m.note.box.SetValue(text)
+		m.setError("The note was not taken: " + mdrender.Inline(err.Error()))
+		return
+	}
+	if m.note.paused > 0 {
+		m.setStatus(m.pausedStatus())
+		return
+	}
+	m.setStatus("Your note joins the debate before the next turn.")
+}
+
+// goOn is enter while paused: the debate goes on with the next round (or
+// the verdict).
+func (m *Model) goOn() {
+	if m.note.paused == 0 || m.note.sess == nil {
+		return
+	}
+	m.note.sess.Continue()
+	m.note.paused = 0
+	if m.phase == phaseWeighing {
+		m.verdict.waiting = true
+		m.setStatus("The moderator is reading the whole debate, your notes too.")
+		return
+	}
+	m.setStatus("Going on.")
+}
+
+// noteSetDark follows the screen's background.
+func (m *Model) noteSetDark(dark bool) {
+	if m.note.made {
+		m.note.box.SetDark(dark)
+	}
+}
+
+// pausedStatus is the status line while the debate waits for the person.
+func (m *Model) pausedStatus() string {
+	return fmt.Sprintf("Paused after round %d: enter to go on, i to speak.", m.note.paused)
+}
+
+// applyNote takes a note or pause event into the screen.
+func (m *Model) applyNote(ev debate.Event) {
+	switch ev.Type {
+	case debate.EventNote:
+		m.addNoteBand(ev.From, ev.Text, ev.Round)
+		if m.note.paused > 0 {
+			m.setStatus(m.pausedStatus())
+		} else {
+			m.setStatus("Your note joined the debate; the next persona reads it.")
+		}
+	case debate.EventPause:
+		m.note.paused = ev.Round
+		// The verdict waits for the person too.
+		m.verdict.waiting = false
+		m.setStatus(m.pausedStatus())
+	case debate.EventRoundStart:
+		m.note.paused = 0
+	case debate.EventDone, debate.EventError:
+		m.note.paused = 0
+		m.note.sess = nil
+	default:
+	}
+}
+
+// addNoteBand adds a note to the end of every column: each persona reads
+// it before its next turn, so it sits between the turns it came between.
+func (m *Model) addNoteBand(from, text string, round int) {
+	for _, c := range m.cols {
+		c.turns = append(c.turns, &turn{round: round, text: text, note: true, from: from})
+		c.gen++
+	}
+}
+
+// noteQueue hands out a replayed room's notes in message order.
+type noteQueue struct {
+	notes []room.Note
+	next  int
+}
+
+// upTo adds to every column the notes given before message seq.
+func (q *noteQueue) upTo(m *Model, seq int) {
+	for q.next < len(q.notes) && q.notes[q.next].AfterSeq < seq {
+		n := q.notes[q.next]
+		m.addNoteBand(n.From, n.Text, n.Round)
+		q.next++
+	}
+}
+
+// rest adds the notes after the last message.
+func (q *noteQueue) rest(m *Model) { q.upTo(m, math.MaxInt) }
+
+// layoutNote lays out a note band at its column's width: a full-width
+// heading bar, then the note's lines behind a bar, and reports whether they
+// changed.
+func (m *Model) layoutNote(c *column, t *turn) bool {
+	w := c.w
+	if t.w == w && t.head != "" {
+		return false
+	}
+	s := &m.styles
+	who := "You"
+	if t.from != "" && t.from != room.NoteFromUser {
+		who = transcript.NoteLabel(t.from)
+	}
+	label := fmt.Sprintf(" ✎ %s · note to the panel · round %d ", who, t.round)
+	t.head = s.WarnBanner.Render(cells.Pad(cells.Truncate(label, w), w))
+	bar := s.Warning.Render("┃ ")
+	inner := max(w-2, 1)
+	t.body = t.body[:0]
+	for _, l := range strings.Split(cells.Wrap(strings.TrimSpace(transcript.SanitizeTerminal(t.text)), inner), "\n") {
+		t.body = append(t.body, cells.Fit(bar+s.Text.Render(l), w))
+	}
+	t.w, t.exact = w, true
+	return true
+}
+
+// composerLines prepares the composer's lines at width w (none when
+// closed): they go between the columns and the status line.
+func (m *Model) composerLines(w int) int {
+	m.note.lines = m.note.lines[:0]
+	if !m.composing() {
+		return 0
+	}
+	m.note.box.SetWidth(w)
+	for _, l := range strings.Split(m.note.box.View(), "\n") {
+		m.note.lines = append(m.note.lines, cells.Fit(l, w))
+	}
+	return len(m.note.lines)
+}
+
+// noteStatusLabel is the header's state while paused.
+func (m *Model) noteStatusLabel() (string, bool) {
+	if m.note.paused == 0 {
+		return "", false
+	}
+	return m.styles.Warning.Render(fmt.Sprintf("⏸ paused after round %d", m.note.paused)), true
+}
+
+// syncNoteKeys enables i and enter when they work. While the composer is
+// open it takes the keys, so the screen's own are off (the composer shows
+// its keys under the text).
+func (m *Model) syncNoteKeys() {
+	k := &m.keys
+	if m.composing() {
+		for _, b := range []*key.Binding{
+			&k.NextPane, &k.PrevPane, &k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom,
+			&k.ExportMD, &k.ExportHTML, &k.Copy, &k.Stop, &k.Again, &k.Help, &k.Quit, &k.Interject, &k.GoOn,
+		} {
+			b.SetEnabled(false)
+		}
+		m.note.keysOff = true
+		return
+	}
+	if m.note.keysOff {
+		// The keys syncKeys does not manage are always on: on again.
+		for _, b := range []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom, &k.Help, &k.Quit} {
+			b.SetEnabled(true)
+		}
+		m.note.keysOff = false
+	}
+	k.Interject.SetEnabled(m.canSpeak())
+	k.GoOn.SetEnabled(m.note.paused > 0 && m.note.sess != nil)
+}
