@@ -26,6 +26,10 @@ type HeadlessOptions struct {
 	Settings Settings
 	// Format is jsonl, md or text; empty: text.
 	Format string
+	// Resume, when set, names a room (or its folder) whose debate ended
+	// before its verdict: it is continued there (Resume) instead of a new
+	// debate being started.
+	Resume string
 }
 
 // checkFormat is the output format named by s.
@@ -57,7 +61,7 @@ func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Wr
 	if format == FormatMD {
 		s.Provider.Pace = 0 // md prints only at the end, so pacing would only wait
 	}
-	sess, err := Start(ctx, s)
+	sess, err := startOrResume(ctx, s, opts.Resume, stderr)
 	if err != nil {
 		return err
 	}
@@ -240,6 +244,8 @@ func (o *textOutput) event(ev Event) {
 		if ev.Consensus != nil && *ev.Consensus && ev.Round < o.rounds {
 			fmt.Fprintf(w, "\nThe moderator finds consensus after round %d; going to the verdict.\n", ev.Round)
 		}
+	case EventBudget:
+		fmt.Fprintf(w, "\nThe debate stops here: %s. The moderator gives a verdict on what was said.\n", oneLine(ev.Text))
 	case EventSummary:
 		fmt.Fprintf(w, "\n━━━ Moderator's verdict ━━━\n\n%s\n", strings.TrimSpace(ev.Text))
 	case EventDone:
@@ -259,7 +265,7 @@ func (o *textOutput) end() {}
 func usageLine(u Usage) string {
 	s := fmt.Sprintf("Tokens: %d prompt, %d completion", u.PromptTokens, u.CompletionTokens)
 	if u.Cost > 0 {
-		s += fmt.Sprintf(", cost $%.4f", u.Cost)
+		s += ", cost " + FormatDollars(u.Cost)
 	}
 	return s + "."
 }

@@ -92,6 +92,7 @@ func invariantErr(evs []Event, cfg Config) error {
 	var text strings.Builder
 	var cur Event
 	sawSummary := false
+	budgetStop := false
 	var lastRoundEnd Event
 	for i, ev := range evs[1:] {
 		switch ev.Type {
@@ -156,6 +157,13 @@ func invariantErr(evs []Event, cfg Config) error {
 				return fmt.Errorf("event %d: round_end %d after %d turns of round %d", i+1, ev.Round, turnIdx, round)
 			}
 			inRound, lastRoundEnd = false, ev
+		case EventBudget:
+			// A budget spent ends the round after a turn: the verdict
+			// comes next.
+			if !inRound || inTurn || turnIdx == 0 || ev.Round != round || ev.Text == "" || ev.Usage == nil {
+				return fmt.Errorf("event %d: budget %+v out of place (round %d, turn %d)", i+1, ev, round, turnIdx)
+			}
+			inRound, budgetStop = false, true
 		case EventSummary:
 			if inRound || sawSummary || ev.Round != round || strings.TrimSpace(ev.Text) == "" {
 				return fmt.Errorf("event %d: summary out of place or empty (round %d)", i+1, round)
@@ -166,7 +174,7 @@ func invariantErr(evs []Event, cfg Config) error {
 				return errors.New("done without a summary")
 			}
 			stopped := lastRoundEnd.Consensus != nil && *lastRoundEnd.Consensus
-			if round != cfg.Rounds && !stopped {
+			if round != cfg.Rounds && !stopped && !budgetStop {
 				return fmt.Errorf("done after %d of %d rounds without consensus", round, cfg.Rounds)
 			}
 		case EventError:
