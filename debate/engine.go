@@ -90,7 +90,8 @@ type run struct {
 	transcript []Turn
 	total      Usage
 	held       int // rounds finished
-	from       Position // where the debate picks up: the zero Position is its start
+
+	from Position // where the debate picks up: the zero Position is its start
 
 	grace      chan struct{} // closed finalGrace after the first final send blocked on a cancelled ctx
 	graceTimer *time.Timer

@@ -20,10 +20,10 @@ type Transcript struct {
 	// and stopped the debate early; 0 when it did not.
 	Consensus int
 	Error     string // the error event's message, if the debate failed
+	Usage     Usage  // the debate's total
 	// Budget is the budget event's reason when a budget stopped the
 	// debate before its last round; "" otherwise.
 	Budget string
-	Usage     Usage  // the debate's total
 }
 
 // Add takes one event into the transcript.
