@@ -40,6 +40,7 @@ func (d *debateFlags) add(c *cobra.Command, topicHelp, roomHelp string) {
 	f.BoolVar(&s.Config.BlindOpening, "blind-opening", false, "round 1 answered in parallel, nobody seeing the others")
 	f.BoolVar(&s.Config.StopOnConsensus, "stop-on-consensus", false, "stop early when the moderator finds consensus after a round")
 	f.Var(newDurationFlag(&s.Config.TurnTimeout, debate.DefaultTurnTimeout, "turn-timeout"), "turn-timeout", "end the debate when a provider sends no token for this long")
+	addBudgetFlags(c, &s.Config)
 }
 
 // settings is the debate the flags describe, the same for `debate` and
