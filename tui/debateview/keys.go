@@ -20,6 +20,7 @@ type KeyMap struct {
 	Copy       key.Binding
 	Stop       key.Binding
 	Again      key.Binding
+	Retry      key.Binding
 	Help       key.Binding
 	Quit       key.Binding
 	// ForceQuit (ctrl+c, not in the help) leaves the program from any
@@ -43,6 +44,7 @@ func DefaultKeyMap() KeyMap {
 		Copy:       key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
 		Stop:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop")),
 		Again:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run again")),
+		Retry:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "retry failed turn")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:       key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		ForceQuit:  key.NewBinding(key.WithKeys("ctrl+c")),
@@ -51,7 +53,7 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp is the one-line help under the screen.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.NextPane, k.Stop, k.Again, k.ExportMD, k.Copy, k.Help, k.Quit}
+	return []key.Binding{k.NextPane, k.Stop, k.Retry, k.Again, k.ExportMD, k.Copy, k.Help, k.Quit}
 }
 
 // FullHelp is the help shown with ?.
@@ -60,6 +62,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.NextPane, k.PrevPane, k.Up, k.Down},
 		{k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.ExportMD, k.ExportHTML, k.Copy},
-		{k.Stop, k.Again, k.Help, k.Quit},
+		{k.Stop, k.Again, k.Retry, k.Help, k.Quit},
 	}
 }
