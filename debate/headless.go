@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/roundtable-dev/roundtable/room"
 )
 
 // Output formats of the headless command.
@@ -77,6 +79,7 @@ func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Wr
 	ow := &outWriter{w: stdout}
 	bw := bufio.NewWriterSize(ow, 32<<10)
 	out := newOutput(format, bw, stderr)
+	seedResumed(out, sess, opts.Resume)
 	var last Event
 	for ev := range sess.Events() {
 		last = ev
@@ -199,6 +202,7 @@ func (o *jsonlOutput) end()           {}
 type mdOutput struct {
 	w, stderr io.Writer
 	t         Transcript
+	resumed   *room.Room // a resumed debate's room: its turns make the transcript
 }
 
 func (o *mdOutput) event(ev Event) {
@@ -207,7 +211,11 @@ func (o *mdOutput) event(ev Event) {
 	}
 	o.t.Add(ev)
 }
-func (o *mdOutput) end() { _ = o.t.WriteMarkdown(o.w) }
+
+func (o *mdOutput) end() {
+	o.t.Turns = resumedTurns(o.resumed, o.t.Turns)
+	_ = o.t.WriteMarkdown(o.w)
+}
 
 // textOutput writes a debate as readable live text.
 type textOutput struct {

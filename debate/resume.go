@@ -260,3 +260,33 @@ func NewFrom(cfg Config, p Provider, pos Position) (*Engine, error) {
 	e.from = &pos
 	return e, nil
 }
+
+// seedResumed has the md output of a resumed debate (ref set) print the
+// whole debate at its end, read from its room, not only the turns said
+// since the resume.
+func seedResumed(out output, sess *Session, ref string) {
+	if md, ok := out.(*mdOutput); ok && strings.TrimSpace(ref) != "" {
+		md.resumed = sess.Room()
+	}
+}
+
+// resumedTurns is every turn saved in r, the cut ones with their note;
+// turns when r is nil or cannot be read.
+func resumedTurns(r *room.Room, turns []Turn) []Turn {
+	if r == nil {
+		return turns
+	}
+	st, err := r.Refresh()
+	if err != nil {
+		return turns
+	}
+	var out []Turn
+	for _, m := range st.Messages {
+		if m.Seat == room.SeatModerator {
+			continue
+		}
+		// A cut turn's text ends with the note saying so.
+		out = append(out, Turn{Round: m.Round, Agent: m.Seat, Model: m.Agent, Text: m.Text})
+	}
+	return out
+}

@@ -436,3 +436,50 @@ func personaIndex(cfg Config, name string) int {
 	}
 	return -1
 }
+
+// TestResumeHeadlessMarkdown: the md output of a resumed debate is the
+// whole debate, the turns said before the resume included, once each.
+func TestResumeHeadlessMarkdown(t *testing.T) {
+	cs := newCutServer(t, 2)
+	cwd := t.TempDir()
+	opts := HeadlessOptions{Settings: wireSettings(cwd, cs.URL), Format: FormatText}
+	opts.Settings.Room = "md"
+	var out, errOut strings.Builder
+	if err := RunHeadless(context.Background(), opts, &out, &errOut); err == nil {
+		t.Fatal("the cut debate did not fail")
+	}
+	opts.Format, opts.Resume = FormatMD, "md"
+	out.Reset()
+	if err := RunHeadless(context.Background(), opts, &out, &errOut); err != nil {
+		t.Fatalf("%v\n%s", err, errOut.String())
+	}
+	md := out.String()
+	for _, want := range []string{"Reply 1.", "CUT partial", "*[incomplete:", "Reply 3.", "Reply 8.", "## Verdict"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the transcript lacks %q:\n%s", want, md)
+		}
+	}
+	if n := strings.Count(md, "Reply 1."); n != 1 {
+		t.Errorf("Reply 1 is in the transcript %d times", n)
+	}
+	if n := strings.Count(md, "### Software Architect"); n != 3 {
+		t.Errorf("Software Architect has %d turns in the transcript, want 3 (the cut one and two)", n)
+	}
+}
+
+func TestMaxCostNeedsACost(t *testing.T) {
+	s := mockSettings(t.TempDir())
+	s.Config.MaxCost = 0.5
+	if _, err := Prepare(s); !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), "[prices.") {
+		t.Errorf("--max-cost on the mock without prices: %v", err)
+	}
+	s.Config.Prices = PriceTable{"mock": {Prompt: 1}}
+	if _, err := Prepare(s); err != nil {
+		t.Errorf("with a price table: %v", err)
+	}
+	s.Config.Prices = nil
+	s.Provider = ProviderConfig{Name: ProviderOpenRouter, APIKey: "k"}
+	if _, err := Prepare(s); err != nil {
+		t.Errorf("on OpenRouter, which reports costs: %v", err)
+	}
+}

@@ -83,6 +83,9 @@ func Prepare(s Settings) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkCostSource(cfg, pc); err != nil {
+		return nil, err
+	}
 	prov, err := NewProvider(pc)
 	if err != nil {
 		return nil, err

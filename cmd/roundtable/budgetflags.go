@@ -59,3 +59,10 @@ func checkResume(c *cobra.Command, ref string) error {
 	}
 	return nil
 }
+
+// roomFlag is a room's name or folder; its help reads "--resume ROOM".
+type roomFlag struct{ p *string }
+
+func (f *roomFlag) String() string     { return *f.p }
+func (f *roomFlag) Type() string       { return "ROOM" }
+func (f *roomFlag) Set(s string) error { *f.p = s; return nil }

@@ -70,6 +70,6 @@ incomplete and spoken again.`,
 	}
 	d.add(c, "the decision to debate (required)", "room name to save the debate in (default: from the topic and time)")
 	c.Flags().StringVar(&format, "format", debate.FormatText, "output: text (live), jsonl (events) or md (transcript at the end)")
-	c.Flags().StringVar(&resume, "resume", "", "continue the debate of room `ROOM` (its name or folder) that failed or was stopped, in the same room, from the turn that did not finish")
+	c.Flags().Var(&roomFlag{p: &resume}, "resume", "continue the debate of a room (its name or folder) that failed or was stopped, in the same room, from the turn that did not finish")
 	return c
 }

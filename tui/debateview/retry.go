@@ -23,8 +23,9 @@ func (m *Model) canRetry() bool {
 		return true
 	case phaseReplay:
 		return strings.HasPrefix(m.closed, strings.TrimSpace(debate.ReasonFailed))
+	default:
+		return false
 	}
-	return false
 }
 
 // offerRetry ends a failure's status with what R does, when it can.
