@@ -194,6 +194,9 @@ func Resume(ctx context.Context, s Settings, ref string) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: room %s: %w", ErrBadConfig, name, err)
 	}
+	if spent := BudgetReached(p.cfg, pos.Usage); spent != "" {
+		return nil, fmt.Errorf("%w: %w: in room %s %s already; resume with a larger budget", ErrBadConfig, ErrNotResumable, name, spent)
+	}
 	return p.launch(ctx, &pos, func(Config) (*room.Room, error) {
 		if err := reopen(r); err != nil {
 			return nil, err

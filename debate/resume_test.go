@@ -331,7 +331,7 @@ func TestResumeProperty(t *testing.T) {
 		failures := 1 + rng.IntN(2)
 		var fails []int // the turn (0-based over the debate) each run fails on
 		for range failures {
-			fails = append(fails, rng.IntN(total))
+			fails = append(fails, rng.IntN(total+1)) // total: the verdict fails
 		}
 		var pos *Position
 		for run := 0; run <= len(fails); run++ {
@@ -353,7 +353,10 @@ func TestResumeProperty(t *testing.T) {
 				},
 				failAt: func(req Request, token int) error {
 					idx := (req.Info.Round-1)*n + personaIndex(cfg, req.Info.Speaker.Name)
-					if req.Info.Purpose == PurposeTurn && idx == failTurn && token == 1 {
+					switch {
+					case req.Info.Purpose == PurposeTurn && idx == failTurn && token == 1:
+						return errBoom
+					case req.Info.Purpose == PurposeVerdict && failTurn == total && token == 1:
 						return errBoom
 					}
 					return nil
@@ -481,5 +484,31 @@ func TestMaxCostNeedsACost(t *testing.T) {
 	s.Provider = ProviderConfig{Name: ProviderOpenRouter, APIKey: "k"}
 	if _, err := Prepare(s); err != nil {
 		t.Errorf("on OpenRouter, which reports costs: %v", err)
+	}
+}
+
+// TestResumeRefusesASpentBudget: a debate that spent its budget before it
+// failed is not resumed under the same budget; a larger one resumes it.
+func TestResumeRefusesASpentBudget(t *testing.T) {
+	cs := newCutServer(t, 3)
+	cwd := t.TempDir()
+	s := wireSettings(cwd, cs.URL)
+	sess, err := Start(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	collect(t, sess.Events())
+	s.Config.MaxTokensTotal = 150 // two replies of 102 tokens were spent
+	if _, err := Resume(context.Background(), s, sess.Room().Config().Room); !errors.Is(err, ErrNotResumable) || !strings.Contains(err.Error(), "token budget of 150") {
+		t.Fatalf("err %v", err)
+	}
+	s.Config.MaxTokensTotal = 1000
+	again, err := Resume(context.Background(), s, sess.Room().Config().Room)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := collect(t, again.Events())
+	if last := evs[len(evs)-1]; last.Type != EventDone {
+		t.Fatalf("ended %+v", last)
 	}
 }
