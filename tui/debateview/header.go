@@ -172,7 +172,9 @@ func (m *Model) footerLines(w int) []string {
 		phase: m.phase, quitting: m.quitting, hasRoom: m.room != nil, manyPanes: m.panes() > 1, running: m.Running(),
 	}
 	usage := m.usageStatus()
-	key.usage = strings.Join(usage, "\n")
+	if len(usage) > 0 {
+		key.usage = usage[0]
+	}
 	if key == m.footKey && m.footer != nil {
 		return m.footer
 	}

@@ -23,6 +23,19 @@ type accounting struct {
 	budget string
 	// resuming: R asked for the debate to go on; its start is awaited.
 	resuming bool
+	// status is the total's forms as last worded, for the figures in key.
+	status struct {
+		key   statusKey
+		forms []string
+		ok    bool
+	}
+}
+
+// statusKey is what the total in the status line is worded from.
+type statusKey struct {
+	u         debate.Usage
+	maxCost   float64
+	maxTokens int
 }
 
 // countTurn adds a finished turn's usage to its speaker's.
@@ -97,8 +110,17 @@ func (m *Model) budgets() (maxCost float64, maxTokens int) {
 func (m *Model) usageStatus() []string {
 	u := m.usage
 	u.CompletionTokens += m.live
-	n := u.PromptTokens + u.CompletionTokens
 	maxCost, maxTokens := m.budgets()
+	key := statusKey{u, maxCost, maxTokens}
+	if c := &m.acct.status; !c.ok || c.key != key {
+		c.key, c.forms, c.ok = key, wordTotal(u, maxCost, maxTokens), true
+	}
+	return m.acct.status.forms
+}
+
+// wordTotal is usageStatus's forms of total u under the budgets.
+func wordTotal(u debate.Usage, maxCost float64, maxTokens int) []string {
+	n := u.PromptTokens + u.CompletionTokens
 	if n == 0 && maxCost == 0 && maxTokens == 0 {
 		return nil
 	}
