@@ -13,8 +13,8 @@ import (
 // onStarted takes the running debate from startCmd, or the reason it could
 // not start.
 func (m *Model) onStarted(msg startedMsg) tea.Cmd {
-	if m.onResumed(msg) {
-		return nil
+	if ok, cmd := m.onResumed(msg); ok {
+		return cmd
 	}
 	if msg.err != nil {
 		m.phase = phaseFailed

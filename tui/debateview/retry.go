@@ -45,6 +45,7 @@ func (m *Model) retry() tea.Cmd {
 	m.run++
 	m.events, m.cancel = nil, nil
 	m.acct.resuming = true
+	m.acct.verdictOnly = m.verdict.err != "" && m.verdict.text == ""
 	for _, c := range m.cols {
 		if c.err != "" {
 			c.err = ""
@@ -76,20 +77,32 @@ func resumeCmd(ctx context.Context, id int64, run int, tr *Tracker, l Launch, di
 	}
 }
 
-// onResumed takes the outcome of R before onStarted does: a resume that
-// could not start says why and leaves the screen as it was (failed, R
-// still there), rather than going back to a form. It reports whether it
-// handled msg.
-func (m *Model) onResumed(msg startedMsg) bool {
+// onResumed takes the outcome of R instead of onStarted: the debate going
+// on in its room (the moderator weighing at once when the verdict was what
+// failed), or, when it could not, why, the screen left as it was (failed,
+// R still there) rather than going back to a form. It reports whether msg
+// was R's.
+func (m *Model) onResumed(msg startedMsg) (bool, tea.Cmd) {
 	if !m.acct.resuming {
-		return false
+		return false, nil
 	}
 	m.acct.resuming = false
-	if msg.err == nil {
-		return false
+	if msg.err != nil {
+		m.phase = phaseFailed
+		m.setError("Could not retry: " + mdrender.Inline(msg.err.Error()))
+		m.offerRetry()
+		return true, nil
 	}
-	m.phase = phaseFailed
-	m.setError("Could not retry: " + mdrender.Inline(msg.err.Error()))
-	m.offerRetry()
-	return true
+	m.room, m.events, m.cancel = msg.room, msg.events, msg.cancel
+	m.started = m.opts.Now()
+	m.now = m.started
+	m.phase = phaseRunning
+	if m.acct.verdictOnly {
+		m.phase, m.verdict.waiting = phaseWeighing, true
+	}
+	m.setStatus("Retrying: the debate goes on in room " + m.roomName() + " from the turn that failed.")
+	if m.quitting {
+		m.cancel()
+	}
+	return true, readEventsCmd(m.id, m.run, m.events)
 }

@@ -187,3 +187,32 @@ func TestRetryThatCannotStart(t *testing.T) {
 		t.Errorf("a retry that could not start changed the room: %+v", st.Closed)
 	}
 }
+
+// TestRetryAFailedVerdict: when what failed is the moderator's verdict,
+// R goes straight to it (the screen weighing at once) and the debate ends
+// with every turn once and the verdict.
+func TestRetryAFailedVerdict(t *testing.T) {
+	srv := cutServer(t, 7) // six turns, then the verdict
+	h := newHarness(t)
+	h.start(New(h.options(), wireLaunch(t.TempDir(), srv.URL)), 160, 40)
+	h.until("the failure", 20*time.Second, func(m Model) bool { return m.phase == phaseFailed && m.events == nil })
+	if h.m.verdict.err == "" {
+		t.Fatalf("the verdict did not fail: status %q", h.m.status)
+	}
+	h.send(press("R"))
+	h.until("the retry to start", 20*time.Second, func(m Model) bool { return !m.acct.resuming })
+	if h.m.phase != phaseWeighing && h.m.phase != phaseDone {
+		t.Errorf("the retried verdict shows phase %d, want weighing", h.m.phase)
+	}
+	h.until("the verdict", 20*time.Second, settled)
+	if h.m.phase != phaseDone || !strings.Contains(h.m.verdict.text, "Reply 8.") {
+		t.Fatalf("phase %d, verdict %q", h.m.phase, h.m.verdict.text)
+	}
+	st, _ := h.m.room.State()
+	checkEveryTurnOnce(t, st, 2, 0)
+	for _, c := range h.m.cols {
+		if len(c.turns) != 2 {
+			t.Errorf("%s has %d turns on screen, want 2", c.name, len(c.turns))
+		}
+	}
+}

@@ -22,7 +22,8 @@ type accounting struct {
 	// debate; "" otherwise.
 	budget string
 	// resuming: R asked for the debate to go on; its start is awaited.
-	resuming bool
+	// verdictOnly: what failed was the verdict, so only it is left.
+	resuming, verdictOnly bool
 	// status is the total's forms as last worded, for the figures in key.
 	status struct {
 		key   statusKey
