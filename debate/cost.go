@@ -131,8 +131,13 @@ func IsComplete(reason string) bool {
 	return reason == ReasonComplete || strings.HasPrefix(reason, ReasonBudget)
 }
 
-// budgetSpent reports whether the debate's total has spent a budget.
-func (r *run) budgetSpent() bool { return BudgetReached(r.cfg, r.total) != "" }
+// budgetSpent reports whether the debate's total has spent a budget after
+// persona i's turn in round, with turns left to stop (after the last one
+// the verdict comes anyway).
+func (r *run) budgetSpent(round, i int) bool {
+	last := round == r.cfg.Rounds && i == len(r.cfg.Personas)-1
+	return !last && BudgetReached(r.cfg, r.total) != ""
+}
 
 // stopForBudget ends the rounds after the turn of persona i in round: the
 // other blind-opening replies still generating are stopped, a budget

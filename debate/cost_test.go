@@ -101,12 +101,14 @@ func TestBudgetRefusedWhenNegative(t *testing.T) {
 
 // TestBudgetStopsAfterTheTurnThatSpendsIt is a property over many random
 // debates and budgets: the debate stops right after the first turn whose
-// running total reaches the budget (tokens or dollars), never earlier;
+// running total reaches the budget (tokens or dollars), never earlier
+// (the last turn aside: the verdict comes after it anyway);
 // a budget event says which, the moderator's verdict follows on what was
 // said, and the stream keeps every other invariant. A budget never reached
 // changes nothing.
 func TestBudgetStopsAfterTheTurnThatSpendsIt(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 2))
+	stopped := 0
 	for i := range 150 {
 		n, rounds := 1+rng.IntN(4), 1+rng.IntN(4)
 		cfg := Config{Topic: "Budgets", Personas: personasN(n), Rounds: rounds, BlindOpening: rng.IntN(3) == 0}
@@ -130,11 +132,13 @@ func TestBudgetStopsAfterTheTurnThatSpendsIt(t *testing.T) {
 			t.Fatalf("debate %d (%+v): %v", i, cfg, err)
 		}
 		var total Usage
-		spentAt := -1 // index of the turn_end that spent the budget
+		spentAt := -1 // index of the turn_end that spent the budget, the last turn's aside
+		turns := 0
 		for k, ev := range evs {
 			if ev.Type == EventTurnEnd {
 				total.Add(*ev.Usage)
-				if spentAt < 0 && BudgetReached(e.Config(), total) != "" {
+				turns++
+				if spentAt < 0 && turns < n*rounds && BudgetReached(e.Config(), total) != "" {
 					spentAt = k
 				}
 			}
@@ -151,6 +155,7 @@ func TestBudgetStopsAfterTheTurnThatSpendsIt(t *testing.T) {
 			}
 			continue
 		}
+		stopped++
 		if budgetAt != spentAt+1 {
 			t.Fatalf("debate %d: the budget was spent by event %d, the budget event is at %d", i, spentAt, budgetAt)
 		}
@@ -169,6 +174,9 @@ func TestBudgetStopsAfterTheTurnThatSpendsIt(t *testing.T) {
 		if len(rest) != 2 || rest[0].Type != EventSummary || rest[1].Type != EventDone {
 			t.Fatalf("debate %d: after the budget event come %v, want the summary and done", i, rest)
 		}
+	}
+	if stopped < 30 || stopped > 140 {
+		t.Errorf("%d of 150 debates stopped at their budget; the budgets drawn do not test both outcomes", stopped)
 	}
 }
 

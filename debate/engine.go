@@ -180,7 +180,7 @@ func (r *run) debate() error {
 			if err := r.turn(round, p, g); err != nil {
 				return err
 			}
-			if r.budgetSpent() {
+			if r.budgetSpent(round, i) {
 				return r.stopForBudget(round, gens, i)
 			}
 		}

@@ -61,7 +61,8 @@ const CancelledMessage = "cancelled"
 // views show the last one until the first token (RetryLabel words it).
 //
 // A budget event says the debate's total reached --max-cost or
-// --max-tokens-total (Config.MaxCost, MaxTokensTotal) after a turn: it
+// --max-tokens-total (Config.MaxCost, MaxTokensTotal) after a turn that
+// was not the last: it
 // comes right after that turn's turn_end, ends the round there (no
 // round_end follows), and the moderator's summary and done follow; reason
 // says which budget ("the cost budget of $0.50 was reached ($0.5012
