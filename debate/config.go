@@ -43,6 +43,14 @@ type Config struct {
 	// MaxTurnTokens cuts a turn after this many deltas (with a note), in
 	// case a server ignores max_tokens; 0: DefaultMaxTurnTokens.
 	MaxTurnTokens int
+	// Prices price each model's tokens where the provider reports no
+	// cost (a persona file's [prices]); see PriceTable.
+	Prices PriceTable
+	// MaxCost and MaxTokensTotal are budgets (0: none): once the debate's
+	// total reaches one after a turn, no more turns are spoken and the
+	// moderator gives a verdict on what was said (a budget event).
+	MaxCost        float64
+	MaxTokensTotal int
 }
 
 // Normalize checks c and fills its defaults. Errors wrap ErrBadConfig or
@@ -94,6 +102,9 @@ func (c Config) Normalize() (Config, error) {
 	}
 	if c.MaxTurnTokens < 0 {
 		return c, fmt.Errorf("%w: max turn tokens %d; give a positive number", ErrBadConfig, c.MaxTurnTokens)
+	}
+	if err := c.checkBudget(); err != nil {
+		return c, err
 	}
 	return c, nil
 }

@@ -16,6 +16,7 @@ type Engine struct {
 	p    Provider
 	ctl  *control // the user's notes and pauses (interject.go)
 	once sync.Once
+	from *Position // where a resumed debate picks up (NewFrom); nil: the start
 }
 
 // New checks cfg (filling its defaults, see Config.Normalize) and returns an
@@ -65,6 +66,7 @@ func (e *Engine) Run(ctx context.Context) <-chan Event {
 		defer close(out)
 		gctx, cancel := context.WithCancel(ctx)
 		r := &run{cfg: e.cfg, p: e.p, ctl: e.ctl, out: out, ctx: ctx, gctx: gctx, grace: make(chan struct{})}
+		r.resumeAt(e.from)
 		defer func() {
 			cancel()
 			r.wg.Wait()
@@ -90,6 +92,8 @@ type run struct {
 	transcript []Turn
 	total      Usage
 	held       int // rounds finished
+
+	from Position // where the debate picks up: the zero Position is its start
 
 	grace      chan struct{} // closed finalGrace after the first final send blocked on a cancelled ctx
 	graceTimer *time.Timer
@@ -149,19 +153,26 @@ func (r *run) debate() error {
 	if !r.send(Event{Type: EventSessionStart, Topic: r.cfg.Topic, Agents: r.cfg.Names(), Rounds: r.cfg.Rounds, Provider: r.p.Name()}) {
 		return errCancelled
 	}
-	for round := 1; round <= r.cfg.Rounds; round++ {
+	for round := max(r.from.Round, 1); round <= r.cfg.Rounds; round++ {
 		if !r.send(Event{Type: EventRoundStart, Round: round}) {
 			return errCancelled
 		}
 		var gens []*gen
 		if r.cfg.BlindOpening && round == 1 {
-			for _, p := range r.cfg.Personas {
-				gens = append(gens, r.startTurn(round, p, true))
+			for i, p := range r.cfg.Personas {
+				var g *gen
+				if !r.skip(round, i) {
+					g = r.startTurn(round, p, true)
+				}
+				gens = append(gens, g)
 			}
 		}
 		// Turns see r.transcript as it stands when they start; the user's
 		// notes join it between turns (interject.go).
 		for i, p := range r.cfg.Personas {
+			if r.skip(round, i) {
+				continue // spoken before the debate was resumed
+			}
 			if !r.takeNotes(round) {
 				return errCancelled
 			}
@@ -173,6 +184,9 @@ func (r *run) debate() error {
 			}
 			if err := r.turn(round, p, g); err != nil {
 				return err
+			}
+			if r.budgetSpent(round, i) {
+				return r.stopForBudget(round, gens, i)
 			}
 		}
 		r.held = round
@@ -252,6 +266,7 @@ func (r *run) turn(round int, p Persona, g *gen) error {
 		}
 	}
 	usage, truncated, err := g.result()
+	usage = r.cfg.Prices.Apply(model, usage)
 	if err != nil {
 		if r.ctx.Err() != nil {
 			err = errCancelled
@@ -341,6 +356,7 @@ func (r *run) silent(purpose Purpose) (string, Usage, error) {
 		}
 	}
 	usage, _, err := g.result()
+	usage = r.cfg.Prices.Apply(ModelLabel(r.p, m), usage)
 	r.total.Add(usage)
 	if err != nil {
 		if r.ctx.Err() != nil {

@@ -22,6 +22,7 @@ const (
 	EventRoundEnd     EventType = "round_end"
 	EventNote         EventType = "note"
 	EventPause        EventType = "pause"
+	EventBudget       EventType = "budget"
 	EventSummary      EventType = "summary"
 	EventDone         EventType = "done"
 	EventError        EventType = "error"
@@ -47,6 +48,7 @@ const CancelledMessage = "cancelled"
 //	round_end     {round, consensus?}
 //	note          {round, from, text}          (from: "user")
 //	pause         {round}
+//	budget        {round, reason, usage}       (a budget was spent: the verdict comes now)
 //	summary       {text, round, model, usage}
 //	done          {usage}                      (the debate's total usage)
 //	error         {message, agent?, round?, provider?, usage?}
@@ -62,6 +64,14 @@ const CancelledMessage = "cancelled"
 // or consensus check, which are not streamed as turns, it comes between
 // rounds with agent the moderator's name. A turn may see several; the
 // views show the last one until the first token (RetryLabel words it).
+//
+// A budget event says the debate's total reached --max-cost or
+// --max-tokens-total (Config.MaxCost, MaxTokensTotal) after a turn that
+// was not the last: it
+// comes right after that turn's turn_end, ends the round there (no
+// round_end follows), and the moderator's summary and done follow; reason
+// says which budget ("the cost budget of $0.50 was reached ($0.5012
+// spent)"), usage is the total so far.
 //
 // An activity event says what a persona spoken by a coding agent did
 // besides speaking: kind "tool" (a tool call, "reading room/store.go"),
@@ -246,6 +256,11 @@ type (
 		From  string `json:"from"`
 		Text  string `json:"text"`
 	}
+	budgetData struct {
+		Round  int    `json:"round"`
+		Reason string `json:"reason"`
+		Usage  *Usage `json:"usage,omitempty"`
+	}
 	summaryData struct {
 		Text  string `json:"text"`
 		Round int    `json:"round,omitempty"`
@@ -297,6 +312,8 @@ func (e Event) data() (any, error) {
 		return noteData{Round: e.Round, From: e.From, Text: e.Text}, nil
 	case EventPause:
 		return roundData{Round: e.Round}, nil
+	case EventBudget:
+		return budgetData{Round: e.Round, Reason: e.Text, Usage: e.Usage}, nil
 	case EventSummary:
 		return summaryData{Text: e.Text, Round: e.Round, Model: e.Model, Usage: e.Usage}, nil
 	case EventDone:
@@ -351,6 +368,8 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 		e.Text = w.FullText
 	case EventError:
 		e.Text = w.Message
+	case EventBudget:
+		e.Text = w.Reason
 	case EventRetry:
 		e.Text, e.Status, e.Attempt, e.Attempts = w.Reason, w.Status, w.Attempt, w.Attempts
 		e.Wait = time.Duration(w.WaitMS) * time.Millisecond

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/roundtable-dev/roundtable/room"
 )
 
 // Output formats of the headless command.
@@ -34,6 +36,10 @@ type HeadlessOptions struct {
 	// InterjectPrompt says on stderr, at each pause, that a line is
 	// awaited (for a person typing on stdin).
 	InterjectPrompt bool
+	// Resume, when set, names a room (or its folder) whose debate ended
+	// before its verdict: it is continued there (Resume) instead of a new
+	// debate being started.
+	Resume string
 }
 
 // checkFormat is the output format named by s.
@@ -70,7 +76,7 @@ func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Wr
 		s.Config.PauseBetweenRounds = true
 		feed = newNoteFeed(opts.Interject)
 	}
-	sess, err := Start(ctx, s)
+	sess, err := startOrResume(ctx, s, opts.Resume, stderr)
 	if err != nil {
 		return err
 	}
@@ -86,6 +92,7 @@ func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Wr
 	ow := &outWriter{w: stdout}
 	bw := bufio.NewWriterSize(ow, 32<<10)
 	out := newOutput(format, bw, stderr)
+	seedResumed(out, sess, opts.Resume)
 	var last Event
 	for ev := range sess.Events() {
 		last = ev
@@ -212,6 +219,7 @@ func (o *jsonlOutput) end()           {}
 type mdOutput struct {
 	w, stderr io.Writer
 	t         Transcript
+	resumed   *room.Room // a resumed debate's room: its turns make the transcript
 }
 
 func (o *mdOutput) event(ev Event) {
@@ -220,7 +228,11 @@ func (o *mdOutput) event(ev Event) {
 	}
 	o.t.Add(ev)
 }
-func (o *mdOutput) end() { _ = o.t.WriteMarkdown(o.w) }
+
+func (o *mdOutput) end() {
+	o.t.Turns = resumedTurns(o.resumed, o.t.Turns)
+	_ = o.t.WriteMarkdown(o.w)
+}
 
 // textOutput writes a debate as readable live text.
 type textOutput struct {
@@ -260,6 +272,8 @@ func (o *textOutput) event(ev Event) {
 		if ev.Consensus != nil && *ev.Consensus && ev.Round < o.rounds {
 			fmt.Fprintf(w, "\nThe moderator finds consensus after round %d; going to the verdict.\n", ev.Round)
 		}
+	case EventBudget:
+		fmt.Fprintf(w, "\nThe debate stops here: %s. The moderator gives a verdict on what was said.\n", oneLine(ev.Text))
 	case EventSummary:
 		fmt.Fprintf(w, "\n━━━ Moderator's verdict ━━━\n\n%s\n", strings.TrimSpace(ev.Text))
 	case EventDone:
@@ -279,7 +293,7 @@ func (o *textOutput) end() {}
 func usageLine(u Usage) string {
 	s := fmt.Sprintf("Tokens: %d prompt, %d completion", u.PromptTokens, u.CompletionTokens)
 	if u.Cost > 0 {
-		s += fmt.Sprintf(", cost $%.4f", u.Cost)
+		s += ", cost " + FormatDollars(u.Cost)
 	}
 	return s + "."
 }

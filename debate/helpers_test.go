@@ -93,6 +93,7 @@ func invariantErr(evs []Event, cfg Config) error {
 	var cur Event
 	sawSummary := false
 	paused := false
+	budgetStop := false
 	var lastRoundEnd Event
 	for i, ev := range evs[1:] {
 		switch ev.Type {
@@ -173,6 +174,13 @@ func invariantErr(evs []Event, cfg Config) error {
 				return fmt.Errorf("event %d: pause %+v out of place (round %d)", i+1, ev, round)
 			}
 			paused = true
+		case EventBudget:
+			// A budget spent ends the round after a turn: the verdict
+			// comes next.
+			if !inRound || inTurn || turnIdx == 0 || ev.Round != round || ev.Text == "" || ev.Usage == nil {
+				return fmt.Errorf("event %d: budget %+v out of place (round %d, turn %d)", i+1, ev, round, turnIdx)
+			}
+			inRound, budgetStop = false, true
 		case EventSummary:
 			if cfg.PauseBetweenRounds && !paused {
 				return fmt.Errorf("event %d: the verdict came without a pause after round %d", i+1, round)
@@ -186,7 +194,7 @@ func invariantErr(evs []Event, cfg Config) error {
 				return errors.New("done without a summary")
 			}
 			stopped := lastRoundEnd.Consensus != nil && *lastRoundEnd.Consensus
-			if round != cfg.Rounds && !stopped {
+			if round != cfg.Rounds && !stopped && !budgetStop {
 				return fmt.Errorf("done after %d of %d rounds without consensus", round, cfg.Rounds)
 			}
 		case EventError:

@@ -21,6 +21,9 @@ type Transcript struct {
 	Consensus int
 	Error     string // the error event's message, if the debate failed
 	Usage     Usage  // the debate's total
+	// Budget is the budget event's reason when a budget stopped the
+	// debate before its last round; "" otherwise.
+	Budget string
 }
 
 // Add takes one event into the transcript.
@@ -47,6 +50,8 @@ func (t *Transcript) Add(ev Event) {
 		}
 	case EventNote:
 		t.Turns = append(t.Turns, NoteTurn(ev.Round, ev.Text))
+	case EventBudget:
+		t.Budget, t.Held = ev.Text, ev.Round
 	case EventRoundStart, EventTurnStart, EventToken, EventRetry, EventActivity, EventPause:
 	}
 }
@@ -78,6 +83,9 @@ func (t *Transcript) WriteMarkdown(w io.Writer) error {
 	}
 	if t.Consensus > 0 && t.Consensus < t.Rounds {
 		fmt.Fprintf(&b, "\n*The moderator found consensus after round %d of %d and stopped the debate there.*\n", t.Consensus, t.Rounds)
+	}
+	if t.Budget != "" {
+		fmt.Fprintf(&b, "\n*The debate stopped in round %d: %s. The verdict is on what was said.*\n", t.Held, oneLine(t.Budget))
 	}
 	if t.Verdict != "" {
 		fmt.Fprintf(&b, "\n## Verdict\n\n%s\n", strings.TrimSpace(t.Verdict))

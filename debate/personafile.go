@@ -32,6 +32,13 @@ import (
 //	model   = "anthropic/claude-sonnet-4"
 //	agent   = ["acp:codex"]    # optional: the moderator may be an agent too
 //
+//	[prices."openai/gpt-4o"]   # optional: what a model costs, for the cost shown
+//	prompt     = 2.50          # US dollars per million prompt tokens
+//	completion = 10.00         # US dollars per million completion tokens
+//
+// A price is used where the provider reports no cost of its own
+// (OpenRouter does); the model is named as the debate labels it.
+//
 // Unknown keys are refused (they are usually typos), and so is a persona
 // that fails Persona.Validate.
 func LoadPersonaFile(path string) (PersonaFile, error) {
@@ -58,6 +65,7 @@ type PersonaFile struct {
 	ReplaceDefaults bool
 	Personas        []PersonaChoice
 	Moderator       *Persona // nil when the file has no [moderator]
+	Prices          PriceTable
 }
 
 type rawPersona struct {
@@ -74,6 +82,7 @@ type rawFile struct {
 	ReplaceDefaults bool         `toml:"replace_defaults"`
 	Persona         []rawPersona `toml:"persona"`
 	Moderator       *rawPersona  `toml:"moderator"`
+	Prices          PriceTable   `toml:"prices"`
 }
 
 // ParsePersonaFile parses the TOML text of a persona file; name is used in
@@ -89,10 +98,13 @@ func ParsePersonaFile(name string, data []byte) (PersonaFile, error) {
 		for i, k := range extra {
 			keys[i] = k.String()
 		}
-		return PersonaFile{}, fmt.Errorf("%w: %s has unknown keys %s; a persona has name, persona, stance, model, color, enabled and agent",
+		return PersonaFile{}, fmt.Errorf("%w: %s has unknown keys %s; a persona has name, persona, stance, model, color, enabled and agent; a price has prompt and completion",
 			ErrBadPersona, name, strings.Join(keys, ", "))
 	}
-	out := PersonaFile{ReplaceDefaults: raw.ReplaceDefaults}
+	if err := checkPrices(name, raw.Prices); err != nil {
+		return PersonaFile{}, err
+	}
+	out := PersonaFile{ReplaceDefaults: raw.ReplaceDefaults, Prices: raw.Prices}
 	lines := personaLines(data, len(raw.Persona))
 	// at is where persona i is in the file; where names the file too.
 	at := func(i int) string {
@@ -236,6 +248,9 @@ const (
 type Panel struct {
 	Personas  []PersonaChoice
 	Moderator Persona
+	// Prices are the persona files' price tables, merged (a later file's
+	// price of a model wins).
+	Prices PriceTable
 }
 
 // PanelOptions say where personas come from.
@@ -278,7 +293,7 @@ func LoadPanel(opt PanelOptions) (Panel, error) {
 			}
 			return Panel{}, err
 		}
-		if len(pf.Personas) == 0 && pf.Moderator == nil {
+		if len(pf.Personas) == 0 && pf.Moderator == nil && len(pf.Prices) == 0 {
 			return Panel{}, fmt.Errorf("%w: %s defines no [[persona]]", ErrBadPersona, opt.File)
 		}
 		if len(pf.Personas) > 0 {
@@ -291,6 +306,7 @@ func LoadPanel(opt PanelOptions) (Panel, error) {
 		if pf.Moderator != nil {
 			panel.Moderator = *pf.Moderator
 		}
+		panel.Prices = mergePrices(panel.Prices, pf.Prices)
 	}
 	for _, a := range opt.Agents {
 		if spec, ok := moderatorAgent(a); ok {
@@ -344,6 +360,7 @@ func (p *Panel) merge(pf PersonaFile) {
 	if pf.Moderator != nil {
 		p.Moderator = *pf.Moderator
 	}
+	p.Prices = mergePrices(p.Prices, pf.Prices)
 }
 
 // upsert replaces the persona with c's name (ignoring case) or appends c.

@@ -92,6 +92,7 @@ type Recorder struct {
 	pending  *Event                     // an incomplete turn, written once the error says why
 	activity map[string][]room.Activity // by speaker: what their agent did, saved with their next message
 	pendAct  []room.Activity            // the pending turn's
+	budget   string                     // the budget event's reason: the room closes complete, saying so
 	err      error
 	closed   bool
 }
@@ -121,7 +122,7 @@ func (rc *Recorder) Handle(ev Event) error {
 			rc.pending, rc.pendAct = &e, act
 			break
 		}
-		rc.write(room.Post{Seat: ev.Agent, Agent: ev.Model, Kind: KindTurn, Text: orNoReply(ev.Text), Round: ev.Round, Activity: act})
+		rc.write(room.Post{Seat: ev.Agent, Agent: ev.Model, Kind: KindTurn, Text: orNoReply(ev.Text), Round: ev.Round, Activity: act, Usage: roomUsage(ev.Usage)})
 	case EventSummary:
 		rc.flush("")
 		var act []room.Activity
@@ -130,7 +131,7 @@ func (rc *Recorder) Handle(ev Event) error {
 			// once every turn has ended.
 			act = append(act, rc.takeActivity(name)...)
 		}
-		rc.write(room.Post{Seat: room.SeatModerator, Agent: ev.Model, Kind: room.KindSummary, Text: orNoReply(ev.Text), Round: ev.Round, Activity: act})
+		rc.write(room.Post{Seat: room.SeatModerator, Agent: ev.Model, Kind: room.KindSummary, Text: orNoReply(ev.Text), Round: ev.Round, Activity: act, Usage: roomUsage(ev.Usage)})
 	case EventActivity:
 		if rc.activity == nil {
 			rc.activity = map[string][]room.Activity{}
@@ -140,8 +141,15 @@ func (rc *Recorder) Handle(ev Event) error {
 			a = a[len(a)-maxSavedActivity:]
 		}
 		rc.activity[ev.Agent] = a
+	case EventBudget:
+		rc.flush("")
+		rc.budget = ev.Text
 	case EventDone:
 		rc.flush("")
+		if rc.budget != "" {
+			rc.close(ReasonBudget + oneLine(rc.budget))
+			break
+		}
 		rc.close(ReasonComplete)
 	case EventError:
 		why := ev.Text
@@ -190,7 +198,7 @@ func (rc *Recorder) flush(why string) {
 		why = "cut off"
 	}
 	text := strings.TrimRight(ev.Text, "\n ") + "\n\n*[incomplete: " + oneLine(why) + "]*"
-	rc.write(room.Post{Seat: ev.Agent, Agent: ev.Model, Kind: KindIncomplete, Text: text, Round: ev.Round, Activity: act})
+	rc.write(room.Post{Seat: ev.Agent, Agent: ev.Model, Kind: KindIncomplete, Text: text, Round: ev.Round, Activity: act, Usage: roomUsage(ev.Usage)})
 }
 
 func (rc *Recorder) write(p room.Post) {

@@ -46,6 +46,7 @@ type Settings struct {
 func (s Settings) WithPanel(p Panel) Settings {
 	s.Config.Personas = p.Enabled()
 	s.Config.Moderator = p.Moderator
+	s.Config.Prices = p.Prices
 	return s
 }
 
@@ -80,6 +81,9 @@ func Prepare(s Settings) (*Plan, error) {
 	}
 	cfg, err = cfg.Normalize()
 	if err != nil {
+		return nil, err
+	}
+	if err := checkCostSource(cfg, pc); err != nil {
 		return nil, err
 	}
 	prov, err := NewProvider(pc)
@@ -117,6 +121,12 @@ func (p *Plan) Provider() ProviderConfig { return p.pc }
 // debate; with no room name given, each gets a fresh room. ctx bounds the
 // debate: cancelling it stops the debate like Session.Stop.
 func (p *Plan) Start(ctx context.Context) (*Session, error) {
+	return p.launch(ctx, nil, func(cfg Config) (*room.Room, error) { return CreateRoom(p.cwd, p.room, cfg) })
+}
+
+// launch starts the debate from (nil: its start) in the room open gives
+// once the provider answers.
+func (p *Plan) launch(ctx context.Context, from *Position, open func(Config) (*room.Room, error)) (*Session, error) {
 	rp := &routedProvider{model: p.prov, agents: map[string]*AgentProvider{}}
 	for name, spec := range p.agents {
 		ap, err := NewAgentProvider(spec, p.aopts)
@@ -134,7 +144,8 @@ func (p *Plan) Start(ctx context.Context) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := CreateRoom(p.cwd, p.room, eng.Config())
+	eng.from = from
+	r, err := open(eng.Config())
 	if err != nil {
 		return nil, err
 	}

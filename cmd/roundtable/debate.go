@@ -9,7 +9,7 @@ func init() { subcommands = append(subcommands, newDebateCmd) }
 
 func newDebateCmd() *cobra.Command {
 	var d debateFlags
-	var format string
+	var format, resume string
 	var notes interjectFlags
 	c := &cobra.Command{
 		Use:   "debate --topic T",
@@ -30,21 +30,39 @@ Coding agents: --agent "Claude=acp:claude" has a coding agent speak for a
 persona over ACP (presets claude, codex, gemini, qwen, opencode, or
 acp:<command>), one process per persona, working in --cwd. Agents may read
 and search; edits and commands are refused unless --allow-agent-tools
-write|exec|write,exec.` + interjectHelp,
+write|exec|write,exec.
+
+Cost: tokens and dollars are counted per persona and in all, and saved
+with each message. Dollars come from the provider (OpenRouter reports
+them) or from a price table in a personas file: [prices."MODEL"] with
+prompt = D and completion = D, US dollars per million tokens. --max-cost
+and --max-tokens-total stop the debate once its total reaches them; the
+moderator then gives a verdict on what was said and the room closes
+complete, naming the budget.
+
+Retry: a debate whose turn failed (a connection cut, HTTP 500 after the
+retries, an agent that crashed) goes on from that turn in the same room
+with --resume ROOM; what was said stays, the cut turn is kept marked
+incomplete and spoken again.` + interjectHelp,
 		Example: `  roundtable debate --topic "Should we adopt GraphQL" --rounds 2
   roundtable debate --topic "Move to Kubernetes" --agent "Cost Optimizer=a finance-minded reviewer who scrutinizes spend and ROI"
   roundtable debate --topic "Rewrite the billing service in Rust" --provider openrouter --format jsonl
   roundtable debate --topic "Split the store package" --agent "Claude=acp:claude" --agent "Codex=acp:codex"
-  roundtable debate --topic "Adopt GraphQL" --rounds 3 --interject-from notes.txt`,
+  roundtable debate --topic "Adopt GraphQL" --rounds 3 --interject-from notes.txt
+  roundtable debate --topic "Adopt Rust" --provider openrouter --max-cost 0.25
+  roundtable debate --resume should-we-adopt-graphql-20261130-142010`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, _, err := d.settings()
+			if err == nil {
+				err = checkResume(cmd, resume)
+			}
 			if err == nil {
 				// A closed output (roundtable debate … | head -5) is a
 				// write error to handle, stopping and closing the room,
 				// not a signal that kills the process mid-save.
 				ignoreSIGPIPE()
-				opts := debate.HeadlessOptions{Settings: s, Format: format}
+				opts := debate.HeadlessOptions{Settings: s, Format: format, Resume: resume}
 				var done func()
 				if done, err = notes.options(&opts, cmd.InOrStdin()); err == nil {
 					err = debate.RunHeadless(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -60,5 +78,6 @@ write|exec|write,exec.` + interjectHelp,
 	d.add(c, "the decision to debate (required)", "room name to save the debate in (default: from the topic and time)")
 	notes.add(c)
 	c.Flags().StringVar(&format, "format", debate.FormatText, "output: text (live), jsonl (events) or md (transcript at the end)")
+	c.Flags().Var(&roomFlag{p: &resume}, "resume", "continue the debate of a room (its name or folder) that failed or was stopped, in the same room, from the turn that did not finish")
 	return c
 }

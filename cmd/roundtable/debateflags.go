@@ -41,6 +41,7 @@ func (d *debateFlags) add(c *cobra.Command, topicHelp, roomHelp string) {
 	f.BoolVar(&s.Config.StopOnConsensus, "stop-on-consensus", false, "stop early when the moderator finds consensus after a round")
 	f.BoolVar(&s.Config.PauseBetweenRounds, "pause-between-rounds", false, "wait for you after each round: enter goes on, i speaks to the panel (debate: a line on stdin, a non-blank one a note)")
 	f.Var(newDurationFlag(&s.Config.TurnTimeout, debate.DefaultTurnTimeout, "turn-timeout"), "turn-timeout", "end the debate when a provider sends no token for this long")
+	addBudgetFlags(c, &s.Config)
 }
 
 // settings is the debate the flags describe, the same for `debate` and

@@ -121,7 +121,7 @@ func TestHelpInTerminal(t *testing.T) {
 	for _, args := range []string{"--help", "debate --help", "serve --help", "tui --help"} {
 		name := strings.Fields(args)[0]
 		start := exec.Command(tmux, "-L", sock, "-f", "/dev/null", "new-session", "-d", "-s", strings.TrimLeft(name, "-"),
-			"-x", "80", "-y", "100", bin+" "+args+"; echo __end__; sleep 60")
+			"-x", "80", "-y", "200", bin+" "+args+"; echo __end__; sleep 60")
 		if out, err := start.CombinedOutput(); err != nil {
 			t.Fatalf("tmux: %v\n%s", err, out)
 		}

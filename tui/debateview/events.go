@@ -6,12 +6,16 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
 // onStarted takes the running debate from startCmd, or the reason it could
 // not start.
 func (m *Model) onStarted(msg startedMsg) tea.Cmd {
+	if ok, cmd := m.onResumed(msg); ok {
+		return cmd
+	}
 	if msg.err != nil {
 		m.phase = phaseFailed
 		m.setError("Could not start the debate: " + mdrender.Inline(msg.err.Error()))
@@ -132,15 +136,19 @@ func (m *Model) apply(ev debate.Event) {
 		m.verdict.scroll.follow = false
 		if ev.Usage != nil {
 			m.usage.Add(*ev.Usage)
+			m.countTurn(room.SeatModerator, *ev.Usage)
 		}
 		if m.autoFocus {
 			m.focus = len(m.cols)
 		}
+	case debate.EventBudget:
+		m.budgetReached(ev)
 	case debate.EventDone:
 		m.settleUsage(ev.Usage)
 		m.phase = phaseDone
 		m.verdict.waiting = false
 		m.setStatus(fmt.Sprintf("Done. Saved in room %s: e exports it, r runs the debate again.", m.roomName()))
+		m.budgetDone()
 	case debate.EventError:
 		m.failed(ev)
 	}
@@ -173,6 +181,7 @@ func (m *Model) turnEnded(ev debate.Event) {
 	}
 	u.CompletionTokens = max(u.CompletionTokens, m.live)
 	m.usage.Add(u)
+	m.countTurn(ev.Agent, u)
 	m.live = 0
 }
 
@@ -209,6 +218,7 @@ func (m *Model) failed(ev debate.Event) {
 		m.verdict.err = why
 	}
 	m.setError("The debate stopped: " + why)
+	m.offerRetry()
 }
 
 // settleUsage takes the debate's total from its final event. The counter

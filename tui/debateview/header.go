@@ -164,6 +164,7 @@ type footerKey struct {
 	statusErr, showHelp, dark             bool
 	phase                                 phase
 	quitting, hasRoom, manyPanes, running bool
+	usage                                 string
 }
 
 // footerLines is the status line and the help under it, drawn again only
@@ -172,6 +173,10 @@ func (m *Model) footerLines(w int) []string {
 	key := footerKey{
 		w: w, status: m.status, statusErr: m.statusErr, showHelp: m.showHelp, dark: m.styles.Dark,
 		phase: m.phase, quitting: m.quitting, hasRoom: m.room != nil, manyPanes: m.panes() > 1, running: m.Running(),
+	}
+	usage := m.usageStatus()
+	if len(usage) > 0 {
+		key.usage = usage[0]
 	}
 	if key == m.footKey && m.footer != nil {
 		return m.footer
@@ -182,7 +187,7 @@ func (m *Model) footerLines(w int) []string {
 	if m.statusErr {
 		style = s.StatusError
 	}
-	status := " " + cells.Truncate(m.status, max(w-2, 1))
+	status := statusLine(m.status, usage, w)
 	out := []string{style.Render(cells.Fit(status, w))}
 	m.help.ShowAll = m.showHelp
 	for _, l := range strings.Split(hints.View(m.help, m.keys, w-1), "\n") {

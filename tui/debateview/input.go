@@ -37,6 +37,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.stop()
 	case key.Matches(msg, k.Again):
 		return m.again()
+	case key.Matches(msg, k.Retry):
+		return m.retry()
 	case key.Matches(msg, k.NextPane):
 		m.moveFocus(1)
 	case key.Matches(msg, k.PrevPane):
@@ -145,7 +147,7 @@ func (m *Model) again() tea.Cmd {
 	m.setPanel(m.launch.Config.Names())
 	m.verdict = verdictPane{seat: m.verdict.seat, scroll: newScroller()}
 	m.round, m.live = 0, 0
-	m.usage = debate.Usage{}
+	m.usage, m.acct = debate.Usage{}, accounting{}
 	m.started, m.ended = time.Time{}, time.Time{}
 	m.phase = phaseStarting
 	m.focus, m.autoFocus, m.winStart = 0, true, 0
@@ -290,6 +292,7 @@ func (m *Model) syncKeys() {
 		k.Stop.SetHelp("esc", "back")
 	}
 	k.Again.SetEnabled(!running && m.launch != nil)
+	k.Retry.SetEnabled(m.canRetry())
 	hasRoom := m.room != nil
 	k.ExportMD.SetEnabled(hasRoom)
 	k.ExportHTML.SetEnabled(hasRoom)

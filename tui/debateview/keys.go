@@ -20,6 +20,7 @@ type KeyMap struct {
 	Copy       key.Binding
 	Stop       key.Binding
 	Again      key.Binding
+	Retry      key.Binding
 	Help       key.Binding
 	Quit       key.Binding
 	// Search opens the find prompt; NextMatch and PrevMatch move between
@@ -56,6 +57,7 @@ func DefaultKeyMap() KeyMap {
 		Copy:       key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
 		Stop:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop")),
 		Again:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run again")),
+		Retry:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "retry failed turn")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:       key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		ForceQuit:  key.NewBinding(key.WithKeys("ctrl+c")),
@@ -68,7 +70,7 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp is the one-line help under the screen.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.GoOn, k.Interject, k.NextPane, k.Stop, k.Again, k.ExportMD, k.Copy, k.Search, k.Help, k.Quit}
+	return []key.Binding{k.GoOn, k.Interject, k.NextPane, k.Stop, k.Retry, k.Again, k.ExportMD, k.Copy, k.Search, k.Help, k.Quit}
 }
 
 // FullHelp is the help shown with ?.
@@ -78,7 +80,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.ExportMD, k.ExportHTML, k.Copy},
 		{k.Search, k.NextMatch, k.PrevMatch, k.Palette},
-		{k.Stop, k.Again, k.Help, k.Quit},
+		{k.Stop, k.Again, k.Retry, k.Help, k.Quit},
 		{k.Interject, k.GoOn},
 	}
 }

@@ -91,6 +91,7 @@ type Model struct {
 	now      time.Time
 	usage    debate.Usage
 	live     int // tokens of the turn being spoken, not yet in usage
+	acct     accounting
 	quitting bool
 	// forceQuit: ctrl+c was pressed, so leaving quits the program even
 	// when embedded.

@@ -133,6 +133,7 @@ func (m *Model) columnBox(p, w, h int, several bool) []string {
 		titleW += 2
 	}
 	title, titleW = m.withRetry(title, titleW, c.retry, w-5)
+	title, titleW = m.withUsage(c, title, titleW, w-5)
 	note, noteW := "", 0
 	if key.note > 0 {
 		s := fmt.Sprintf(" ↓ %d more ", key.note)

@@ -47,6 +47,7 @@ func NewReplay(opts Options, r *room.Room, st room.State, rerun *Launch) Model {
 	}
 	notes.rest(&m)
 	m.provider = strings.Join(labels, ", ")
+	m.countReplay(st)
 	if t, err := parseTime(cfg.CreatedAt); err == nil {
 		m.started = t
 		m.ended = t
@@ -64,9 +65,13 @@ func NewReplay(opts Options, r *room.Room, st room.State, rerun *Launch) Model {
 	case st.Closed == nil:
 		m.closed = "still open"
 		m.setStatus("This debate has not ended: it is shown as it was when opened.")
-	case st.Closed.Reason == debate.ReasonComplete:
+	case debate.IsComplete(st.Closed.Reason):
 		m.closed = "complete"
 		m.setStatus("A finished debate, read from room " + mdrender.Inline(cfg.Room) + ". e exports it.")
+		if budget, ok := strings.CutPrefix(st.Closed.Reason, debate.ReasonBudget); ok {
+			m.acct.budget = mdrender.Inline(budget)
+			m.setStatus("A finished debate, stopped early because " + m.acct.budget + ". e exports it.")
+		}
 	default:
 		m.closed = mdrender.Inline(st.Closed.Reason)
 		m.setStatus("This debate ended early: " + m.closed + ".")
@@ -77,6 +82,7 @@ func NewReplay(opts Options, r *room.Room, st room.State, rerun *Launch) Model {
 	if len(st.Skipped) > 0 {
 		m.setError("Some message files could not be read and are left out; see " + mdrender.Inline(r.MessagesDir()) + ".")
 	}
+	m.offerRetry()
 	m.syncKeys()
 	return m
 }

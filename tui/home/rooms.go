@@ -49,7 +49,7 @@ func (r Room) Status() string {
 		return "open"
 	case r.Mode != ModeDebate:
 		return "closed"
-	case r.Reason == debate.ReasonComplete:
+	case debate.IsComplete(r.Reason):
 		return "done"
 	case r.Reason == debate.ReasonCancelled:
 		return "stopped"

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/roundtable-dev/roundtable/debate"
+)
+
+// addBudgetFlags registers --max-cost and --max-tokens-total, the
+// debate's budgets, on c.
+func addBudgetFlags(c *cobra.Command, cfg *debate.Config) {
+	f := c.Flags()
+	f.Var(&dollarFlag{p: &cfg.MaxCost, name: "max-cost"}, "max-cost",
+		`stop the debate once it has cost this many US dollars (OpenRouter reports costs; otherwise a [prices."model"] table in a personas file gives them), then the moderator gives a verdict on what was said (default: no limit)`)
+	f.Var(newIntFlag(&cfg.MaxTokensTotal, 0, "max-tokens-total", 1, 0), "max-tokens-total",
+		"stop the debate once its prompt and completion tokens reach this many, then the moderator gives a verdict on what was said (default: no limit)")
+}
+
+// dollarFlag is an amount of US dollars, more than 0.
+type dollarFlag struct {
+	p    *float64
+	name string
+}
+
+func (f *dollarFlag) String() string {
+	if *f.p == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(*f.p, 'f', -1, 64)
+}
+func (f *dollarFlag) Type() string { return "dollars" }
+
+func (f *dollarFlag) Set(s string) error {
+	d, err := strconv.ParseFloat(strings.TrimPrefix(strings.TrimSpace(s), "$"), 64)
+	if err != nil || d <= 0 || math.IsInf(d, 0) || math.IsNaN(d) {
+		return badNumber("--"+f.name, "an amount of dollars of more than 0 like 0.50", s)
+	}
+	*f.p = d
+	return nil
+}
+
+// resumeConflicts are the flags --resume refuses: the debate resumed is
+// the room's own.
+var resumeConflicts = []string{"topic", "room", "rounds", "personas", "agent"}
+
+// checkResume refuses flags that --resume would have to ignore.
+func checkResume(c *cobra.Command, ref string) error {
+	if ref == "" {
+		return nil
+	}
+	for _, name := range resumeConflicts {
+		if c.Flags().Changed(name) {
+			return usageError("--resume continues the room's own debate (its topic, panel and rounds); leave out --%s", name)
+		}
+	}
+	return nil
+}
+
+// roomFlag is a room's name or folder; its help reads "--resume ROOM".
+type roomFlag struct{ p *string }
+
+func (f *roomFlag) String() string     { return *f.p }
+func (f *roomFlag) Type() string       { return "ROOM" }
+func (f *roomFlag) Set(s string) error { *f.p = s; return nil }

@@ -1,0 +1,290 @@
+package debate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+// Position is where a resumed debate picks up, rebuilt from its room by
+// PositionOf: the round and the persona who speaks next, what was said
+// before as the personas see it, and what it cost so far.
+type Position struct {
+	// Round is the round to continue, from 1; Rounds+1 when every round
+	// was held and only the verdict is left.
+	Round int
+	// Turn is the persona (by speaking order) who speaks first in Round;
+	// those before it spoke already.
+	Turn int
+	// Transcript is every finished turn and note so far, in order. Turns
+	// cut short (KindIncomplete) stay in the room but are left out: the
+	// turn is spoken again.
+	Transcript []Turn
+	// Usage is the debate's total so far, the cut turns' usage included.
+	Usage Usage
+	// Notes counts the notes merged into Transcript.
+	Notes int
+}
+
+// ErrNotResumable marks a room whose debate cannot be resumed: not a
+// debate, still open, complete, or its turns not in its panel's order.
+var ErrNotResumable = errors.New("cannot resume the debate")
+
+// resumeAt sets a run to pick up at from (nil: the start).
+func (r *run) resumeAt(from *Position) {
+	if from == nil {
+		return
+	}
+	r.from = *from
+	r.transcript = append([]Turn(nil), from.Transcript...)
+	r.total = from.Usage
+	r.held = min(max(from.Round-1, 0), r.cfg.Rounds)
+}
+
+// skip reports whether persona i of round spoke before the debate was
+// resumed.
+func (r *run) skip(round, i int) bool { return round == r.from.Round && i < r.from.Turn }
+
+// noteTurn is a note of the room as the personas' transcript shows it:
+// the user's words (NoteTurn), between the turns they came after. A host's
+// note in a debate room is shown the same way.
+func noteTurn(n room.Note) Turn { return NoteTurn(n.Round, n.Text) }
+
+// PositionOf rebuilds where cfg's debate stands from its room's state:
+// the finished turns in speaking order (each persona once per round),
+// cut turns left out, notes merged after the message they followed, and
+// the usage of every message summed. It refuses (ErrNotResumable) a room
+// whose turns are not cfg's panel in order, or that holds a verdict.
+func PositionOf(cfg Config, st room.State) (Position, error) {
+	var pos Position
+	if len(cfg.Personas) == 0 {
+		return pos, fmt.Errorf("%w: the debate has no personas", ErrNotResumable)
+	}
+	notes := st.Notes
+	flushNotes := func(upTo int) {
+		for len(notes) > 0 && notes[0].AfterSeq < upTo {
+			pos.Transcript = append(pos.Transcript, noteTurn(notes[0]))
+			pos.Notes++
+			notes = notes[1:]
+		}
+	}
+	done := 0 // finished turns
+	for _, m := range st.Messages {
+		flushNotes(m.Seq)
+		pos.Usage.Add(UsageOf(m))
+		switch {
+		case m.Seat == room.SeatModerator || m.Kind == room.KindSummary:
+			return pos, fmt.Errorf("%w: the room already holds the moderator's verdict (message %d)", ErrNotResumable, m.Seq)
+		case m.Kind == KindIncomplete:
+			continue
+		}
+		round, want := done/len(cfg.Personas)+1, cfg.Personas[done%len(cfg.Personas)].Name
+		if m.Seat != want || m.Round != round {
+			return pos, fmt.Errorf("%w: message %d is %s's turn in round %d, where the panel's order has %s's turn in round %d next",
+				ErrNotResumable, m.Seq, m.Seat, m.Round, want, round)
+		}
+		pos.Transcript = append(pos.Transcript, Turn{Round: m.Round, Agent: m.Seat, Model: m.Agent, Text: m.Text})
+		done++
+	}
+	flushNotes(int(^uint(0) >> 1))
+	pos.Round, pos.Turn = done/len(cfg.Personas)+1, done%len(cfg.Personas)
+	if pos.Round > cfg.Rounds {
+		pos.Round, pos.Turn = cfg.Rounds+1, 0
+	}
+	return pos, nil
+}
+
+// Resumable reports whether a debate room that ended can be resumed: it
+// closed without its verdict (failed, stopped or its output closed) and
+// records its panel. It reads no files.
+func Resumable(cfg room.Config, closed *room.Closed) bool {
+	if closed == nil || IsComplete(closed.Reason) {
+		return false
+	}
+	_, ok := ConfigFromRoom(cfg)
+	return ok
+}
+
+// openRoomRef opens the room ref names: a room folder (a path with a
+// separator, or one holding room.json), else a room name under cwd.
+func openRoomRef(cwd, ref string) (*room.Room, error) {
+	ref = strings.TrimSpace(ref)
+	if ref == "" {
+		return nil, fmt.Errorf("%w: --resume needs a room name or folder", ErrBadConfig)
+	}
+	if strings.ContainsRune(ref, filepath.Separator) || strings.ContainsRune(ref, '/') {
+		abs, err := filepath.Abs(ref)
+		if err != nil {
+			return nil, fmt.Errorf("%w: --resume %s: %w", ErrBadConfig, ref, err)
+		}
+		name, top := filepath.Base(abs), filepath.Dir(abs)
+		if filepath.Base(top) != room.Folder {
+			return nil, fmt.Errorf("%w: --resume %s is not a room folder (rooms live in %s/<name>); give the room's name and --cwd", ErrBadConfig, ref, room.Folder)
+		}
+		cwd = filepath.Dir(top)
+		ref = name
+	}
+	if cwd == "" {
+		cwd = "."
+	}
+	r, err := room.Open(cwd, ref)
+	if err != nil {
+		if errors.Is(err, room.ErrNoRoom) {
+			return nil, fmt.Errorf("%w: there is no room %q in %s; list the rooms with roundtable tui, or pass --cwd", ErrBadConfig, ref, cwd)
+		}
+		return nil, fmt.Errorf("%w: --resume %s: %w", ErrBadConfig, ref, err)
+	}
+	return r, nil
+}
+
+// Resume continues, in its own room, a persona debate that ended before
+// its verdict (a turn failed: a connection cut, an HTTP 500 after the
+// retries, an agent that crashed; or it was stopped). ref is the room's
+// name under s.Cwd, or its folder. The debate is the room's (topic,
+// panel, moderator, rounds); the rest comes from s: the provider, the
+// options, the budgets and prices.
+//
+// It rebuilds the transcript, the notes, the usage and where the debate
+// stands from the room (PositionOf), checks the provider like Start, then
+// reopens the room (its closed.json is moved aside to closed-<n>.json,
+// kept) and runs the rest from the turn that failed. The cut turn stays in
+// the room, marked incomplete, but no persona sees it; every turn said
+// before stands and is not said again.
+//
+// Errors: those of Prepare and Preflight, and ErrNotResumable (with
+// ErrBadConfig, so a command line exits 2) for a room that cannot be.
+func Resume(ctx context.Context, s Settings, ref string) (*Session, error) {
+	r, err := openRoomRef(s.Cwd, ref)
+	if err != nil {
+		return nil, err
+	}
+	st, err := r.Refresh()
+	if err != nil {
+		return nil, err
+	}
+	name := r.Config().Room
+	cfg, ok := ConfigFromRoom(r.Config())
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("%w: %w: room %s is not a persona debate that records its panel", ErrBadConfig, ErrNotResumable, name)
+	case st.Closed == nil:
+		return nil, fmt.Errorf("%w: %w: room %s is still open, so its debate may be running; stop it first (esc in its screen)", ErrBadConfig, ErrNotResumable, name)
+	case IsComplete(st.Closed.Reason):
+		return nil, fmt.Errorf("%w: %w: the debate in room %s is complete; run it again in a new room instead", ErrBadConfig, ErrNotResumable, name)
+	}
+	s.Config.Topic, s.Config.Personas, s.Config.Moderator, s.Config.Rounds = cfg.Topic, cfg.Personas, cfg.Moderator, cfg.Rounds
+	s.Cwd, s.Room = r.Cwd(), ""
+	p, err := Prepare(s)
+	if err != nil {
+		return nil, err
+	}
+	pos, err := PositionOf(p.cfg, st)
+	if err != nil {
+		return nil, fmt.Errorf("%w: room %s: %w", ErrBadConfig, name, err)
+	}
+	if spent := BudgetReached(p.cfg, pos.Usage); spent != "" {
+		return nil, fmt.Errorf("%w: %w: in room %s %s already; resume with a larger budget", ErrBadConfig, ErrNotResumable, name, spent)
+	}
+	return p.launch(ctx, &pos, func(Config) (*room.Room, error) {
+		if err := reopen(r); err != nil {
+			return nil, err
+		}
+		return r, nil
+	})
+}
+
+// reopen moves a closed room's closed.json aside, to the first free
+// closed-<n>.json, so the room is open again and the earlier ending is
+// kept. Another process reopening it first is an error.
+func reopen(r *room.Room) error {
+	closed := filepath.Join(r.Dir(), "closed.json")
+	for n := 1; n < 10000; n++ {
+		aside := filepath.Join(r.Dir(), fmt.Sprintf("closed-%d.json", n))
+		err := os.Link(closed, aside)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%w: room %s was reopened by another process meanwhile", ErrNotResumable, r.Config().Room)
+		}
+		if err != nil {
+			return fmt.Errorf("reopen room %s: keep %s: %w", r.Config().Room, aside, err)
+		}
+		if err := os.Remove(closed); err != nil {
+			_ = os.Remove(aside)
+			if errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("%w: room %s was reopened by another process meanwhile", ErrNotResumable, r.Config().Room)
+			}
+			return fmt.Errorf("reopen room %s: remove closed.json: %w", r.Config().Room, err)
+		}
+		return nil
+	}
+	return fmt.Errorf("reopen room %s: closed-1.json to closed-9999.json are all taken; remove some", r.Config().Room)
+}
+
+// startOrResume is the headless command's start: Start, or Resume of the
+// room ref names, saying so on stderr.
+func startOrResume(ctx context.Context, s Settings, ref string, stderr io.Writer) (*Session, error) {
+	if strings.TrimSpace(ref) == "" {
+		return Start(ctx, s)
+	}
+	sess, err := Resume(ctx, s, ref)
+	if err == nil {
+		fmt.Fprintf(stderr, "roundtable: resuming the debate in room %s from the turn that did not finish\n", sess.Room().Config().Room)
+	}
+	return sess, err
+}
+
+// NewFrom is New for a debate that picks up at pos (from PositionOf):
+// its first turn is persona pos.Turn's in round pos.Round, every turn
+// sees pos.Transcript before its own round's, and the total starts at
+// pos.Usage. Its stream is a debate's from session_start, the rounds
+// before pos.Round and the turns before pos.Turn left out.
+func NewFrom(cfg Config, p Provider, pos Position) (*Engine, error) {
+	e, err := New(cfg, p)
+	if err != nil {
+		return nil, err
+	}
+	if pos.Round < 1 || pos.Round > e.cfg.Rounds+1 || pos.Turn < 0 || pos.Turn >= len(e.cfg.Personas) {
+		return nil, fmt.Errorf("%w: cannot resume at round %d, turn %d of %d rounds of %d personas", ErrBadConfig, pos.Round, pos.Turn, e.cfg.Rounds, len(e.cfg.Personas))
+	}
+	e.from = &pos
+	return e, nil
+}
+
+// seedResumed has the md output of a resumed debate (ref set) print the
+// whole debate at its end, read from its room, not only the turns said
+// since the resume.
+func seedResumed(out output, sess *Session, ref string) {
+	if md, ok := out.(*mdOutput); ok && strings.TrimSpace(ref) != "" {
+		md.resumed = sess.Room()
+	}
+}
+
+// resumedTurns is every turn saved in r, the cut ones with their note;
+// turns when r is nil or cannot be read.
+func resumedTurns(r *room.Room, turns []Turn) []Turn {
+	if r == nil {
+		return turns
+	}
+	st, err := r.Refresh()
+	if err != nil {
+		return turns
+	}
+	var out []Turn
+	for _, m := range st.Messages {
+		if m.Seat == room.SeatModerator {
+			continue
+		}
+		// A cut turn's text ends with the note saying so.
+		out = append(out, Turn{Round: m.Round, Agent: m.Seat, Model: m.Agent, Text: m.Text})
+	}
+	return out
+}

@@ -1,0 +1,514 @@
+package debate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+// cutServer speaks OpenAI's streaming chat format: each reply is "Reply
+// n." (n counting chat requests from 1) with its usage, except request
+// cutAt, which sends "CUT partial" and then loses the connection mid-stream.
+type cutServer struct {
+	*httptest.Server
+	cutAt int
+
+	mu     sync.Mutex
+	bodies []string
+}
+
+func newCutServer(t *testing.T, cutAt int) *cutServer {
+	t.Helper()
+	cs := &cutServer{cutAt: cutAt}
+	cs.Server = httptest.NewServer(http.HandlerFunc(cs.serve))
+	t.Cleanup(cs.Close)
+	return cs
+}
+
+func (cs *cutServer) requests() []string {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return append([]string(nil), cs.bodies...)
+}
+
+func (cs *cutServer) serve(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != "/v1/chat/completions" {
+		http.NotFound(w, r)
+		return
+	}
+	var body strings.Builder
+	buf := make([]byte, 32<<10)
+	for {
+		k, err := r.Body.Read(buf)
+		body.Write(buf[:k])
+		if err != nil {
+			break
+		}
+	}
+	cs.mu.Lock()
+	cs.bodies = append(cs.bodies, body.String())
+	n := len(cs.bodies)
+	cs.mu.Unlock()
+	chunk := func(content, finish string) string {
+		f := "null"
+		if finish != "" {
+			f = `"` + finish + `"`
+		}
+		c, _ := json.Marshal(content)
+		return fmt.Sprintf(`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":%s},"finish_reason":%s}]}`+"\n\n", c, f)
+	}
+	if n == cs.cutAt {
+		conn, bw, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		fmt.Fprint(bw, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+		for _, c := range []string{"CUT", " partial"} {
+			data := chunk(c, "")
+			fmt.Fprintf(bw, "%x\r\n%s\r\n", len(data), data)
+		}
+		fmt.Fprint(bw, "40\r\ndata: {\"id\":") // a chunk that never ends
+		_ = bw.Flush()
+		if tc, ok := conn.(*net.TCPConn); ok {
+			_ = tc.SetLinger(0)
+		}
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	fmt.Fprint(w, chunk(fmt.Sprintf("Reply %d", n), ""))
+	fmt.Fprint(w, chunk(".", "stop"))
+	fmt.Fprint(w, `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":100,"completion_tokens":2}}`+"\n\n")
+	fmt.Fprint(w, "data: [DONE]\n\n")
+}
+
+func wireSettings(cwd, url string) Settings {
+	return Settings{
+		Config:   Config{Topic: "Should we adopt GraphQL", Personas: DefaultPersonas(), Rounds: 2},
+		Provider: ProviderConfig{Name: ProviderOpenAI, BaseURL: url + "/v1", Model: "m", APIKey: "k"},
+		Cwd:      cwd, Getenv: envOf(nil),
+	}
+}
+
+// TestResumeAfterACutStream: a debate over a server that cuts the stream
+// in round 2 fails there; Resume continues it in the same room from that
+// turn to its verdict. Every turn is in the room exactly once, the cut one
+// stays marked incomplete, the persona speaking again does not see it,
+// the failed ending is kept aside, and the total counts every message.
+func TestResumeAfterACutStream(t *testing.T) {
+	cs := newCutServer(t, 5) // round 2, the second persona
+	cwd := t.TempDir()
+	s := wireSettings(cwd, cs.URL)
+	sess, err := Start(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := collect(t, sess.Events())
+	if last := evs[len(evs)-1]; last.Type != EventError || last.Agent != "Software Architect" || last.Round != 2 {
+		t.Fatalf("the first run ended with %+v, want the cut turn's error", last)
+	}
+	name := sess.Room().Config().Room
+	st, _ := sess.Room().State()
+	if st.Closed == nil || !strings.HasPrefix(st.Closed.Reason, ReasonFailed) || !Resumable(sess.Room().Config(), st.Closed) {
+		t.Fatalf("closed %+v", st.Closed)
+	}
+	failed := st.Closed.Reason
+
+	again, err := Resume(context.Background(), s, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs = collect(t, again.Events())
+	if evs[0].Type != EventSessionStart || evs[1].Type != EventRoundStart || evs[1].Round != 2 ||
+		evs[2].Type != EventTurnStart || evs[2].Agent != "Software Architect" || evs[2].Round != 2 {
+		t.Fatalf("the resumed stream starts %v", evs[:3])
+	}
+	last := evs[len(evs)-1]
+	if last.Type != EventDone {
+		t.Fatalf("the resumed debate ended with %+v", last)
+	}
+	st, err = again.Room().State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Closed == nil || st.Closed.Reason != ReasonComplete {
+		t.Fatalf("closed %+v after the resume", st.Closed)
+	}
+	var aside room.Closed
+	data, err := os.ReadFile(filepath.Join(again.Room().Dir(), "closed-1.json"))
+	if err != nil || json.Unmarshal(data, &aside) != nil || aside.Reason != failed {
+		t.Fatalf("the failed ending was not kept aside: %s %v", data, err)
+	}
+	count := map[string]int{}
+	incomplete := 0
+	var sum Usage
+	for _, m := range st.Messages {
+		sum.Add(UsageOf(m))
+		switch m.Kind {
+		case KindIncomplete:
+			incomplete++
+			if m.Seat != "Software Architect" || m.Round != 2 || !strings.Contains(m.Text, "CUT partial") {
+				t.Errorf("the incomplete message is %+v", m)
+			}
+		default:
+			count[fmt.Sprintf("%s/%d", m.Seat, m.Round)]++
+		}
+	}
+	for _, p := range DefaultPersonas() {
+		for round := 1; round <= 2; round++ {
+			if n := count[fmt.Sprintf("%s/%d", p.Name, round)]; n != 1 {
+				t.Errorf("%s's turn in round %d is in the room %d times", p.Name, round, n)
+			}
+		}
+	}
+	if incomplete != 1 || count[room.SeatModerator+"/2"] != 1 || len(st.Messages) != 8 {
+		t.Errorf("%d incomplete, %d verdicts, %d messages: %+v", incomplete, count[room.SeatModerator+"/2"], len(st.Messages), st.Messages)
+	}
+	if last.Usage == nil || *last.Usage != sum || sum.PromptTokens != 700 {
+		t.Errorf("the total is %+v, the messages sum to %+v (7 replies of 100 prompt tokens)", last.Usage, sum)
+	}
+	// The sixth request is the cut turn spoken again: it sees the four
+	// turns before it once each, and nothing of the cut one.
+	reqs := cs.requests()
+	if len(reqs) != 8 {
+		t.Fatalf("%d requests, want 8 (the cut turn, six turns and the verdict)", len(reqs))
+	}
+	redo := reqs[5]
+	for n := 1; n <= 4; n++ {
+		if c := strings.Count(redo, fmt.Sprintf("Reply %d.", n)); c != 1 {
+			t.Errorf("the turn spoken again sees Reply %d %d times", n, c)
+		}
+	}
+	if strings.Contains(redo, "CUT") {
+		t.Errorf("the turn spoken again sees the cut turn:\n%s", redo)
+	}
+	if !strings.Contains(reqs[7], "Reply 6.") || strings.Contains(reqs[7], "CUT") {
+		t.Errorf("the verdict's request does not see the debate as it stands now")
+	}
+}
+
+// TestResumeRefuses: a room still open, a complete one, an MCP room and a
+// room that does not exist cannot be resumed, each saying why; nothing is
+// changed in them.
+func TestResumeRefuses(t *testing.T) {
+	cwd := t.TempDir()
+	s := mockSettings(cwd)
+	sess, err := Start(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	collect(t, sess.Events())
+	complete := sess.Room().Config().Room
+	cfg, _ := s.Config.Normalize()
+	open, err := CreateRoom(cwd, "open-one", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := room.Create(cwd, "mcp-room", room.CreateOptions{Topic: "x", Budget: 3}); err != nil {
+		t.Fatal(err)
+	}
+	for ref, want := range map[string]string{
+		complete:   "is complete",
+		"open-one": "still open",
+		"mcp-room": "not a persona debate",
+		"nowhere":  "there is no room",
+	} {
+		_, err := Resume(context.Background(), s, ref)
+		if !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), want) {
+			t.Errorf("resume %s: err %v, want %q", ref, err, want)
+		}
+	}
+	if st, _ := open.State(); st.Closed != nil {
+		t.Errorf("the open room was closed: %+v", st.Closed)
+	}
+	// By folder works the same as by name.
+	if _, err := Resume(context.Background(), s, filepath.Join(cwd, room.Folder, complete)); err == nil || !strings.Contains(err.Error(), "is complete") {
+		t.Errorf("resume by folder: %v", err)
+	}
+}
+
+// recordInto runs e into r through a recorder and returns its events.
+func recordInto(t *testing.T, e *Engine, r *room.Room) []Event {
+	t.Helper()
+	rc := NewRecorder(r)
+	evs := collect(t, Record(e.Run(context.Background()), rc))
+	if rc.Err() != nil {
+		t.Fatal(rc.Err())
+	}
+	return evs
+}
+
+func TestPositionOf(t *testing.T) {
+	cfg, err := Config{Topic: "t", Personas: personasN(2), Rounds: 2}.Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := cfg.Personas[0].Name, cfg.Personas[1].Name
+	post := func(r *room.Room, seat, kind string, round int, text string, u *room.Usage) {
+		t.Helper()
+		if _, err := r.Record(room.Post{Seat: seat, Kind: kind, Round: round, Text: text, Usage: u}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := CreateRoom(t.TempDir(), "p", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	post(r, a, KindTurn, 1, "a1", &room.Usage{PromptTokens: 1, CompletionTokens: 2})
+	if _, err := r.AddNote(room.NoteFromUser, "think of the users", 1); err != nil {
+		t.Fatal(err)
+	}
+	post(r, b, KindIncomplete, 1, "b1 cut", &room.Usage{PromptTokens: 3})
+	post(r, b, KindTurn, 1, "b1", &room.Usage{PromptTokens: 4, CompletionTokens: 5, Cost: 0.25})
+	post(r, a, KindIncomplete, 2, "a2 cut", nil)
+	st, _ := r.State()
+	pos, err := PositionOf(cfg, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said []string
+	for _, tr := range pos.Transcript {
+		said = append(said, tr.Text)
+	}
+	if pos.Round != 2 || pos.Turn != 0 || strings.Join(said, "|") != "a1|think of the users|b1" || pos.Notes != 1 {
+		t.Errorf("position %+v", pos)
+	}
+	if pos.Usage != (Usage{PromptTokens: 8, CompletionTokens: 7, Cost: 0.25}) {
+		t.Errorf("usage %+v, want every message's, the cut ones' too", pos.Usage)
+	}
+	// Every round held: only the verdict is left.
+	post(r, a, KindTurn, 2, "a2", nil)
+	post(r, b, KindTurn, 2, "b2", nil)
+	st, _ = r.State()
+	if pos, err := PositionOf(cfg, st); err != nil || pos.Round != 3 || pos.Turn != 0 || len(pos.Transcript) != 5 {
+		t.Errorf("position %+v, %v; want the verdict only", pos, err)
+	}
+	post(r, room.SeatModerator, room.KindSummary, 2, "verdict", nil)
+	st, _ = r.State()
+	if _, err := PositionOf(cfg, st); !errors.Is(err, ErrNotResumable) {
+		t.Errorf("a room with a verdict: %v", err)
+	}
+	// Turns out of the panel's order.
+	r2, _ := CreateRoom(t.TempDir(), "q", cfg)
+	post(r2, b, KindTurn, 1, "b first", nil)
+	st, _ = r2.State()
+	if _, err := PositionOf(cfg, st); !errors.Is(err, ErrNotResumable) || !strings.Contains(err.Error(), a) {
+		t.Errorf("turns out of order: %v", err)
+	}
+}
+
+// TestResumeProperty: over many random debates failing on random turns,
+// once or twice, resuming each time in the same room until the verdict:
+// the room holds every persona's turn of every round exactly once, in
+// speaking order, one incomplete message per failure, one verdict; and
+// every turn spoken after a resume saw exactly the finished turns before
+// it.
+func TestResumeProperty(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 14))
+	for i := range 60 {
+		n, rounds := 1+rng.IntN(4), 1+rng.IntN(3)
+		cfg, err := Config{Topic: "Resume", Personas: personasN(n), Rounds: rounds, BlindOpening: rng.IntN(3) == 0}.Normalize()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := CreateRoom(t.TempDir(), "d", cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total := n * rounds
+		failures := 1 + rng.IntN(2)
+		var fails []int // the turn (0-based over the debate) each run fails on
+		for range failures {
+			fails = append(fails, rng.IntN(total+1)) // total: the verdict fails
+		}
+		var pos *Position
+		for run := 0; run <= len(fails); run++ {
+			failTurn := -1
+			if run < len(fails) {
+				failTurn = fails[run]
+			}
+			sc := &script{
+				reply: func(req Request) string {
+					if req.Info.Purpose != PurposeTurn {
+						return "**Decision:** go."
+					}
+					var texts []string
+					for _, tr := range req.Info.Transcript {
+						texts = append(texts, strings.Fields(tr.Text)[0])
+					}
+					// Each reply is unique and carries what it saw.
+					return fmt.Sprintf("T%s-r%d-run%d", req.Info.Speaker.Name, req.Info.Round, run) + " saw " + strings.Join(texts, ",")
+				},
+				failAt: func(req Request, token int) error {
+					idx := (req.Info.Round-1)*n + personaIndex(cfg, req.Info.Speaker.Name)
+					switch {
+					case req.Info.Purpose == PurposeTurn && idx == failTurn && token == 1:
+						return errBoom
+					case req.Info.Purpose == PurposeVerdict && failTurn == total && token == 1:
+						return errBoom
+					}
+					return nil
+				},
+			}
+			var e *Engine
+			if pos == nil {
+				e, err = New(cfg, sc)
+			} else {
+				e, err = NewFrom(cfg, sc, *pos)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			evs := recordInto(t, e, r)
+			last := evs[len(evs)-1]
+			st, _ := r.State()
+			if last.Type == EventDone {
+				if st.Closed == nil || st.Closed.Reason != ReasonComplete {
+					t.Fatalf("debate %d: done, closed %+v", i, st.Closed)
+				}
+				break
+			}
+			if st.Closed == nil || !strings.HasPrefix(st.Closed.Reason, ReasonFailed) {
+				t.Fatalf("debate %d run %d: ended %+v, closed %+v", i, run, last, st.Closed)
+			}
+			if err := reopen(r); err != nil {
+				t.Fatal(err)
+			}
+			st, _ = r.State()
+			p, err := PositionOf(cfg, st)
+			if err != nil {
+				t.Fatalf("debate %d: %v", i, err)
+			}
+			pos = &p
+		}
+		st, _ := r.State()
+		if st.Closed == nil || st.Closed.Reason != ReasonComplete {
+			t.Fatalf("debate %d (fails %v): never completed: %+v", i, fails, st.Closed)
+		}
+		var turns []room.Message
+		verdicts := 0
+		for _, m := range st.Messages {
+			switch m.Kind {
+			case KindTurn:
+				turns = append(turns, m)
+			case room.KindSummary:
+				verdicts++
+			}
+		}
+		if len(turns) != total || verdicts != 1 {
+			t.Fatalf("debate %d (fails %v): %d turns of %d, %d verdicts", i, fails, len(turns), total, verdicts)
+		}
+		var finished []string
+		for k, m := range turns {
+			wantSeat, wantRound := cfg.Personas[k%n].Name, k/n+1
+			if m.Seat != wantSeat || m.Round != wantRound {
+				t.Fatalf("debate %d: turn %d is %s/%d, want %s/%d", i, k, m.Seat, m.Round, wantSeat, wantRound)
+			}
+			// What it saw: the finished turns before it (all of them,
+			// or, blind in round 1, none).
+			_, got, _ := strings.Cut(m.Text, " saw ")
+			want := strings.Join(finished, ",")
+			if cfg.BlindOpening && m.Round == 1 {
+				want = ""
+			}
+			if got != want {
+				t.Fatalf("debate %d (fails %v): turn %d saw %q, want %q", i, fails, k, got, want)
+			}
+			finished = append(finished, strings.Fields(m.Text)[0])
+		}
+	}
+}
+
+func personaIndex(cfg Config, name string) int {
+	for i, p := range cfg.Personas {
+		if p.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestResumeHeadlessMarkdown: the md output of a resumed debate is the
+// whole debate, the turns said before the resume included, once each.
+func TestResumeHeadlessMarkdown(t *testing.T) {
+	cs := newCutServer(t, 2)
+	cwd := t.TempDir()
+	opts := HeadlessOptions{Settings: wireSettings(cwd, cs.URL), Format: FormatText}
+	opts.Settings.Room = "md"
+	var out, errOut strings.Builder
+	if err := RunHeadless(context.Background(), opts, &out, &errOut); err == nil {
+		t.Fatal("the cut debate did not fail")
+	}
+	opts.Format, opts.Resume = FormatMD, "md"
+	out.Reset()
+	if err := RunHeadless(context.Background(), opts, &out, &errOut); err != nil {
+		t.Fatalf("%v\n%s", err, errOut.String())
+	}
+	md := out.String()
+	for _, want := range []string{"Reply 1.", "CUT partial", "*[incomplete:", "Reply 3.", "Reply 8.", "## Verdict"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the transcript lacks %q:\n%s", want, md)
+		}
+	}
+	if n := strings.Count(md, "Reply 1."); n != 1 {
+		t.Errorf("Reply 1 is in the transcript %d times", n)
+	}
+	if n := strings.Count(md, "### Software Architect"); n != 3 {
+		t.Errorf("Software Architect has %d turns in the transcript, want 3 (the cut one and two)", n)
+	}
+}
+
+func TestMaxCostNeedsACost(t *testing.T) {
+	s := mockSettings(t.TempDir())
+	s.Config.MaxCost = 0.5
+	if _, err := Prepare(s); !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), "[prices.") {
+		t.Errorf("--max-cost on the mock without prices: %v", err)
+	}
+	s.Config.Prices = PriceTable{"mock": {Prompt: 1}}
+	if _, err := Prepare(s); err != nil {
+		t.Errorf("with a price table: %v", err)
+	}
+	s.Config.Prices = nil
+	s.Provider = ProviderConfig{Name: ProviderOpenRouter, APIKey: "k"}
+	if _, err := Prepare(s); err != nil {
+		t.Errorf("on OpenRouter, which reports costs: %v", err)
+	}
+}
+
+// TestResumeRefusesASpentBudget: a debate that spent its budget before it
+// failed is not resumed under the same budget; a larger one resumes it.
+func TestResumeRefusesASpentBudget(t *testing.T) {
+	cs := newCutServer(t, 3)
+	cwd := t.TempDir()
+	s := wireSettings(cwd, cs.URL)
+	sess, err := Start(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	collect(t, sess.Events())
+	s.Config.MaxTokensTotal = 150 // two replies of 102 tokens were spent
+	if _, err := Resume(context.Background(), s, sess.Room().Config().Room); !errors.Is(err, ErrNotResumable) || !strings.Contains(err.Error(), "token budget of 150") {
+		t.Fatalf("err %v", err)
+	}
+	s.Config.MaxTokensTotal = 1000
+	again, err := Resume(context.Background(), s, sess.Room().Config().Room)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := collect(t, again.Events())
+	if last := evs[len(evs)-1]; last.Type != EventDone {
+		t.Fatalf("ended %+v", last)
+	}
+}
