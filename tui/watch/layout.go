@@ -22,7 +22,8 @@ func (m *Model) layout() {
 	}
 	m.header = m.headerLines()
 	foot := m.footerText()
-	h := max(m.height-len(m.header)-foot.height(m.helpHeight()), 1)
+	note := m.noteLines()
+	h := max(m.height-len(m.header)-len(note)-foot.height(m.helpHeight()), 1)
 	m.sess.bodyHeight.Store(int64(h))
 	switch {
 	case m.phase == phaseOpening:
@@ -37,7 +38,7 @@ func (m *Model) layout() {
 		m.body = m.list.window(h)
 	}
 	m.body = fitHeight(m.body, h)
-	m.footer = m.footerLines(foot)
+	m.footer = append(note, m.footerLines(foot)...)
 }
 
 // fitHeight pads or cuts lines to exactly h.

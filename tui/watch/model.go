@@ -96,6 +96,8 @@ type Model struct {
 
 	showSpec bool
 	spec     viewport.Model
+
+	steer    noteBox // the steering note composer (note.go)
 	specPath string
 	specErr  string
 
@@ -127,15 +129,16 @@ func New(opts Options) (Model, error) {
 	}
 	sess := newSession(opts.Context)
 	m := Model{
-		id:   nextID.Add(1),
-		opts: opts,
-		cwd:  cwd,
-		sess: sess,
-		keys: DefaultKeyMap(),
-		help: help.New(),
-		now:  opts.Now(),
-		list: newList(sess, opts.Location),
-		spec: viewport.New(),
+		id:    nextID.Add(1),
+		opts:  opts,
+		cwd:   cwd,
+		sess:  sess,
+		keys:  DefaultKeyMap(),
+		help:  help.New(),
+		now:   opts.Now(),
+		list:  newList(sess, opts.Location),
+		spec:  viewport.New(),
+		steer: newNoteBox(),
 	}
 	m.spec.KeyMap = viewport.KeyMap{} // the screen's KeyMap drives it
 	m.setStyles(opts.Dark)
@@ -173,6 +176,12 @@ func (m *Model) setStyles(dark bool) {
 
 // Update handles a message and returns the updated screen.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	handled, noteCmd := m.noteUpdate(msg)
+	if handled {
+		m.syncKeys()
+		m.layout()
+		return m, noteCmd
+	}
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -249,7 +258,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	m.syncKeys()
 	m.layout()
-	return m, cmd
+	return m, tea.Batch(cmd, noteCmd)
 }
 
 // opened shows the room for the first time.
