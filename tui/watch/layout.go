@@ -149,7 +149,7 @@ func (f footerText) height(helpLines int) int {
 }
 
 func (m *Model) helpHeight() int {
-	return countLines(hints.View(m.help, m.keys, m.width))
+	return countLines(hints.View(m.help, m.helpKeys(), m.width))
 }
 
 // footerLines: the closed banner, the seats-gone banner, a read error, the status line (with the
@@ -178,7 +178,7 @@ func (m *Model) footerLines(f footerText) []string {
 		}
 		out = append(out, render(fitLR(" "+l, r, m.width)))
 	}
-	return append(out, splitLines(hints.View(m.help, m.keys, m.width))...)
+	return append(out, splitLines(hints.View(m.help, m.helpKeys(), m.width))...)
 }
 
 // bannerLine pads (or truncates) text to the full width in a banner style.

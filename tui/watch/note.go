@@ -3,9 +3,9 @@ package watch
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	xansi "github.com/charmbracelet/x/ansi"
@@ -152,19 +152,24 @@ func (m *Model) noteSent(msg noteSentMsg) {
 	}
 }
 
-// syncNoteKeys enables i where a note can go; while the composer is open
-// every other key of the screen is off (the composer's own show under it).
+// syncNoteKeys enables i where a note can go.
 func (m *Model) syncNoteKeys() {
 	m.keys.Note.SetEnabled(m.canNote() && !m.steer.sending)
-	if !m.steer.c.IsOpen() {
-		return
+}
+
+// noKeys is a help with no keys.
+type noKeys struct{}
+
+func (noKeys) ShortHelp() []key.Binding  { return nil }
+func (noKeys) FullHelp() [][]key.Binding { return nil }
+
+// helpKeys are the keys the help shows: none of the screen's while the
+// composer is open and takes every key (its own keys show under it).
+func (m *Model) helpKeys() help.KeyMap {
+	if m.steer.c.IsOpen() {
+		return noKeys{}
 	}
-	v := reflect.ValueOf(&m.keys).Elem()
-	for i := range v.NumField() {
-		if b, ok := v.Field(i).Addr().Interface().(*key.Binding); ok && b != &m.keys.ForceQuit {
-			b.SetEnabled(false)
-		}
-	}
+	return m.keys
 }
 
 // noteLines is the open composer, drawn above the footer.

@@ -138,6 +138,11 @@ func TestNoteComposerKeepsDrafts(t *testing.T) {
 	if m.steer.c.Value() != "half a thought" {
 		t.Fatalf("draft lost: %q", m.steer.c.Value())
 	}
+	m, _ = press(m, "esc")
+	if !strings.Contains(plain(m), "? help") || !strings.Contains(plain(m), "q quit") {
+		t.Fatalf("the screen's keys did not come back after the composer:\n%s", plain(m))
+	}
+	m, _ = press(m, "i")
 	_, cmd = press(m, "ctrl+c")
 	if cmd == nil {
 		t.Fatal("ctrl+c does nothing while writing")
