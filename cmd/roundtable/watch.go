@@ -21,7 +21,8 @@ seat is doing (from server.log), and every message as it lands, rendered as
 Markdown. A room that does not exist yet is waited for.
 
 Keys: f follow, g/G top/bottom, s spec (once closed), e/E export Markdown/HTML
-to the working directory, y copy the transcript, ? help, q quit.
+to the working directory, y copy the transcript, i a steering note to both
+seats (as roundtable note does), ? help, q quit.
 
 Exit codes: 2 for a bad room name or a --cwd that is not an existing folder.`,
 		Args: cobra.NoArgs,

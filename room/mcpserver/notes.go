@@ -15,6 +15,9 @@ import (
 // the same reply with one key more. A parked wait_for_message wakes for a
 // note and returns it, with messages empty, whoever's turn it is.
 
+// hostNotesDesc ends the descriptions of the tools that hand out notes.
+const hostNotesDesc = " A reply may also carry notes: steering notes from the host, the person running this room, each given to you once. They outrank the course of the debate and take no turn; a wait returns for them alone with messages empty."
+
 // noteOut is a note as a reply carries it: who it is from (always the
 // host in an MCP room) and where it sits, after the message numbered
 // after_seq (0: before the first).
