@@ -47,14 +47,15 @@ func replyText(b *testing.B, res map[string]any) string {
 // store (AddNote, as watch's i and roundtable note do) and measures from
 // the call to the note arriving at the client. Each iteration then
 // measures the floor the same way: a lead message renamed into place, the
-// wake BenchmarkWakeLatency measures. Reported: p50 and p95 of each and
-// the ratio of the p95s.
+// wake BenchmarkWakeLatency measures. Reported: p50 and p95 of each, the
+// ratio of the p95s, and the p50 of writing the note alone (AddNote's
+// return), the part of the note's figure the message's has not.
 func BenchmarkNoteWake(b *testing.B) {
 	cwd := b.TempDir()
 	r := prefill(b, cwd, "notewake", 0, 1<<30)
 	peer := startRaw(b, plainBin(b), "--room", "notewake", "--seat", "peer", "--cwd", cwd)
 	peer.initialize(b)
-	var noteLat, msgLat []time.Duration
+	var noteLat, addLat, msgLat []time.Duration
 	seq := 0
 	for b.Loop() {
 		reply := parkedWait(b, peer)
@@ -62,6 +63,7 @@ func BenchmarkNoteWake(b *testing.B) {
 		if _, err := r.AddNote(room.NoteFromHost, "Prefer the simple design.", 0); err != nil {
 			b.Fatal(err)
 		}
+		addLat = append(addLat, time.Since(t0))
 		text := replyText(b, <-reply)
 		noteLat = append(noteLat, time.Since(t0))
 		if !strings.Contains(text, `"from": "host"`) || !strings.Contains(text, "Prefer the simple design.") {
@@ -89,6 +91,7 @@ func BenchmarkNoteWake(b *testing.B) {
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	b.ReportMetric(ms(percentile(noteLat, 0.5)), "note-p50-ms")
 	b.ReportMetric(ms(percentile(noteLat, 0.95)), "note-p95-ms")
+	b.ReportMetric(ms(percentile(addLat, 0.5)), "write-p50-ms")
 	b.ReportMetric(ms(percentile(msgLat, 0.5)), "msg-p50-ms")
 	b.ReportMetric(ms(percentile(msgLat, 0.95)), "msg-p95-ms")
 	b.ReportMetric(float64(percentile(noteLat, 0.95))/float64(percentile(msgLat, 0.95)), "note/msg-p95")
