@@ -131,6 +131,7 @@ func TestNoteCommandRefusals(t *testing.T) {
 		{"no text", "", []string{"--room", "open"}, 2, "missing the note"},
 		{"no room flag", "", []string{"hi"}, 2, "missing --room"},
 		{"bad room name", "", []string{"--room", "../x", "hi"}, 2, "room name"},
+		{"missing cwd", "", []string{"--room", "open", "--cwd", filepath.Join(cwd, "nope"), "hi"}, 2, "is not an existing folder"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -190,6 +190,23 @@ func TestNoteRefusedWhenClosed(t *testing.T) {
 	}
 }
 
+// TestNoteRefusedInDebate: a persona debate watched here takes no host
+// note; i says where to speak instead.
+func TestNoteRefusedInDebate(t *testing.T) {
+	cwd := t.TempDir()
+	writeRoom(t, cwd, "panel", room.Config{Room: "panel", Topic: "t", Mode: room.ModeDebate, Rounds: 2, Agents: []string{"A", "B"}, CreatedAt: at(0)}, []fileMsg{
+		{1, at(10), "A", "mock", "turn", "A speaks.", 1},
+	}, nil)
+	m := openModel(t, cwd, "panel", 100, 30)
+	if strings.Contains(plain(m), "i note to seats") {
+		t.Fatalf("a debate offers i:\n%s", plain(m))
+	}
+	m, _ = press(m, "i")
+	if m.steer.c.IsOpen() || !strings.Contains(flat(m), "this is a persona debate: speak to the panel with i in its debate screen") {
+		t.Fatalf("i in a debate:\n%s", plain(m))
+	}
+}
+
 // TestNotesPlacedInFeed: notes written by another process sit in the feed
 // after the message they followed, before the next one, in order.
 func TestNotesPlacedInFeed(t *testing.T) {
