@@ -96,10 +96,10 @@ type Model struct {
 
 	showSpec bool
 	spec     viewport.Model
-
-	steer    noteBox // the steering note composer (note.go)
 	specPath string
 	specErr  string
+
+	steer noteBox // the steering note composer (note.go)
 
 	// Rendered each Update, joined by View.
 	header, body, footer []string
@@ -129,18 +129,18 @@ func New(opts Options) (Model, error) {
 	}
 	sess := newSession(opts.Context)
 	m := Model{
-		id:    nextID.Add(1),
-		opts:  opts,
-		cwd:   cwd,
-		sess:  sess,
-		keys:  DefaultKeyMap(),
-		help:  help.New(),
-		now:   opts.Now(),
-		list:  newList(sess, opts.Location),
-		spec:  viewport.New(),
-		steer: newNoteBox(),
+		id:   nextID.Add(1),
+		opts: opts,
+		cwd:  cwd,
+		sess: sess,
+		keys: DefaultKeyMap(),
+		help: help.New(),
+		now:  opts.Now(),
+		list: newList(sess, opts.Location),
+		spec: viewport.New(),
 	}
 	m.spec.KeyMap = viewport.KeyMap{} // the screen's KeyMap drives it
+	m.steer = newNoteBox(opts.Dark)
 	m.setStyles(opts.Dark)
 	m.syncKeys()
 	m.layout()
@@ -176,7 +176,7 @@ func (m *Model) setStyles(dark bool) {
 
 // Update handles a message and returns the updated screen.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	handled, noteCmd := m.noteUpdate(msg)
+	handled, noteCmd := m.noteUpdate(msg) // the steering note's composer (note.go)
 	if handled {
 		m.syncKeys()
 		m.layout()

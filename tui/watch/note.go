@@ -30,8 +30,10 @@ type noteBox struct {
 	sending bool // a note is being written to the room
 }
 
-func newNoteBox() noteBox {
-	return noteBox{c: composer.New("what both seats should take into account now")}
+func newNoteBox(dark bool) noteBox {
+	b := noteBox{c: composer.New("what both seats should take into account now")}
+	b.c.SetDark(dark)
+	return b
 }
 
 // noteSentMsg is the outcome of writing a note.
