@@ -39,6 +39,29 @@ func sendNote(t *testing.T, cwd, name, text string) {
 	}
 }
 
+// callUntilNotes calls tool until it has handed want notes: a seat server
+// sees another process's write when its folder watch reports it, a moment
+// after the write, so a call just after it may come too soon. It returns
+// the notes and the messages the calls handed out.
+func callUntilNotes(t *testing.T, s *seat, tool string, args map[string]any, want int) (notes, msgs []map[string]any) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(notes) < want {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %s handed %d notes in 10 s, want %d", s.name, tool, len(notes), want)
+		}
+		r := s.ok(tool, args)
+		notes = append(notes, notesOf(t, r)...)
+		if _, ok := r["messages"]; ok {
+			msgs = append(msgs, messagesOf(t, r)...)
+		}
+		if len(notes) < want {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	return notes, msgs
+}
+
 // TestHostNoteWakesParkedSeats: a note wakes both parked seats at once,
 // whoever's turn it is; it comes marked from the host, once per seat,
 // with messages empty, and it takes no turn and spends no round.
@@ -47,16 +70,18 @@ func TestHostNoteWakesParkedSeats(t *testing.T) {
 	lead := startSeat(t, cwd, "steer", "lead", "--budget", "2")
 	peer := startSeat(t, cwd, "steer", "peer")
 	lead.ok("post", map[string]any{"text": "## Brief\nWrite-through or write-back?", "kind": "brief"})
-	peer.ok("read_room", nil)
+	peer.ok("wait_for_message", map[string]any{"timeout_seconds": 10})
 	peer.ok("post", map[string]any{"text": "Write-back.", "kind": "proposal"})
-	lead.ok("read_room", nil)
+	lead.ok("wait_for_message", map[string]any{"timeout_seconds": 10})
 	lead.ok("post", map[string]any{"text": "Why?", "kind": "question"})
-	before := peer.ok("room_status", nil)
+	before := peer.ok("wait_for_message", map[string]any{"timeout_seconds": 10})
+	if m := messagesOf(t, before); len(m) != 1 || m[0]["text"] != "Why?" {
+		t.Fatalf("peer's wait for the question: %v", before)
+	}
 
 	// Both park: the lead waits for the peer's answer, and the peer, which
-	// has read the lead's question, waits too (as an agent thinking it
-	// over might).
-	peer.ok("read_room", nil)
+	// has the lead's question, waits too (as an agent thinking it over
+	// might).
 	woke := map[string]chan map[string]any{"lead": make(chan map[string]any, 1), "peer": make(chan map[string]any, 1)}
 	go func() { woke["lead"] <- lead.ok("wait_for_message", map[string]any{"timeout_seconds": 30}) }()
 	go func() { woke["peer"] <- peer.ok("wait_for_message", map[string]any{"timeout_seconds": 30}) }()
@@ -128,10 +153,9 @@ func TestNotesReachEachSeatOnce(t *testing.T) {
 	lead.ok("post", map[string]any{"text": "brief", "kind": "brief"})
 	sendNote(t, cwd, "once", "Quote the benchmark.")
 
-	r := peer.ok("read_room", nil)
-	notes := notesOf(t, r)
-	if len(notes) != 2 || notes[0]["after_seq"] != float64(0) || notes[1]["after_seq"] != float64(1) || len(messagesOf(t, r)) != 1 {
-		t.Fatalf("peer's first read: %v", r)
+	notes, msgs := callUntilNotes(t, peer, "read_room", nil, 2)
+	if len(notes) != 2 || notes[0]["after_seq"] != float64(0) || notes[1]["after_seq"] != float64(1) || len(msgs) != 1 {
+		t.Fatalf("peer's reads: notes %v, messages %v", notes, msgs)
 	}
 	// The peer's next wait has the lead's message already read and no
 	// note left: it parks and goes idle.
@@ -141,9 +165,8 @@ func TestNotesReachEachSeatOnce(t *testing.T) {
 	// The lead gets both notes with its next wait, at once, though it is
 	// the peer's turn and the peer said nothing.
 	start := time.Now()
-	w := lead.ok("wait_for_message", map[string]any{"timeout_seconds": 20})
-	if len(notesOf(t, w)) != 2 || time.Since(start) > 10*time.Second {
-		t.Fatalf("lead's wait: %v", w)
+	if n, m := callUntilNotes(t, lead, "wait_for_message", map[string]any{"timeout_seconds": 20}, 2); len(n) != 2 || len(m) != 0 || time.Since(start) > 10*time.Second {
+		t.Fatalf("lead's waits: notes %v messages %v after %v", n, m, time.Since(start))
 	}
 	// A history read shows a note where it sits, even when handed before.
 	h := lead.ok("read_room", map[string]any{"since": 0})

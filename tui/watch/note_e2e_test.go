@@ -69,7 +69,7 @@ func TestWatchSteeringNoteEndToEnd(t *testing.T) {
 	s.WaitFor("Seats on screen", e2eTimeout)
 
 	await(t, "lead post", lead.call("post", map[string]any{"text": "The brief: write-through or write-back?", "kind": "brief"}))
-	await(t, "peer read", peer.call("read_room", nil))
+	await(t, "peer's wait for the brief", peer.call("wait_for_message", map[string]any{"timeout_seconds": 10}))
 	leadWoke := lead.call("wait_for_message", map[string]any{"timeout_seconds": 50})
 	peerWoke := peer.call("wait_for_message", map[string]any{"timeout_seconds": 50})
 	s.WaitUntil("both seats parked", func(sc string) bool {
@@ -106,7 +106,16 @@ func TestWatchSteeringNoteEndToEnd(t *testing.T) {
 	s.WaitFor("Quote the benchmark numbers", e2eTimeout)
 	s.SendKeys("Enter")
 	s.WaitFor("note 2 sent", e2eTimeout)
-	if n := hostNotes(t, "peer", await(t, "peer read", peer.call("read_room", nil))); len(n) != 1 || n[0] != "Quote the benchmark numbers" {
+	// The seat server sees the note when its folder watch reports it, a
+	// moment after the write: read until it comes (once).
+	var n []string
+	for deadline := time.Now().Add(e2eTimeout); len(n) == 0 && time.Now().Before(deadline); {
+		n = hostNotes(t, "peer", await(t, "peer read", peer.call("read_room", nil)))
+		if len(n) == 0 {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	if len(n) != 1 || n[0] != "Quote the benchmark numbers" {
 		t.Fatalf("peer's next read_room: notes %v", n)
 	}
 	if n := hostNotes(t, "lead", await(t, "lead wait", lead.call("wait_for_message", map[string]any{"timeout_seconds": 50}))); len(n) != 1 || n[0] != "Quote the benchmark numbers" {
