@@ -44,14 +44,7 @@ func (g *SeatGame) seatRequest(purpose Purpose, st room.State, attempt int) (Req
 		system += fmt.Sprintf("\n\n## Who you are\nYou speak in this seat as **%s**: %s", p.Name, p.Persona)
 	}
 	var user strings.Builder
-	if len(st.Messages) == 0 {
-		user.WriteString("The room is empty: nobody has posted yet.\n\n")
-	} else {
-		user.WriteString("The room so far, oldest first:\n\n")
-		for _, m := range st.Messages {
-			fmt.Fprintf(&user, "--- #%d %s (%s), %s ---\n%s\n\n", m.Seq, m.Seat, m.Agent, m.Kind, strings.TrimSpace(m.Text))
-		}
-	}
+	writeRoomSoFar(&user, st) // the messages and the host's notes (seatnotes.go)
 	// The instruction ends the user message and is also handed over on its
 	// own: an agent, which keeps its session, is sent only the new posts
 	// and the instruction on later turns.
@@ -71,10 +64,7 @@ func (g *SeatGame) seatRequest(purpose Purpose, st room.State, attempt int) (Req
 	if attempt > 0 {
 		instruction = "Your last reply was empty, so nothing was posted. " + instruction
 	}
-	turns := make([]Turn, len(st.Messages))
-	for i, m := range st.Messages {
-		turns[i] = Turn{Agent: m.Seat, Model: m.Agent, Text: m.Text}
-	}
+	turns := seatTurns(st)
 	return Request{
 		Messages: []Message{
 			{Role: RoleSystem, Content: system},

@@ -199,3 +199,7 @@ func (s State) LastNoteSeq() int {
 	}
 	return s.Notes[len(s.Notes)-1].Seq
 }
+
+// WaitNote is the reason of a wait_return line when a seat's
+// wait_for_message returned for the host's steering notes alone.
+const WaitNote = "note"

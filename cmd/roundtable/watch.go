@@ -24,8 +24,8 @@ seat is doing (from server.log), and every message as it lands, rendered as
 Markdown. A room that does not exist yet is waited for.
 
 Keys: f follow, g/G top/bottom, s spec (once closed), e/E export Markdown/HTML
-to the working directory, y copy the transcript, t take a free seat, ? help,
-q quit.
+to the working directory, y copy the transcript, i a steering note to both
+seats (as roundtable note does), t take a free seat, ? help, q quit.
 
 Take a seat yourself with --take lead|peer (or t while a seat is free): the
 seat is yours until you quit, and server.log says "agent=person", so every

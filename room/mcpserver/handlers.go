@@ -185,12 +185,18 @@ func (s *Seat) waitForMessage(ctx context.Context, req mcp.CallToolRequest) (*mc
 			if len(fresh) > 0 {
 				out["messages"] = fresh
 			}
+			s.addNotes(out, s.takeNotes(st), st, false)
 			return reply(out)
 		}
-		if len(fresh) > 0 {
+		if notes := s.takeNotes(st); len(fresh) > 0 || len(notes) > 0 {
 			reason = room.WaitMessage
+			if len(fresh) == 0 {
+				reason = room.WaitNote // the host's note wakes the seat; it takes no turn
+			}
 			s.markShown(fresh)
-			return reply(merge(map[string]any{"messages": fresh}, s.status(st)))
+			out := map[string]any{"messages": nonNil(fresh)}
+			s.addNotes(out, notes, st, len(fresh) == 0)
+			return reply(merge(out, s.status(st)))
 		}
 		if !parked && token != nil {
 			notify() // the client learns at once that the seat is listening

@@ -38,6 +38,15 @@ func (s *Seat) readRoom(_ context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 		extra["note"] = leftOutNote(left, msgs, limit)
 	}
 	s.markShown(lastOf(msgs, otherSeat(s.opt.Seat)))
+	notes := s.takeNotes(st)
+	if hasSince || hasBefore {
+		since := req.GetFloat("since", 0)
+		if len(msgs) > 0 {
+			since = max(since, float64(msgs[0].Seq-1))
+		}
+		notes = unionNotes(notesPlaced(st.Notes, since, req.GetFloat("before", math.Inf(1))), notes)
+	}
+	s.addNotes(extra, notes, st, false)
 	extra["messages"] = nonNil(msgs)
 	return s.replyLarge(merge(extra, s.status(st)))
 }

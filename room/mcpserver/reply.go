@@ -34,11 +34,12 @@ func merge(extra map[string]any, st status) object { return object{extra: extra,
 // own is a reply of only its own keys, in the original's order.
 func own(extra map[string]any) object { return object{extra: extra} }
 
-// keyRank orders a reply's own keys as the original writes them; a note
-// comes before the messages, so an agent reads it first.
+// keyRank orders a reply's own keys as the original writes them; a note,
+// and the host's notes, come before the messages, so an agent reads them
+// first.
 var keyRank = map[string]int{
 	"idle": 1, "closed": 2, "reason": 3, "spec_path": 4, "posted": 5,
-	"written": 6, "note": 7, "messages": 8, "transcript_dir": 9,
+	"written": 6, "note": 7, "notes": 8, "messages": 9, "transcript_dir": 10,
 }
 
 func (o object) keys() []string {

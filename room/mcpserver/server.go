@@ -64,6 +64,7 @@ type Seat struct {
 	mu         sync.Mutex
 	lastShown  int // highest seq of the other seat's messages shown to this seat
 	lastPosted int // highest seq this process posted
+	notesShown int // highest seq of the host's notes handed to this seat (notes.go)
 
 	// splice, set by Serve, sends large replies past mcp-go's marshaling
 	// (splice.go).

@@ -56,7 +56,7 @@ func (s *Seat) tools() []server.ServerTool {
 		},
 		{
 			Tool: mcp.NewTool("read_room",
-				mcp.WithDescription("Read the messages posted so far. Without since, returns every message of the "+other+" you have not been shown yet; with since, every message after that sequence number. In a long room pass limit: you get the newest messages and a note saying how to read the earlier ones."),
+				mcp.WithDescription("Read the messages posted so far. Without since, returns every message of the "+other+" you have not been shown yet; with since, every message after that sequence number. In a long room pass limit: you get the newest messages and a note saying how to read the earlier ones."+hostNotesDesc),
 				mcp.WithNumber("since", mcp.Description("Return only messages after this sequence number (0 for all). Omit to continue from where you left off.")),
 				mcp.WithNumber("before", mcp.Description("Return only messages before this sequence number; with limit, pages back through a long room.")),
 				mcp.WithInteger("limit", mcp.Min(1), mcp.Description("Return at most this many messages, the newest ones; a note then says how to read the rest.")),
@@ -66,7 +66,7 @@ func (s *Seat) tools() []server.ServerTool {
 		},
 		{
 			Tool: mcp.NewTool("wait_for_message",
-				mcp.WithDescription(`Block until the `+other+` posts, then return their message. Returns {"idle": true} if nothing arrives before the timeout: call it again. Returns {"closed": true} when the room is over, which is your signal to stop. This is how you stay in the conversation; do not end your turn while the room is open.`),
+				mcp.WithDescription(`Block until the `+other+` posts, then return their message. Returns {"idle": true} if nothing arrives before the timeout: call it again. Returns {"closed": true} when the room is over, which is your signal to stop. This is how you stay in the conversation; do not end your turn while the room is open.`+hostNotesDesc),
 				mcp.WithNumber("timeout_seconds", mcp.Description("How long to wait before returning idle, in seconds: at least 1; default and maximum 55.")),
 				annotated(reading, "Wait for the "+other),
 			),
@@ -109,7 +109,8 @@ var leadOnly = map[string]bool{"write_spec": true, "close_room": true}
 
 func instructions(seat string) string {
 	return "You hold the " + seat + " seat of a roundtable room. Loop: post when it is your turn, then call " +
-		"wait_for_message; on idle call it again; stop only when it returns closed."
+		"wait_for_message; on idle call it again; stop only when it returns closed. Notes from the host in a reply " +
+		"outrank the course of the debate: follow them."
 }
 
 func otherSeat(seat string) string {

@@ -55,6 +55,7 @@ func (m *Model) syncKeys() {
 	}
 	m.syncFind()
 	m.syncTakeKeys()
+	m.syncNoteKeys()
 }
 
 // bodyHeight is the height of the message area as last laid out.
@@ -92,6 +93,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return transfer.Copy(m.id, m.room)
 	case key.Matches(msg, k.Follow):
 		m.list.setFollow(!m.list.follow)
+	case key.Matches(msg, k.Note) || m.noteKeyRefused(msg):
+		return m.openNote()
 	default:
 		m.scrollKey(msg)
 	}

@@ -22,6 +22,7 @@ const (
 	kindSkipped                 // a file that could not be read: a warning line
 	kindVerdict                 // the moderator's verdict, in a panel of its own
 	kindDraft                   // a seat's message being written, dim, last
+	kindNote                    // a note from the host (or user), as a band (note.go)
 )
 
 // item is one entry of the message list.
@@ -31,6 +32,7 @@ type item struct {
 	msg     *room.Message // kindMessage, kindVerdict
 	skipped room.Skipped  // kindSkipped
 	draft   *room.Draft   // kindDraft
+	note    *room.Note    // kindNote
 	round   int           // > 0: a round starts here
 }
 
@@ -85,7 +87,7 @@ func buildItems(st room.State, debate bool, r *room.Room) []item {
 	for ; si < len(skipped); si++ {
 		items = append(items, skippedItem(skipped[si]))
 	}
-	return append(items, verdicts...)
+	return append(placeNotes(items, st.Notes), verdicts...)
 }
 
 func skippedItem(s room.Skipped) item {
@@ -134,6 +136,8 @@ func (l *msgList) render(it *item) []string {
 		return l.renderVerdict(it.msg)
 	case kindDraft:
 		return l.renderDraft(it.draft)
+	case kindNote:
+		return l.renderNote(it.note)
 	default:
 		return l.renderMessage(it)
 	}

@@ -20,6 +20,7 @@ type KeyMap struct {
 	ExportMD     key.Binding
 	ExportHTML   key.Binding
 	Copy         key.Binding
+	Note         key.Binding // a steering note to both seats (note.go)
 	Help         key.Binding
 	Quit         key.Binding
 	// Search opens the find prompt; NextMatch and PrevMatch move between
@@ -55,6 +56,7 @@ func DefaultKeyMap() KeyMap {
 		ExportMD:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export md")),
 		ExportHTML:   key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "export html")),
 		Copy:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
+		Note:         key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "note to seats")),
 		Help:         key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:         key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		ForceQuit:    key.NewBinding(key.WithKeys("ctrl+c")),
@@ -70,7 +72,7 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp is the one-line help under the screen.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Take, k.WriteSpec, k.CloseRoom, k.Follow, k.Spec, k.Back, k.ExportMD, k.ExportHTML, k.Copy, k.Search, k.Help, k.Quit}
+	return []key.Binding{k.Note, k.Take, k.WriteSpec, k.CloseRoom, k.Follow, k.Spec, k.Back, k.ExportMD, k.ExportHTML, k.Copy, k.Search, k.Help, k.Quit}
 }
 
 // FullHelp is the help shown with ?.
@@ -78,7 +80,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown},
 		{k.Top, k.Bottom, k.Follow},
-		{k.Spec, k.Back, k.ExportMD, k.ExportHTML, k.Copy},
+		{k.Spec, k.Back, k.ExportMD, k.ExportHTML, k.Copy, k.Note},
 		{k.Search, k.NextMatch, k.PrevMatch, k.Palette},
 		{k.Take, k.WriteSpec, k.CloseRoom},
 		{k.Help, k.Quit},

@@ -22,7 +22,8 @@ func (m *Model) layout() {
 	}
 	m.header = m.headerLines()
 	foot := m.footerText()
-	h := max(m.height-len(m.header)-foot.height(m.helpHeight())-m.takeHeight(), 1)
+	note := m.noteLines()
+	h := max(m.height-len(m.header)-len(note)-foot.height(m.helpHeight())-m.takeHeight(), 1)
 	m.sess.bodyHeight.Store(int64(h))
 	switch {
 	case m.phase == phaseOpening:
@@ -37,7 +38,7 @@ func (m *Model) layout() {
 		m.body = m.markBody(m.list.window(h))
 	}
 	m.body = fitHeight(m.body, h)
-	m.footer = append(m.takeLines(), m.footerLines(foot)...)
+	m.footer = append(append(note, m.takeLines()...), m.footerLines(foot)...)
 }
 
 // fitHeight pads or cuts lines to exactly h.
@@ -148,7 +149,7 @@ func (f footerText) height(helpLines int) int {
 }
 
 func (m *Model) helpHeight() int {
-	return countLines(hints.View(m.help, m.keys, m.width))
+	return countLines(hints.View(m.help, m.helpKeys(), m.width))
 }
 
 // footerLines: the closed banner, the seats-gone banner, a read error, the status line (with the
@@ -177,7 +178,7 @@ func (m *Model) footerLines(f footerText) []string {
 		}
 		out = append(out, render(fitLR(" "+l, r, m.width)))
 	}
-	return append(out, splitLines(hints.View(m.help, m.keys, m.width))...)
+	return append(out, splitLines(hints.View(m.help, m.helpKeys(), m.width))...)
 }
 
 // bannerLine pads (or truncates) text to the full width in a banner style.

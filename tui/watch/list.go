@@ -41,7 +41,7 @@ type msgList struct {
 	looks  map[string]seatLook
 	lines  map[string][]string // rendered items at width
 
-	msgs, skips int // counts behind items, to skip needless rebuilds
+	msgs, skips, notes int // counts behind items, to skip needless rebuilds
 
 	follow bool
 	top    pos // first line shown (kept up to date while following too)
@@ -100,7 +100,7 @@ func (l *msgList) look(seat string) seatLook {
 // setState rebuilds the items when the room gained messages or unreadable
 // files, keeping the scroll position on the same item.
 func (l *msgList) setState(st room.State, r *room.Room) {
-	if len(st.Messages) == l.msgs && len(st.Skipped) == l.skips && l.items != nil {
+	if len(st.Messages) == l.msgs && len(st.Skipped) == l.skips && len(st.Notes) == l.notes && l.items != nil {
 		return
 	}
 	added := len(st.Messages) - l.msgs
@@ -108,7 +108,7 @@ func (l *msgList) setState(st room.State, r *room.Room) {
 	if l.top.item < len(l.items) {
 		topKey = l.items[l.top.item].key
 	}
-	l.msgs, l.skips = len(st.Messages), len(st.Skipped)
+	l.msgs, l.skips, l.notes = len(st.Messages), len(st.Skipped), len(st.Notes)
 	l.items = buildItems(st, l.cfg.IsDebate(), r)
 	l.base = len(l.items)
 	l.lastAt = lastBySeat(st.Messages)

@@ -105,6 +105,7 @@ type Model struct {
 	find *finder // search.go
 	// take is a seat a person plays from this screen (take.go).
 	take takeState
+	steer noteBox // the steering note composer (note.go)
 
 	// Rendered each Update, joined by View.
 	header, body, footer []string
@@ -147,6 +148,7 @@ func New(opts Options) (Model, error) {
 	}
 	m.adoptSeat(opts.Person)
 	m.spec.KeyMap = viewport.KeyMap{} // the screen's KeyMap drives it
+	m.steer = newNoteBox(opts.Dark)
 	m.setStyles(opts.Dark)
 	m.syncKeys()
 	m.layout()
@@ -185,6 +187,12 @@ func (m *Model) setStyles(dark bool) {
 
 // Update handles a message and returns the updated screen.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	handled, noteCmd := m.noteUpdate(msg) // the steering note's composer (note.go)
+	if handled {
+		m.syncKeys()
+		m.layout()
+		return m, noteCmd
+	}
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -267,7 +275,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	cmd = tea.Batch(cmd, m.takeTurn())
 	m.syncKeys()
 	m.layout()
-	return m, cmd
+	return m, tea.Batch(cmd, noteCmd)
 }
 
 // opened shows the room for the first time.

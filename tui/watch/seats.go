@@ -63,6 +63,8 @@ func (m *Model) thinkingState(si room.SeatInfo, dur string) string {
 		return s.Muted.Render(withDur("told the room closed", dur) + " ago")
 	case room.WaitCancelled:
 		return s.Warning.Render(withDur("not listening", dur)) + s.Muted.Render(": its client cancelled the wait")
+	case room.WaitNote:
+		return s.Text.Render(withDur("thinking", dur)) + s.Muted.Render(" since its wait returned your note")
 	case room.WaitFailed:
 		return s.Warning.Render(withDur("thinking", dur)) + s.Muted.Render(" since its wait failed to read the room")
 	default:

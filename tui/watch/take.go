@@ -469,7 +469,7 @@ func boolInt(b bool) int {
 func (m *Model) takeTurn() tea.Cmd {
 	t := &m.take
 	p := t.person
-	if p == nil || t.busy != "" || t.comp.IsOpen() || !m.seatRoom() || !m.loaded || t.openedAt == len(m.st.Messages) {
+	if p == nil || t.busy != "" || t.comp.IsOpen() || m.steer.c.IsOpen() || !m.seatRoom() || !m.loaded || t.openedAt == len(m.st.Messages) {
 		return nil
 	}
 	if m.st.Turn != p.Seat() {

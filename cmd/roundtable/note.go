@@ -1,0 +1,135 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+func init() { subcommands = append(subcommands, newNoteCmd) }
+
+// noteOptions are the flags of "roundtable note".
+type noteOptions struct {
+	room string
+	cwd  string
+}
+
+func newNoteCmd() *cobra.Command {
+	var o noteOptions
+	c := &cobra.Command{
+		Use:   `note --room R [--cwd DIR] ("text" | -)`,
+		Short: "Send a steering note from you, the host, to both seats of an MCP room",
+		Long: `Write a steering note to an MCP room, as i does in roundtable watch. Both
+seats get it once, marked as from the host, with their next read_room or
+wait_for_message; a seat parked in wait_for_message wakes for it. The seat
+prompts tell agents that host notes outrank the course of the debate. A note
+takes no turn and spends no round of the budget.
+
+The text is the arguments, joined by spaces, or with - the whole of stdin.
+Notes are saved in the room's notes folder, where the original roundtable-mcp
+server does not look, so its seats read the room as before.
+
+Exit codes: 2 for a wrong command line, 1 when the room does not exist, is
+closed, or the note is empty or too large.`,
+		Example: `  roundtable note --room cache-design "Prefer the design with fewer moving parts."
+  roundtable note --room cache-design --cwd ../service - < steer.md`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runNote(cmd, o, args) },
+	}
+	f := c.Flags()
+	f.StringVar(&o.room, "room", "", "the room to steer (env ROUNDTABLE_ROOM)")
+	f.StringVar(&o.cwd, "cwd", "", "the folder that holds .roundtable (env ROUNDTABLE_CWD; default: the current folder)")
+	return c
+}
+
+func runNote(cmd *cobra.Command, o noteOptions, args []string) error {
+	if o.room == "" {
+		o.room = os.Getenv("ROUNDTABLE_ROOM")
+	}
+	if o.cwd == "" {
+		o.cwd = os.Getenv("ROUNDTABLE_CWD")
+	}
+	if o.cwd == "" {
+		o.cwd = "."
+	}
+	if o.room == "" {
+		return usageError("missing --room: name the room to send the note to (or set ROUNDTABLE_ROOM)")
+	}
+	if err := room.ValidateName(o.room); err != nil {
+		return asUsage(err)
+	}
+	text, err := noteText(cmd.InOrStdin(), args)
+	if err != nil {
+		return err
+	}
+	dir := o.cwd
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return usageError("--cwd %q is not an existing folder", o.cwd)
+	}
+	r, err := room.Open(dir, o.room)
+	if errors.Is(err, room.ErrNoRoom) {
+		return fmt.Errorf("no room %q under %s; check --room and --cwd (rooms live in %s)", o.room, dir, filepath.Join(dir, room.Folder))
+	}
+	if err != nil {
+		return fmt.Errorf("cannot open room %q: %w", o.room, err)
+	}
+	if r.Config().IsDebate() {
+		return fmt.Errorf("room %q is a persona debate, not an MCP room; speak to the panel with i in its debate screen or roundtable debate --interject-from", o.room)
+	}
+	n, err := r.AddNote(room.NoteFromHost, text, 0)
+	if err != nil {
+		return noteError(o.room, err)
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "note %d sent to room %s: both seats get it with their next read_room or wait_for_message\n", n.Seq, o.room)
+	return nil
+}
+
+// noteText is the note's text: the arguments joined by spaces, or stdin
+// when the only argument is -.
+func noteText(stdin io.Reader, args []string) (string, error) {
+	switch {
+	case len(args) == 0:
+		return "", usageError(`missing the note: give its text as an argument ("text") or - to read it from stdin`)
+	case len(args) == 1 && args[0] == "-":
+		data, err := io.ReadAll(io.LimitReader(stdin, room.MaxTextBytes+1))
+		if err != nil {
+			return "", fmt.Errorf("cannot read the note from stdin: %w", err)
+		}
+		if len(data) > room.MaxTextBytes {
+			return "", fmt.Errorf("the note on stdin is over the %d KiB limit: shorten it, or put the details in a file and name it in the note", room.MaxTextBytes>>10)
+		}
+		return string(data), nil
+	default:
+		return strings.Join(args, " "), nil
+	}
+}
+
+// noteError words a refused note.
+func noteError(name string, err error) error {
+	var closed *room.ClosedError
+	var large *room.TooLargeError
+	switch {
+	case errors.As(err, &closed):
+		reason := ""
+		if closed.Reason != "" {
+			reason = " (" + closed.Reason + ")"
+		}
+		return fmt.Errorf("room %q is closed%s and takes no more notes; start a new room to go on", name, reason)
+	case errors.Is(err, room.ErrEmpty):
+		return errors.New("the note is empty: write what both seats should hear")
+	case errors.As(err, &large):
+		return fmt.Errorf("the note is %d KiB, over the %d KiB limit: shorten it, or put the details in a file and name it in the note", (large.Size+1023)>>10, large.Limit>>10)
+	default:
+		return fmt.Errorf("cannot write the note to room %q: %w", name, err)
+	}
+}
