@@ -242,6 +242,7 @@ func (m *Model) syncNoteKeys() {
 		for _, b := range []*key.Binding{
 			&k.NextPane, &k.PrevPane, &k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom,
 			&k.ExportMD, &k.ExportHTML, &k.Copy, &k.Stop, &k.Again, &k.Help, &k.Quit, &k.Interject, &k.GoOn,
+			&k.Search, &k.NextMatch, &k.PrevMatch, &k.Palette, &k.Retry,
 		} {
 			b.SetEnabled(false)
 		}
@@ -250,7 +251,7 @@ func (m *Model) syncNoteKeys() {
 	}
 	if m.note.keysOff {
 		// The keys syncKeys does not manage are always on: on again.
-		for _, b := range []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom, &k.Help, &k.Quit} {
+		for _, b := range []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom, &k.Help, &k.Quit, &k.Palette} {
 			b.SetEnabled(true)
 		}
 		m.note.keysOff = false

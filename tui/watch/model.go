@@ -104,7 +104,7 @@ type Model struct {
 
 	find *finder // search.go
 	// take is a seat a person plays from this screen (take.go).
-	take takeState
+	take  takeState
 	steer noteBox // the steering note composer (note.go)
 
 	// Rendered each Update, joined by View.

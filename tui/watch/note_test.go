@@ -22,7 +22,6 @@ func noteRoom(t *testing.T) (string, string) {
 	return cwd, "steer"
 }
 
-
 // run runs cmd and, when it gives one, the message it returns: a note
 // being written.
 func runNote(t *testing.T, m Model, cmd tea.Cmd) Model {

@@ -30,12 +30,12 @@ const DefaultMaxRows = 8
 type Outcome int
 
 const (
-	// None: the composer is still open (or was never open).
+	// None means the composer is still open (or was never open).
 	None Outcome = iota
-	// Sent: enter was pressed on a non-empty text; Result.Text holds it,
+	// Sent means enter was pressed on a non-empty text; Result.Text holds it,
 	// and the composer is closed and empty.
 	Sent
-	// Cancelled: esc put the composer away; its draft is kept for the next
+	// Cancelled means esc put the composer away; its draft is kept for the next
 	// Open.
 	Cancelled
 )

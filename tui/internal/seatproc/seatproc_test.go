@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -26,11 +27,40 @@ func script(t *testing.T, body string) string {
 // a killed child a moment to be reaped by init.
 func groupAlive(pgid int) bool {
 	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if errors.Is(syscall.Kill(-pgid, 0), syscall.ESRCH) {
+		if errors.Is(syscall.Kill(-pgid, 0), syscall.ESRCH) || onlyZombies(pgid) {
 			return false
 		}
 	}
 	return true
+}
+
+// onlyZombies reports whether every process of group pgid has exited and
+// waits to be reaped: a killed seat's orphaned child is reaped by PID 1,
+// which on some machines takes a second or two.
+func onlyZombies(pgid int) bool {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	seen := 0
+	for _, f := range stats {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...: comm may hold spaces, so split
+		// after its closing parenthesis.
+		i := strings.LastIndexByte(string(data), ')')
+		if i < 0 {
+			continue
+		}
+		fields := strings.Fields(string(data[i+1:]))
+		if len(fields) < 3 || fields[2] != strconv.Itoa(pgid) {
+			continue
+		}
+		if fields[0] != "Z" {
+			return false
+		}
+		seen++
+	}
+	return seen > 0 // no /proc (macOS): only ESRCH tells
 }
 
 func TestArgv(t *testing.T) {
