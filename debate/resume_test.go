@@ -6,92 +6,19 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/roundtable-dev/roundtable/debate/debatetest"
 	"github.com/roundtable-dev/roundtable/room"
 )
 
-// cutServer speaks OpenAI's streaming chat format: each reply is "Reply
-// n." (n counting chat requests from 1) with its usage, except request
-// cutAt, which sends "CUT partial" and then loses the connection mid-stream.
-type cutServer struct {
-	*httptest.Server
-	cutAt int
-
-	mu     sync.Mutex
-	bodies []string
-}
-
-func newCutServer(t *testing.T, cutAt int) *cutServer {
-	t.Helper()
-	cs := &cutServer{cutAt: cutAt}
-	cs.Server = httptest.NewServer(http.HandlerFunc(cs.serve))
-	t.Cleanup(cs.Close)
-	return cs
-}
-
-func (cs *cutServer) requests() []string {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	return append([]string(nil), cs.bodies...)
-}
-
-func (cs *cutServer) serve(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != "/v1/chat/completions" {
-		http.NotFound(w, r)
-		return
-	}
-	var body strings.Builder
-	buf := make([]byte, 32<<10)
-	for {
-		k, err := r.Body.Read(buf)
-		body.Write(buf[:k])
-		if err != nil {
-			break
-		}
-	}
-	cs.mu.Lock()
-	cs.bodies = append(cs.bodies, body.String())
-	n := len(cs.bodies)
-	cs.mu.Unlock()
-	chunk := func(content, finish string) string {
-		f := "null"
-		if finish != "" {
-			f = `"` + finish + `"`
-		}
-		c, _ := json.Marshal(content)
-		return fmt.Sprintf(`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":%s},"finish_reason":%s}]}`+"\n\n", c, f)
-	}
-	if n == cs.cutAt {
-		conn, bw, err := w.(http.Hijacker).Hijack()
-		if err != nil {
-			return
-		}
-		defer conn.Close()
-		fmt.Fprint(bw, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
-		for _, c := range []string{"CUT", " partial"} {
-			data := chunk(c, "")
-			fmt.Fprintf(bw, "%x\r\n%s\r\n", len(data), data)
-		}
-		fmt.Fprint(bw, "40\r\ndata: {\"id\":") // a chunk that never ends
-		_ = bw.Flush()
-		if tc, ok := conn.(*net.TCPConn); ok {
-			_ = tc.SetLinger(0)
-		}
-		return
-	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	fmt.Fprint(w, chunk(fmt.Sprintf("Reply %d", n), ""))
-	fmt.Fprint(w, chunk(".", "stop"))
-	fmt.Fprint(w, `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":100,"completion_tokens":2}}`+"\n\n")
-	fmt.Fprint(w, "data: [DONE]\n\n")
+// newCutServer is a debatetest.CutServer: reply n is "Reply n.", request
+// cutAt is cut mid-stream.
+func newCutServer(t *testing.T, cutAt int) *debatetest.CutServer {
+	return debatetest.NewCutServer(t, cutAt, debatetest.CutOptions{})
 }
 
 func wireSettings(cwd, url string) Settings {
@@ -181,7 +108,7 @@ func TestResumeAfterACutStream(t *testing.T) {
 	}
 	// The sixth request is the cut turn spoken again: it sees the four
 	// turns before it once each, and nothing of the cut one.
-	reqs := cs.requests()
+	reqs := cs.Requests()
 	if len(reqs) != 8 {
 		t.Fatalf("%d requests, want 8 (the cut turn, six turns and the verdict)", len(reqs))
 	}

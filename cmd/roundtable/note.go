@@ -50,20 +50,9 @@ closed, or the note is empty or too large.`,
 }
 
 func runNote(cmd *cobra.Command, o noteOptions, args []string) error {
-	if o.room == "" {
-		o.room = os.Getenv("ROUNDTABLE_ROOM")
-	}
-	if o.cwd == "" {
-		o.cwd = os.Getenv("ROUNDTABLE_CWD")
-	}
-	if o.cwd == "" {
-		o.cwd = "."
-	}
-	if o.room == "" {
-		return usageError("missing --room: name the room to send the note to (or set ROUNDTABLE_ROOM)")
-	}
-	if err := room.ValidateName(o.room); err != nil {
-		return asUsage(err)
+	var err error
+	if o.room, o.cwd, err = roomFromFlags(o.room, o.cwd, "send the note to"); err != nil {
+		return err
 	}
 	text, err := noteText(cmd.InOrStdin(), args)
 	if err != nil {

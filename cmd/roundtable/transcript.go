@@ -51,20 +51,9 @@ the transcript says it is still open.`,
 }
 
 func runTranscript(cmd *cobra.Command, o transcriptOptions) error {
-	if o.room == "" {
-		o.room = os.Getenv("ROUNDTABLE_ROOM")
-	}
-	if o.cwd == "" {
-		o.cwd = os.Getenv("ROUNDTABLE_CWD")
-	}
-	if o.cwd == "" {
-		o.cwd = "."
-	}
-	if o.room == "" {
-		return usageError("missing --room: name the room to render (or set ROUNDTABLE_ROOM)")
-	}
-	if err := room.ValidateName(o.room); err != nil {
-		return asUsage(err)
+	var err error
+	if o.room, o.cwd, err = roomFromFlags(o.room, o.cwd, "render"); err != nil {
+		return err
 	}
 	asHTML := o.html || hasHTMLExt(o.out)
 	out := o.out
@@ -136,4 +125,26 @@ func checkTranscriptOut(out string) (string, error) {
 		return "", fmt.Errorf("cannot write %s: it is a folder; name a file, e.g. %s", abs, filepath.Join(abs, "transcript.md"))
 	}
 	return abs, nil
+}
+
+// roomFromFlags completes --room and --cwd from ROUNDTABLE_ROOM and
+// ROUNDTABLE_CWD (cwd defaulting to "."), and checks the room's name; what
+// says what the room is for ("render", "send the note to").
+func roomFromFlags(name, cwd, what string) (string, string, error) {
+	if name == "" {
+		name = os.Getenv("ROUNDTABLE_ROOM")
+	}
+	if cwd == "" {
+		cwd = os.Getenv("ROUNDTABLE_CWD")
+	}
+	if cwd == "" {
+		cwd = "."
+	}
+	if name == "" {
+		return "", "", usageError("missing --room: name the room to %s (or set ROUNDTABLE_ROOM)", what)
+	}
+	if err := room.ValidateName(name); err != nil {
+		return "", "", asUsage(err)
+	}
+	return name, cwd, nil
 }

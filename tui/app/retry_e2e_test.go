@@ -1,68 +1,25 @@
 package app
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/debate/debatetest"
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/tui/internal/tmuxtest"
 )
 
-// cutStreamServer speaks OpenAI's streaming chat format: reply n
-// (counting chat requests from 1) is "Reply n." with its usage; request
-// cutAt sends "CUT partial" and then loses the connection mid-stream.
-func cutStreamServer(t *testing.T, cutAt int64) *httptest.Server {
-	t.Helper()
-	var n atomic.Int64
-	chunk := func(content, finish string) string {
-		f := "null"
-		if finish != "" {
-			f = `"` + finish + `"`
-		}
-		c, _ := json.Marshal(content)
-		return fmt.Sprintf(`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":%s},"finish_reason":%s}]}`+"\n\n", c, f)
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/v1/chat/completions" {
-			http.NotFound(w, r)
-			return
-		}
-		_, _ = io.Copy(io.Discard, r.Body)
-		k := n.Add(1)
-		if k == cutAt {
-			conn, bw, err := w.(http.Hijacker).Hijack()
-			if err != nil {
-				return
-			}
-			defer conn.Close()
-			data := chunk("CUT partial", "")
-			fmt.Fprintf(bw, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n", len(data), data)
-			fmt.Fprint(bw, "40\r\ndata: {")
-			_ = bw.Flush()
-			if tc, ok := conn.(*net.TCPConn); ok {
-				_ = tc.SetLinger(0)
-			}
-			return
-		}
-		w.Header().Set("Content-Type", "text/event-stream")
-		fmt.Fprint(w, chunk(fmt.Sprintf("Reply %d", k), ""))
-		fmt.Fprint(w, chunk(" said once.", "stop"))
-		fmt.Fprint(w, `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":1200,"completion_tokens":3}}`+"\n\n")
-		fmt.Fprint(w, "data: [DONE]\n\n")
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+// cutStreamServer is a debatetest.CutServer: reply n (counting chat requests
+// from 1) is "Reply n" and its tail; request cutAt says "CUT partial" and
+// then loses the connection mid-stream.
+func cutStreamServer(t *testing.T, cutAt int) *httptest.Server {
+	return debatetest.NewCutServer(t, cutAt, debatetest.CutOptions{Tail: " said once.", Prompt: 1200, Completion: 3}).Server
 }
 
 // TestE2ERetryAfterACut: in a real terminal, a two-round debate over a
@@ -88,7 +45,8 @@ func TestE2ERetryAfterACut(t *testing.T) {
 	}
 	s.SendKeys("R")
 	screen = s.WaitFor("✓ verdict in", 30*time.Second)
-	for _, want := range []string{"Product Manager · 2.4k in · 6 out", "Software Architect · 2.4k in · 7 out", "8.4k tokens (8.4k in, 22 out)"} {
+	// The cut turn counts its two streamed pieces as two tokens of output.
+	for _, want := range []string{"Product Manager · 2.4k in · 6 out", "Software Architect · 2.4k in · 8 out", "8.4k tokens (8.4k in, 23 out)"} {
 		if !strings.Contains(s.WaitUntil(want, func(sc string) bool { return strings.Contains(sc, want) }, 10*time.Second), want) {
 			t.Errorf("the screen lacks %q:\n%s", want, screen)
 		}

@@ -2,65 +2,22 @@ package debateview
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/debate/debatetest"
 	"github.com/roundtable-dev/roundtable/room"
 )
 
-// cutServer speaks OpenAI's streaming chat format: reply n (counting chat
-// requests from 1) is "Reply n."; request cutAt says "CUT partial" and
+// cutServer is a debatetest.CutServer: reply n (counting chat requests
+// from 1) is "Reply n" and its tail; request cutAt says "CUT partial" and
 // then loses the connection mid-stream.
-func cutServer(t *testing.T, cutAt int64) *httptest.Server {
-	t.Helper()
-	var n atomic.Int64
-	chunk := func(content, finish string) string {
-		f := "null"
-		if finish != "" {
-			f = `"` + finish + `"`
-		}
-		c, _ := json.Marshal(content)
-		return fmt.Sprintf(`data: {"choices":[{"index":0,"delta":{"content":%s},"finish_reason":%s}]}`+"\n\n", c, f)
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/v1/chat/completions" {
-			http.NotFound(w, r)
-			return
-		}
-		_, _ = io.Copy(io.Discard, r.Body)
-		k := n.Add(1)
-		if k == cutAt {
-			conn, bw, err := w.(http.Hijacker).Hijack()
-			if err != nil {
-				return
-			}
-			defer conn.Close()
-			data := chunk("CUT partial", "")
-			fmt.Fprintf(bw, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n", len(data), data)
-			fmt.Fprint(bw, "40\r\ndata: {")
-			_ = bw.Flush()
-			if tc, ok := conn.(*net.TCPConn); ok {
-				_ = tc.SetLinger(0)
-			}
-			return
-		}
-		w.Header().Set("Content-Type", "text/event-stream")
-		fmt.Fprint(w, chunk(fmt.Sprintf("Reply %d", k), ""))
-		fmt.Fprint(w, chunk(".", "stop"))
-		fmt.Fprint(w, `data: {"choices":[],"usage":{"prompt_tokens":50,"completion_tokens":2}}`+"\n\n")
-		fmt.Fprint(w, "data: [DONE]\n\n")
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+func cutServer(t *testing.T, cutAt int) *httptest.Server {
+	return debatetest.NewCutServer(t, cutAt, debatetest.CutOptions{Tail: ".", Prompt: 50, Completion: 2}).Server
 }
 
 func wireLaunch(cwd, url string) Launch {

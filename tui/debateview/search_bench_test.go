@@ -3,7 +3,6 @@ package debateview
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/tui/internal/keytest"
+	"github.com/roundtable-dev/roundtable/tui/internal/search/searchtest"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -60,59 +60,6 @@ func BenchmarkSearchReplay10k(b *testing.B) {
 			key("/")
 		}
 	})
-	floor := func(b *testing.B, queries []string) float64 {
-		for b.Loop() {
-			for _, q := range queries {
-				if q == "" {
-					continue
-				}
-				for _, s := range lowered {
-					for off := 0; ; {
-						j := strings.Index(s[off:], q)
-						if j < 0 {
-							break
-						}
-						off += j + len(q)
-					}
-				}
-			}
-		}
-		ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / float64(len(queries))
-		b.ReportMetric(ns/1e6, "ms/key")
-		return ns
-	}
-	perKey := func(b *testing.B, keys []string, floorNs float64) {
-		var took []time.Duration
-		for b.Loop() {
-			for _, k := range keys {
-				t0 := time.Now()
-				key(k)
-				took = append(took, time.Since(t0))
-			}
-		}
-		slices.Sort(took)
-		ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / float64(len(keys))
-		b.ReportMetric(ns/1e6, "ms/key")
-		b.ReportMetric(float64(took[len(took)*95/100].Microseconds())/1e3, "p95-ms/key")
-		b.ReportMetric(float64(m.find.st.Total()), "matches")
-		if floorNs > 0 {
-			b.ReportMetric(ns/floorNs, "x-floor")
-		}
-		if !strings.Contains(plain(m.View()), "matches") {
-			b.Fatalf("the status does not count the matches:\n%s", plain(m.View()))
-		}
-	}
-	var floorLetter, floorWord float64
-	word := []string{""}
-	for i := 1; i <= len("measure"); i++ {
-		word = append(word, "measure"[:i])
-	}
-	b.Run("floor-first-letter", func(b *testing.B) { floorLetter = floor(b, []string{"", "e"}) })
-	b.Run("first-letter", func(b *testing.B) { perKey(b, []string{"ctrl+u", "e"}, floorLetter) })
-	b.Run("floor-word", func(b *testing.B) { floorWord = floor(b, word) })
-	b.Run("word", func(b *testing.B) {
-		perKey(b, append([]string{"ctrl+u"}, strings.Split("measure", "")...), floorWord)
-	})
-	key("enter")
-	b.Run("next", func(b *testing.B) { perKey(b, []string{"n"}, 0) })
+	searchtest.Run(b, lowered, "measure", key,
+		func() int { return m.find.st.Total() }, func() string { return plain(m.View()) })
 }

@@ -2,12 +2,13 @@ package watch
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/roundtable-dev/roundtable/tui/internal/search/searchtest"
 )
 
 // BenchmarkSearch10k is a keystroke in the find prompt on a room of 10,000
@@ -51,77 +52,9 @@ func BenchmarkSearch10k(b *testing.B) {
 		}
 	})
 
-	// floor is the plain search of each query in turn, per query: what
-	// the same keystrokes would cost with nothing but strings.Index.
-	floor := func(b *testing.B, queries []string) float64 {
-		n := 0
-		for b.Loop() {
-			for _, q := range queries {
-				n = 0
-				if q == "" {
-					continue
-				}
-				for _, s := range lowered {
-					for off := 0; ; {
-						j := strings.Index(s[off:], q)
-						if j < 0 {
-							break
-						}
-						n++
-						off += j + len(q)
-					}
-				}
-			}
-		}
-		b.ReportMetric(float64(n), "matches")
-		ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / float64(len(queries))
-		b.ReportMetric(ns/1e6, "ms/key")
-		return ns
+	searchtest.Run(b, lowered, "flushes", key,
+		func() int { return m.find.st.Total() }, func() string { return plain(m) })
+	if !strings.Contains(plain(m), fmt.Sprintf("/%d matches", m.find.st.Total())) {
+		b.Fatalf("n did not keep the count:\n%s", plain(m))
 	}
-	perKey := func(b *testing.B, keys []string, floorNs float64) {
-		var took []time.Duration
-		for b.Loop() {
-			for _, k := range keys {
-				t0 := time.Now()
-				key(k)
-				took = append(took, time.Since(t0))
-			}
-		}
-		slices.Sort(took)
-		ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / float64(len(keys))
-		b.ReportMetric(ns/1e6, "ms/key")
-		b.ReportMetric(float64(took[len(took)*95/100].Microseconds())/1e3, "p95-ms/key")
-		b.ReportMetric(float64(m.find.st.Total()), "matches")
-		if floorNs > 0 {
-			b.ReportMetric(ns/floorNs, "x-floor")
-		}
-		if !strings.Contains(plain(m), "matches") {
-			b.Fatalf("the status does not count the matches:\n%s", plain(m))
-		}
-	}
-	letter := []string{"", "e"}
-	word := append([]string{""}, prefixes("flushes")...)
-	var floorLetter, floorWord float64
-	b.Run("floor-first-letter", func(b *testing.B) { floorLetter = floor(b, letter) })
-	b.Run("first-letter", func(b *testing.B) { perKey(b, []string{"ctrl+u", "e"}, floorLetter) })
-	b.Run("floor-word", func(b *testing.B) { floorWord = floor(b, word) })
-	b.Run("word", func(b *testing.B) {
-		perKey(b, append([]string{"ctrl+u"}, strings.Split("flushes", "")...), floorWord)
-	})
-	key("enter")
-	b.Run("next", func(b *testing.B) {
-		perKey(b, []string{"n"}, 0)
-		if !strings.Contains(plain(m), fmt.Sprintf("/%d matches", m.find.st.Total())) {
-			b.Fatalf("n did not keep the count:\n%s", plain(m))
-		}
-	})
-}
-
-// prefixes is "f", "fl", … up to s.
-func prefixes(s string) []string {
-	var out []string
-	for i := 1; i <= len(s); i++ {
-		out = append(out, s[:i])
-	}
-	return out
 }

@@ -15,12 +15,10 @@ import (
 	"github.com/roundtable-dev/roundtable/room"
 )
 
-// await runs cmd's commands (a batch's at once) and returns the first
-// message of type T one of them gives, expanding batches; it fails after
-// a few seconds. Commands that give other messages are dropped.
-func await[T any](t *testing.T, cmd tea.Cmd) T {
-	t.Helper()
-	var zero T
+// runAll runs cmd's commands (a batch's at once, expanding nested
+// batches), each in its own goroutine, and sends what they give on a
+// channel.
+func runAll(cmd tea.Cmd) <-chan tea.Msg {
 	got := make(chan tea.Msg, 64)
 	var run func(c tea.Cmd)
 	run = func(c tea.Cmd) {
@@ -39,6 +37,15 @@ func await[T any](t *testing.T, cmd tea.Cmd) T {
 		}()
 	}
 	run(cmd)
+	return got
+}
+
+// await returns the first message of type T cmd's commands give (runAll);
+// it fails after a few seconds. Other messages are dropped.
+func await[T any](t *testing.T, cmd tea.Cmd) T {
+	t.Helper()
+	var zero T
+	got := runAll(cmd)
 	deadline := time.After(5 * time.Second)
 	for {
 		select {
@@ -53,27 +60,9 @@ func await[T any](t *testing.T, cmd tea.Cmd) T {
 	}
 }
 
-// ticksWithin runs cmd's commands and counts the draft ticks they give
-// within d.
+// ticksWithin counts the draft ticks cmd's commands give within d.
 func ticksWithin(cmd tea.Cmd, d time.Duration) int {
-	got := make(chan tea.Msg, 64)
-	var run func(c tea.Cmd)
-	run = func(c tea.Cmd) {
-		if c == nil {
-			return
-		}
-		go func() {
-			msg := c()
-			if b, ok := msg.(tea.BatchMsg); ok {
-				for _, sub := range b {
-					run(sub)
-				}
-				return
-			}
-			got <- msg
-		}()
-	}
-	run(cmd)
+	got := runAll(cmd)
 	n := 0
 	deadline := time.After(d)
 	for {
