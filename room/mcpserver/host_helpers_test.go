@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"io"
 	"net/http"
 	"os"
@@ -229,4 +230,26 @@ func serverLog(t *testing.T, cwd, name string) string {
 	t.Helper()
 	b, _ := os.ReadFile(filepath.Join(cwd, ".roundtable", name, "server.log"))
 	return string(b)
+}
+
+func callParams(name string, args map[string]any) *sdk.CallToolParams {
+	return &sdk.CallToolParams{Name: name, Arguments: args}
+}
+
+// postedSeq is the seq a post's reply acknowledges.
+func postedSeq(res *sdk.CallToolResult) (int, bool) {
+	if res.IsError || len(res.Content) == 0 {
+		return 0, false
+	}
+	tc, ok := res.Content[0].(*sdk.TextContent)
+	if !ok {
+		return 0, false
+	}
+	var out struct {
+		Posted int `json:"posted"`
+	}
+	if json.Unmarshal([]byte(tc.Text), &out) != nil || out.Posted == 0 {
+		return 0, false
+	}
+	return out.Posted, true
 }
