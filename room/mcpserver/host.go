@@ -84,6 +84,8 @@ type hostSeat struct {
 	remote   string
 	last     atomic.Int64 // unix nanos of the latest request
 	inflight atomic.Int32 // tool calls running (a parked wait is one)
+	handlers map[string]server.ToolHandlerFunc
+	listed   []mcp.Tool // the seat's tool list, its own descriptions
 }
 
 // NewHost builds a host for rooms; ctx bounds the rooms' notifiers.
@@ -200,7 +202,13 @@ func (h *Host) seatFor(ctx context.Context, agent string) (*hostSeat, error) {
 	if a.grant.Grant == room.GrantObserver {
 		s.extra = []server.ServerTool{h.observeTool(s)}
 	}
-	hs := &hostSeat{seat: s, grant: a.grant, key: key, remote: a.remote}
+	hs := &hostSeat{seat: s, grant: a.grant, key: key, remote: a.remote, handlers: map[string]server.ToolHandlerFunc{}}
+	for _, t := range s.tools() {
+		hs.handlers[t.Tool.Name] = t.Handler
+		if s.shows(t.Tool.Name) {
+			hs.listed = append(hs.listed, t.Tool)
+		}
+	}
 	hs.last.Store(time.Now().UnixNano())
 	h.seats[key] = hs
 	h.logConnect(hs)
@@ -391,12 +399,7 @@ func (h *Host) newMCPServer() *server.MCPServer {
 		if res == nil || hs == nil {
 			return
 		}
-		res.Tools = res.Tools[:0]
-		for _, t := range hs.seat.tools() {
-			if hs.seat.shows(t.Tool.Name) {
-				res.Tools = append(res.Tools, t.Tool)
-			}
-		}
+		res.Tools = append(res.Tools[:0], hs.listed...)
 	})
 	addCompatHooks(hooks, known, func(ctx context.Context) *Seat {
 		if hs := h.seatOf(ctx); hs != nil {
@@ -444,10 +447,8 @@ func (h *Host) dispatch(name string) server.ToolHandlerFunc {
 		if name == unknownTool {
 			return s.unknown(ctx, req)
 		}
-		for _, t := range s.tools() {
-			if t.Tool.Name == name {
-				return t.Handler(ctx, req)
-			}
+		if handle := hs.handlers[name]; handle != nil {
+			return handle(ctx, req)
 		}
 		return s.unknown(ctx, req)
 	}
