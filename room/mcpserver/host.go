@@ -47,7 +47,7 @@ type Host struct {
 
 	mu    sync.Mutex
 	seats map[string]*hostSeat // by session key (sessionKey)
-	ids   map[string]bool      // session IDs issued and not ended
+	ids   map[string]time.Time // session IDs issued and not ended, when issued
 }
 
 // HostOptions configure a Host.
@@ -107,7 +107,7 @@ func NewHost(ctx context.Context, opt HostOptions) (*Host, error) {
 		services: map[string]*service{},
 		stop:     make(chan struct{}),
 		seats:    map[string]*hostSeat{},
-		ids:      map[string]bool{},
+		ids:      map[string]time.Time{},
 	}
 	for _, r := range opt.Rooms {
 		name := r.Config().Room
@@ -272,6 +272,12 @@ func (h *Host) sweep(now time.Time) {
 			gone = append(gone, key)
 		}
 	}
+	// An ID whose session never got a seat (its initialize failed).
+	for id, at := range h.ids {
+		if h.seats[id] == nil && now.Sub(at) > h.opt.IdleTTL {
+			delete(h.ids, id)
+		}
+	}
 	h.mu.Unlock()
 	for _, key := range gone {
 		h.drop(key, "expired")
@@ -309,7 +315,7 @@ func (h *Host) Generate() string {
 	_, _ = rand.Read(b[:])
 	id := "rt-" + hex.EncodeToString(b[:])
 	h.mu.Lock()
-	h.ids[id] = true
+	h.ids[id] = time.Now()
 	h.mu.Unlock()
 	return id
 }
@@ -321,7 +327,7 @@ func (h *Host) Validate(id string) (bool, error) {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if !h.ids[id] {
+	if _, ok := h.ids[id]; !ok {
 		return false, fmt.Errorf("session %s is unknown or has ended; initialize a new session", id)
 	}
 	return false, nil
