@@ -166,7 +166,9 @@ func runHost(cmd *cobra.Command, o hostOptions) error {
 	if err := h.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("stop the host: %w", err)
 	}
-	<-served
+	if err := <-served; err != nil {
+		return fmt.Errorf("serve %s: %w", url, err)
+	}
 	fmt.Fprintln(out, "roundtable host: stopped")
 	return nil
 }
