@@ -71,7 +71,7 @@ graceful stop.`,
 		Example: `  roundtable host --room cache-design
   roundtable host --room api --room cache-design --cwd ~/src/service
   roundtable host --all --listen 0.0.0.0:8765 --tls-cert cert.pem --tls-key key.pem
-  roundtable host --room cache-design --listen 10.0.0.5:8765 --insecure   # inside a VPN
+  roundtable host --room cache-design --listen 10.0.0.5:8765 --insecure
   roundtable host --room cache-design --rotate peer`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runHost(cmd, o) },

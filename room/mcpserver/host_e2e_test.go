@@ -97,7 +97,7 @@ func TestHostConversationToClosure(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, si := range seats[:2] {
-		if si.Calls == 0 || !si.Connected() {
+		if si.Calls == 0 || !si.Connected() || si.Transport != "http" || !strings.HasPrefix(si.Remote, "127.0.0.1:") {
 			t.Fatalf("seats from server.log: %+v", seats)
 		}
 	}
