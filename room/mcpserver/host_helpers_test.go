@@ -178,7 +178,9 @@ func dialHTTP(url string, hc *http.Client, proto string) (*sdk.ClientSession, er
 	client := sdk.NewClient(&sdk.Implementation{Name: "http-test", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	tr := &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true}
+	// Clients of a protocol with sessions keep a standing event stream
+	// open (a GET), as agents' CLIs do.
+	tr := &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: proto == protoModern}
 	var opts *sdk.ClientSessionOptions
 	if proto != "" {
 		opts = &sdk.ClientSessionOptions{ProtocolVersion: proto}

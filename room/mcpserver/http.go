@@ -34,6 +34,10 @@ const (
 	ShutdownGrace = 15 * time.Second
 )
 
+// heartbeat is how often a session's standing event stream (its GET)
+// carries a ping, so a peer that vanished is found by a failed write.
+const heartbeat = 30 * time.Second
+
 // EndpointPath is where a host serves MCP.
 const EndpointPath = "/mcp"
 
@@ -63,6 +67,7 @@ func (h *Host) buildHTTP() {
 		server.WithSessionIdleTTL(2*h.opt.IdleTTL+2*time.Second),
 		server.WithStreamableHTTPServer(h.httpSrv),
 		server.WithStreamableHTTPLogger(logger),
+		server.WithHeartbeatInterval(heartbeat),
 		// A remote seat reaches the host by its address or name, not
 		// localhost; the token, not the Host header, is what admits it.
 		server.WithDisableLocalhostProtection(true),
@@ -82,6 +87,11 @@ func (h *Host) buildHTTP() {
 
 // serveMCP checks a request and hands it to the MCP server.
 func (h *Host) serveMCP(w http.ResponseWriter, r *http.Request) {
+	if h.draining.Load() {
+		w.Header().Set("Retry-After", "5")
+		httpError(w, http.StatusServiceUnavailable, "the host is stopping; retry in a moment or ask the room's host")
+		return
+	}
 	if r.ContentLength > MaxBody {
 		httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is %d bytes, over the %d-byte limit; send a smaller request", r.ContentLength, MaxBody))
 		return
@@ -119,6 +129,11 @@ func (h *Host) serveMCP(w http.ResponseWriter, r *http.Request) {
 			httpError(w, http.StatusForbidden, "this session was started with another token; start a new session with this one")
 			return
 		}
+	}
+	if r.Method == http.MethodGet {
+		// A GET is the session's standing event stream: it lasts as long
+		// as the session, past WriteTimeout; heartbeats find a dead peer.
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
 	}
 	ctx := context.WithValue(r.Context(), authKey{}, auth{grant: grant, remote: r.RemoteAddr})
 	h.streamable.ServeHTTP(w, r.WithContext(ctx))
@@ -158,7 +173,19 @@ func (h *Host) Serve(ctx context.Context, l net.Listener, certFile, keyFile stri
 // disconnect is logged. ctx bounds the wait for calls in flight.
 func (h *Host) Shutdown(ctx context.Context) error {
 	h.Handler()
+	// New requests are turned away, parked waits return idle, and calls
+	// in flight finish before the sessions' event streams are closed, so
+	// their clients get the replies.
+	h.draining.Store(true)
 	h.stopOnce.Do(func() { close(h.stop) })
+	tick := time.NewTicker(5 * time.Millisecond)
+	for h.calls.Load() > 0 && ctx.Err() == nil {
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+		}
+	}
+	tick.Stop()
 	err := h.streamable.Shutdown(ctx)
 	h.mu.Lock()
 	keys := make([]string, 0, len(h.seats))
