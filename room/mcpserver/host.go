@@ -39,7 +39,7 @@ type Host struct {
 	stop     chan struct{} // closed by Shutdown: parked waits return idle
 	stopOnce sync.Once
 	draining atomic.Bool  // set by Shutdown: new requests are refused
-	calls    atomic.Int64 // tool calls running
+	posts    atomic.Int64 // POST requests being answered (http.go)
 
 	httpOnce   sync.Once // builds what follows (http.go)
 	httpSrv    *http.Server
@@ -440,12 +440,10 @@ func (h *Host) dispatch(name string) server.ToolHandlerFunc {
 		if err != nil {
 			return refuse("%v.", err)
 		}
-		h.calls.Add(1)
 		hs.inflight.Add(1)
 		defer func() {
 			hs.last.Store(time.Now().UnixNano())
 			hs.inflight.Add(-1)
-			h.calls.Add(-1)
 		}()
 		s := hs.seat
 		if hs.grant.Grant == room.GrantObserver && writes[name] {

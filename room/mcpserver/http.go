@@ -34,6 +34,10 @@ const (
 	ShutdownGrace = 15 * time.Second
 )
 
+// drainGrace is how long a stopping host waits, once the last reply is
+// written, before it closes the sessions' event streams.
+const drainGrace = 200 * time.Millisecond
+
 // heartbeat is how often a session's standing event stream (its GET)
 // carries a ping, so a peer that vanished is found by a failed write.
 const heartbeat = 30 * time.Second
@@ -135,6 +139,11 @@ func (h *Host) serveMCP(w http.ResponseWriter, r *http.Request) {
 		// as the session, past WriteTimeout; heartbeats find a dead peer.
 		_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
 	}
+	if r.Method == http.MethodPost {
+		// Counted until the reply is written: Shutdown waits for it.
+		h.posts.Add(1)
+		defer h.posts.Add(-1)
+	}
 	ctx := context.WithValue(r.Context(), authKey{}, auth{grant: grant, remote: r.RemoteAddr})
 	h.streamable.ServeHTTP(w, r.WithContext(ctx))
 }
@@ -179,13 +188,19 @@ func (h *Host) Shutdown(ctx context.Context) error {
 	h.draining.Store(true)
 	h.stopOnce.Do(func() { close(h.stop) })
 	tick := time.NewTicker(5 * time.Millisecond)
-	for h.calls.Load() > 0 && ctx.Err() == nil {
+	for h.posts.Load() > 0 && ctx.Err() == nil {
 		select {
 		case <-tick.C:
 		case <-ctx.Done():
 		}
 	}
 	tick.Stop()
+	// The replies just written reach their clients before the streams
+	// close: a client may take a closed stream for a lost session.
+	select {
+	case <-time.After(drainGrace):
+	case <-ctx.Done():
+	}
 	err := h.streamable.Shutdown(ctx)
 	h.mu.Lock()
 	keys := make([]string, 0, len(h.seats))
