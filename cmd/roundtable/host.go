@@ -201,8 +201,14 @@ func hostRooms(o hostOptions) ([]*room.Room, error) {
 		if err := room.ValidateName(name); err != nil {
 			return nil, asUsage(err)
 		}
-		r, _, err := room.Create(o.cwd, name, room.CreateOptions{Topic: cmpOr(o.topic, "(topic not set)"), Budget: o.budget, Spec: o.spec})
-		if err != nil {
+		var r *room.Room
+		var err error
+		if o.rotate != "" {
+			r, err = room.Open(o.cwd, name) // rotating never creates a room
+			if err != nil {
+				return nil, roomErr(err, name, o.cwd)
+			}
+		} else if r, _, err = room.Create(o.cwd, name, room.CreateOptions{Topic: cmpOr(o.topic, "(topic not set)"), Budget: o.budget, Spec: o.spec}); err != nil {
 			return nil, fmt.Errorf("open room %q: %w", name, err)
 		}
 		if r.Config().Mode == room.ModeDebate {

@@ -299,6 +299,12 @@ func TestHostManyRoomsAndRotate(t *testing.T) {
 	if ra, rb := sa.call("room_status", nil), sb.call("room_status", nil); ra.json["room"] != "alpha" || rb.json["room"] != "beta" {
 		t.Fatalf("rooms: %s / %s", ra.text, rb.text)
 	}
+	if _, stderr, code := runBinary(t, "host", "--room", "nosuch", "--cwd", cwd, "--rotate", "peer"); code == 0 || !strings.Contains(stderr, "nosuch") {
+		t.Fatalf("rotate in a missing room: exit %d %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(cwd, ".roundtable", "nosuch")); err == nil {
+		t.Fatal("--rotate created a room")
+	}
 	out, stderr, code := runBinary(t, "host", "--room", "alpha", "--cwd", cwd, "--rotate", "peer")
 	if code != 0 || strings.Contains(out, a[room.GrantPeer]) {
 		t.Fatalf("rotate: exit %d %s %s", code, out, stderr)
