@@ -149,11 +149,12 @@ func runHost(cmd *cobra.Command, o hostOptions) error {
 		ln.Close()
 		return err
 	}
-	fmt.Fprintf(out, "roundtable host: serving %s at %s (Ctrl-C or SIGTERM stops it)\n", strings.Join(h.Rooms(), ", "), url)
 	if err := printTokens(out, url, rooms); err != nil {
 		ln.Close()
 		return err
 	}
+	// Last, so a script that waits for this line has the tokens too.
+	fmt.Fprintf(out, "roundtable host: serving %s at %s (Ctrl-C or SIGTERM stops it)\n", strings.Join(h.Rooms(), ", "), url)
 	served := make(chan error, 1)
 	go func() { served <- h.Serve(ctx, ln, o.tlsCert, o.tlsKey) }()
 	select {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -271,5 +272,47 @@ func TestHostSessionsIsolated(t *testing.T) {
 	}
 	if r := a.call("read_room", nil); len(messagesOf(t, r.json)) != 0 {
 		t.Fatalf("a session was shown a message twice: %s", r.text)
+	}
+}
+
+var tokenRe = regexp.MustCompile(`rt_[A-Za-z0-9_-]{43}`)
+
+// TestHostPrintsTokensOnce: a room's first host prints one token per grant
+// (whatever the layout of the lines around them), each opens its seat, and
+// a second start prints none and says how to rotate.
+func TestHostPrintsTokensOnce(t *testing.T) {
+	cwd := t.TempDir()
+	h := startHost(t, "--room", "fresh", "--cwd", cwd, "--topic", "printed once")
+	found := map[string]bool{}
+	for _, tok := range tokenRe.FindAllString(h.output(), -1) {
+		found[tok] = true
+	}
+	if len(found) != 3 {
+		t.Fatalf("%d distinct tokens printed, want 3:\n%s", len(found), h.output())
+	}
+	seats := map[string]bool{}
+	for tok := range found {
+		s := connectHTTP(t, h.url, tok, protoModern)
+		r := s.call("room_status", nil)
+		seats[r.json["you_are"].(string)] = true
+		if r.json["topic"] != "printed once" {
+			t.Fatalf("room_status: %s", r.text)
+		}
+	}
+	if !seats["lead"] || !seats["peer"] || !seats["observer"] {
+		t.Fatalf("the printed tokens open %v", seats)
+	}
+	b, _ := os.ReadFile(filepath.Join(cwd, ".roundtable", "fresh", room.TokensFile))
+	for tok := range found {
+		if strings.Contains(string(b), tok) {
+			t.Fatal("tokens.json holds a plain token")
+		}
+	}
+	if err := h.stop(); err != nil {
+		t.Fatal(err)
+	}
+	again := startHost(t, "--room", "fresh", "--cwd", cwd)
+	if out := again.output(); tokenRe.MatchString(out) || !strings.Contains(out, "--rotate") {
+		t.Fatalf("second start:\n%s", out)
 	}
 }
