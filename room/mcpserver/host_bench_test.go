@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -147,6 +148,12 @@ func BenchmarkHostIdle100Rooms(b *testing.B) {
 	}
 	for b.Loop() {
 		time.Sleep(3 * time.Second) // every wait parked, start-up garbage collected
+		for i := range rooms {
+			log, _ := os.ReadFile(filepath.Join(cwd, ".roundtable", fmt.Sprintf("room-%03d", i), room.LogFile))
+			if n := strings.Count(string(log), "tool=wait_for_message"); n < 2 {
+				b.Fatalf("room %d: %d waits called, want both seats parked", i, n)
+			}
+		}
 		c0, t0 := procCPU(pid), time.Now()
 		time.Sleep(10 * time.Second)
 		cpu := float64(procCPU(pid)-c0) / float64(time.Since(t0)) * 100
