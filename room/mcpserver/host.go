@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -407,7 +408,7 @@ func (h *Host) newMCPServer() *server.MCPServer {
 		if res == nil || hs == nil {
 			return
 		}
-		res.Tools = append(res.Tools[:0], hs.listed...)
+		res.Tools = slices.Clone(hs.listed)
 	})
 	addCompatHooks(hooks, known, func(ctx context.Context) *Seat {
 		if hs := h.seatOf(ctx); hs != nil {
