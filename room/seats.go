@@ -86,6 +86,11 @@ type SeatInfo struct {
 	WaitReturn string    `json:"wait_return,omitempty"`
 	LastTool   string    `json:"last_tool,omitempty"`
 	LastAt     time.Time `json:"last_at,omitzero"`
+	// Transport and Remote say how the current connection reaches the
+	// room: "http" and the client's address for a seat served by
+	// roundtable host; empty for a stdio seat.
+	Transport string `json:"transport,omitempty"`
+	Remote    string `json:"remote,omitempty"`
 }
 
 // Connected reports whether the seat appears in server.log at all (the
@@ -164,6 +169,7 @@ func (t *seatTrack) apply(ll LogLine) {
 	case EventConnect:
 		s.Agent = ll.Fields["agent"]
 		s.PID, _ = strconv.Atoi(ll.Fields["pid"])
+		s.Transport, s.Remote = ll.Fields["transport"], ll.Fields["remote"]
 		s.State, s.Since, s.WaitReturn, s.LastTool, s.LastAt = StateNotStarted, ll.At, "", "", ll.At
 		t.open, t.exact, t.idleAt, t.parked = 0, ll.Fields["waits"] == WaitsLogged, time.Time{}, time.Time{}
 		if s.Agent == PersonAgent {
