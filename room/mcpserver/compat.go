@@ -36,9 +36,18 @@ const validationPrefix = "input schema validation failed: "
 
 // compatHooks adds the hooks above; known is every tool name served.
 func (s *Seat) compatHooks(hooks *server.Hooks, known map[string]bool) {
-	hooks.AddBeforeCallTool(func(_ context.Context, _ any, req *mcp.CallToolRequest) {
+	addCompatHooks(hooks, known, func(context.Context) *Seat { return s })
+}
+
+// addCompatHooks adds the hooks above for a server whose calls are made by
+// the seat seatOf returns (nil: none yet, as before a host's session has
+// its seat).
+func addCompatHooks(hooks *server.Hooks, known map[string]bool, seatOf func(context.Context) *Seat) {
+	hooks.AddBeforeCallTool(func(ctx context.Context, _ any, req *mcp.CallToolRequest) {
 		name := req.Params.Name
-		s.log("call", room.F("seat", s.opt.Seat), room.F("tool", name))
+		if s := seatOf(ctx); s != nil {
+			s.log("call", room.F("seat", s.opt.Seat), room.F("tool", name))
+		}
 		if !known[name] || name == unknownTool {
 			req.Params.Name = unknownTool
 			req.Params.Arguments = map[string]any{"name": name}
@@ -83,7 +92,7 @@ func (s *Seat) unknown(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToo
 	name := req.GetString("name", unknownTool)
 	var names []string
 	for _, t := range s.tools() {
-		if s.opt.Seat == room.SeatLead || !leadOnly[t.Tool.Name] {
+		if s.shows(t.Tool.Name) {
 			names = append(names, t.Tool.Name)
 		}
 	}

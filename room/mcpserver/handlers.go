@@ -88,7 +88,7 @@ func (s *Seat) unread(st room.State) []room.Message {
 	s.mu.Lock()
 	last := max(s.lastShown, s.lastPosted)
 	s.mu.Unlock()
-	return othersAfter(st, otherSeat(s.opt.Seat), last)
+	return othersAfter(st, s.other(), last)
 }
 
 // unshown returns the other seat's messages this seat has not been shown.
@@ -96,10 +96,20 @@ func (s *Seat) unshown(st room.State) []room.Message {
 	s.mu.Lock()
 	last := s.lastShown
 	s.mu.Unlock()
-	return othersAfter(st, otherSeat(s.opt.Seat), last)
+	return othersAfter(st, s.other(), last)
 }
 
-// othersAfter returns the messages of seat other whose seq is after last.
+// other is the seat whose messages this seat waits for; "" for an
+// observer, who reads both seats'.
+func (s *Seat) other() string {
+	if s.opt.Seat == room.GrantObserver {
+		return ""
+	}
+	return otherSeat(s.opt.Seat)
+}
+
+// othersAfter returns the messages of seat other ("": any seat) whose seq
+// is after last.
 func othersAfter(st room.State, other string, last int) []room.Message {
 	var out []room.Message
 	// Messages are sorted by seq: search back from the end for the cut.
@@ -108,7 +118,7 @@ func othersAfter(st room.State, other string, last int) []room.Message {
 		i--
 	}
 	for _, m := range st.Messages[i:] {
-		if m.Seat == other {
+		if other == "" || m.Seat == other {
 			out = append(out, m)
 		}
 	}
@@ -205,6 +215,9 @@ func (s *Seat) waitForMessage(ctx context.Context, req mcp.CallToolRequest) (*mc
 		select {
 		case <-changed:
 		case <-timer.C:
+			reason = room.WaitIdle
+			return reply(s.idle(st))
+		case <-s.stop: // the host is shutting down: the agent calls again elsewhere
 			reason = room.WaitIdle
 			return reply(s.idle(st))
 		case <-ctx.Done():

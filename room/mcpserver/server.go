@@ -69,6 +69,13 @@ type Seat struct {
 	// splice, set by Serve, sends large replies past mcp-go's marshaling
 	// (splice.go).
 	splice *splicer
+
+	// extra are tools a Host adds (observe_room, for its observers).
+	extra []server.ServerTool
+
+	// stop, set by a Host, closes when the host shuts down: a parked
+	// wait_for_message then returns idle at once (host.go). nil: never.
+	stop <-chan struct{}
 }
 
 // NewSeat opens (or creates) the room and starts watching it. Close stops
@@ -155,7 +162,9 @@ func (s *Seat) MCPServer() *server.MCPServer {
 
 func (s *Seat) log(event string, fields ...room.Field) {
 	// server.log is for diagnosis: a failed write must not fail a tool call.
-	if s.room != nil {
+	// An observer is no seat: its calls are not the seats' (host.go logs
+	// its connects under events of their own).
+	if s.room != nil && s.opt.Seat != room.GrantObserver {
 		_ = s.room.Log(event, fields...)
 	}
 }

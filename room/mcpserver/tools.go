@@ -101,11 +101,26 @@ func (s *Seat) tools() []server.ServerTool {
 			Handler: s.closeRoom,
 		},
 	)
-	return list
+	return append(list, s.extra...)
 }
 
 // leadOnly names the tools only the lead sees.
 var leadOnly = map[string]bool{"write_spec": true, "close_room": true}
+
+// observerTools names the tools a host's observer sees: those that read.
+var observerTools = map[string]bool{"room_status": true, "read_room": true, "wait_for_message": true, observeTool: true}
+
+// shows reports whether the seat's tool list has the tool name.
+func (s *Seat) shows(name string) bool {
+	switch s.opt.Seat {
+	case room.SeatLead:
+		return name != observeTool
+	case room.GrantObserver:
+		return observerTools[name]
+	default:
+		return !leadOnly[name] && name != observeTool
+	}
+}
 
 func instructions(seat string) string {
 	return "You hold the " + seat + " seat of a roundtable room. Loop: post when it is your turn, then call " +

@@ -1,0 +1,245 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/mcpserver"
+)
+
+func init() { subcommands = append(subcommands, newHostCmd) }
+
+type hostOptions struct {
+	rooms           []string
+	all             bool
+	cwd             string
+	listen          string
+	tlsCert, tlsKey string
+	insecure        bool
+	rotate          string
+	topic, spec     string
+	budget          int
+	publicURL       string
+}
+
+// defaultListen is where a host listens unless told otherwise: this
+// machine only.
+const defaultListen = "127.0.0.1:8765"
+
+func newHostCmd() *cobra.Command {
+	var o hostOptions
+	c := &cobra.Command{
+		Use:   "host --room R [--room R2 ...] [--listen ADDR] [--tls-cert F --tls-key F]",
+		Short: "Serve rooms' seats over MCP streamable HTTP, for agents on other machines",
+		Long: `Serve the lead, peer and observer seats of one or more rooms over MCP's
+streamable HTTP transport at /mcp, so the agents of a room can run on
+different machines. The seat is chosen by the bearer token alone: each room
+has a lead, a peer and a read-only observer token. They are printed once,
+with the exact claude, codex, gemini and JSON lines to connect, the first
+time a room is hosted; only their SHA-256 hashes are kept, in the room's
+tokens.json. To replace a token (the old one stops working at once, also in
+a running host): roundtable host --room R --rotate peer.
+
+The tools, rules and server.log lines are those of the stdio seat server,
+and a local stdio seat and a remote HTTP seat can share a room; server.log
+marks HTTP seats with transport=http and the client's address. An observer
+may call room_status, read_room, wait_for_message and observe_room (what
+roundtable watch --url uses) and nothing that writes.
+
+The host listens on 127.0.0.1 unless --listen says otherwise. A non-local
+address needs --tls-cert and --tls-key (tokens would cross the network in
+clear text), or --insecure if something else encrypts the link (a VPN, an
+SSH tunnel). Limits: request bodies up to 1 MiB, 50 requests a second per
+token (bursts of 100), sessions idle for 10 minutes expire, slow clients are
+cut off. SIGTERM or Ctrl-C stops it gracefully: parked waits return idle,
+posts in flight finish.
+
+Rooms given with --room are created when missing (with --topic, --budget,
+--spec); --all hosts every room under --cwd.
+
+Exit codes: 2 for a wrong command line (a non-local address without TLS), 1
+when a room cannot be opened or the address cannot be listened on, 0 after a
+graceful stop.`,
+		Example: `  roundtable host --room cache-design
+  roundtable host --room api --room cache-design --cwd ~/src/service
+  roundtable host --all --listen 0.0.0.0:8765 --tls-cert cert.pem --tls-key key.pem
+  roundtable host --room cache-design --listen 10.0.0.5:8765 --insecure   # inside a VPN
+  roundtable host --room cache-design --rotate peer`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runHost(cmd, o) },
+	}
+	f := c.Flags()
+	f.StringArrayVar(&o.rooms, "room", nil, "a room to host; repeat for more")
+	f.BoolVar(&o.all, "all", false, "host every room under --cwd")
+	f.StringVar(&o.cwd, "cwd", "", "folder holding .roundtable/; default: the working directory")
+	f.StringVar(&o.listen, "listen", defaultListen, "address to listen on, host:port")
+	f.StringVar(&o.tlsCert, "tls-cert", "", "TLS certificate file (PEM); with --tls-key, serves https")
+	f.StringVar(&o.tlsKey, "tls-key", "", "TLS private key file (PEM)")
+	f.BoolVar(&o.insecure, "insecure", false, "allow a non-local --listen without TLS")
+	f.StringVar(&o.rotate, "rotate", "", "replace the token of a grant (lead, peer or observer) in the rooms given, print it and exit")
+	f.StringVar(&o.topic, "topic", "", "topic of a room this command creates")
+	f.Var(newIntFlag(&o.budget, 12, "budget", 1, 0), "budget", "rounds of a room this command creates")
+	f.StringVar(&o.spec, "spec", "", "spec path of a room this command creates, relative to --cwd; default SPEC-<room>.md")
+	f.StringVar(&o.publicURL, "url", "", "the URL agents reach the host at, for the printed lines; default: from --listen")
+	return c
+}
+
+func runHost(cmd *cobra.Command, o hostOptions) error {
+	out := cmd.OutOrStdout()
+	if len(o.rooms) == 0 && !o.all {
+		return usageError("say which rooms to host: --room NAME (repeatable) or --all for every room under --cwd")
+	}
+	if (o.tlsCert == "") != (o.tlsKey == "") {
+		return usageError("--tls-cert and --tls-key go together: give both files, or neither")
+	}
+	if o.rotate != "" && o.rotate != room.GrantLead && o.rotate != room.GrantPeer && o.rotate != room.GrantObserver {
+		return usageError("--rotate takes lead, peer or observer, not %q", o.rotate)
+	}
+	host, _, err := net.SplitHostPort(o.listen)
+	if err != nil {
+		return usageError("--listen %q is not host:port (%v); for example 127.0.0.1:8765", o.listen, err)
+	}
+	tls := o.tlsCert != ""
+	if !loopback(host) && !tls && !o.insecure {
+		return usageError("--listen %s is reachable from other machines and tokens would cross the network unencrypted: give --tls-cert and --tls-key, or --insecure if a VPN or tunnel encrypts the link", o.listen)
+	}
+	rooms, err := hostRooms(o)
+	if err != nil {
+		return err
+	}
+	url := o.publicURL
+	if o.rotate != "" {
+		if url == "" {
+			url = hostURL(o.listen, tls)
+		}
+		for _, r := range rooms {
+			tok, err := r.RotateToken(o.rotate)
+			if err != nil {
+				return fmt.Errorf("rotate the %s token of room %q: %w", o.rotate, r.Config().Room, err)
+			}
+			fmt.Fprintf(out, "Room %s: the old %s token no longer works, also in a running host. The new one:\n", r.Config().Room, o.rotate)
+			mcpserver.HostInstructions(out, url, r.Config().Room, map[string]string{o.rotate: tok})
+		}
+		return nil
+	}
+	tokens, err := room.NewTokenSet(rooms)
+	if err != nil {
+		return fmt.Errorf("read the rooms' tokens: %w", err)
+	}
+	ln, err := net.Listen("tcp", o.listen)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w; pick another --listen address or stop what holds it", o.listen, err)
+	}
+	if url == "" {
+		url = hostURL(ln.Addr().String(), tls)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	h, err := mcpserver.NewHost(ctx, mcpserver.HostOptions{Rooms: rooms, Tokens: tokens, Version: buildVersion()})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	fmt.Fprintf(out, "roundtable host: serving %s at %s (Ctrl-C or SIGTERM stops it)\n", strings.Join(h.Rooms(), ", "), url)
+	if err := printTokens(out, url, rooms); err != nil {
+		ln.Close()
+		return err
+	}
+	served := make(chan error, 1)
+	go func() { served <- h.Serve(ctx, ln, o.tlsCert, o.tlsKey) }()
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve %s: %w", url, err)
+	case <-cmd.Context().Done():
+	}
+	sctx, scancel := context.WithTimeout(context.Background(), mcpserver.ShutdownGrace)
+	defer scancel()
+	if err := h.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("stop the host: %w", err)
+	}
+	<-served
+	fmt.Fprintln(out, "roundtable host: stopped")
+	return nil
+}
+
+// hostRooms opens (or creates) the rooms --room names, or every room
+// under --cwd with --all.
+func hostRooms(o hostOptions) ([]*room.Room, error) {
+	var rooms []*room.Room
+	names := o.rooms
+	if o.all {
+		list, err := room.List(o.cwd)
+		if err != nil {
+			return nil, fmt.Errorf("list the rooms under %s: %w", cmpOr(o.cwd, "."), err)
+		}
+		for _, s := range list {
+			if !s.Debate {
+				names = append(names, s.Name)
+			}
+		}
+		if len(names) == 0 {
+			return nil, fmt.Errorf("there are no MCP rooms under %s: create one with --room NAME", cmpOr(o.cwd, "the working directory"))
+		}
+	}
+	seen := map[string]bool{}
+	for _, name := range names {
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		if err := room.ValidateName(name); err != nil {
+			return nil, asUsage(err)
+		}
+		r, _, err := room.Create(o.cwd, name, room.CreateOptions{Topic: cmpOr(o.topic, "(topic not set)"), Budget: o.budget, Spec: o.spec})
+		if err != nil {
+			return nil, fmt.Errorf("open room %q: %w", name, err)
+		}
+		if r.Config().Mode == room.ModeDebate {
+			return nil, asUsage(fmt.Errorf("room %q is a persona debate, not an MCP room: host an MCP room", name))
+		}
+		rooms = append(rooms, r)
+	}
+	return rooms, nil
+}
+
+// printTokens issues the tokens of rooms that have none and prints them
+// once; rooms whose tokens were issued before are named with how to rotate.
+func printTokens(out io.Writer, url string, rooms []*room.Room) error {
+	for _, r := range rooms {
+		name := r.Config().Room
+		toks, err := r.IssueTokens()
+		if err != nil {
+			return fmt.Errorf("issue the tokens of room %q: %w", name, err)
+		}
+		if len(toks) > 0 {
+			mcpserver.HostInstructions(out, url, name, toks)
+		}
+		if len(toks) < 3 {
+			fmt.Fprintf(out, "Room %s: tokens issued before are not shown again; to replace one: roundtable host --room %s --rotate lead|peer|observer\n", name, name)
+		}
+	}
+	return nil
+}
+
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func hostURL(addr string, tls bool) string {
+	scheme := "http"
+	if tls {
+		scheme = "https"
+	}
+	return scheme + "://" + addr + mcpserver.EndpointPath
+}

@@ -1,0 +1,479 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+// A Host serves the seats of many rooms over MCP's streamable HTTP. Each
+// room has one service, shared by every session of the room: its *room.Room
+// and its *room.Notifier. Each MCP session has its own Seat (what the
+// session has been shown, what it posted, the notes handed to it), created
+// when the session's first request arrives and dropped when the session
+// ends or idles out. The seat a session holds is the grant of its bearer
+// token, verified before a request reaches the MCP server (http.go).
+//
+// The tools, replies, refusals and server.log lines are the stdio seat's:
+// the same Seat methods answer them. A host adds the observer, a read-only
+// grant that may read and wait but never post, write the spec or close, and
+// its observe_room tool (observe.go).
+type Host struct {
+	opt      HostOptions
+	services map[string]*service // by room name
+	mcp      *server.MCPServer
+	stop     chan struct{} // closed by Shutdown: parked waits return idle
+	stopOnce sync.Once
+
+	httpOnce   sync.Once // builds what follows (http.go)
+	httpSrv    *http.Server
+	streamable *server.StreamableHTTPServer
+	handler    http.Handler
+	limits     *rateLimits
+
+	mu    sync.Mutex
+	seats map[string]*hostSeat // by session key (sessionKey)
+	ids   map[string]bool      // session IDs issued and not ended
+}
+
+// HostOptions configure a Host.
+type HostOptions struct {
+	Rooms   []*room.Room
+	Tokens  *room.TokenSet
+	Version string
+	// IdleTTL is how long a session may make no request before it is
+	// dropped (its disconnect logged); 0: DefaultIdleTTL.
+	IdleTTL time.Duration
+	// Rate and Burst limit each token's requests per second; 0: the defaults.
+	Rate  float64
+	Burst int
+}
+
+// Defaults of HostOptions.
+const (
+	DefaultIdleTTL = 10 * time.Minute
+	DefaultRate    = 50
+	DefaultBurst   = 100
+)
+
+// service is what every session of one room shares.
+type service struct {
+	room     *room.Room
+	notifier *room.Notifier
+}
+
+// hostSeat is one session's seat.
+type hostSeat struct {
+	seat     *Seat
+	grant    room.Grant
+	key      string
+	remote   string
+	last     atomic.Int64 // unix nanos of the latest request
+	inflight atomic.Int32 // tool calls running (a parked wait is one)
+}
+
+// NewHost builds a host for rooms; ctx bounds the rooms' notifiers.
+func NewHost(ctx context.Context, opt HostOptions) (*Host, error) {
+	if opt.Tokens == nil {
+		return nil, errors.New("a host needs the rooms' tokens")
+	}
+	if opt.IdleTTL <= 0 {
+		opt.IdleTTL = DefaultIdleTTL
+	}
+	if opt.Rate <= 0 {
+		opt.Rate = DefaultRate
+	}
+	if opt.Burst <= 0 {
+		opt.Burst = DefaultBurst
+	}
+	h := &Host{
+		opt:      opt,
+		services: map[string]*service{},
+		stop:     make(chan struct{}),
+		seats:    map[string]*hostSeat{},
+		ids:      map[string]bool{},
+	}
+	for _, r := range opt.Rooms {
+		name := r.Config().Room
+		if _, dup := h.services[name]; dup {
+			continue
+		}
+		h.services[name] = &service{room: r, notifier: room.Watch(ctx, r)}
+	}
+	h.mcp = h.newMCPServer()
+	return h, nil
+}
+
+// Rooms names the rooms the host serves, sorted.
+func (h *Host) Rooms() []string {
+	out := make([]string, 0, len(h.services))
+	for name := range h.services {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// authKey is the context key of a request's verified grant (http.go).
+type authKey struct{}
+
+// auth is who a request is: its token's grant and where it came from.
+type auth struct {
+	grant  room.Grant
+	remote string
+}
+
+func authFrom(ctx context.Context) (auth, bool) {
+	a, ok := ctx.Value(authKey{}).(auth)
+	return a, ok
+}
+
+// sessionKey is the key of the seat serving ctx's request: the MCP session
+// ID, or, for a request of a protocol version without sessions (2026-07-28
+// and later), the grant: such clients share one seat per token.
+func sessionKey(ctx context.Context, a auth) string {
+	if cs := server.ClientSessionFromContext(ctx); cs != nil && cs.SessionID() != "" {
+		return cs.SessionID()
+	}
+	return "grant:" + a.grant.Room + "/" + a.grant.Grant
+}
+
+// seatOf returns the seat of ctx's request, or nil when it has none yet.
+func (h *Host) seatOf(ctx context.Context) *hostSeat {
+	a, ok := authFrom(ctx)
+	if !ok {
+		return nil
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.seats[sessionKey(ctx, a)]
+}
+
+// seatFor returns the seat of ctx's request, creating it (and logging its
+// connect) on the session's first request. agent labels the seat.
+func (h *Host) seatFor(ctx context.Context, agent string) (*hostSeat, error) {
+	a, ok := authFrom(ctx)
+	if !ok {
+		return nil, errors.New("the request carries no verified token; send Authorization: Bearer <token>")
+	}
+	key := sessionKey(ctx, a)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if hs := h.seats[key]; hs != nil {
+		return hs, nil
+	}
+	svc := h.services[a.grant.Room]
+	if svc == nil {
+		return nil, fmt.Errorf("room %q is not served by this host; ask its host for a token of a room it serves", a.grant.Room)
+	}
+	if a.grant.Grant != room.GrantObserver {
+		if err := svc.room.SeatHeld(a.grant.Grant); err != nil {
+			return nil, fmt.Errorf("seat %s of room %q cannot start: %w", a.grant.Grant, a.grant.Room, err)
+		}
+	}
+	if agent == "" {
+		agent = a.grant.Grant
+	}
+	cfg := svc.room.Config()
+	s := &Seat{
+		opt:      Options{Room: cfg.Room, Seat: a.grant.Grant, Agent: agent, Topic: cfg.Topic, Budget: cfg.Budget, Cwd: svc.room.Cwd(), Spec: cfg.Spec, Version: h.opt.Version},
+		room:     svc.room,
+		notifier: svc.notifier,
+		stop:     h.stop,
+	}
+	s.start.begun.Store(true)
+	s.start.pid = os.Getpid()
+	if a.grant.Grant == room.GrantObserver {
+		s.extra = []server.ServerTool{h.observeTool(s)}
+	}
+	hs := &hostSeat{seat: s, grant: a.grant, key: key, remote: a.remote}
+	hs.last.Store(time.Now().UnixNano())
+	h.seats[key] = hs
+	h.logConnect(hs)
+	return hs, nil
+}
+
+// shortKey is a session key short enough for a log line.
+func shortKey(key string) string {
+	if len(key) > 20 {
+		return key[len(key)-12:]
+	}
+	return key
+}
+
+func (h *Host) logConnect(hs *hostSeat) {
+	s := hs.seat
+	if hs.grant.Grant == room.GrantObserver {
+		_ = s.room.Log(EventObserverConnect, room.F("grant", room.GrantObserver), room.F("agent", s.opt.Agent),
+			room.F("transport", "http"), room.F("remote", hs.remote), room.F("session", shortKey(hs.key)))
+		return
+	}
+	s.log(room.EventConnect, room.F("seat", s.opt.Seat), room.F("agent", s.opt.Agent), room.F("pid", s.start.pid),
+		room.F("waits", room.WaitsLogged), room.F("transport", "http"), room.F("remote", hs.remote),
+		room.F("session", shortKey(hs.key)))
+}
+
+// The server.log events of a host's observers. They carry no seat field,
+// so `roundtable seats` and watch do not take an observer for a seat.
+const (
+	EventObserverConnect    = "observer_connect"
+	EventObserverDisconnect = "observer_disconnect"
+)
+
+// drop ends the seat of key (a session that ended or expired, or the whole
+// host shutting down) and logs its disconnect with why.
+func (h *Host) drop(key, why string) {
+	h.mu.Lock()
+	hs := h.seats[key]
+	delete(h.seats, key)
+	delete(h.ids, key)
+	h.mu.Unlock()
+	if hs == nil {
+		return
+	}
+	s := hs.seat
+	if hs.grant.Grant == room.GrantObserver {
+		_ = s.room.Log(EventObserverDisconnect, room.F("grant", room.GrantObserver), room.F("transport", "http"),
+			room.F("remote", hs.remote), room.F("session", shortKey(hs.key)), room.F("why", why))
+		return
+	}
+	s.log(room.EventDisconnect, room.F("seat", s.opt.Seat), room.F("pid", s.start.pid), room.F("transport", "http"),
+		room.F("remote", hs.remote), room.F("session", shortKey(hs.key)), room.F("why", why))
+}
+
+// sweep drops the seats idle longer than the TTL with no call running.
+func (h *Host) sweep(now time.Time) {
+	h.mu.Lock()
+	var gone []string
+	for key, hs := range h.seats {
+		if hs.inflight.Load() == 0 && now.Sub(time.Unix(0, hs.last.Load())) > h.opt.IdleTTL {
+			gone = append(gone, key)
+		}
+	}
+	h.mu.Unlock()
+	for _, key := range gone {
+		h.drop(key, "expired")
+	}
+}
+
+// sweeper runs sweep until ctx ends.
+func (h *Host) sweeper(ctx context.Context) {
+	t := time.NewTicker(max(h.opt.IdleTTL/4, time.Second))
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			h.sweep(now)
+		}
+	}
+}
+
+// SessionCount is how many sessions hold a seat or observe.
+func (h *Host) SessionCount() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.seats)
+}
+
+// The host is its own session ID manager: IDs are random, and only IDs it
+// issued and that have not ended are valid, so a session that ended or
+// expired is told so (404) and its client starts a new one.
+
+// Generate issues a session ID.
+func (h *Host) Generate() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	id := "rt-" + hex.EncodeToString(b[:])
+	h.mu.Lock()
+	h.ids[id] = true
+	h.mu.Unlock()
+	return id
+}
+
+// Validate accepts the IDs issued and not ended.
+func (h *Host) Validate(id string) (bool, error) {
+	if err := checkSessionID(id); err != nil {
+		return false, err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.ids[id] {
+		return false, fmt.Errorf("session %s is unknown or has ended; initialize a new session", id)
+	}
+	return false, nil
+}
+
+// Terminate ends a session: its client deleted it, or it idled out.
+func (h *Host) Terminate(id string) (bool, error) {
+	why := "ended"
+	select {
+	case <-h.stop:
+		why = "shutdown"
+	default:
+	}
+	h.drop(id, why)
+	return false, nil
+}
+
+// checkSessionID checks an Mcp-Session-Id header's form: "rt-" and 32
+// lowercase hex digits. Fuzzed.
+func checkSessionID(id string) error {
+	const prefix = "rt-"
+	if len(id) != len(prefix)+32 || id[:len(prefix)] != prefix {
+		return errors.New("the Mcp-Session-Id header is not a session ID this host issued")
+	}
+	for _, c := range id[len(prefix):] {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return errors.New("the Mcp-Session-Id header is not a session ID this host issued")
+		}
+	}
+	return nil
+}
+
+// grantOfSession returns the grant a session was started with, if the
+// session has a seat.
+func (h *Host) grantOfSession(id string) (room.Grant, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if hs := h.seats[id]; hs != nil {
+		return hs.grant, true
+	}
+	return room.Grant{}, false
+}
+
+// newMCPServer is the one MCP server of every room and session. Its tools
+// are the lead's (the widest set, whose schemas every seat shares) and
+// observe_room; each call is answered by the calling session's Seat.
+func (h *Host) newMCPServer() *server.MCPServer {
+	tmpl := newSeat(context.Background(), Options{Seat: room.SeatLead})
+	tmpl.extra = []server.ServerTool{h.observeTool(tmpl)}
+	tools := append(tmpl.tools(), server.ServerTool{Tool: unknownToolDef})
+	known := make(map[string]bool, len(tools))
+	for _, t := range tools {
+		known[t.Tool.Name] = true
+	}
+	hooks := &server.Hooks{}
+	hooks.AddOnRequestInitialization(func(ctx context.Context, _ any, message any) error {
+		if !needsRoom(message) {
+			return nil
+		}
+		hs, err := h.seatFor(ctx, clientName(message))
+		if err != nil {
+			return err
+		}
+		hs.last.Store(time.Now().UnixNano())
+		return nil
+	})
+	hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest) {
+		if hs := h.seatOf(ctx); hs != nil {
+			hs.seat.log("list_tools", room.F("seat", hs.seat.opt.Seat))
+		}
+	})
+	// Each seat lists its own tools, with its own descriptions.
+	hooks.AddAfterListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest, res *mcp.ListToolsResult) {
+		hs := h.seatOf(ctx)
+		if res == nil || hs == nil {
+			return
+		}
+		res.Tools = res.Tools[:0]
+		for _, t := range hs.seat.tools() {
+			if hs.seat.shows(t.Tool.Name) {
+				res.Tools = append(res.Tools, t.Tool)
+			}
+		}
+	})
+	addCompatHooks(hooks, known, func(ctx context.Context) *Seat {
+		if hs := h.seatOf(ctx); hs != nil {
+			return hs.seat
+		}
+		return nil
+	})
+	srv := server.NewMCPServer("roundtable", h.opt.Version,
+		server.WithToolCapabilities(false),
+		server.WithRecovery(),
+		server.WithHooks(hooks),
+		server.WithInputSchemaValidation(),
+		server.WithInstructions("You hold a seat of a roundtable room, the one your token names. Loop: post when it is your turn, then call "+
+			"wait_for_message; on idle call it again; stop only when it returns closed. Notes from the host in a reply "+
+			"outrank the course of the debate: follow them."),
+	)
+	for _, t := range tools {
+		srv.AddTool(t.Tool, h.dispatch(t.Tool.Name))
+	}
+	return srv
+}
+
+// writes names the tools an observer may not call.
+var writes = map[string]bool{"post": true, "write_spec": true, "close_room": true}
+
+// dispatch answers a call of the tool name with the session's seat.
+func (h *Host) dispatch(name string) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		hs, err := h.seatFor(ctx, "")
+		if err != nil {
+			return refuse("%v.", err)
+		}
+		hs.inflight.Add(1)
+		defer func() {
+			hs.last.Store(time.Now().UnixNano())
+			hs.inflight.Add(-1)
+		}()
+		s := hs.seat
+		if hs.grant.Grant == room.GrantObserver && writes[name] {
+			return refuse("This token is an observer's: it may read the room and wait, but %s is not allowed. Ask the room's host for a seat's token to take part.", name)
+		}
+		if name == observeTool && hs.grant.Grant != room.GrantObserver {
+			return refuse("observe_room is for observers (roundtable watch --url); a seat reads the room with read_room and wait_for_message.")
+		}
+		if name == unknownTool {
+			return s.unknown(ctx, req)
+		}
+		for _, t := range s.tools() {
+			if t.Tool.Name == name {
+				return t.Handler(ctx, req)
+			}
+		}
+		return s.unknown(ctx, req)
+	}
+}
+
+// clientName is the client's name from an initialize request, as the
+// seat's agent label; "" for any other request.
+func clientName(message any) string {
+	raw, ok := message.(json.RawMessage)
+	if !ok {
+		return ""
+	}
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			ClientInfo struct {
+				Name string `json:"name"`
+			} `json:"clientInfo"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(raw, &m) != nil || m.Method != "initialize" {
+		return ""
+	}
+	name := m.Params.ClientInfo.Name
+	if len(name) > 64 {
+		name = name[:64]
+	}
+	return name
+}

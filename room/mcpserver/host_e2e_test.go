@@ -1,0 +1,275 @@
+package mcpserver_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+// TestHostConversationToClosure: two seats over HTTP, through the host,
+// from the brief to the close, with the official Go SDK as the client: the
+// lead with an MCP session (the protocol agents' CLIs speak), the peer with
+// the newest protocol (no session).
+func TestHostConversationToClosure(t *testing.T) {
+	cwd := t.TempDir()
+	toks := issueTokens(t, cwd, "cache", 3)
+	h := startHost(t, "--room", "cache", "--cwd", cwd)
+	if strings.Contains(h.output(), toks[room.GrantPeer]) {
+		t.Fatal("a token issued before was printed again")
+	}
+	lead := connectHTTP(t, h.url, toks[room.GrantLead], protoLegacy)
+	peer := connectHTTP(t, h.url, toks[room.GrantPeer], protoModern)
+
+	if lt, pt := lead.tools(), peer.tools(); !slices.Contains(lt, "close_room") || slices.Contains(pt, "close_room") ||
+		slices.Contains(pt, "write_spec") || slices.Contains(lt, "observe_room") {
+		t.Fatalf("tool lists: lead %v, peer %v", lt, pt)
+	}
+	st := lead.call("room_status", nil)
+	if st.json["you_are"] != "lead" || st.json["your_turn"] != true {
+		t.Fatalf("lead status: %s", st.text)
+	}
+	parked := peer.callAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
+	time.Sleep(300 * time.Millisecond)
+	if r := lead.call("post", map[string]any{"text": "Write-through, because reads dominate.", "kind": "brief"}); r.isError {
+		t.Fatalf("lead post: %s", r.text)
+	}
+	if woke := <-parked; !strings.HasPrefix(firstMessageText(woke), "Write-through") {
+		t.Fatalf("peer did not wake on the post: %s", woke.text)
+	}
+	if r := lead.call("post", map[string]any{"text": "twice"}); !r.isError || !strings.Contains(r.text, "turn") {
+		t.Fatalf("lead posted out of turn: %s", r.text)
+	}
+	peer.call("post", map[string]any{"text": "No: writes dominate at src/cache.go:88.", "kind": "objection"})
+	if w := lead.call("wait_for_message", map[string]any{"timeout_seconds": 5}); !strings.HasPrefix(firstMessageText(w), "No: writes") {
+		t.Fatalf("lead wait: %s", w.text)
+	}
+	if r := peer.call("write_spec", map[string]any{"text": "# nope"}); !r.isError {
+		t.Fatalf("peer wrote the spec: %s", r.text)
+	}
+	lead.call("post", map[string]any{"text": "Agreed: write-behind.", "kind": "decision"})
+	peer.call("post", map[string]any{"text": "Flush on commit.", "kind": "answer"})
+	if r := lead.call("write_spec", map[string]any{"text": "# Decision\n\nWrite-behind with a flush on commit.\n"}); r.isError {
+		t.Fatalf("write_spec: %s", r.text)
+	}
+	closing := peer.callAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
+	time.Sleep(300 * time.Millisecond)
+	if r := lead.call("close_room", map[string]any{"reason": "agreement reached"}); r.isError {
+		t.Fatalf("close_room: %s", r.text)
+	}
+	if c := <-closing; c.json["closed"] != true {
+		t.Fatalf("peer did not get the close: %s", c.text)
+	}
+	if _, err := os.Stat(filepath.Join(cwd, "SPEC-cache.md")); err != nil {
+		t.Fatal("spec not on disk:", err)
+	}
+	r, err := room.Open(cwd, "cache")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := r.State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seqs []int
+	for _, m := range s.Messages {
+		seqs = append(seqs, m.Seq)
+	}
+	if !slices.Equal(seqs, []int{1, 2, 3, 4}) || s.Closed == nil {
+		t.Fatalf("transcript %v, closed %v", seqs, s.Closed)
+	}
+	log := serverLog(t, cwd, "cache")
+	// The lead had an MCP session, the peer (newest protocol) none: its
+	// seat is its token's.
+	for _, want := range []string{"connect seat=lead agent=http-test", "connect seat=peer", "transport=http remote=127.0.0.1:", "session=grant:cache/peer"} {
+		if !strings.Contains(log, want) {
+			t.Fatalf("server.log lacks %q:\n%s", want, log)
+		}
+	}
+	seats, err := room.ReadSeats(r.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, si := range seats[:2] {
+		if si.Calls == 0 || !si.Connected() {
+			t.Fatalf("seats from server.log: %+v", seats)
+		}
+	}
+	if err := h.stop(); err != nil {
+		t.Fatalf("host exit after SIGTERM: %v", err)
+	}
+	if log := serverLog(t, cwd, "cache"); !strings.Contains(log, "disconnect seat=lead") || !strings.Contains(log, "why=shutdown") {
+		t.Fatalf("no disconnect logged at shutdown:\n%s", log)
+	}
+}
+
+// TestHostMixedRoom: a local stdio seat and a remote HTTP seat share a
+// room and follow the same rules; server.log tells them apart.
+func TestHostMixedRoom(t *testing.T) {
+	cwd := t.TempDir()
+	toks := issueTokens(t, cwd, "mixed", 4)
+	h := startHost(t, "--room", "mixed", "--cwd", cwd)
+	lead := startSeat(t, cwd, "mixed", "lead") // stdio
+	peer := connectHTTP(t, h.url, toks[room.GrantPeer], protoLegacy)
+
+	parked := peer.callAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
+	time.Sleep(300 * time.Millisecond)
+	lead.ok("post", map[string]any{"text": "Local brief."})
+	if woke := <-parked; firstMessageText(woke) != "Local brief." {
+		t.Fatalf("HTTP peer did not wake on the stdio post: %s", woke.text)
+	}
+	lead.refused("post", map[string]any{"text": "again"}, "turn")
+	if r := peer.call("post", map[string]any{"text": "Remote reply."}); r.isError {
+		t.Fatal(r.text)
+	}
+	if r := peer.call("post", map[string]any{"text": "Remote twice."}); !r.isError {
+		t.Fatalf("HTTP peer posted out of turn: %s", r.text)
+	}
+	w := lead.ok("wait_for_message", map[string]any{"timeout_seconds": 5})
+	if msgs := messagesOf(t, w); len(msgs) != 1 || msgs[0]["text"] != "Remote reply." {
+		t.Fatalf("stdio lead got %v", msgs)
+	}
+	var stdio, remote string
+	for _, line := range strings.Split(serverLog(t, cwd, "mixed"), "\n") {
+		if strings.Contains(line, " connect seat=lead") {
+			stdio = line
+		}
+		if strings.Contains(line, " connect seat=peer") {
+			remote = line
+		}
+	}
+	if stdio == "" || strings.Contains(stdio, "transport=http") || !strings.Contains(remote, "transport=http remote=127.0.0.1:") {
+		t.Fatalf("connect lines: stdio %q, http %q", stdio, remote)
+	}
+}
+
+// TestHostRefusals: every way in that is not allowed is refused, and
+// nothing is written.
+func TestHostRefusals(t *testing.T) {
+	cwd := t.TempDir()
+	toks := issueTokens(t, cwd, "guarded", 3)
+	other := issueTokens(t, cwd, "elsewhere", 3) // a room this host does not serve
+	h := startHost(t, "--room", "guarded", "--cwd", cwd)
+
+	for name, auth := range map[string]string{
+		"no token":           "",
+		"wrong token":        "Bearer rt_" + strings.Repeat("A", 43),
+		"not bearer":         "Basic " + toks[room.GrantLead],
+		"another room's":     "Bearer " + other[room.GrantLead],
+		"token with a space": "Bearer " + toks[room.GrantLead] + " x",
+	} {
+		code, hdr, body := rawPost(t, h.url, auth, "", strings.NewReader(initBody))
+		if code != http.StatusUnauthorized || !strings.HasPrefix(hdr.Get("WWW-Authenticate"), "Bearer") {
+			t.Errorf("%s: %d %q %s", name, code, hdr.Get("WWW-Authenticate"), body)
+		}
+	}
+	// A body over 1 MiB.
+	big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"post","arguments":{"text":"` + strings.Repeat("x", 1<<20) + `"}}}`
+	if code, _, body := rawPost(t, h.url, "Bearer "+toks[room.GrantLead], "", strings.NewReader(big)); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("1 MiB body: %d %s", code, body)
+	}
+	// A session started with the peer's token, continued with the lead's.
+	code, hdr, body := rawPost(t, h.url, "Bearer "+toks[room.GrantPeer], "", strings.NewReader(initBody))
+	sid := hdr.Get("Mcp-Session-Id")
+	if code != http.StatusOK || sid == "" {
+		t.Fatalf("initialize: %d %s", code, body)
+	}
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"post","arguments":{"text":"hijack"}}}`
+	if code, _, body := rawPost(t, h.url, "Bearer "+toks[room.GrantLead], sid, strings.NewReader(call)); code != http.StatusForbidden {
+		t.Errorf("session with another token: %d %s", code, body)
+	}
+	if code, _, body := rawPost(t, h.url, "Bearer "+toks[room.GrantLead], "rt-00000000000000000000000000000000", strings.NewReader(call)); code != http.StatusNotFound {
+		t.Errorf("unknown session: %d %s", code, body)
+	}
+
+	peer := connectHTTP(t, h.url, toks[room.GrantPeer], protoLegacy)
+	for _, tool := range []string{"write_spec", "close_room"} {
+		if r := peer.call(tool, map[string]any{"text": "# x"}); !r.isError {
+			t.Errorf("peer %s accepted: %s", tool, r.text)
+		}
+	}
+	obs := connectHTTP(t, h.url, toks[room.GrantObserver], protoLegacy)
+	if names := obs.tools(); !slices.Equal(sorted(names), []string{"observe_room", "read_room", "room_status", "wait_for_message"}) {
+		t.Errorf("observer's tools: %v", names)
+	}
+	for _, tool := range []string{"post", "write_spec", "close_room"} {
+		r := obs.call(tool, map[string]any{"text": "# x", "reason": "done"})
+		if !r.isError || !strings.Contains(r.text, "observer") {
+			t.Errorf("observer %s: %v %s", tool, r.isError, r.text)
+		}
+	}
+	if r := peer.call("observe_room", nil); !r.isError {
+		t.Errorf("peer observe_room accepted: %s", r.text)
+	}
+	if files := roomFiles(t, cwd, "guarded"); len(files) != 0 {
+		t.Fatalf("refused calls wrote %v", files)
+	}
+	if strings.Contains(serverLog(t, cwd, "guarded"), "seat=observer") {
+		t.Fatal("an observer was logged as a seat")
+	}
+}
+
+func sorted(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return s
+}
+
+// TestHostObserver: the observer reads and waits, and observe_room hands
+// out what is new since its cursor, parking while nothing is.
+func TestHostObserver(t *testing.T) {
+	cwd := t.TempDir()
+	toks := issueTokens(t, cwd, "seen", 3)
+	h := startHost(t, "--room", "seen", "--cwd", cwd)
+	lead := connectHTTP(t, h.url, toks[room.GrantLead], protoLegacy)
+	obs := connectHTTP(t, h.url, toks[room.GrantObserver], protoModern)
+
+	first := obs.call("observe_room", map[string]any{"wait_seconds": 0})
+	var snap room.Snapshot
+	if err := json.Unmarshal([]byte(first.text), &snap); err != nil || snap.Config == nil || snap.Config.Room != "seen" {
+		t.Fatalf("first observe_room: %v %s", err, first.text)
+	}
+	waiting := obs.callAsync("observe_room", map[string]any{"cursor": snap.Next, "wait_seconds": 30})
+	time.Sleep(300 * time.Millisecond)
+	lead.call("post", map[string]any{"text": "Seen from afar."})
+	got := <-waiting
+	var next room.Snapshot
+	if err := json.Unmarshal([]byte(got.text), &next); err != nil || len(next.Messages) != 1 || next.Messages[0].Text != "Seen from afar." {
+		t.Fatalf("observe_room after a post: %v %s", err, got.text)
+	}
+	if r := obs.call("read_room", nil); r.isError || len(messagesOf(t, r.json)) != 1 {
+		t.Fatalf("observer read_room: %s", r.text)
+	}
+	if w := obs.call("wait_for_message", map[string]any{"timeout_seconds": 1}); w.json["idle"] != true {
+		t.Fatalf("observer wait after reading all: %s", w.text)
+	}
+	if log := serverLog(t, cwd, "seen"); !strings.Contains(log, "observer_connect grant=observer") {
+		t.Fatalf("observer connect not logged:\n%s", log)
+	}
+}
+
+// TestHostSessionsIsolated: two sessions of one seat each have their own
+// idea of what they were shown.
+func TestHostSessionsIsolated(t *testing.T) {
+	cwd := t.TempDir()
+	toks := issueTokens(t, cwd, "twice", 3)
+	h := startHost(t, "--room", "twice", "--cwd", cwd)
+	lead := connectHTTP(t, h.url, toks[room.GrantLead], protoLegacy)
+	a := connectHTTP(t, h.url, toks[room.GrantPeer], protoLegacy)
+	b := connectHTTP(t, h.url, toks[room.GrantPeer], protoLegacy)
+	lead.call("post", map[string]any{"text": "one"})
+	for _, s := range []*sdkSeat{a, b} {
+		if r := s.call("read_room", nil); len(messagesOf(t, r.json)) != 1 {
+			t.Fatalf("session read_room: %s", r.text)
+		}
+	}
+	if r := a.call("read_room", nil); len(messagesOf(t, r.json)) != 0 {
+		t.Fatalf("a session was shown a message twice: %s", r.text)
+	}
+}

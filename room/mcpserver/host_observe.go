@@ -1,0 +1,81 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+// observeTool is the observer's tool: what is new in the room since a
+// cursor, parking while nothing is (roundtable watch --url calls it in a
+// loop and mirrors the room).
+const observeTool = "observe_room"
+
+// observeRecheck is how often a parked observe_room looks again without a
+// change notice: server.log lines (seat states) do not wake the notifier.
+const observeRecheck = time.Second
+
+func (h *Host) observeTool(s *Seat) server.ServerTool {
+	return server.ServerTool{
+		Tool: mcp.NewTool(observeTool,
+			mcp.WithDescription("What is new in the room since cursor: room.json the first time, messages, notes, the close, server.log lines and drafts, with the next cursor. Waits up to wait_seconds while nothing is new. Observers only."),
+			mcp.WithObject("cursor", mcp.Description("The Next cursor of the previous reply; omit the first time.")),
+			mcp.WithNumber("wait_seconds", mcp.Description("How long to wait while nothing is new, in seconds: 0 to 55, default 55.")),
+			annotated(readOnly, "Observe the room"),
+		),
+		Handler: s.observeRoom,
+	}
+}
+
+// observeRoom answers observe_room with room.Snapshot as JSON.
+func (s *Seat) observeRoom(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var c room.Cursor
+	if raw, ok := req.GetArguments()["cursor"]; ok && raw != nil {
+		b, _ := json.Marshal(raw)
+		if err := json.Unmarshal(b, &c); err != nil {
+			return refuse("observe_room's cursor is not one it gave out (%v): pass the Next of the previous reply, or omit it to start over.", err)
+		}
+	}
+	wait := req.GetFloat("wait_seconds", MaxWait.Seconds())
+	if math.IsNaN(wait) {
+		wait = MaxWait.Seconds()
+	}
+	timer := time.NewTimer(time.Duration(min(max(wait, 0), MaxWait.Seconds()) * float64(time.Second)))
+	defer timer.Stop()
+	recheck := time.NewTicker(observeRecheck)
+	defer recheck.Stop()
+	for {
+		changed := s.notifier.Changed()
+		snap, err := s.room.Snapshot(c)
+		if err != nil {
+			return fault(err)
+		}
+		if !snap.Empty() {
+			return jsonReply(snap)
+		}
+		select {
+		case <-changed:
+		case <-recheck.C:
+		case <-timer.C:
+			return jsonReply(snap)
+		case <-s.stop:
+			return jsonReply(snap)
+		case <-ctx.Done():
+			return refuse("observe_room was cancelled.")
+		}
+	}
+}
+
+func jsonReply(v any) (*mcp.CallToolResult, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return mcp.NewToolResultText(string(b)), nil
+}

@@ -1,0 +1,210 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"math"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+// The limits of a host's HTTP server. A client that sends its headers or
+// body slowly (slowloris) is cut off by ReadHeaderTimeout and ReadTimeout
+// and holds only its own connection; WriteTimeout is above MaxWait, so a
+// parked wait_for_message always gets its reply out.
+const (
+	MaxBody           = 1 << 20
+	ReadHeaderTimeout = 5 * time.Second
+	ReadTimeout       = 30 * time.Second
+	WriteTimeout      = 70 * time.Second
+	IdleTimeout       = 2 * time.Minute
+	// ShutdownGrace is how long Shutdown lets calls in flight finish.
+	ShutdownGrace = 15 * time.Second
+)
+
+// EndpointPath is where a host serves MCP.
+const EndpointPath = "/mcp"
+
+// Handler is the host's HTTP handler: /mcp behind the checks every request
+// passes, in order: the path, the body's size (413), the bearer token
+// (401), the token's rate (429) and the session's grant (403).
+func (h *Host) Handler() http.Handler {
+	h.httpOnce.Do(h.buildHTTP)
+	return h.handler
+}
+
+func (h *Host) buildHTTP() {
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	h.httpSrv = &http.Server{
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		ReadTimeout:       ReadTimeout,
+		WriteTimeout:      WriteTimeout,
+		IdleTimeout:       IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          log.New(io.Discard, "", 0),
+	}
+	h.streamable = server.NewStreamableHTTPServer(h.mcp,
+		server.WithEndpointPath(EndpointPath),
+		server.WithSessionIdManager(h),
+		server.WithSessionIdleTTL(h.opt.IdleTTL),
+		server.WithStreamableHTTPServer(h.httpSrv),
+		server.WithStreamableHTTPLogger(logger),
+		// A remote seat reaches the host by its address or name, not
+		// localhost; the token, not the Host header, is what admits it.
+		server.WithDisableLocalhostProtection(true),
+		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
+			if a, ok := authFrom(r.Context()); ok {
+				return context.WithValue(ctx, authKey{}, a)
+			}
+			return ctx
+		}),
+	)
+	h.limits = newRateLimits(h.opt.Rate, h.opt.Burst)
+	mux := http.NewServeMux()
+	mux.Handle(EndpointPath, http.HandlerFunc(h.serveMCP))
+	h.handler = mux
+	h.httpSrv.Handler = mux
+}
+
+// serveMCP checks a request and hands it to the MCP server.
+func (h *Host) serveMCP(w http.ResponseWriter, r *http.Request) {
+	if r.ContentLength > MaxBody {
+		httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is %d bytes, over the %d-byte limit; send a smaller request", r.ContentLength, MaxBody))
+		return
+	}
+	if r.Method == http.MethodPost {
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+		var tooLarge *http.MaxBytesError
+		switch {
+		case errors.As(err, &tooLarge):
+			httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is over the %d-byte limit; send a smaller request", MaxBody))
+			return
+		case err != nil:
+			httpError(w, http.StatusBadRequest, "the request body could not be read: "+err.Error())
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	token, err := room.ParseBearer(r.Header.Get("Authorization"))
+	if err != nil {
+		unauthorized(w, err.Error())
+		return
+	}
+	grant, ok := h.opt.Tokens.Verify(token)
+	if !ok {
+		unauthorized(w, "the bearer token is not valid for any room on this host: it is wrong or was rotated; ask the room's host for the current one")
+		return
+	}
+	if wait, ok := h.limits.take(grant.Room+"/"+grant.Grant, time.Now()); !ok {
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+		httpError(w, http.StatusTooManyRequests, "too many requests with this token; wait and retry")
+		return
+	}
+	if id := r.Header.Get(server.HeaderKeySessionID); id != "" {
+		if g, ok := h.grantOfSession(id); ok && g != grant {
+			httpError(w, http.StatusForbidden, "this session was started with another token; start a new session with this one")
+			return
+		}
+	}
+	ctx := context.WithValue(r.Context(), authKey{}, auth{grant: grant, remote: r.RemoteAddr})
+	h.streamable.ServeHTTP(w, r.WithContext(ctx))
+}
+
+func httpError(w http.ResponseWriter, code int, msg string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(code)
+	_, _ = io.WriteString(w, msg+"\n")
+}
+
+func unauthorized(w http.ResponseWriter, msg string) {
+	w.Header().Set("WWW-Authenticate", `Bearer realm="roundtable", error="invalid_token"`)
+	httpError(w, http.StatusUnauthorized, msg)
+}
+
+// Serve serves the host on l until Shutdown; it returns nil after a
+// Shutdown. TLS is used when certFile and keyFile are given.
+func (h *Host) Serve(ctx context.Context, l net.Listener, certFile, keyFile string) error {
+	h.Handler()
+	go h.sweeper(ctx)
+	var err error
+	if certFile != "" || keyFile != "" {
+		err = h.httpSrv.ServeTLS(l, certFile, keyFile)
+	} else {
+		err = h.httpSrv.Serve(l)
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Shutdown stops the host gracefully: it stops accepting, parked waits
+// return idle at once, calls in flight (a post) finish, and every seat's
+// disconnect is logged. ctx bounds the wait for calls in flight.
+func (h *Host) Shutdown(ctx context.Context) error {
+	h.Handler()
+	h.stopOnce.Do(func() { close(h.stop) })
+	err := h.streamable.Shutdown(ctx)
+	h.mu.Lock()
+	keys := make([]string, 0, len(h.seats))
+	for k := range h.seats {
+		keys = append(keys, k)
+	}
+	h.mu.Unlock()
+	for _, k := range keys {
+		h.drop(k, "shutdown")
+	}
+	for _, svc := range h.services {
+		svc.notifier.Close()
+	}
+	return err
+}
+
+// rateLimits is a token bucket per key: rate tokens a second, up to burst.
+type rateLimits struct {
+	rate  float64
+	burst float64
+	mu    sync.Mutex
+	b     map[string]*bucket
+}
+
+type bucket struct {
+	tokens float64
+	at     time.Time
+}
+
+func newRateLimits(rate float64, burst int) *rateLimits {
+	return &rateLimits{rate: rate, burst: float64(burst), b: map[string]*bucket{}}
+}
+
+// take spends one token of key's bucket; when there is none it returns how
+// long until there is.
+func (l *rateLimits) take(key string, now time.Time) (time.Duration, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.b[key]
+	if b == nil {
+		b = &bucket{tokens: l.burst, at: now}
+		l.b[key] = b
+	}
+	b.tokens = min(l.burst, b.tokens+now.Sub(b.at).Seconds()*l.rate)
+	b.at = now
+	if b.tokens < 1 {
+		return time.Duration((1 - b.tokens) / l.rate * float64(time.Second)), false
+	}
+	b.tokens--
+	return 0, true
+}
