@@ -27,8 +27,8 @@ import (
 // the endpoint, watch the address. Grants not in tokens are said to keep
 // their earlier token, with the command that replaces one.
 func HostInstructions(w io.Writer, url string, roomName string, tokens map[string]string) {
-	base := strings.TrimSuffix(strings.TrimRight(url, "/"), hostEndpoint)
-	endpoint := base + hostEndpoint
+	base := strings.TrimSuffix(strings.TrimRight(url, "/"), EndpointPath)
+	endpoint := base + EndpointPath
 	var b strings.Builder
 	var kept []string
 	shown := 0
@@ -82,9 +82,6 @@ func HostInstructions(w io.Writer, url string, roomName string, tokens map[strin
 	}
 	_, _ = io.WriteString(w, b.String())
 }
-
-// hostEndpoint is the path the host serves MCP at.
-const hostEndpoint = "/mcp"
 
 // printLine writes one labeled line, labels in a column.
 func printLine(b *strings.Builder, label, text string) {
