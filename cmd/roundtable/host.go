@@ -27,6 +27,7 @@ type hostOptions struct {
 	topic, spec     string
 	budget          int
 	publicURL       string
+	rate            int
 }
 
 // defaultListen is where a host listens unless told otherwise: this
@@ -88,6 +89,7 @@ graceful stop.`,
 	f.Var(newIntFlag(&o.budget, 12, "budget", 1, 0), "budget", "rounds of a room this command creates")
 	f.StringVar(&o.spec, "spec", "", "spec path of a room this command creates, relative to --cwd; default SPEC-<room>.md")
 	f.StringVar(&o.publicURL, "url", "", "the URL agents reach the host at, for the printed lines; default: from --listen")
+	f.Var(newIntFlag(&o.rate, mcpserver.DefaultRate, "rate-limit", 1, 0), "rate-limit", "requests a second allowed per token, in bursts of twice that")
 	return c
 }
 
@@ -142,7 +144,7 @@ func runHost(cmd *cobra.Command, o hostOptions) error {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	h, err := mcpserver.NewHost(ctx, mcpserver.HostOptions{Rooms: rooms, Tokens: tokens, Version: buildVersion()})
+	h, err := mcpserver.NewHost(ctx, mcpserver.HostOptions{Rooms: rooms, Tokens: tokens, Version: buildVersion(), Rate: float64(o.rate), Burst: 2 * o.rate})
 	if err != nil {
 		ln.Close()
 		return err

@@ -47,7 +47,7 @@ type Host struct {
 
 	mu    sync.Mutex
 	seats map[string]*hostSeat // by session key (sessionKey)
-	ids   map[string]bool      // session IDs issued and not ended
+	ids   map[string]time.Time // session IDs issued and not ended, when issued
 }
 
 // HostOptions configure a Host.
@@ -84,6 +84,8 @@ type hostSeat struct {
 	remote   string
 	last     atomic.Int64 // unix nanos of the latest request
 	inflight atomic.Int32 // tool calls running (a parked wait is one)
+	handlers map[string]server.ToolHandlerFunc
+	listed   []mcp.Tool // the seat's tool list, its own descriptions
 }
 
 // NewHost builds a host for rooms; ctx bounds the rooms' notifiers.
@@ -105,7 +107,7 @@ func NewHost(ctx context.Context, opt HostOptions) (*Host, error) {
 		services: map[string]*service{},
 		stop:     make(chan struct{}),
 		seats:    map[string]*hostSeat{},
-		ids:      map[string]bool{},
+		ids:      map[string]time.Time{},
 	}
 	for _, r := range opt.Rooms {
 		name := r.Config().Room
@@ -200,7 +202,13 @@ func (h *Host) seatFor(ctx context.Context, agent string) (*hostSeat, error) {
 	if a.grant.Grant == room.GrantObserver {
 		s.extra = []server.ServerTool{h.observeTool(s)}
 	}
-	hs := &hostSeat{seat: s, grant: a.grant, key: key, remote: a.remote}
+	hs := &hostSeat{seat: s, grant: a.grant, key: key, remote: a.remote, handlers: map[string]server.ToolHandlerFunc{}}
+	for _, t := range s.tools() {
+		hs.handlers[t.Tool.Name] = t.Handler
+		if s.shows(t.Tool.Name) {
+			hs.listed = append(hs.listed, t.Tool)
+		}
+	}
 	hs.last.Store(time.Now().UnixNano())
 	h.seats[key] = hs
 	h.logConnect(hs)
@@ -264,6 +272,12 @@ func (h *Host) sweep(now time.Time) {
 			gone = append(gone, key)
 		}
 	}
+	// An ID whose session never got a seat (its initialize failed).
+	for id, at := range h.ids {
+		if h.seats[id] == nil && now.Sub(at) > h.opt.IdleTTL {
+			delete(h.ids, id)
+		}
+	}
 	h.mu.Unlock()
 	for _, key := range gone {
 		h.drop(key, "expired")
@@ -301,7 +315,7 @@ func (h *Host) Generate() string {
 	_, _ = rand.Read(b[:])
 	id := "rt-" + hex.EncodeToString(b[:])
 	h.mu.Lock()
-	h.ids[id] = true
+	h.ids[id] = time.Now()
 	h.mu.Unlock()
 	return id
 }
@@ -313,7 +327,7 @@ func (h *Host) Validate(id string) (bool, error) {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if !h.ids[id] {
+	if _, ok := h.ids[id]; !ok {
 		return false, fmt.Errorf("session %s is unknown or has ended; initialize a new session", id)
 	}
 	return false, nil
@@ -391,12 +405,7 @@ func (h *Host) newMCPServer() *server.MCPServer {
 		if res == nil || hs == nil {
 			return
 		}
-		res.Tools = res.Tools[:0]
-		for _, t := range hs.seat.tools() {
-			if hs.seat.shows(t.Tool.Name) {
-				res.Tools = append(res.Tools, t.Tool)
-			}
-		}
+		res.Tools = append(res.Tools[:0], hs.listed...)
 	})
 	addCompatHooks(hooks, known, func(ctx context.Context) *Seat {
 		if hs := h.seatOf(ctx); hs != nil {
@@ -444,10 +453,8 @@ func (h *Host) dispatch(name string) server.ToolHandlerFunc {
 		if name == unknownTool {
 			return s.unknown(ctx, req)
 		}
-		for _, t := range s.tools() {
-			if t.Tool.Name == name {
-				return t.Handler(ctx, req)
-			}
+		if handle := hs.handlers[name]; handle != nil {
+			return handle(ctx, req)
 		}
 		return s.unknown(ctx, req)
 	}

@@ -24,7 +24,7 @@ import (
 
 // hostProc is a `roundtable host` process.
 type hostProc struct {
-	t    *testing.T
+	t    testing.TB
 	cmd  *exec.Cmd
 	url  string
 	mu   sync.Mutex
@@ -39,7 +39,7 @@ var servingLine = regexp.MustCompile(`serving .* at (https?://\S+/mcp)`)
 // tokens, as a first `roundtable host` would, and returns them by grant.
 // The tests take tokens from here rather than from the host's printout,
 // whose layout is another helper's.
-func issueTokens(t *testing.T, cwd, name string, budget int) map[string]string {
+func issueTokens(t testing.TB, cwd, name string, budget int) map[string]string {
 	t.Helper()
 	r, _, err := room.Create(cwd, name, room.CreateOptions{Topic: "Should the cache be write-through", Budget: budget})
 	if err != nil {
@@ -59,9 +59,15 @@ func issueTokens(t *testing.T, cwd, name string, budget int) map[string]string {
 // for its URL.
 func startHost(t *testing.T, args ...string) *hostProc {
 	t.Helper()
+	return startHostBin(t, binary, args...)
+}
+
+// startHostBin is startHost with another binary.
+func startHostBin(t testing.TB, bin string, args ...string) *hostProc {
+	t.Helper()
 	h := &hostProc{t: t, done: make(chan struct{})}
 	args = append([]string{"host", "--listen", "127.0.0.1:0"}, args...)
-	h.cmd = exec.Command(binary, args...)
+	h.cmd = exec.Command(bin, args...)
 	h.cmd.Stderr = os.Stderr
 	stdout, err := h.cmd.StdoutPipe()
 	if err != nil {

@@ -58,7 +58,9 @@ func (h *Host) buildHTTP() {
 	h.streamable = server.NewStreamableHTTPServer(h.mcp,
 		server.WithEndpointPath(EndpointPath),
 		server.WithSessionIdManager(h),
-		server.WithSessionIdleTTL(h.opt.IdleTTL),
+		// mcp-go's own sweep of a session's transport state comes after
+		// the host's (Host.sweep), which logs why the seat went.
+		server.WithSessionIdleTTL(2*h.opt.IdleTTL+2*time.Second),
 		server.WithStreamableHTTPServer(h.httpSrv),
 		server.WithStreamableHTTPLogger(logger),
 		// A remote seat reaches the host by its address or name, not
