@@ -70,8 +70,12 @@ func writeIfAbsent(path string, data []byte) error {
 }
 
 // writeAtomic replaces path with data through a temporary file and a rename.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := writeTemp(filepath.Dir(path), data)
+func writeAtomic(path string, data []byte) error { return writeAtomicMode(path, data, fileMode) }
+
+// writeAtomicMode is writeAtomic for a file created with mode (before the
+// umask) instead of fileMode: 0600 for a file only its owner may read.
+func writeAtomicMode(path string, data []byte, mode fs.FileMode) error {
+	tmp, err := writeTempMode(filepath.Dir(path), data, mode)
 	if err != nil {
 		return err
 	}
@@ -99,11 +103,13 @@ const (
 // writeTemp writes data to a new temporary file in dir and returns its
 // path. os.CreateTemp would make the file 0600 whatever the umask; this
 // creates it with fileMode, so the kernel applies the umask.
-func writeTemp(dir string, data []byte) (string, error) {
+func writeTemp(dir string, data []byte) (string, error) { return writeTempMode(dir, data, fileMode) }
+
+func writeTempMode(dir string, data []byte, mode fs.FileMode) (string, error) {
 	var f *os.File
 	var err error
 	for range 100 {
-		f, err = os.OpenFile(filepath.Join(dir, tempPrefix+randHex(12)), os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode)
+		f, err = os.OpenFile(filepath.Join(dir, tempPrefix+randHex(12)), os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 		if !errors.Is(err, fs.ErrExist) {
 			break
 		}

@@ -1,0 +1,170 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/seatcmd"
+)
+
+// HostInstructions prints, for one hosted room, each token in tokens (by
+// grant: the ones just issued or rotated, which exist nowhere else) and
+// the exact lines that connect with it:
+//
+//   - a seat (lead, peer): Claude Code's and Gemini CLI's "mcp add
+//     --transport http NAME URL --header ...", Codex's "codex mcp add NAME
+//     --url URL --bearer-token-env-var VAR" (Codex reads a bearer token
+//     only from an environment variable) after the "export VAR=...", and
+//     an mcpServers JSON entry ({"type":"http","url":...,"headers":...});
+//   - the observer: "roundtable watch --url URL --token ...".
+//
+// NAME is the seat's usual server name (roundtable-<room>-<seat>). url is
+// the host's address, with or without the /mcp endpoint: seats are given
+// the endpoint, watch the address. Grants not in tokens are said to keep
+// their earlier token, with the command that replaces one.
+func HostInstructions(w io.Writer, url string, roomName string, tokens map[string]string) {
+	base := strings.TrimSuffix(strings.TrimRight(url, "/"), EndpointPath)
+	endpoint := base + EndpointPath
+	var b strings.Builder
+	var kept []string
+	shown := 0
+	for _, g := range room.Grants() {
+		if tokens[g] != "" {
+			shown++
+		}
+	}
+	if shown > 0 {
+		if shown == 1 {
+			fmt.Fprintf(&b, "Room %s: a new token, shown this once (the room keeps only its SHA-256 hash). Give it only to the one it is for.\n", roomName)
+		} else {
+			fmt.Fprintf(&b, "Room %s: new tokens, shown this once (the room keeps only their SHA-256 hashes). Give each only to the one it is for.\n", roomName)
+		}
+	}
+	for _, g := range room.Grants() {
+		tok := tokens[g]
+		if tok == "" {
+			kept = append(kept, g)
+			continue
+		}
+		b.WriteString("\n")
+		if g == room.GrantObserver {
+			b.WriteString("  observer (reads and waits; cannot post, write the spec or close)\n")
+			printLine(&b, "token", tok)
+			printLine(&b, "watch", seatcmd.Shell([]string{"roundtable", "watch", "--url", base, "--token", tok}))
+			continue
+		}
+		name := seatcmd.Seat{Room: roomName, Seat: g}.ServerName()
+		env := tokenEnvVar(roomName, g)
+		fmt.Fprintf(&b, "  %s seat\n", g)
+		printLine(&b, "token", tok)
+		printLine(&b, "Claude Code", "claude mcp add --transport http "+seatcmd.Quote(name)+" "+seatcmd.Quote(endpoint)+" --header "+authHeaderArg(tok))
+		printLine(&b, "Codex", "export "+env+"="+seatcmd.Quote(tok))
+		printLine(&b, "", seatcmd.Shell([]string{"codex", "mcp", "add", name, "--url", endpoint, "--bearer-token-env-var", env}))
+		printLine(&b, "", "(set "+env+" wherever codex starts, e.g. in your shell profile: Codex reads the token from it)")
+		printLine(&b, "Gemini CLI", "gemini mcp add --transport http "+seatcmd.Quote(name)+" "+seatcmd.Quote(endpoint)+" --header "+authHeaderArg(tok))
+		printLine(&b, "JSON", mcpServersHTTP(name, endpoint, tok))
+	}
+	if len(kept) > 0 {
+		if shown > 0 {
+			b.WriteString("\n")
+		}
+		rotate := kept[0]
+		if len(kept) > 1 {
+			rotate = "GRANT"
+		}
+		fmt.Fprintf(&b, "Room %s: the %s token%s issued before still work%s and %s not shown again; %s replaces a lost one%s.\n",
+			roomName, andList(kept), plural(len(kept)), verbS(len(kept)), isAre(len(kept)),
+			seatcmd.Shell([]string{"roundtable", "host", "--room", roomName, "--rotate", rotate}), grantList(kept))
+	}
+	_, _ = io.WriteString(w, b.String())
+}
+
+// printLine writes one labeled line, labels in a column.
+func printLine(b *strings.Builder, label, text string) {
+	fmt.Fprintf(b, "    %-12s %s\n", label, text)
+}
+
+// authHeaderArg is the --header argument for tok, in double quotes as the
+// clients' documentation writes it (a token holds no character a shell
+// reads inside them); anything else is quoted for the shell.
+func authHeaderArg(tok string) string {
+	h := "Authorization: Bearer " + tok
+	if strings.ContainsAny(tok, "\"$`\\!") || seatcmd.Quote(tok) != tok {
+		return seatcmd.Quote(h)
+	}
+	return `"` + h + `"`
+}
+
+// tokenEnvVar is the environment variable Codex is told to read the seat's
+// token from: ROUNDTABLE_<ROOM>_<SEAT>_TOKEN, the room in capitals with
+// every other character than a letter or digit as '_'.
+func tokenEnvVar(roomName, grant string) string {
+	up := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return r - 'a' + 'A'
+		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+			return r
+		}
+		return '_'
+	}, roomName+"_"+grant)
+	return "ROUNDTABLE_" + up + "_TOKEN"
+}
+
+// mcpServersHTTP is a one-line mcpServers object with the seat's HTTP entry.
+func mcpServersHTTP(name, endpoint, tok string) string {
+	type entry struct {
+		Type    string            `json:"type"`
+		URL     string            `json:"url"`
+		Headers map[string]string `json:"headers"`
+	}
+	v := map[string]map[string]entry{"mcpServers": {name: {
+		Type: "http", URL: endpoint, Headers: map[string]string{"Authorization": "Bearer " + tok},
+	}}}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v) // strings and maps only: cannot fail
+	return strings.TrimRight(buf.String(), "\n")
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func verbS(n int) string {
+	if n == 1 {
+		return "s"
+	}
+	return ""
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+// grantList names what GRANT may be when more than one grant is kept.
+func grantList(kept []string) string {
+	if len(kept) < 2 {
+		return ""
+	}
+	return " (GRANT: " + strings.Join(kept[:len(kept)-1], ", ") + " or " + kept[len(kept)-1] + ")"
+}
+
+// andList joins names as a sentence does: "a", "a and b", "a, b and c".
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}

@@ -1,0 +1,527 @@
+package room
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A hosted room (roundtable host) is reached over HTTP by bearer tokens.
+// Each room has one token per grant; the grant, never anything the client
+// says, decides what a connection may do: the lead's seat, the peer's seat,
+// or an observer's read-only view.
+const (
+	GrantLead     = "lead"
+	GrantPeer     = "peer"
+	GrantObserver = "observer"
+)
+
+// Grants are every grant, in the order they are shown.
+func Grants() []string { return []string{GrantLead, GrantPeer, GrantObserver} }
+
+// TokensFile is the room file that holds the SHA-256 hashes of the room's
+// tokens, never a token itself:
+//
+//	{"tokens":[{"grant":"peer","sha256":"<64 hex>","created":"<RFC 3339>"}]}
+//
+// It is written atomically with mode 0600.
+const TokensFile = "tokens.json"
+
+// TokenPrefix starts every token, so that one pasted in the wrong place is
+// recognizable for what it is.
+const TokenPrefix = "rt_"
+
+const (
+	// tokenRandBytes is a token's randomness: 256 bits.
+	tokenRandBytes = 32
+	// tokenLen is a token's length: the prefix and 43 base64url characters.
+	tokenLen = len(TokenPrefix) + 43
+	// maxTokensFile bounds what is read of tokens.json: three entries take
+	// under 500 bytes.
+	maxTokensFile = 64 << 10
+	// maxBearer bounds an Authorization header value.
+	maxBearer              = 4096
+	tokensMode fs.FileMode = 0o600
+	// racyWindow: a tokens.json changed less than this before it was read
+	// may change again without its size, time or inode telling (a second
+	// rotation within the file system's clock tick that gets the first
+	// one's inode back). Until it is older, Verify reads it again.
+	racyWindow = time.Second
+)
+
+// Errors of the token functions, matched with errors.Is.
+var (
+	ErrBadGrant  = errors.New("bad grant")
+	ErrBadTokens = errors.New("bad tokens file")
+	ErrBearer    = errors.New("bad Authorization header")
+)
+
+// Grant is what a verified token allows: one grant of one room.
+type Grant struct{ Room, Grant string }
+
+// ValidateGrant checks a grant name.
+func ValidateGrant(grant string) error {
+	switch grant {
+	case GrantLead, GrantPeer, GrantObserver:
+		return nil
+	}
+	return fmt.Errorf("%w: %q: a token's grant is lead, peer or observer", ErrBadGrant, grant)
+}
+
+// tokenRecord is one entry of tokens.json.
+type tokenRecord struct {
+	Grant   string `json:"grant"`
+	SHA256  string `json:"sha256"`
+	Created string `json:"created"`
+}
+
+type tokensDoc struct {
+	Tokens []tokenRecord `json:"tokens"`
+}
+
+// TokensPath is the room's tokens.json.
+func (r *Room) TokensPath() string { return filepath.Join(r.dir, TokensFile) }
+
+// IssueTokens makes a fresh random token for each grant of the room that
+// has none yet (all three the first time the room is hosted), saves their
+// hashes and returns the plain tokens by grant: they exist nowhere else, so
+// the caller shows them once. A grant that has a token is left alone; the
+// map is empty when every grant has one.
+func (r *Room) IssueTokens() (map[string]string, error) {
+	var out map[string]string
+	err := r.withLock(func() error {
+		recs, _, err := readTokens(r.cfg.Room, r.TokensPath())
+		if err != nil {
+			return err
+		}
+		have := make(map[string]bool, len(recs))
+		for _, rec := range recs {
+			have[rec.Grant] = true
+		}
+		fresh := make(map[string]string)
+		for _, g := range Grants() {
+			if have[g] {
+				continue
+			}
+			tok, err := newToken()
+			if err != nil {
+				return err
+			}
+			recs = append(recs, newRecord(g, tok))
+			fresh[g] = tok
+		}
+		if len(fresh) > 0 {
+			if err := writeTokens(r.cfg.Room, r.TokensPath(), recs); err != nil {
+				return err
+			}
+		}
+		out = fresh
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// RotateToken replaces grant's token by a fresh one and returns it. The
+// old token stops working at once, in a running host too: a TokenSet reads
+// tokens.json again when it changes.
+func (r *Room) RotateToken(grant string) (string, error) {
+	if err := ValidateGrant(grant); err != nil {
+		return "", err
+	}
+	var tok string
+	err := r.withLock(func() error {
+		recs, _, err := readTokens(r.cfg.Room, r.TokensPath())
+		if err != nil {
+			return err
+		}
+		t, err := newToken()
+		if err != nil {
+			return err
+		}
+		kept := recs[:0]
+		for _, rec := range recs {
+			if rec.Grant != grant {
+				kept = append(kept, rec)
+			}
+		}
+		if err := writeTokens(r.cfg.Room, r.TokensPath(), append(kept, newRecord(grant, t))); err != nil {
+			return err
+		}
+		tok = t
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return tok, nil
+}
+
+// newToken draws a token: the prefix and 32 random bytes in base64url.
+func newToken() (string, error) {
+	b := make([]byte, tokenRandBytes)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("draw a random token: %w", err)
+	}
+	return TokenPrefix + base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+func newRecord(grant, token string) tokenRecord {
+	sum := sha256.Sum256([]byte(token))
+	return tokenRecord{Grant: grant, SHA256: hex.EncodeToString(sum[:]), Created: formatTime(time.Now())}
+}
+
+// tokenShape reports whether s looks like a token IssueTokens makes. Verify
+// hashes nothing else.
+func tokenShape(s string) bool {
+	if len(s) != tokenLen || !strings.HasPrefix(s, TokenPrefix) {
+		return false
+	}
+	for i := len(TokenPrefix); i < len(s); i++ {
+		c := s[i]
+		if !asciiAlnum(c) && c != '-' && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// fileSig is what tells a changed tokens.json from the one read: size,
+// modification time and inode (an atomic write makes a new inode).
+type fileSig struct {
+	exists bool
+	size   int64
+	mtime  int64
+	ino    uint64
+}
+
+func sigOf(fi fs.FileInfo) fileSig {
+	return fileSig{exists: true, size: fi.Size(), mtime: fi.ModTime().UnixNano(), ino: inode(fi)}
+}
+
+// badTokens says what is wrong with a room's tokens.json and what to do.
+func badTokens(room, path, problem string) error {
+	return fmt.Errorf("%w: %s (room %q) %s; fix it, or remove it to revoke the room's tokens (new ones are issued when the room is next hosted)",
+		ErrBadTokens, path, room, problem)
+}
+
+// readTokens reads and checks tokens.json: a missing file is no tokens and
+// no error; anything but a private regular file holding valid entries, one
+// per grant at most, is an error wrapping ErrBadTokens. The signature is
+// that of the file read.
+func readTokens(room, path string) ([]tokenRecord, fileSig, error) {
+	f, err := OpenNoFollow(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fileSig{}, nil
+	case errors.Is(err, errSymlink):
+		return nil, fileSig{}, badTokens(room, path, "is a symbolic link, not a file")
+	case err != nil:
+		return nil, fileSig{}, fmt.Errorf("read the tokens of room %q: %w; check the permissions of %s", room, err, path)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fileSig{}, fmt.Errorf("read the tokens of room %q: %w", room, err)
+	}
+	sig := sigOf(fi)
+	if !fi.Mode().IsRegular() {
+		return nil, sig, badTokens(room, path, fmt.Sprintf("is not a regular file (%s)", fi.Mode().Type()))
+	}
+	// Whoever can write tokens.json can let themselves in.
+	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o022 != 0 {
+		return nil, sig, badTokens(room, path, fmt.Sprintf("can be written by other users (mode %04o)", fi.Mode().Perm()))
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxTokensFile+1))
+	if err != nil {
+		return nil, sig, fmt.Errorf("read the tokens of room %q: %w", room, err)
+	}
+	recs, problem := parseTokens(data)
+	if problem != "" {
+		return nil, sig, badTokens(room, path, problem)
+	}
+	return recs, sig, nil
+}
+
+// parseTokens checks tokens.json's content and says what is wrong with it.
+func parseTokens(data []byte) ([]tokenRecord, string) {
+	if len(data) > maxTokensFile {
+		return nil, fmt.Sprintf("is larger than %d KiB", maxTokensFile>>10)
+	}
+	if len(strings.TrimSpace(string(data))) == 0 {
+		return nil, "is empty"
+	}
+	var doc struct {
+		Tokens *[]tokenRecord `json:"tokens"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Sprintf("is not valid tokens JSON (%v)", err)
+	}
+	if doc.Tokens == nil {
+		return nil, `has no "tokens" list`
+	}
+	seen := make(map[string]bool)
+	for i, rec := range *doc.Tokens {
+		if ValidateGrant(rec.Grant) != nil {
+			return nil, fmt.Sprintf("entry %d has grant %q, not lead, peer or observer", i+1, rec.Grant)
+		}
+		if seen[rec.Grant] {
+			return nil, fmt.Sprintf("has two entries for the %s grant", rec.Grant)
+		}
+		seen[rec.Grant] = true
+		if b, err := hex.DecodeString(rec.SHA256); err != nil || len(b) != sha256.Size {
+			return nil, fmt.Sprintf("entry %d (%s) has no valid sha256: 64 hex digits are needed", i+1, rec.Grant)
+		}
+	}
+	return *doc.Tokens, ""
+}
+
+// writeTokens saves the records, in grant order, atomically and private.
+func writeTokens(room, path string, recs []tokenRecord) error {
+	doc := tokensDoc{Tokens: make([]tokenRecord, 0, len(recs))}
+	for _, g := range Grants() {
+		for _, rec := range recs {
+			if rec.Grant == g {
+				doc.Tokens = append(doc.Tokens, rec)
+			}
+		}
+	}
+	data, err := encodeJSON(doc)
+	if err != nil {
+		return err
+	}
+	if err := writeAtomicMode(path, data, tokensMode); err != nil {
+		return fmt.Errorf("save the tokens of room %q in %s: %w", room, path, err)
+	}
+	return nil
+}
+
+// A TokenSet verifies tokens for many rooms. It keeps the SHA-256 hashes
+// of each room's tokens.json and compares a token's hash with every one of
+// them in constant time (crypto/subtle), never the token itself. It reads a
+// room's tokens.json again when the file changes, so a rotation or a
+// removal takes effect at once. It is safe for concurrent use.
+type TokenSet struct {
+	mu    sync.Mutex
+	rooms []*tokenRoom
+}
+
+// tokenRoom is one room's hashes as last read.
+type tokenRoom struct {
+	name   string
+	path   string
+	sig    fileSig
+	recent bool // changed within racyWindow of being read: read again
+	hashes []grantHash
+	err    error // why the file could not be used: no token verifies
+}
+
+type grantHash struct {
+	grant string
+	sum   [sha256.Size]byte
+}
+
+// NewTokenSet reads the tokens of rooms. A room without tokens.json has
+// no token yet (none verifies until IssueTokens makes some); a tokens.json
+// that cannot be used is an error. Rooms are told apart by name, which a
+// verified Grant carries: two different rooms of one name are an error.
+func NewTokenSet(rooms []*Room) (*TokenSet, error) {
+	t := &TokenSet{}
+	dirs := make(map[string]string)
+	for _, r := range rooms {
+		if r == nil {
+			continue
+		}
+		name := r.cfg.Room
+		if d, ok := dirs[name]; ok {
+			if d == r.dir {
+				continue
+			}
+			return nil, fmt.Errorf("two rooms are named %q (%s and %s): a token names its room by name, so host them from two processes", name, d, r.dir)
+		}
+		dirs[name] = r.dir
+		tr := &tokenRoom{name: name, path: r.TokensPath()}
+		tr.load()
+		if tr.err != nil {
+			return nil, tr.err
+		}
+		t.rooms = append(t.rooms, tr)
+	}
+	return t, nil
+}
+
+// load reads the room's tokens.json. On an error the room keeps no hash:
+// none of its tokens verifies until the file is fixed or replaced.
+func (tr *tokenRoom) load() {
+	recs, sig, err := readTokens(tr.name, tr.path)
+	tr.sig, tr.err, tr.hashes = sig, err, tr.hashes[:0]
+	for _, rec := range recs {
+		h := grantHash{grant: rec.Grant}
+		_, _ = hex.Decode(h.sum[:], []byte(rec.SHA256)) // checked by parseTokens
+		tr.hashes = append(tr.hashes, h)
+	}
+	age := time.Since(time.Unix(0, sig.mtime))
+	tr.recent = sig.exists && (age < racyWindow && age > -racyWindow)
+}
+
+// stale reports whether the room's tokens.json may differ from what load
+// read.
+func (tr *tokenRoom) stale() bool {
+	if tr.recent || tr.err != nil {
+		return true
+	}
+	var now fileSig
+	if fi, err := os.Lstat(tr.path); err == nil {
+		now = sigOf(fi)
+	}
+	return now != tr.sig
+}
+
+// match is one (room, grant) whose hash equals a token's.
+type match struct {
+	room  int
+	grant string
+}
+
+// scan compares sum with every hash of rooms in constant time, without
+// stopping at a match, and returns the matches (more than one only when a
+// file was copied or tampered with).
+func (t *TokenSet) scan(sum [sha256.Size]byte, out []match) []match {
+	out = out[:0]
+	for i, tr := range t.rooms {
+		for _, h := range tr.hashes {
+			if subtle.ConstantTimeCompare(h.sum[:], sum[:]) == 1 {
+				out = append(out, match{room: i, grant: h.grant})
+			}
+		}
+	}
+	return out
+}
+
+// Verify says which room and grant token gives. A token that matches no
+// room, or (from a copied tokens.json) more than one, gives nothing. The
+// rooms whose file may have changed are read again first: the matched
+// room's when the token matches, else every room's, so a rotated token
+// stops working and a new one starts at once.
+func (t *TokenSet) Verify(token string) (Grant, bool) {
+	if !tokenShape(token) {
+		return Grant{}, false
+	}
+	sum := sha256.Sum256([]byte(token))
+	var buf [2]match
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ms := t.scan(sum, buf[:])
+	reread := false
+	if len(ms) == 0 {
+		for _, tr := range t.rooms {
+			if tr.stale() {
+				tr.load()
+				reread = true
+			}
+		}
+	} else {
+		for _, m := range ms {
+			if tr := t.rooms[m.room]; tr.stale() {
+				tr.load()
+				reread = true
+			}
+		}
+	}
+	if reread {
+		ms = t.scan(sum, buf[:])
+	}
+	if len(ms) != 1 {
+		return Grant{}, false
+	}
+	return Grant{Room: t.rooms[ms[0].room].name, Grant: ms[0].grant}, true
+}
+
+// Problems are the rooms whose tokens.json could not be used when last
+// read (no token of theirs verifies), one error each, saying what to do.
+func (t *TokenSet) Problems() []error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []error
+	for _, tr := range t.rooms {
+		if tr.err != nil {
+			out = append(out, tr.err)
+		}
+	}
+	return out
+}
+
+// ParseBearer reads an Authorization header value: "Bearer <token>", the
+// scheme in any case, then one space or more, then a token of RFC 6750's
+// b64token characters. Surrounding spaces and tabs are ignored. Its errors
+// wrap ErrBearer, say what is wrong and never quote the header, which may
+// hold a token.
+func ParseBearer(header string) (string, error) {
+	const send = "send Authorization: Bearer <token>, with the token the host printed for your seat"
+	h := strings.Trim(header, " \t")
+	if h == "" {
+		return "", fmt.Errorf("%w: there is no Authorization header; %s", ErrBearer, send)
+	}
+	if len(h) > maxBearer {
+		return "", fmt.Errorf("%w: the Authorization header is %d bytes long, more than %d; %s", ErrBearer, len(h), maxBearer, send)
+	}
+	scheme, rest, _ := strings.Cut(h, " ")
+	if !strings.EqualFold(scheme, "Bearer") {
+		return "", fmt.Errorf("%w: the Authorization header does not start with Bearer and a space; %s", ErrBearer, send)
+	}
+	tok := strings.TrimLeft(rest, " ")
+	if tok == "" {
+		return "", fmt.Errorf("%w: Bearer is not followed by a token; %s", ErrBearer, send)
+	}
+	if i := badB64Token(tok); i >= 0 {
+		var what string
+		switch {
+		case strings.TrimRight(tok, "=") == "":
+			what = "only '=' padding, no token"
+		case tok[i] == ' ' || tok[i] == '\t':
+			what = fmt.Sprintf("a space at character %d", i+1)
+		case tok[i] == '=':
+			what = fmt.Sprintf("an '=' before its end (character %d)", i+1)
+		default:
+			what = fmt.Sprintf("a character a token cannot hold at character %d", i+1)
+		}
+		return "", fmt.Errorf("%w: the bearer token has %s; %s", ErrBearer, what, send)
+	}
+	return tok, nil
+}
+
+// badB64Token returns the index of the first byte of s that breaks
+// b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=",
+// or -1.
+func badB64Token(s string) int {
+	end := len(strings.TrimRight(s, "="))
+	if end == 0 {
+		return 0
+	}
+	for i := range end {
+		c := s[i]
+		if !asciiAlnum(c) && strings.IndexByte("-._~+/", c) < 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+func asciiAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
