@@ -1,0 +1,117 @@
+package watch_test
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+// testHost is a small MCP streamable-HTTP server for remote watch tests:
+// one room, one observer token checked as a bearer (401 otherwise), and
+// the observe_room tool answering with the room's snapshots, parked while
+// nothing is new. The real host (room/mcpserver) serves the same tool.
+type testHost struct {
+	t     *testing.T
+	r     *room.Room
+	token string
+	srv   *httptest.Server
+	addr  string
+}
+
+func startTestHost(t *testing.T, r *room.Room, token string) *testHost {
+	t.Helper()
+	h := &testHost{t: t, r: r, token: token}
+	h.listen("127.0.0.1:0")
+	t.Cleanup(h.stop)
+	return h
+}
+
+// URL is the host's address, without /mcp (watch adds it).
+func (h *testHost) URL() string { return "http://" + h.addr }
+
+func (h *testHost) handler() http.Handler {
+	s := server.NewMCPServer("test-host", "1", server.WithToolCapabilities(false))
+	s.AddTool(mcp.NewTool(room.ObserveTool,
+		mcp.WithObject("cursor"),
+		mcp.WithNumber("wait_seconds"),
+	), h.observe)
+	mcpHandler := server.NewStreamableHTTPServer(s)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/mcp", func(w http.ResponseWriter, req *http.Request) {
+		want := "Bearer " + h.token
+		if got := req.Header.Get("Authorization"); subtle.ConstantTimeCompare([]byte(got), []byte(want)) != 1 {
+			w.Header().Set("WWW-Authenticate", "Bearer")
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		mcpHandler.ServeHTTP(w, req)
+	})
+	return mux
+}
+
+func (h *testHost) observe(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	args := req.GetArguments()
+	c, err := room.ParseCursor(args["cursor"])
+	if err != nil {
+		return mcp.NewToolResultError(err.Error()), nil
+	}
+	wait, _ := args["wait_seconds"].(float64)
+	deadline := time.Now().Add(time.Duration(min(wait, room.MaxObserveWait) * float64(time.Second)))
+	for {
+		s, err := h.r.Snapshot(c)
+		if err != nil {
+			return mcp.NewToolResultError(err.Error()), nil
+		}
+		if !s.Empty() || !time.Now().Before(deadline) {
+			data, err := json.Marshal(s)
+			if err != nil {
+				return nil, err
+			}
+			return mcp.NewToolResultText(string(data)), nil
+		}
+		select {
+		case <-ctx.Done():
+			return mcp.NewToolResultText(`{"idle": true}`), nil
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// listen serves on addr (the same address again after stop).
+func (h *testHost) listen(addr string) {
+	h.t.Helper()
+	var l net.Listener
+	var err error
+	for range 50 { // the old socket may take a moment to go
+		if l, err = net.Listen("tcp", addr); err == nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.srv = httptest.NewUnstartedServer(h.handler())
+	h.srv.Listener = l
+	h.srv.Start()
+	h.addr = l.Addr().String()
+}
+
+// stop ends the server and every connection to it.
+func (h *testHost) stop() {
+	if h.srv != nil {
+		h.srv.CloseClientConnections()
+		h.srv.Close()
+		h.srv = nil
+	}
+}
