@@ -201,7 +201,13 @@ func followRemote(ctx context.Context, o *observer, cwd string, last room.Snapsh
 		}
 		delay = min(max(delay*2, backoffMin), backoffMax)
 		failing = true
-		link.Set(fmt.Sprintf("connection to %s lost (%s); retrying in %s", link.label, describeLinkError(err), formatDuration(delay)), false)
+		if unauthorized(err) {
+			// A rotated token: asking often will not make it work.
+			delay = backoffMax
+			link.Set(fmt.Sprintf("%s (trying again in %s)", ErrUnauthorized, formatDuration(delay)), false)
+		} else {
+			link.Set(fmt.Sprintf("connection to %s lost (%s); retrying in %s", link.label, describeLinkError(err), formatDuration(delay)), false)
+		}
 		return sleepCtx(ctx, delay)
 	}
 	for ctx.Err() == nil {

@@ -82,6 +82,31 @@ func TestRemoteWatchEndToEnd(t *testing.T) {
 	}
 }
 
+// TestRemoteWatchTokenRevoked checks that a token revoked while the
+// screen runs is said in the status line.
+func TestRemoteWatchTokenRevoked(t *testing.T) {
+	bin := tmuxtest.Build(t, "./cmd/roundtable")
+	src, _, err := room.Create(t.TempDir(), "far", room.CreateOptions{Topic: "Revoked", Budget: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := startTestHost(t, src, "rt_old")
+	s := tmuxtest.Start(t, tmuxtest.Options{Width: 110, Height: 24, Dir: t.TempDir()},
+		bin, "watch", "--url", host.URL(), "--token", "rt_old")
+	s.WaitFor("no messages yet", e2eTimeout)
+	host.token.Store("rt_new")
+	// The parked call returns with this message; the next one is refused.
+	if _, _, err := src.PostMessage(room.Post{Seat: "lead", Agent: "opus", Text: "Last words: foxtrot."}); err != nil {
+		t.Fatal(err)
+	}
+	s.WaitFor("Last words: foxtrot.", e2eTimeout)
+	s.WaitFor("refused the token", e2eTimeout)
+	s.SendKeys("q")
+	if code := s.ExitStatus(e2eTimeout); code != 0 {
+		t.Errorf("exit status %d after q, want 0", code)
+	}
+}
+
 // TestRemoteWatchRefused checks what a token the host refuses and a bad
 // command line give: one sentence each, exit 1 for the token, 2 for usage.
 func TestRemoteWatchRefused(t *testing.T) {

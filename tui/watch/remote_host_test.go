@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,14 +24,15 @@ import (
 type testHost struct {
 	t     *testing.T
 	r     *room.Room
-	token string
+	token atomic.Value // string
 	srv   *httptest.Server
 	addr  string
 }
 
 func startTestHost(t *testing.T, r *room.Room, token string) *testHost {
 	t.Helper()
-	h := &testHost{t: t, r: r, token: token}
+	h := &testHost{t: t, r: r}
+	h.token.Store(token)
 	h.listen("127.0.0.1:0")
 	t.Cleanup(h.stop)
 	return h
@@ -48,7 +50,7 @@ func (h *testHost) handler() http.Handler {
 	mcpHandler := server.NewStreamableHTTPServer(s)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/mcp", func(w http.ResponseWriter, req *http.Request) {
-		want := "Bearer " + h.token
+		want := "Bearer " + h.token.Load().(string)
 		if got := req.Header.Get("Authorization"); subtle.ConstantTimeCompare([]byte(got), []byte(want)) != 1 {
 			w.Header().Set("WWW-Authenticate", "Bearer")
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
