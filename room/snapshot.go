@@ -1,6 +1,7 @@
 package room
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"sort"
+	"time"
 )
 
 // A watcher on another machine follows a room through snapshots: each says
@@ -46,6 +48,9 @@ import (
 //	  "next": {"seq": 12, "noteSeq": 1, "logOffset": 4096, "draftsSig": "…",
 //	           "opened": true, "closed": false}
 //	}
+//
+// A host's handler is ParseCursor, then SnapshotWait with the room's
+// Notifier, then json.Marshal of the snapshot as the reply's text.
 //
 // Empty fields are left out. A reply with nothing new (Empty) carries next
 // equal to the cursor sent; a client keeps its cursor when a reply has no
@@ -290,4 +295,63 @@ func draftsSig(ds []Draft) string {
 	data, _ := json.Marshal(ds)
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:12])
+}
+
+// ObservePoll is how often SnapshotWait looks at server.log and the
+// drafts, which the room's Notifier does not watch: a few stat calls.
+var ObservePoll = 250 * time.Millisecond
+
+// SnapshotWait is Snapshot, waiting up to wait (at most MaxObserveWait
+// seconds) while nothing is new: what observe_room answers. It wakes on
+// changed, when given (the room Notifier's Changed: a message, a note, the
+// close), and looks at server.log and the drafts every ObservePoll. When
+// ctx ends (the call cancelled, the host shutting down) it returns at once
+// with what it has, maybe nothing.
+func (r *Room) SnapshotWait(ctx context.Context, c Cursor, wait time.Duration, changed func() <-chan struct{}) (Snapshot, error) {
+	deadline := time.Now().Add(min(wait, MaxObserveWait*time.Second))
+	sidecar := func() string {
+		return StatSig(append([]string{filepath.Join(r.dir, LogFile)}, draftFiles(r.dir)...)...)
+	}
+	for {
+		var ch <-chan struct{}
+		if changed != nil {
+			ch = changed()
+		}
+		sig := sidecar()
+		s, err := r.Snapshot(c)
+		if err != nil || !s.Empty() {
+			return s, err
+		}
+		for {
+			left := time.Until(deadline)
+			if left <= 0 || ctx.Err() != nil {
+				return s, nil
+			}
+			t := time.NewTimer(min(left, ObservePoll))
+			select {
+			case <-ctx.Done():
+			case <-ch:
+			case <-t.C:
+			}
+			t.Stop()
+			if ctx.Err() != nil || isClosed(ch) || sidecar() != sig {
+				break
+			}
+		}
+	}
+}
+
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return ch != nil
+	default:
+		return false
+	}
+}
+
+// draftFiles are the two draft files of the room in dir.
+func draftFiles(dir string) []string {
+	d := DraftsDir(dir)
+	return []string{filepath.Join(d, SeatLead+".json"), filepath.Join(d, SeatPeer+".json")}
 }

@@ -1,6 +1,7 @@
 package room
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -366,5 +367,75 @@ func TestWithoutPIDs(t *testing.T) {
 	want := "2026-01-01T00:00:00.000Z connect seat=lead agent=\"a pid=3\" waits=logged\nnot a line\n2026-01-01T00:00:01.000Z call seat=lead tool=post\n"
 	if got := withoutPIDs(in); got != want {
 		t.Errorf("withoutPIDs:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestSnapshotWait checks that an observe call parks while nothing is new
+// and returns with the change: a message (through the Notifier), a log line
+// and a draft (looked at every ObservePoll), and nothing at its timeout or
+// when its context ends.
+func TestSnapshotWait(t *testing.T) {
+	r, _, err := Create(t.TempDir(), "wait", CreateOptions{Topic: "t", Budget: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	n := Watch(ctx, r)
+	defer n.Close()
+	s, err := r.SnapshotWait(ctx, Cursor{}, time.Minute, n.Changed)
+	if err != nil || s.Config == nil {
+		t.Fatalf("first call: %+v, %v; want the config at once", s, err)
+	}
+	c := s.Next
+
+	changes := []struct {
+		name string
+		make func() error
+		got  func(Snapshot) bool
+	}{
+		{"message", func() error {
+			_, _, err := r.PostMessage(Post{Seat: SeatLead, Agent: "a", Text: "hello"})
+			return err
+		}, func(s Snapshot) bool { return len(s.Messages) == 1 }},
+		{
+			"log line", func() error { return r.Log(EventCall, F("seat", "peer"), F("tool", WaitTool)) },
+			func(s Snapshot) bool { return strings.Contains(s.Log, WaitTool) },
+		},
+		{
+			"draft", func() error { return r.WriteDraft(Draft{Seat: SeatPeer, Text: "typing"}) },
+			func(s Snapshot) bool { return s.DraftsChanged && len(s.Drafts) == 1 },
+		},
+	}
+	for _, ch := range changes {
+		done := make(chan Snapshot, 1)
+		go func() {
+			s, err := r.SnapshotWait(ctx, c, time.Minute, n.Changed)
+			if err != nil {
+				t.Error(err)
+			}
+			done <- s
+		}()
+		time.Sleep(50 * time.Millisecond) // parked
+		if err := ch.make(); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case s := <-done:
+			if !ch.got(s) {
+				t.Fatalf("%s: woke with %+v", ch.name, s)
+			}
+			c = s.Next
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: the call never woke", ch.name)
+		}
+	}
+	if s, err := r.SnapshotWait(ctx, c, 100*time.Millisecond, n.Changed); err != nil || !s.Empty() || s.Next != c {
+		t.Errorf("nothing new: %+v, %v; want an empty snapshot at the timeout", s, err)
+	}
+	short, stop := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer stop()
+	if s, err := r.SnapshotWait(short, c, time.Minute, nil); err != nil || !s.Empty() {
+		t.Errorf("context ended: %+v, %v", s, err)
 	}
 }

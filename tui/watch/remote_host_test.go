@@ -27,12 +27,17 @@ type testHost struct {
 	token atomic.Value // string
 	srv   *httptest.Server
 	addr  string
+	// notifier wakes parked calls, as the real host's does.
+	notifier *room.Notifier
 }
 
 func startTestHost(t *testing.T, r *room.Room, token string) *testHost {
 	t.Helper()
 	h := &testHost{t: t, r: r}
 	h.token.Store(token)
+	ctx, cancel := context.WithCancel(context.Background())
+	h.notifier = room.Watch(ctx, r)
+	t.Cleanup(func() { cancel(); h.notifier.Close() })
 	h.listen("127.0.0.1:0")
 	t.Cleanup(h.stop)
 	return h
@@ -68,25 +73,15 @@ func (h *testHost) observe(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 		return mcp.NewToolResultError(err.Error()), nil
 	}
 	wait, _ := args["wait_seconds"].(float64)
-	deadline := time.Now().Add(time.Duration(min(wait, room.MaxObserveWait) * float64(time.Second)))
-	for {
-		s, err := h.r.Snapshot(c)
-		if err != nil {
-			return mcp.NewToolResultError(err.Error()), nil
-		}
-		if !s.Empty() || !time.Now().Before(deadline) {
-			data, err := json.Marshal(s)
-			if err != nil {
-				return nil, err
-			}
-			return mcp.NewToolResultText(string(data)), nil
-		}
-		select {
-		case <-ctx.Done():
-			return mcp.NewToolResultText(`{"idle": true}`), nil
-		case <-time.After(50 * time.Millisecond):
-		}
+	s, err := h.r.SnapshotWait(ctx, c, time.Duration(wait*float64(time.Second)), h.notifier.Changed)
+	if err != nil {
+		return mcp.NewToolResultError(err.Error()), nil
 	}
+	data, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	return mcp.NewToolResultText(string(data)), nil
 }
 
 // listen serves on addr (the same address again after stop).
