@@ -42,11 +42,12 @@ Watch a room on another machine with --url and --token: the URL roundtable
 host printed and the room's observer token (or ROUNDTABLE_TOKEN, which keeps
 it out of the process list). The same screen shows the room, read-only (no
 i, t, S or C), its header saying "remote: host:port"; a lost connection is
-retried, and the status line says so. A token the host refuses (wrong or
-revoked) ends the command with exit code 1.
+retried, and the status line says so.
 
-Exit codes: 2 for a bad room name, a --cwd that is not an existing folder, or
-a --take seat that is taken, closed or not lead or peer.`,
+Exit codes: 2 for a bad room name, a --cwd that is not an existing folder, a
+--take seat that is taken, closed or not lead or peer, a --url that is not
+http(s) or comes without a token or with --room, --cwd or --take; 1 for a
+token the host refuses (wrong or revoked) or a host that cannot be reached.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if url, _ := c.Flags().GetString("url"); url != "" {
