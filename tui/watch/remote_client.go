@@ -33,7 +33,7 @@ var ErrUnauthorized = errors.New("the host refused the token: it is wrong or has
 // maxReplyBytes bounds one HTTP reply from a host: a snapshot is at most a
 // few MiB (room.SnapshotMaxText, a spec of room.MaxSpecBytes), which JSON
 // escapes can grow.
-const maxReplyBytes = 64 << 20
+var maxReplyBytes int64 = 64 << 20
 
 // observeWait is how long each observe_room call asks the host to park
 // while nothing is new: under room.MaxObserveWait, so a host's own limit

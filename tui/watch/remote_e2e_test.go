@@ -10,6 +10,7 @@ import (
 
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/tui/internal/tmuxtest"
+	"github.com/roundtable-dev/roundtable/tui/watch"
 )
 
 // TestRemoteWatchEndToEnd runs the real binary's watch --url in tmux
@@ -26,11 +27,11 @@ func TestRemoteWatchEndToEnd(t *testing.T) {
 	if _, _, err := src.PostMessage(room.Post{Seat: "lead", Agent: "opus", Text: "The brief: alpha."}); err != nil {
 		t.Fatal(err)
 	}
-	host := startTestHost(t, src, "rt_observer-token")
+	host := watch.StartTestHost(t, src, "rt_observer-token")
 	s := tmuxtest.Start(t, tmuxtest.Options{Width: 110, Height: 32, Dir: t.TempDir()},
 		bin, "watch", "--url", host.URL(), "--token", "rt_observer-token")
 	screen := s.WaitFor("The brief: alpha.", e2eTimeout)
-	for _, want := range []string{"A room on another machine", "remote: " + host.addr, "room far"} {
+	for _, want := range []string{"A room on another machine", "remote: " + host.Addr(), "room far"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("%q missing from the remote screen:\n%s", want, screen)
 		}
@@ -55,10 +56,10 @@ func TestRemoteWatchEndToEnd(t *testing.T) {
 
 	// The host goes away: the status says so; it comes back on the same
 	// address: the watch carries on.
-	addr := host.addr
-	host.stop()
+	addr := host.Addr()
+	host.Stop()
 	s.WaitFor("lost", 20*time.Second)
-	host.listen(addr)
+	host.Listen(addr)
 	s.WaitFor("reconnected to "+addr, 20*time.Second)
 	if _, _, err := src.PostMessage(room.Post{Seat: "lead", Agent: "opus", Kind: "decision", Text: "After the outage: delta."}); err != nil {
 		t.Fatal(err)
@@ -90,11 +91,11 @@ func TestRemoteWatchTokenRevoked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	host := startTestHost(t, src, "rt_old")
+	host := watch.StartTestHost(t, src, "rt_old")
 	s := tmuxtest.Start(t, tmuxtest.Options{Width: 110, Height: 24, Dir: t.TempDir()},
 		bin, "watch", "--url", host.URL(), "--token", "rt_old")
 	s.WaitFor("no messages yet", e2eTimeout)
-	host.token.Store("rt_new")
+	host.SetToken("rt_new")
 	// The parked call returns with this message; the next one is refused.
 	if _, _, err := src.PostMessage(room.Post{Seat: "lead", Agent: "opus", Text: "Last words: foxtrot."}); err != nil {
 		t.Fatal(err)
@@ -115,7 +116,7 @@ func TestRemoteWatchRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	host := startTestHost(t, src, "rt_right")
+	host := watch.StartTestHost(t, src, "rt_right")
 	tests := []struct {
 		name string
 		args []string

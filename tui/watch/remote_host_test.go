@@ -1,4 +1,4 @@
-package watch_test
+package watch
 
 import (
 	"context"
@@ -17,11 +17,11 @@ import (
 	"github.com/roundtable-dev/roundtable/room"
 )
 
-// testHost is a small MCP streamable-HTTP server for remote watch tests:
+// TestHost is a small MCP streamable-HTTP server for remote watch tests:
 // one room, one observer token checked as a bearer (401 otherwise), and
 // the observe_room tool answering with the room's snapshots, parked while
 // nothing is new. The real host (room/mcpserver) serves the same tool.
-type testHost struct {
+type TestHost struct {
 	t     *testing.T
 	r     *room.Room
 	token atomic.Value // string
@@ -29,24 +29,41 @@ type testHost struct {
 	addr  string
 	// notifier wakes parked calls, as the real host's does.
 	notifier *room.Notifier
+	// reply, when set, answers observe_room instead of the room.
+	reply atomic.Pointer[func() *mcp.CallToolResult]
 }
 
-func startTestHost(t *testing.T, r *room.Room, token string) *testHost {
+// SetToken makes token the only one accepted (a rotation).
+func (h *TestHost) SetToken(token string) { h.token.Store(token) }
+
+// Addr is the host's host:port.
+func (h *TestHost) Addr() string { return h.addr }
+
+// SetReply makes observe_room answer with f's result; nil: the room.
+func (h *TestHost) SetReply(f func() *mcp.CallToolResult) {
+	if f == nil {
+		h.reply.Store(nil)
+		return
+	}
+	h.reply.Store(&f)
+}
+
+func StartTestHost(t *testing.T, r *room.Room, token string) *TestHost {
 	t.Helper()
-	h := &testHost{t: t, r: r}
+	h := &TestHost{t: t, r: r}
 	h.token.Store(token)
 	ctx, cancel := context.WithCancel(context.Background())
 	h.notifier = room.Watch(ctx, r)
 	t.Cleanup(func() { cancel(); h.notifier.Close() })
-	h.listen("127.0.0.1:0")
-	t.Cleanup(h.stop)
+	h.Listen("127.0.0.1:0")
+	t.Cleanup(h.Stop)
 	return h
 }
 
 // URL is the host's address, without /mcp (watch adds it).
-func (h *testHost) URL() string { return "http://" + h.addr }
+func (h *TestHost) URL() string { return "http://" + h.addr }
 
-func (h *testHost) handler() http.Handler {
+func (h *TestHost) handler() http.Handler {
 	s := server.NewMCPServer("test-host", "1", server.WithToolCapabilities(false))
 	s.AddTool(mcp.NewTool(room.ObserveTool,
 		mcp.WithObject("cursor"),
@@ -66,7 +83,10 @@ func (h *testHost) handler() http.Handler {
 	return mux
 }
 
-func (h *testHost) observe(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (h *TestHost) observe(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if f := h.reply.Load(); f != nil {
+		return (*f)(), nil
+	}
 	args := req.GetArguments()
 	c, err := room.ParseCursor(args["cursor"])
 	if err != nil {
@@ -84,8 +104,8 @@ func (h *testHost) observe(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	return mcp.NewToolResultText(string(data)), nil
 }
 
-// listen serves on addr (the same address again after stop).
-func (h *testHost) listen(addr string) {
+// Listen serves on addr (the same address again after Stop).
+func (h *TestHost) Listen(addr string) {
 	h.t.Helper()
 	var l net.Listener
 	var err error
@@ -104,8 +124,8 @@ func (h *testHost) listen(addr string) {
 	h.addr = l.Addr().String()
 }
 
-// stop ends the server and every connection to it.
-func (h *testHost) stop() {
+// Stop ends the server and every connection to it.
+func (h *TestHost) Stop() {
 	if h.srv != nil {
 		h.srv.CloseClientConnections()
 		h.srv.Close()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/roundtable-dev/roundtable/room"
 )
@@ -135,4 +136,131 @@ func TestObserveURL(t *testing.T) {
 			t.Errorf("observeURL(%q) accepted", in)
 		}
 	}
+}
+
+// observedRoom is a room of one message served by a test host.
+func observedRoom(t *testing.T) (*room.Room, *TestHost) {
+	t.Helper()
+	r, _, err := room.Create(t.TempDir(), "far", room.CreateOptions{Topic: "t", Budget: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := r.PostMessage(room.Post{Seat: "lead", Agent: "a", Text: "hello"}); err != nil {
+		t.Fatal(err)
+	}
+	return r, StartTestHost(t, r, "rt_tok")
+}
+
+// TestObserverReplies checks how the observer reads what a host answers:
+// a snapshot, a reply without a cursor (kept), a refusal (isError, said),
+// a 401, and a reply over the size bound (refused).
+func TestObserverReplies(t *testing.T) {
+	_, host := observedRoom(t)
+	endpoint, _, err := observeURL(host.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	o := newObserver(endpoint, "rt_tok")
+	defer o.close()
+	s, hasNext, err := o.observe(ctx, room.Cursor{}, 0)
+	if err != nil || !hasNext || s.Room != "far" || len(s.Messages) != 1 || s.Next.Seq != 1 {
+		t.Fatalf("first call: %+v, %v, %v", s, hasNext, err)
+	}
+
+	host.SetReply(func() *mcp.CallToolResult { return mcp.NewToolResultText(`{"idle": true}`) })
+	if s, hasNext, err := o.observe(ctx, room.Cursor{Seq: 1}, 0); err != nil || hasNext || !s.Empty() {
+		t.Errorf("idle reply: %+v, %v, %v; want no cursor", s, hasNext, err)
+	}
+	host.SetReply(func() *mcp.CallToolResult {
+		return mcp.NewToolResultError("this token is not an observer's: observe_room is for observer tokens.")
+	})
+	if _, _, err := o.observe(ctx, room.Cursor{}, 0); err == nil || describeLinkError(err) != "the host refused to show the room: this token is not an observer's: observe_room is for observer tokens" {
+		t.Errorf("refusal: %v", err)
+	}
+	host.SetReply(func() *mcp.CallToolResult { return mcp.NewToolResultText("not json") })
+	if _, _, err := o.observe(ctx, room.Cursor{}, 0); err == nil || !strings.Contains(err.Error(), "not a snapshot") {
+		t.Errorf("not JSON: %v", err)
+	}
+	old := maxReplyBytes
+	maxReplyBytes = 64 << 10
+	t.Cleanup(func() { maxReplyBytes = old })
+	host.SetReply(func() *mcp.CallToolResult { return mcp.NewToolResultText(strings.Repeat("x", 100<<10)) })
+	if _, _, err := o.observe(ctx, room.Cursor{}, 0); err == nil {
+		t.Error("a reply over the bound was read")
+	}
+	maxReplyBytes = old
+	host.SetReply(nil)
+
+	host.SetToken("rt_rotated")
+	if _, _, err := o.observe(ctx, room.Cursor{}, 0); !unauthorized(err) || describeLinkError(err) != ErrUnauthorized.Error() {
+		t.Errorf("rotated token: %v", err)
+	}
+}
+
+// TestFollowRemote runs the observer's loop against a host: what the
+// source room gets, the mirror gets; the host going away and coming back
+// is said in the link's status.
+func TestFollowRemote(t *testing.T) {
+	oldMin := backoffMin
+	backoffMin = 20 * time.Millisecond
+	t.Cleanup(func() { backoffMin = oldMin })
+	src, host := observedRoom(t)
+	endpoint, label, err := observeURL(host.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := newObserver(endpoint, "rt_tok")
+	defer o.close()
+	ctx, cancel := context.WithCancel(context.Background())
+	first, _, err := o.observe(ctx, room.Cursor{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mirror := t.TempDir()
+	if err := room.ApplySnapshot(mirror, first); err != nil {
+		t.Fatal(err)
+	}
+	link := NewRemoteLink(label)
+	done := make(chan struct{})
+	go func() { defer close(done); followRemote(ctx, o, mirror, first, link) }()
+	defer func() { cancel(); <-done }()
+
+	seqs := func() int {
+		r, err := room.Open(mirror, "far")
+		if err != nil {
+			return 0
+		}
+		st, _ := r.Refresh()
+		return st.LastSeq()
+	}
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if ok() {
+				return
+			}
+		}
+		t.Fatalf("%s never happened", what)
+	}
+	status := func(want string) func() bool {
+		return func() bool {
+			link.mu.Lock()
+			defer link.mu.Unlock()
+			return strings.Contains(link.status, want)
+		}
+	}
+	if _, _, err := src.PostMessage(room.Post{Seat: "peer", Agent: "b", Text: "two"}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("message 2 in the mirror", func() bool { return seqs() == 2 })
+	addr := host.Addr()
+	host.Stop()
+	waitFor("the lost connection said", status("connection to "+addr+" lost"))
+	host.Listen(addr)
+	waitFor("the reconnection said", status("reconnected to "+addr))
+	if _, _, err := src.PostMessage(room.Post{Seat: "lead", Agent: "a", Text: "three"}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("message 3 in the mirror", func() bool { return seqs() == 3 })
 }
