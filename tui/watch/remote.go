@@ -2,6 +2,8 @@ package watch
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"os"
@@ -103,6 +105,13 @@ func (m *Model) remoteStatus(msg remoteStatusMsg) tea.Cmd {
 	return remoteStatusCmd(m.id, m.sess, m.opts.Remote)
 }
 
+// isCertError reports a TLS certificate this machine does not trust.
+func isCertError(err error) bool {
+	var unknownCA x509.UnknownAuthorityError
+	var badCert *tls.CertificateVerificationError
+	return err != nil && (errors.As(err, &unknownCA) || errors.As(err, &badCert))
+}
+
 // readOnly reports a screen that shows a room it cannot write to.
 func (m *Model) readOnly() bool { return m.opts.Remote != nil }
 
@@ -155,6 +164,8 @@ func RunRemote(ctx context.Context, ro RemoteOptions, progOpts ...tea.ProgramOpt
 	switch {
 	case unauthorized(err):
 		return ErrUnauthorized
+	case isCertError(err):
+		return fmt.Errorf("cannot watch the room at %s: %s", label, describeLinkError(err))
 	case err != nil:
 		return fmt.Errorf("cannot watch the room at %s: %s; check the URL and that roundtable host runs there", label, describeLinkError(err))
 	case !hasNext || first.Config == nil:

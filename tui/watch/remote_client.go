@@ -191,6 +191,15 @@ func (o *observer) observe(ctx context.Context, c room.Cursor, wait int) (s room
 	return s, hasNext, nil
 }
 
+// certCause is the last words of a certificate error.
+func certCause(err error) string {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, "x509: "); i >= 0 {
+		return msg[i+len("x509: "):]
+	}
+	return msg
+}
+
 // toolError is observe_room answering with isError: the host refused the
 // call (a token that is not an observer's, say).
 type toolError struct{ text string }
@@ -212,6 +221,8 @@ func describeLinkError(err error) string {
 		return ErrUnauthorized.Error()
 	case errors.As(err, &te):
 		return te.Error()
+	case isCertError(err):
+		return "the host's TLS certificate is not trusted here (" + certCause(err) + "); if the host uses its own CA, point SSL_CERT_FILE at it"
 	}
 	var msg string
 	var op *net.OpError

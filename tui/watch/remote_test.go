@@ -2,6 +2,10 @@ package watch
 
 import (
 	"context"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -263,4 +267,19 @@ func TestFollowRemote(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor("message 3 in the mirror", func() bool { return seqs() == 3 })
+}
+
+// TestObserverUntrustedCert checks that a host whose certificate this
+// machine does not trust is said so, with what to do.
+func TestObserverUntrustedCert(t *testing.T) {
+	srv := httptest.NewUnstartedServer(http.NotFoundHandler())
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake
+	srv.StartTLS()
+	defer srv.Close()
+	o := newObserver(srv.URL+"/mcp", "rt_tok")
+	defer o.close()
+	_, _, err := o.observe(context.Background(), room.Cursor{}, 0)
+	if !isCertError(err) || !strings.Contains(describeLinkError(err), "not trusted here") || !strings.Contains(describeLinkError(err), "SSL_CERT_FILE") {
+		t.Errorf("untrusted certificate: %v → %q", err, describeLinkError(err))
+	}
 }
