@@ -22,7 +22,7 @@ import (
 // the observe_room tool answering with the room's snapshots, parked while
 // nothing is new. The real host (room/mcpserver) serves the same tool.
 type TestHost struct {
-	t     *testing.T
+	t     testing.TB
 	r     *room.Room
 	token atomic.Value // string
 	srv   *httptest.Server
@@ -48,7 +48,7 @@ func (h *TestHost) SetReply(f func() *mcp.CallToolResult) {
 	h.reply.Store(&f)
 }
 
-func StartTestHost(t *testing.T, r *room.Room, token string) *TestHost {
+func StartTestHost(t testing.TB, r *room.Room, token string) *TestHost {
 	t.Helper()
 	h := &TestHost{t: t, r: r}
 	h.token.Store(token)
