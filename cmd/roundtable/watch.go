@@ -38,10 +38,21 @@ $EDITOR and C closes the room (after a y). A seat another player holds (a
 person, roundtable seat, or an agent's seat server still connected) is
 refused, naming it.
 
-Exit codes: 2 for a bad room name, a --cwd that is not an existing folder, or
-a --take seat that is taken, closed or not lead or peer.`,
+Watch a room on another machine with --url and --token: the URL roundtable
+host printed and the room's observer token (or ROUNDTABLE_TOKEN, which keeps
+it out of the process list). The same screen shows the room, read-only (no
+i, t, S or C), its header saying "remote: host:port"; a lost connection is
+retried, and the status line says so.
+
+Exit codes: 2 for a bad room name, a --cwd that is not an existing folder, a
+--take seat that is taken, closed or not lead or peer, a --url that is not
+http(s) or comes without a token or with --room, --cwd or --take; 1 for a
+token the host refuses (wrong or revoked) or a host that cannot be reached.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if url, _ := c.Flags().GetString("url"); url != "" {
+				return runRemoteWatch(c, url)
+			}
 			sf, err := readSeatFlags(c)
 			if err != nil {
 				return err
@@ -72,7 +83,29 @@ a --take seat that is taken, closed or not lead or peer.`,
 	f.String("room", "default", "room name (env ROUNDTABLE_ROOM)")
 	f.String("cwd", "", "folder holding .roundtable/; default: the working directory (env ROUNDTABLE_CWD)")
 	f.String("take", "", "play this seat yourself (lead or peer): a composer opens on your turn")
+	f.String("url", "", "watch a room that roundtable host serves at this URL (read-only)")
+	f.String("token", "", "the room's observer token, for --url (env ROUNDTABLE_TOKEN)")
 	return c
+}
+
+// runRemoteWatch is watch --url: the room comes from a host, whose token
+// names it, so --room, --cwd and --take do not apply.
+func runRemoteWatch(c *cobra.Command, url string) error {
+	f := c.Flags()
+	for _, name := range []string{"room", "cwd", "take"} {
+		if f.Changed(name) {
+			return usageError("--%s does not go with --url: the host's token names the room, and a remote room is read-only", name)
+		}
+	}
+	token := flagOrEnv(f, "token", "ROUNDTABLE_TOKEN")
+	if token == "" {
+		return usageError("--url needs the room's observer token: pass --token or set ROUNDTABLE_TOKEN (roundtable host printed it)")
+	}
+	err := watch.RunRemote(c.Context(), watch.RemoteOptions{URL: url, Token: token, Dark: true})
+	if errors.Is(err, watch.ErrBadURL) {
+		return asUsage(err)
+	}
+	return err
 }
 
 // takeErr words a refused --take: a seat that is taken, a closed room or

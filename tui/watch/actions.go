@@ -56,6 +56,7 @@ func (m *Model) syncKeys() {
 	m.syncFind()
 	m.syncTakeKeys()
 	m.syncNoteKeys()
+	m.syncRemoteKeys()
 }
 
 // bodyHeight is the height of the message area as last laid out.
@@ -63,6 +64,9 @@ func (m *Model) bodyHeight() int { return max(len(m.body), 1) }
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := m.findKey(msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.remoteKey(msg); ok {
 		return cmd
 	}
 	k := m.keys

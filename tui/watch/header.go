@@ -47,6 +47,7 @@ func (m *Model) headerLines() []string {
 func (m *Model) roomSegments() []string {
 	s := m.styles
 	segs := []string{s.Muted.Render("room ") + s.Strong.Render(mdrender.Inline(m.opts.Room))}
+	segs = append(segs, m.remoteSegment()...)
 	used, limit, unit := m.st.Round, m.cfg.Budget, "rounds"
 	if m.cfg.IsDebate() {
 		segs = append(segs, s.Muted.Render("persona debate"))

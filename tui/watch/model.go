@@ -49,6 +49,9 @@ type Options struct {
 	// Person is a seat taken before the screen starts (TakeSeat, for
 	// watch --take): the screen plays it, and Close gives it up.
 	Person *room.Person
+	// Remote, for a room mirrored from a host (RunRemote): the screen is
+	// read-only and shows the link's state (remote.go).
+	Remote *RemoteLink
 }
 
 // phase is what the screen is showing.
@@ -175,7 +178,7 @@ func (m Model) Close() {
 
 // Init opens the room and asks the terminal for its background colour.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(openCmd(m.id, m.sess, m.cwd, m.opts.Room, phaseOpening), tea.RequestBackgroundColor)
+	return tea.Batch(openCmd(m.id, m.sess, m.cwd, m.opts.Room, phaseOpening), tea.RequestBackgroundColor, m.remoteInit())
 }
 
 func (m *Model) setStyles(dark bool) {
@@ -269,6 +272,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.ID == m.id {
 			cmd = m.copied(msg)
 		}
+	case remoteStatusMsg:
+		cmd = m.remoteStatus(msg)
 	default:
 		cmd = m.takeMsg(msg)
 	}
