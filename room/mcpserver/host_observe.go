@@ -15,11 +15,7 @@ import (
 // observeTool is the observer's tool: what is new in the room since a
 // cursor, parking while nothing is (roundtable watch --url calls it in a
 // loop and mirrors the room).
-const observeTool = "observe_room"
-
-// observeRecheck is how often a parked observe_room looks again without a
-// change notice: server.log lines (seat states) do not wake the notifier.
-const observeRecheck = time.Second
+const observeTool = room.ObserveTool
 
 func (h *Host) observeTool(s *Seat) server.ServerTool {
 	return server.ServerTool{
@@ -33,43 +29,35 @@ func (h *Host) observeTool(s *Seat) server.ServerTool {
 	}
 }
 
-// observeRoom answers observe_room with room.Snapshot as JSON.
+// observeRoom answers observe_room with room.Snapshot as JSON (its shape is
+// documented in room/snapshot.go), parking while nothing is new
+// (room.SnapshotWait). A host shutting down ends the park at once.
 func (s *Seat) observeRoom(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	var c room.Cursor
-	if raw, ok := req.GetArguments()["cursor"]; ok && raw != nil {
-		b, _ := json.Marshal(raw)
-		if err := json.Unmarshal(b, &c); err != nil {
-			return refuse("observe_room's cursor is not one it gave out (%v): pass the Next of the previous reply, or omit it to start over.", err)
-		}
+	c, err := room.ParseCursor(req.GetArguments()["cursor"])
+	if err != nil {
+		return refuse("observe_room's cursor is not one it gave out (%v): pass the next of the previous reply, or omit it to start over.", err)
 	}
 	wait := req.GetFloat("wait_seconds", MaxWait.Seconds())
 	if math.IsNaN(wait) {
 		wait = MaxWait.Seconds()
 	}
-	timer := time.NewTimer(time.Duration(min(max(wait, 0), MaxWait.Seconds()) * float64(time.Second)))
-	defer timer.Stop()
-	recheck := time.NewTicker(observeRecheck)
-	defer recheck.Stop()
-	for {
-		changed := s.notifier.Changed()
-		snap, err := s.room.Snapshot(c)
-		if err != nil {
-			return fault(err)
-		}
-		if !snap.Empty() {
-			return jsonReply(snap)
-		}
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
 		select {
-		case <-changed:
-		case <-recheck.C:
-		case <-timer.C:
-			return jsonReply(snap)
 		case <-s.stop:
-			return jsonReply(snap)
-		case <-ctx.Done():
-			return refuse("observe_room was cancelled.")
+			cancel()
+		case <-wctx.Done():
 		}
+	}()
+	snap, err := s.room.SnapshotWait(wctx, c, time.Duration(min(max(wait, 0), MaxWait.Seconds())*float64(time.Second)), s.notifier.Changed)
+	if err != nil {
+		return fault(err)
 	}
+	if ctx.Err() != nil {
+		return refuse("observe_room was cancelled.")
+	}
+	return jsonReply(snap)
 }
 
 func jsonReply(v any) (*mcp.CallToolResult, error) {
