@@ -133,7 +133,7 @@ func (a *agentProc) finish(r promptResult) (Usage, error) {
 		case errors.As(r.err, &re) && re.Code == authRequiredCode:
 			return Usage{}, a.authError(re)
 		}
-		return Usage{}, fmt.Errorf("the agent %s failed its turn: %s", a.label, rpcMessage(r.err))
+		return Usage{}, &turnRefusedError{msg: fmt.Sprintf("the agent %s failed its turn: %s", a.label, rpcMessage(r.err))}
 	}
 	var u Usage
 	if r.resp.Usage != nil {
@@ -155,3 +155,10 @@ func isAgentWarning(s string) bool {
 	t := strings.TrimSpace(s)
 	return strings.HasPrefix(t, "Model metadata for") || strings.HasPrefix(t, "⚠")
 }
+
+// turnRefusedError is an agent that answered its prompt with an error (its
+// model's stream ended empty, say) while it still runs: asking again may
+// work, unlike an agent that died or wants a sign-in.
+type turnRefusedError struct{ msg string }
+
+func (e *turnRefusedError) Error() string { return e.msg }

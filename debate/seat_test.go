@@ -183,6 +183,10 @@ func TestTakeSeatRefusals(t *testing.T) {
 // scriptedSeat is a provider that answers each request with the next reply,
 // streamed in pieces, and records what it was asked and whether it was
 // closed: the agent path of a seat is tested through it.
+// refuseTurn, as a scripted reply, is an agent answering its prompt with
+// an error before saying anything.
+const refuseTurn = "\x00refuse"
+
 type scriptedSeat struct {
 	mu      sync.Mutex
 	replies []string
@@ -203,6 +207,9 @@ func (p *scriptedSeat) Stream(ctx context.Context, req Request, onDelta func(str
 	}
 	stall := p.stall
 	p.mu.Unlock()
+	if reply == refuseTurn {
+		return Usage{}, &turnRefusedError{msg: "the agent acp:scripted failed its turn: Internal error: Model stream ended with empty response text."}
+	}
 	for _, tok := range splitTokens(reply) {
 		if err := onDelta(tok); err != nil {
 			return Usage{}, err
@@ -450,8 +457,9 @@ func TestPlaySeatRoomDeleted(t *testing.T) {
 }
 
 // TestPlaySeatAsksAgainAfterEmptyReplies: an empty reply (or one that is
-// only the kind line) is asked for again, saying so, and the answer that
-// comes posts; three empty replies in a row post nothing and say so.
+// only the kind line), or an agent failing its turn before it said
+// anything, is asked for again, saying so, and the answer that comes
+// posts; three in a row post nothing and say so.
 func TestPlaySeatAsksAgainAfterEmptyReplies(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -461,6 +469,8 @@ func TestPlaySeatAsksAgainAfterEmptyReplies(t *testing.T) {
 	}{
 		{"answer on the third try", []string{"", "kind: answer\n", "kind: answer\n\nThird time lucky."}, "Third time lucky.", ""},
 		{"three empty replies", []string{"", " \n", "kind: objection"}, "", "empty reply 3 times in a row"},
+		{"an agent failing twice, then answering", []string{refuseTurn, refuseTurn, "kind: answer\n\nAfter two failures."}, "After two failures.", ""},
+		{"an agent failing three times", []string{refuseTurn, "", refuseTurn}, "", "failed its turn: Internal error"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cwd := t.TempDir()

@@ -72,6 +72,9 @@ func (g *SeatGame) Play(ctx context.Context) (err error) {
 		for attempt := 0; ; attempt++ {
 			text, a, err := g.compose(ctx, purpose, st, attempt)
 			if err != nil {
+				if attempt < emptyRetries && errors.Is(err, errNothingSaid) {
+					continue // an agent that failed before saying anything is asked again
+				}
 				return err
 			}
 			kind, body, closeAfter = parsePost(seat, text)
@@ -142,8 +145,19 @@ func (g *SeatGame) wait(ctx context.Context, n *room.Notifier) (room.State, erro
 	}
 }
 
-// emptyRetries is how many times a seat asks again after an empty reply.
+// emptyRetries is how many times a seat asks again after an empty reply,
+// or after its agent failed the turn before saying anything.
 const emptyRetries = 2
+
+// errNothingSaid marks a turn that failed before a word of it came: an
+// agent's model whose stream ended empty, which asking again may mend.
+var errNothingSaid = errors.New("nothing said")
+
+// nothingSaid is err, marked errNothingSaid without a change of wording.
+type nothingSaid struct{ error }
+
+func (e nothingSaid) Unwrap() error      { return e.error }
+func (nothingSaid) Is(target error) bool { return target == errNothingSaid }
 
 // close asks the lead's mind for the spec, writes it where the room says
 // and closes the room.
@@ -212,6 +226,10 @@ func (g *SeatGame) compose(ctx context.Context, purpose Purpose, st room.State, 
 		_ = g.r.ClearDraft(g.s.Seat)
 		if ctx.Err() != nil {
 			return "", nil, context.Cause(ctx)
+		}
+		var refused *turnRefusedError
+		if text.Len() == 0 && errors.As(err, &refused) {
+			err = nothingSaid{err}
 		}
 		return "", nil, fmt.Errorf("the %s's %s failed: %w; nothing was posted (run roundtable seat again to retry)", g.s.Seat, g.p.Model(), err)
 	}

@@ -263,7 +263,7 @@ func str(v any) string {
 }
 
 // TestLLMAgentSeatStopped stops `roundtable seat --agent acp:codex` with
-// SIGTERM while codex-acp (which outlives a closed stdin) composes the
+// SIGTERM while codex-acp (which outlives a closed stdin) starts on the
 // peer's answer: the seat must exit 130, post nothing, clear its draft,
 // log its disconnect, and leave nothing of the agent running.
 func TestLLMAgentSeatStopped(t *testing.T) {
@@ -286,7 +286,9 @@ func TestLLMAgentSeatStopped(t *testing.T) {
 	if !w.waitGroup(time.Minute) {
 		t.Fatalf("codex-acp did not start within a minute; stderr: %s", seatErr.String())
 	}
-	time.Sleep(500 * time.Millisecond)
+	// Stop it at once: the tiny model answers within half a second of
+	// codex-acp starting, and the point is a stop before the post.
+	time.Sleep(50 * time.Millisecond)
 	took := run.stopWith(t, syscall.SIGTERM, &seatErr)
 	lead.close()
 	groups := w.finish(t)
