@@ -233,7 +233,7 @@ func printTokens(out io.Writer, url string, rooms []*room.Room) error {
 			mcpserver.HostInstructions(out, url, name, toks)
 		}
 		if len(toks) < 3 {
-			fmt.Fprintf(out, "Room %s: tokens issued before are not shown again; to replace one: roundtable host --room %s --rotate lead|peer|observer\n", name, name)
+			fmt.Fprintf(out, "Room %s: tokens issued before are not shown again; to replace one: roundtable host --room %s --rotate peer (or lead, observer)\n", name, name)
 		}
 	}
 	return nil
