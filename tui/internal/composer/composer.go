@@ -174,6 +174,11 @@ type editedMsg struct {
 // not for it (and every message while it is closed) are ignored.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, Result) {
 	switch msg := msg.(type) {
+	case editReadyMsg:
+		if msg.id != m.id {
+			return m, nil, Result{}
+		}
+		return m, editFile(m.id, msg.path), Result{}
 	case editedMsg:
 		if msg.id != m.id {
 			return m, nil, Result{}
@@ -235,24 +240,35 @@ func EditFile(path string, done func(error) tea.Msg) tea.Cmd {
 	})
 }
 
-// EditCmd writes text to a temporary file, opens it in the editor and
-// brings the edited text back into composer id.
+// editReadyMsg: the text was written to path for the editor.
+type editReadyMsg struct {
+	id   int
+	path string
+}
+
+// EditCmd writes text to a temporary file (in the command, not in Update)
+// and hands its path back to composer id, which then opens it in the
+// editor (editFile) and brings the edited text back.
 func EditCmd(id int, text string) tea.Cmd {
-	f, err := os.CreateTemp("", "roundtable-*.md")
-	if err != nil {
-		return func() tea.Msg {
+	return func() tea.Msg {
+		f, err := os.CreateTemp("", "roundtable-*.md")
+		if err != nil {
 			return editedMsg{id: id, err: fmt.Errorf("cannot make a file for the editor: %w; write here instead", err)}
 		}
-	}
-	path := f.Name()
-	_, werr := f.WriteString(text)
-	cerr := f.Close()
-	if werr != nil || cerr != nil {
-		_ = os.Remove(path)
-		return func() tea.Msg {
+		path := f.Name()
+		_, werr := f.WriteString(text)
+		cerr := f.Close()
+		if werr != nil || cerr != nil {
+			_ = os.Remove(path)
 			return editedMsg{id: id, err: fmt.Errorf("cannot write a file for the editor: %v; write here instead", errorsJoin(werr, cerr))}
 		}
+		return editReadyMsg{id: id, path: path}
 	}
+}
+
+// editFile opens path in the editor and reads the text back into
+// composer id, removing the file.
+func editFile(id int, path string) tea.Cmd {
 	return EditFile(path, func(err error) tea.Msg {
 		defer os.Remove(path)
 		if err != nil {

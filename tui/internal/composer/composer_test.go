@@ -1,6 +1,9 @@
 package composer
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -78,4 +81,46 @@ func TestClosedIgnoresKeys(t *testing.T) {
 	if m.Value() != "" || m.View() != "" {
 		t.Fatalf("closed composer took keys: %q", m.Value())
 	}
+}
+
+// TestEditorRoundTrip: ctrl+e writes the text to a file in a command (no
+// I/O in Update), the editor ($EDITOR, here a script appending a line)
+// edits it, and the edited text comes back into the composer.
+func TestEditorRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "ed.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nprintf '\\nsecond line\\n' >> \"$1\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("VISUAL", "")
+	t.Setenv("EDITOR", script)
+	m := New("")
+	m.Open("t")
+	m = typeText(m, "first")
+	m, cmd, _ := m.Update(tea.KeyPressMsg{Code: 'e', Mod: tea.ModCtrl})
+	if cmd == nil {
+		t.Fatal("ctrl+e gave no command")
+	}
+	ready := cmd()
+	if _, ok := ready.(editReadyMsg); !ok {
+		t.Fatalf("the first command gave %T, want the file written", ready)
+	}
+	m, cmd, _ = m.Update(ready)
+	if cmd == nil {
+		t.Fatal("no editor command")
+	}
+	// tea.ExecProcess is run by the program; run the editor as it would.
+	path := ready.(editReadyMsg).path
+	if err := exec.Command(script, path).Run(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, _ = m.Update(editedMsg{id: m.id, text: string(data)})
+	if got := m.Value(); got != "first\nsecond line" {
+		t.Fatalf("after the editor: %q", got)
+	}
+	_ = os.Remove(path)
 }
