@@ -82,15 +82,10 @@ func (r *Room) AddNote(from, text string, round int) (Note, error) {
 		if err := mkdirNoLink(dir); err != nil {
 			return fmt.Errorf("make the notes folder of room %q: %w", r.cfg.Room, err)
 		}
-		next := 1
+		// The refresh above saw every note file, broken ones too.
+		next := r.noteTop + 1
 		for _, old := range r.notes {
 			next = max(next, old.Seq+1)
-		}
-		names, _ := listNames(dir)
-		for _, name := range names {
-			if seq, ok := ParseMessageFileName(name); ok {
-				next = max(next, seq+1)
-			}
 		}
 		now := time.Now()
 		n = Note{Seq: next, At: formatTime(now), From: from, Text: text, Round: round}
@@ -111,6 +106,7 @@ func (r *Room) AddNote(from, text string, round int) (Note, error) {
 			return fmt.Errorf("write note %d of room %q: %w", n.Seq, r.cfg.Room, err)
 		}
 		r.noteSeen[n.File] = struct{}{}
+		r.noteTop = max(r.noteTop, n.Seq)
 		r.notes = append(r.notes, n)
 		sortNotes(r.notes)
 		return nil
@@ -133,9 +129,11 @@ func (r *Room) refreshNotesLocked() []Skipped {
 		if _, ok := r.noteSeen[name]; ok {
 			continue
 		}
-		if _, ok := ParseMessageFileName(name); !ok {
+		seq, ok := ParseMessageFileName(name)
+		if !ok {
 			continue
 		}
+		r.noteTop = max(r.noteTop, seq)
 		n, err := readNote(filepath.Join(dir, name))
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {

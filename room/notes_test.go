@@ -107,4 +107,8 @@ func TestNoteWakesNotifier(t *testing.T) {
 	if err != nil || len(st.Notes) != 1 || len(st.NewSkipped) != 1 {
 		t.Fatalf("broken note: err %v notes %d skipped %+v", err, len(st.Notes), st.NewSkipped)
 	}
+	// The broken file keeps its number: the next note comes after it.
+	if n, err := r.AddNote(NoteFromHost, "after the broken one", 0); err != nil || n.Seq != 10 {
+		t.Fatalf("note after a broken 0009: %+v %v, want seq 10", n, err)
+	}
 }

@@ -33,6 +33,7 @@ type Room struct {
 	// notes are the notes/ files read so far (see Note), sorted by seq.
 	notes    []Note
 	noteSeen map[string]struct{}
+	noteTop  int // the highest note number a file name holds, broken files too
 	// notifier, when attached by Watch, lets State skip listing the folder
 	// while nothing changed; lastGen is its generation at the last listing.
 	notifier *Notifier
