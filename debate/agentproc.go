@@ -146,6 +146,11 @@ func (a *agentProc) handshake(ctx context.Context, cwd string) error {
 	junk := func() { cancel(errAgentGarbage) }
 	a.onJunk.Store(&junk)
 	defer a.onJunk.Store(nil)
+	// The reader starts with the connection: a line of junk it read before
+	// the hook above was in place must end the handshake too.
+	if a.garbage.Load() != nil {
+		junk()
+	}
 	go func() {
 		select {
 		case <-a.exited:
