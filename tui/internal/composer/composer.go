@@ -6,16 +6,18 @@
 //
 // A screen owns one Model, calls Open when its key is pressed, sends it
 // every message while IsOpen, and acts on the Result Update returns. The
-// composer does no I/O in Update: the editor runs through tea.ExecProcess
+// composer does no I/O in Update: the editor runs through tea.Exec
 // and its text comes back as a message.
 package composer
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
@@ -232,12 +234,58 @@ func Editor() []string {
 func EditFile(path string, done func(error) tea.Msg) tea.Cmd {
 	argv := append(Editor(), path)
 	c := exec.Command(argv[0], argv[1:]...) //nolint:gosec // the user's own editor, on a file we made
-	return tea.ExecProcess(c, func(err error) tea.Msg {
+	return tea.Exec(&editorRun{Cmd: c, least: MinSuspend}, func(err error) tea.Msg {
 		if err != nil {
 			err = fmt.Errorf("the editor (%s) failed: %w; set $EDITOR to one that works, or write here", strings.Join(Editor(), " "), err)
 		}
 		return done(err)
 	})
+}
+
+// MinSuspend is the least time the screen stays suspended for the editor.
+//
+// Bubble Tea v2.1.1 stops its render loop without waiting for it
+// (charmbracelet/bubbletea#1778): the old loop's ticker.Stop can land
+// after the restart's ticker.Reset, and then the screen never paints
+// again although the program goes on. An editor that returns at once (a
+// script, one that fails to start) hits that window; holding the suspension
+// this long gives the old loop time to stop first. People take far longer
+// in an editor, so they never wait for it.
+const MinSuspend = 150 * time.Millisecond
+
+// editorRun is the editor's command as Bubble Tea runs it, taking at least
+// least. It wires the terminal the way tea.ExecProcess does: what the
+// command does not set itself.
+type editorRun struct {
+	*exec.Cmd
+	least time.Duration
+}
+
+func (e *editorRun) SetStdin(r io.Reader) {
+	if e.Stdin == nil {
+		e.Stdin = r
+	}
+}
+
+func (e *editorRun) SetStdout(w io.Writer) {
+	if e.Stdout == nil {
+		e.Stdout = w
+	}
+}
+
+func (e *editorRun) SetStderr(w io.Writer) {
+	if e.Stderr == nil {
+		e.Stderr = w
+	}
+}
+
+func (e *editorRun) Run() error {
+	start := time.Now()
+	err := e.Cmd.Run()
+	if rest := e.least - time.Since(start); rest > 0 {
+		time.Sleep(rest)
+	}
+	return err
 }
 
 // editReadyMsg: the text was written to path for the editor.

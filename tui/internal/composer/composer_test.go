@@ -1,11 +1,13 @@
 package composer
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -123,4 +125,43 @@ func TestEditorRoundTrip(t *testing.T) {
 		t.Fatalf("after the editor: %q", got)
 	}
 	_ = os.Remove(path)
+}
+
+// TestEditorRunHoldsTheSuspension: an editor that returns at once still
+// keeps the screen suspended MinSuspend (the Bubble Tea render-loop race),
+// its failure comes back, and the terminal goes only where the command
+// set nothing itself.
+func TestEditorRunHoldsTheSuspension(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	e := &editorRun{Cmd: exec.Command(sh, "-c", "echo hi; exit 3"), least: 200 * time.Millisecond}
+	e.SetStdin(strings.NewReader(""))
+	e.SetStdout(&out)
+	e.SetStderr(&out)
+	start := time.Now()
+	err = e.Run()
+	took := time.Since(start)
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 3 {
+		t.Fatalf("the editor's failure came back as %v", err)
+	}
+	if took < 200*time.Millisecond {
+		t.Fatalf("the suspension lasted %v, want at least 200ms", took)
+	}
+	if out.String() != "hi\n" {
+		t.Fatalf("the editor wrote %q to the terminal, want %q", out.String(), "hi\n")
+	}
+	var own strings.Builder
+	e2 := &editorRun{Cmd: exec.Command(sh, "-c", "echo own")}
+	e2.Stdout = &own
+	e2.SetStdout(&out)
+	if err := e2.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if own.String() != "own\n" {
+		t.Fatalf("a command's own stdout was replaced: %q", own.String())
+	}
 }
