@@ -173,13 +173,3 @@ func UsageOf(m room.Message) Usage {
 	}
 	return Usage(*m.Usage)
 }
-
-// checkCostSource refuses a cost budget nothing could ever spend: the
-// provider reports no cost (only OpenRouter does) and no price table
-// prices any model.
-func checkCostSource(cfg Config, pc ProviderConfig) error {
-	if cfg.MaxCost <= 0 || pc.Name == ProviderOpenRouter || len(cfg.Prices) > 0 {
-		return nil
-	}
-	return fmt.Errorf("%w: --max-cost needs a cost to count, and the %s provider reports none; add a [prices.\"MODEL\"] table to a personas file (see roundtable debate --help) or use --max-tokens-total", ErrBadConfig, pc.Name)
-}

@@ -83,7 +83,7 @@ func Prepare(s Settings) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkCostSource(cfg, pc); err != nil {
+	if err := CheckCostSource(cfg, pc); err != nil {
 		return nil, err
 	}
 	prov, err := NewProvider(pc)

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"math"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -16,7 +14,7 @@ func addBudgetFlags(c *cobra.Command, cfg *debate.Config) {
 	f := c.Flags()
 	f.Var(&dollarFlag{p: &cfg.MaxCost, name: "max-cost"}, "max-cost",
 		`stop the debate once it has cost this many US dollars (OpenRouter reports costs; otherwise a [prices."model"] table in a personas file gives them), then the moderator gives a verdict on what was said (default: no limit)`)
-	f.Var(newIntFlag(&cfg.MaxTokensTotal, 0, "max-tokens-total", 1, 0), "max-tokens-total",
+	f.Var(&tokenBudgetFlag{p: &cfg.MaxTokensTotal, name: "max-tokens-total"}, "max-tokens-total",
 		"stop the debate once its prompt and completion tokens reach this many, then the moderator gives a verdict on what was said (default: no limit)")
 }
 
@@ -34,12 +32,34 @@ func (f *dollarFlag) String() string {
 }
 func (f *dollarFlag) Type() string { return "dollars" }
 
+// Set reads the amount as the new-debate form's field does
+// (debate.ParseCostBudget).
 func (f *dollarFlag) Set(s string) error {
-	d, err := strconv.ParseFloat(strings.TrimPrefix(strings.TrimSpace(s), "$"), 64)
-	if err != nil || d <= 0 || math.IsInf(d, 0) || math.IsNaN(d) {
-		return badNumber("--"+f.name, "an amount of dollars of more than 0 like 0.50", s)
+	d, err := debate.ParseCostBudget("--"+f.name, s)
+	if err != nil {
+		return &flagValueError{msg: err.Error()}
 	}
 	*f.p = d
+	return nil
+}
+
+// tokenBudgetFlag is a number of tokens, 1 or more.
+type tokenBudgetFlag struct {
+	p    *int
+	name string
+}
+
+func (f *tokenBudgetFlag) String() string { return strconv.Itoa(*f.p) }
+func (f *tokenBudgetFlag) Type() string   { return "int" }
+
+// Set reads the number as the new-debate form's field does
+// (debate.ParseTokenBudget).
+func (f *tokenBudgetFlag) Set(s string) error {
+	n, err := debate.ParseTokenBudget("--"+f.name, s)
+	if err != nil {
+		return &flagValueError{msg: err.Error()}
+	}
+	*f.p = n
 	return nil
 }
 

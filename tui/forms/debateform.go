@@ -48,6 +48,8 @@ const (
 	fieldProvider
 	fieldModel
 	fieldPause
+	fieldCost   // the cost cap (debateform_budget.go)
+	fieldTokens // the token cap
 	fieldStart
 	debateFields
 )
@@ -68,6 +70,7 @@ type DebateForm struct {
 	model    textinput.Model
 	focus    debateField
 	pause    bool // pause between rounds (debateform_pause.go)
+	budget   budgetFields
 
 	resolved debate.ProviderConfig
 	provErr  string // why the provider cannot be used as set
@@ -113,6 +116,7 @@ func NewDebateForm(opts DebateOptions) DebateForm {
 	}
 	f.provider = max(slices.Index(debate.Providers(), name), 0)
 	f.pause = set.Config.PauseBetweenRounds
+	f.budget = newBudgetFields(set.Config)
 	f.SetDark(opts.Dark)
 	f.resolve()
 	f.topic.Focus()
@@ -129,6 +133,7 @@ func (f *DebateForm) SetDark(dark bool) {
 	f.help.Styles = f.styles.Help
 	f.topic.SetStyles(f.styles.Area)
 	f.model.SetStyles(f.styles.Input)
+	f.budget.setStyles(f.styles.Input)
 }
 
 // Init does nothing: the form waits for keys.
@@ -142,6 +147,7 @@ func (f DebateForm) Update(msg tea.Msg) (DebateForm, tea.Cmd) {
 		f.width, f.height = msg.Width, msg.Height
 		f.help.SetWidth(msg.Width)
 		f.topic.SetWidth(max(min(msg.Width-6, 100), 20))
+		f.topic.SetHeight(topicHeight(msg.Height))
 		f.model.SetWidth(max(min(msg.Width-24, 60), 10))
 	case tea.KeyPressMsg:
 		if c, ok := paletteKey(&f.pal, msg, f.keys, f.styles.Dark); ok {
@@ -159,6 +165,8 @@ func (f DebateForm) Update(msg tea.Msg) (DebateForm, tea.Cmd) {
 		case fieldModel:
 			f.model, cmd = f.model.Update(msg)
 			f.resolve()
+		case fieldCost, fieldTokens:
+			cmd = f.budgetEdit(msg)
 		case fieldRounds, fieldPersonas, fieldProvider, fieldPause, fieldStart, debateFields:
 		}
 	}
@@ -218,10 +226,12 @@ func (f *DebateForm) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			f.provider = (f.provider + n - 1) % n
 			f.model.SetValue("")
 			f.resolve()
+			f.providerChanged()
 		case key.Matches(msg, k.More), key.Matches(msg, k.Toggle):
 			f.provider = (f.provider + 1) % n
 			f.model.SetValue("")
 			f.resolve()
+			f.providerChanged()
 		default:
 			f.navigate(msg)
 		}
@@ -238,6 +248,8 @@ func (f *DebateForm) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		if !f.pauseKey(msg) {
 			f.navigate(msg)
 		}
+	case fieldCost, fieldTokens:
+		return f.budgetKey(msg)
 	case fieldStart:
 		if key.Matches(msg, k.Press) {
 			return f.submit()
@@ -263,6 +275,8 @@ func (f *DebateForm) move(d int) {
 	f.rounds.blur()
 	f.topic.Blur()
 	f.model.Blur()
+	f.budget.blur()
+	from := f.focus
 	f.focus = debateField((int(f.focus) + d + int(debateFields)) % int(debateFields))
 	// The mock has one model: its model field is shown, not edited.
 	if f.focus == fieldModel && f.providerName() == debate.ProviderMock {
@@ -273,8 +287,11 @@ func (f *DebateForm) move(d int) {
 		f.topic.Focus()
 	case fieldModel:
 		f.model.Focus()
+	case fieldCost, fieldTokens:
+		f.budget.input(f.focus).Focus()
 	case fieldRounds, fieldPersonas, fieldProvider, fieldPause, fieldStart, debateFields:
 	}
+	f.budgetMoved(from)
 }
 
 func (f *DebateForm) providerName() string { return debate.Providers()[f.provider] }
@@ -309,6 +326,11 @@ func (f *DebateForm) providerSettings() debate.ProviderConfig {
 // checks are debate.Start's: what it refuses comes back through
 // StartFailed.
 func (f *DebateForm) submit() tea.Cmd {
+	maxCost, maxTokens, _, _ := f.budgets()
+	if !f.checkBudgets(true) {
+		f.err = ""
+		return nil
+	}
 	var enabled []debate.Persona
 	for _, p := range f.personas {
 		if p.Enabled {
@@ -322,6 +344,7 @@ func (f *DebateForm) submit() tea.Cmd {
 	s.Config.Rounds = f.rounds.value
 	s.Config.MaxTurnTokens = 0 // from the provider's max tokens
 	s.Config.PauseBetweenRounds = f.pause
+	s.Config.MaxCost, s.Config.MaxTokensTotal = maxCost, maxTokens
 	s.Provider = f.providerSettings()
 	f.err, f.starting = "", true
 	return func() tea.Msg { return StartMsg{Settings: s} }
@@ -332,7 +355,12 @@ func (f *DebateForm) submit() tea.Cmd {
 func (f *DebateForm) StartFailed(err error) {
 	f.starting = false
 	var te *debate.TopicError
+	var nc *debate.NoCostError
 	switch {
+	case errors.As(err, &nc):
+		f.err = ""
+		f.budget.err, f.budget.errField = noCostSentence(nc), fieldCost
+		f.focusField(fieldCost)
 	case errors.As(err, &te) && te.Empty:
 		f.err = "Write the topic first: the decision the personas should argue."
 		f.focusField(fieldTopic)
@@ -414,7 +442,7 @@ func (f *DebateForm) syncKeys() {
 	case fieldProvider:
 		k.Less.SetHelp("←/→", "provider")
 		k.only(&k.Next, &k.Prev, &k.Less, &k.More, &k.Submit, &k.Back)
-	case fieldModel:
+	case fieldModel, fieldCost, fieldTokens:
 		k.only(&k.Next, &k.Prev, &k.Submit, &k.Back)
 	case fieldPause:
 		k.Toggle.SetHelp("space", "pause on/off")

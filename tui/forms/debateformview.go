@@ -76,6 +76,9 @@ func (f DebateForm) View() string {
 	out = append(out, f.inlineStyled(fieldModel, "Model", model, ""))
 	mark(fieldPause)
 	out = append(out, f.pauseRow())
+	mark(fieldCost)
+	mark(fieldTokens)
+	out = append(out, f.budgetRows(w)...)
 	out = append(out, "")
 
 	// Why the debate could not start, whole: a sentence naming a server
