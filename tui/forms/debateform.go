@@ -326,8 +326,8 @@ func (f *DebateForm) providerSettings() debate.ProviderConfig {
 // checks are debate.Start's: what it refuses comes back through
 // StartFailed.
 func (f *DebateForm) submit() tea.Cmd {
-	maxCost, maxTokens, _, _ := f.budgets()
-	if !f.checkBudgets(true) {
+	maxCost, maxTokens, ok := f.checkBudgets(true)
+	if !ok {
 		f.err = ""
 		return nil
 	}

@@ -119,16 +119,16 @@ func noCostSentence(e *debate.NoCostError) string {
 	return mdrender.Inline(sentence(errors.New(e.Sentence("A cost cap", "the token cap instead"))))
 }
 
-// checkBudgets shows under the Budget row what is wrong with the caps, if
-// anything, and reports whether they can be used; with focus, it focuses
-// the field at fault.
-func (f *DebateForm) checkBudgets(focus bool) bool {
-	_, _, field, problem := f.budgets()
+// checkBudgets reads the caps and shows under the Budget row what is
+// wrong with them, if anything; ok reports whether they can be used. With
+// focus, a cap at fault is focused.
+func (f *DebateForm) checkBudgets(focus bool) (maxCost float64, maxTokens int, ok bool) {
+	maxCost, maxTokens, field, problem := f.budgets()
 	f.budget.err, f.budget.errField = problem, field
 	if problem != "" && focus {
 		f.focusField(field)
 	}
-	return problem == ""
+	return maxCost, maxTokens, problem == ""
 }
 
 // budgetKey handles a key in the focused budget field: ↑, ↓ and enter move
