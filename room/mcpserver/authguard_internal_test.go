@@ -292,3 +292,30 @@ func TestHostAuthGuard(t *testing.T) {
 		t.Fatalf("a second on, second wrong token: %d, want 429", w.Code)
 	}
 }
+
+// TestAuthGuardRotatingAttacker: with the host's constants, failures from
+// 50,000 addresses at once leave at most authFailCap tracked, and past the
+// cap the attacker gets one burst in all before being refused.
+func TestAuthGuardRotatingAttacker(t *testing.T) {
+	g := newAuthGuard(authFailBurst, authFailRate, authFailCap, nil)
+	t0 := time.Unix(1000, 0)
+	heard := 0
+	for i := range 50_000 {
+		k := fmt.Sprintf("10.%d.%d.%d", i>>16, (i>>8)&255, i&255)
+		if _, ok := g.check(k, t0); ok {
+			heard++
+			g.fail(k, t0)
+		}
+	}
+	if n := g.tracked(); n != authFailCap {
+		t.Fatalf("%d tracked, want the cap %d", n, authFailCap)
+	}
+	if want := authFailCap + authFailBurst; heard != want {
+		t.Fatalf("%d failures heard, want %d (one per tracked address, then one burst shared)", heard, want)
+	}
+	// Once the attack stops, the buckets refill and are forgotten.
+	g.sweep(t0.Add(time.Second))
+	if n := g.tracked(); n != 0 {
+		t.Fatalf("a second after one failure each: %d tracked, want 0", n)
+	}
+}
