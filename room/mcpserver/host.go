@@ -47,6 +47,7 @@ type Host struct {
 	streamable *server.StreamableHTTPServer
 	handler    http.Handler
 	limits     *rateLimits
+	guard      *authGuard // failed tokens per client address (authguard.go)
 
 	mu    sync.Mutex
 	seats map[string]*hostSeat // by session key (sessionKey)
@@ -282,6 +283,7 @@ func (h *Host) sweep(now time.Time) {
 		}
 	}
 	h.mu.Unlock()
+	h.guard.sweep(now)
 	for _, key := range gone {
 		h.drop(key, "expired")
 	}

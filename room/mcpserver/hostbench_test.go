@@ -3,7 +3,6 @@ package mcpserver_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"strings"
@@ -20,10 +19,14 @@ import (
 //   - valid: an MCP ping on an open session (the token is verified on
 //     every request; its room's tokens.json is stat'ed);
 //   - wrong: an initialize with a wrong token, refused 401 (every room's
-//     tokens.json is stat'ed, in case one was just rotated).
+//     tokens.json is stat'ed, in case one was just rotated), from a new
+//     loopback address every 10 requests, under the limit of failures;
+//   - refused: the same from an address whose failures are used up,
+//     refused 429 before the token is read (authguard.go).
 //
 // rooms=1/valid is the floor: compare rooms=100 with it.
 func BenchmarkHostTokenCheck(b *testing.B) {
+	next := 0 // the next loopback address (fromLoopback) of wrong tokens
 	for _, n := range []int{1, 100} {
 		cwd := b.TempDir()
 		var peer string
@@ -47,27 +50,25 @@ func BenchmarkHostTokenCheck(b *testing.B) {
 			}
 		})
 		wrong := "Bearer " + room.TokenPrefix + strings.Repeat("A", len(peer)-len(room.TokenPrefix))
-		client := &http.Client{Timeout: 10 * time.Second}
 		b.Run(fmt.Sprintf("rooms=%d/wrong", n), func(b *testing.B) {
-			for b.Loop() {
-				req, err := http.NewRequest(http.MethodPost, h.url, strings.NewReader(initBody))
-				if err != nil {
-					b.Fatal(err)
+			var client *http.Client
+			for i := 0; b.Loop(); i++ {
+				// A new address every 10 wrong tokens, under the host's
+				// limit of 20 failures per address.
+				if i%10 == 0 {
+					if client != nil {
+						client.CloseIdleConnections()
+					}
+					client = fromLoopback(next)
+					next++
 				}
-				req.Header.Set("Authorization", wrong)
-				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set("Accept", "application/json, text/event-stream")
-				resp, err := client.Do(req)
-				if err != nil {
-					b.Fatal(err)
-				}
-				_, _ = io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != http.StatusUnauthorized {
-					b.Fatalf("a wrong token got HTTP %d, want 401", resp.StatusCode)
+				if code := postInit(b, client, h.url, wrong); code != http.StatusUnauthorized {
+					b.Fatalf("a wrong token got HTTP %d, want 401", code)
 				}
 			}
+			client.CloseIdleConnections()
 		})
+		b.Run(fmt.Sprintf("rooms=%d/refused", n), func(b *testing.B) { benchRefused(b, h.url, wrong, &next) })
 		_ = cs.Close()
 		if err := h.stop(); err != nil {
 			b.Fatal(err)

@@ -46,8 +46,9 @@ const heartbeat = 30 * time.Second
 const EndpointPath = "/mcp"
 
 // Handler is the host's HTTP handler: /mcp behind the checks every request
-// passes, in order: the path, the body's size (413), the bearer token
-// (401), the token's rate (429) and the session's grant (403).
+// passes, in order: the path, the address's failed tokens (429,
+// authguard.go), the body's size (413), the bearer token (401), the
+// token's rate (429) and the session's grant (403).
 func (h *Host) Handler() http.Handler {
 	h.httpOnce.Do(h.buildHTTP)
 	return h.handler
@@ -83,6 +84,7 @@ func (h *Host) buildHTTP() {
 		}),
 	)
 	h.limits = newRateLimits(h.opt.Rate, h.opt.Burst)
+	h.guard = newAuthGuard(authFailBurst, authFailRate, authFailCap, time.Now)
 	mux := http.NewServeMux()
 	mux.Handle(EndpointPath, http.HandlerFunc(h.serveMCP))
 	h.handler = mux
@@ -94,6 +96,9 @@ func (h *Host) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if h.draining.Load() {
 		w.Header().Set("Retry-After", "5")
 		httpError(w, http.StatusServiceUnavailable, "the host is stopping; retry in a moment or ask the room's host")
+		return
+	}
+	if h.authRefused(w, r) {
 		return
 	}
 	if r.ContentLength > MaxBody {
@@ -115,11 +120,13 @@ func (h *Host) serveMCP(w http.ResponseWriter, r *http.Request) {
 	}
 	token, err := room.ParseBearer(r.Header.Get("Authorization"))
 	if err != nil {
+		h.authFailed(r)
 		unauthorized(w, err.Error())
 		return
 	}
 	grant, ok := h.opt.Tokens.Verify(token)
 	if !ok {
+		h.authFailed(r)
 		unauthorized(w, "the bearer token is not valid for any room on this host: it is wrong or was rotated; ask the room's host for the current one")
 		return
 	}
