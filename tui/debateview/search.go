@@ -24,8 +24,8 @@ type finder struct {
 	docs    []findDoc
 	done    [][]*turn  // per column, the turns indexed
 	live    []liveTurn // the turns being streamed, indexed as they grow
-	verdict int       // the verdict's text; -1: none yet
-	vtext   string    // the verdict as indexed
+	verdict int        // the verdict's text; -1: none yet
+	vtext   string     // the verdict as indexed
 
 	saved  findView // where the view was when the prompt opened, for esc
 	status string   // the status line the find wrote last
