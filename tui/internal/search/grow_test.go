@@ -124,3 +124,27 @@ func TestLiveMatchStaysPut(t *testing.T) {
 		t.Errorf("a replaced source left %q", s.Index.Text(lv.Doc))
 	}
 }
+
+// TestRefreshGen: matches counted after the current one (a turn streaming
+// in) leave the marks' generation alone, so the screen redraws nothing
+// for them; a current match that moves changes it.
+func TestRefreshGen(t *testing.T) {
+	var s State
+	s.Index.Add("a needle")
+	lv := NewLive(&s.Index)
+	s.Open(0)
+	for _, k := range "needle" {
+		s.Key(press(string(k)))
+	}
+	gen := s.Gen()
+	lv.Feed(&s.Index, "more needle")
+	s.Refresh()
+	if s.Total() != 2 || s.Gen() != gen {
+		t.Errorf("a match after the current one: %d matches, gen %d → %d; want 2, unchanged", s.Total(), gen, s.Gen())
+	}
+	s.Index.Set(0, "no more")
+	s.Refresh()
+	if d, _, _, _ := s.Current(); d != 1 || s.Gen() == gen {
+		t.Errorf("the current match's text lost it: current text %d, gen %d (was %d); want 1, changed", d, s.Gen(), gen)
+	}
+}
