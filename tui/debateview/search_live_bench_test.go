@@ -16,8 +16,8 @@ import (
 // finished turns (five personas, 2,000 rounds of ~100-word turns) while
 // the next turn streams, at 200×50, Update and View each time:
 //
-//   - keystroke: the sub-benchmarks of BenchmarkSearchReplay10k (one
-//     letter, a word, n) typed while the turn streams, beside the floor of
+//   - keystroke: the sub-benchmarks of BenchmarkSearchReplay10k (screen-j,
+//     one letter, a word, n) typed while the turn streams, beside the floor of
 //     a plain strings.Index over the same texts, the live one included;
 //   - token/no-search is a streamed token (an event batch of one token and
 //     the grow tick that draws it: every token is drawn, the worst case),
@@ -54,6 +54,13 @@ func BenchmarkSearchStreaming(b *testing.B) {
 		s.m, _ = s.m.Update(keytest.Press(k))
 		_ = s.m.View()
 	}
+	// The screen's own cost of a key, for scale: j scrolls the focused
+	// pane.
+	b.Run("screen-j", func(b *testing.B) {
+		for b.Loop() {
+			key("j")
+		}
+	})
 	key("/")
 	searchtest.Run(b, lowered, "measure", key,
 		func() int { return s.m.find.st.Total() }, func() string { return plain(s.m.View()) })
