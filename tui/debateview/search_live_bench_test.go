@@ -20,8 +20,8 @@ import (
 //     one letter, a word, n) typed while the turn streams, beside the floor of
 //     a plain strings.Index over the same texts, the live one included;
 //   - token/no-search is a streamed token (an event batch of one token and
-//     the grow tick that draws it: every token is drawn, the worst case),
-//     the floor; token/search-e the same with a one-letter search kept,
+//     the grow tick that draws it: every token is drawn, the worst case;
+//     60 tokens, a paragraph, per iteration), the floor; token/search-e the same with a one-letter search kept,
 //     which counts the live turn again on every draw, reported as a ratio
 //     to the floor (x-floor).
 func BenchmarkSearchStreaming(b *testing.B) {
@@ -65,14 +65,19 @@ func BenchmarkSearchStreaming(b *testing.B) {
 	searchtest.Run(b, lowered, "measure", key,
 		func() int { return s.m.find.st.Total() }, func() string { return plain(s.m.View()) })
 
+	// A paragraph of tokens per iteration (words starts one every 60
+	// words), so that both runs see tails of every length.
+	const perIter = 60
 	more := tokens(words(100000, 11))
 	next := 0
 	token := func() {
-		clock = clock.Add(mdrender.GrowingInterval)
-		s.m, _ = s.m.Update(eventsMsg{id: s.m.id, run: s.m.run, events: []debate.Event{{Type: debate.EventToken, Round: rounds + 1, Agent: benchPanel[0], Text: more[next%len(more)]}}})
-		s.m, _ = s.m.Update(growTickMsg{id: s.m.id})
-		_ = s.m.View()
-		next++
+		for range perIter {
+			clock = clock.Add(mdrender.GrowingInterval)
+			s.m, _ = s.m.Update(eventsMsg{id: s.m.id, run: s.m.run, events: []debate.Event{{Type: debate.EventToken, Round: rounds + 1, Agent: benchPanel[0], Text: more[next%len(more)]}}})
+			s.m, _ = s.m.Update(growTickMsg{id: s.m.id})
+			_ = s.m.View()
+			next++
+		}
 	}
 	var floor float64
 	b.Run("token/no-search", func(b *testing.B) {
@@ -80,7 +85,7 @@ func BenchmarkSearchStreaming(b *testing.B) {
 		for b.Loop() {
 			token()
 		}
-		floor = float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+		floor = float64(b.Elapsed().Nanoseconds()) / float64(b.N) / perIter
 		b.ReportMetric(floor/1e6, "ms/token")
 	})
 	b.Run("token/search-e", func(b *testing.B) {
@@ -94,7 +99,7 @@ func BenchmarkSearchStreaming(b *testing.B) {
 			token()
 			took += time.Since(t0)
 		}
-		ns := float64(took.Nanoseconds()) / float64(b.N)
+		ns := float64(took.Nanoseconds()) / float64(b.N) / perIter
 		b.ReportMetric(ns/1e6, "ms/token")
 		if floor > 0 {
 			b.ReportMetric(ns/floor, "x-floor")
