@@ -1,10 +1,16 @@
 package debateview
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/internal/keytest"
 	"github.com/roundtable-dev/roundtable/tui/internal/search"
 )
 
@@ -185,5 +191,47 @@ func TestSearchNotesDebate(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("the note is %d texts of the index, want 1", n)
+	}
+}
+
+// TestSearchNotesReplay: in a replay the room's notes are found once each,
+// between the turns they came between.
+func TestSearchNotesReplay(t *testing.T) {
+	cwd := t.TempDir()
+	r, _, err := room.Create(cwd, "noted", room.CreateOptions{Topic: "t", Mode: room.ModeDebate, Agents: panel, Rounds: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range panel {
+		if _, err := r.Record(room.Post{Seat: p, Agent: "mock", Kind: debate.KindTurn, Text: p + " speaks of the harbour.", Round: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			if _, err := r.AddNote(room.NoteFromUser, "The harbour is closed on Sundays.", 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	st, err := r.State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewReplay(Options{Context: context.Background(), Now: func() time.Time { return fixedNow }, Dark: true, ExportDir: cwd}, r, st, nil)
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 150, Height: 40})
+	for _, k := range []string{"/", "h", "a", "r", "b", "o", "u", "r", "enter"} {
+		m, _ = m.Update(keytest.Press(k))
+	}
+	if m.find.st.Total() != 4 {
+		t.Fatalf("%d matches, want 4 (three turns, one note)", m.find.st.Total())
+	}
+	var order []string
+	for i, d := range m.find.docs {
+		if d.t != nil && strings.Contains(m.find.st.Index.Text(i), "harbour") {
+			order = append(order, m.find.st.Index.Text(i)[:8])
+		}
+	}
+	want := []string{"product ", "the harb", "software", "security"}
+	if strings.Join(order, "|") != strings.Join(want, "|") {
+		t.Errorf("texts in the order %q, want %q", order, want)
 	}
 }
