@@ -203,11 +203,11 @@ func TestSearchNotesReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, p := range panel {
-		if _, err := r.Record(room.Post{Seat: p, Agent: "mock", Kind: debate.KindTurn, Text: p + " speaks of the harbour.", Round: 1}); err != nil {
+		if _, err := r.Record(room.Post{Seat: p, Agent: "mock", Kind: debate.KindTurn, Text: p + " speaks of the harbor.", Round: 1}); err != nil {
 			t.Fatal(err)
 		}
 		if i == 0 {
-			if _, err := r.AddNote(room.NoteFromUser, "The harbour is closed on Sundays.", 1); err != nil {
+			if _, err := r.AddNote(room.NoteFromUser, "The harbor is closed on Sundays.", 1); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -218,7 +218,7 @@ func TestSearchNotesReplay(t *testing.T) {
 	}
 	m := NewReplay(Options{Context: context.Background(), Now: func() time.Time { return fixedNow }, Dark: true, ExportDir: cwd}, r, st, nil)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 150, Height: 40})
-	for _, k := range []string{"/", "h", "a", "r", "b", "o", "u", "r", "enter"} {
+	for _, k := range []string{"/", "h", "a", "r", "b", "o", "r", "enter"} {
 		m, _ = m.Update(keytest.Press(k))
 	}
 	if m.find.st.Total() != 4 {
@@ -226,7 +226,7 @@ func TestSearchNotesReplay(t *testing.T) {
 	}
 	var order []string
 	for i, d := range m.find.docs {
-		if d.t != nil && strings.Contains(m.find.st.Index.Text(i), "harbour") {
+		if d.t != nil && strings.Contains(m.find.st.Index.Text(i), "harbor") {
 			order = append(order, m.find.st.Index.Text(i)[:8])
 		}
 	}
