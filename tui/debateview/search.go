@@ -10,9 +10,9 @@ import (
 	"github.com/roundtable-dev/roundtable/tui/internal/search"
 )
 
-// finder is the debate screen's find (/, n, N): an index of the finished
-// turns and the verdict, in the order they were spoken (a turn joins it
-// when it ends), built on the first / and kept up to date as the debate
+// finder is the debate screen's find (/, n, N): an index of the turns,
+// the person's notes and the verdict, in the order they were spoken (the
+// turn being streamed grows in it as it is drawn), built on the first / and kept up to date as the debate
 // goes.
 type finder struct {
 	st    search.State
@@ -22,9 +22,10 @@ type finder struct {
 	run   int
 
 	docs    []findDoc
-	done    [][]*turn // per column, the turns indexed
-	verdict int       // the verdict's text; -1: none yet
-	vtext   string    // the verdict as indexed
+	done    [][]*turn  // per column, the turns indexed
+	live    []liveTurn // the turns being streamed, indexed as they grow
+	verdict int        // the verdict's text; -1: none yet
+	vtext   string     // the verdict as indexed
 
 	saved  findView // where the view was when the prompt opened, for esc
 	status string   // the status line the find wrote last
@@ -32,11 +33,14 @@ type finder struct {
 	pal palette.Model // the command palette (ctrl+p)
 }
 
-// findDoc is what text i of the index is: a turn of a column, or the
-// verdict (t nil).
+// findDoc is what text i of the index is: a turn of a column, a note
+// (the first column's band; note is its number among the column's notes,
+// -1 for a turn), or the verdict (t nil).
 type findDoc struct {
-	pane int
-	t    *turn
+	pane  int
+	t     *turn
+	note  int
+	order spoken
 }
 
 // findView is where the screen was looking.
@@ -86,14 +90,16 @@ func (m *Model) syncFind() {
 	}
 }
 
-// indexTurns adds the turns that ended since the last call, in speaking
-// order, and the verdict; it starts over after a run again. It reports
-// whether the index changed.
+// indexTurns adds the turns spoken since the last call, in speaking
+// order: a note once (it is one thing the person said, though every column
+// shows it), the turn being streamed as a live text that grows with it
+// (search_live.go), and the verdict; it starts over after a run again. It
+// reports whether the index changed.
 func (m *Model) indexTurns() bool {
 	f := m.finder()
 	if f.run != m.run || !f.consistent(m) {
 		f.st.Index.Reset()
-		f.docs, f.done, f.verdict, f.vtext, f.run = nil, nil, -1, "", m.run
+		f.docs, f.done, f.verdict, f.vtext, f.run, f.live = nil, nil, -1, "", m.run, nil
 	}
 	changed := false
 	var fresh []findDoc
@@ -101,26 +107,30 @@ func (m *Model) indexTurns() bool {
 		if ci >= len(f.done) {
 			f.done = append(f.done, nil)
 		}
-		for k := len(f.done[ci]); k < len(c.turns) && !c.turns[k].streaming; k++ {
-			fresh = append(fresh, findDoc{ci, c.turns[k]})
-			f.done[ci] = append(f.done[ci], c.turns[k])
+		for k := len(f.done[ci]); k < len(c.turns); k++ {
+			t := c.turns[k]
+			f.done[ci] = append(f.done[ci], t)
+			if t.note && ci > 0 {
+				continue // indexed from the first column
+			}
+			fresh = append(fresh, m.findDocAt(ci, k))
 		}
 	}
-	slices.SortStableFunc(fresh, func(a, b findDoc) int {
-		if a.t.round != b.t.round {
-			return a.t.round - b.t.round
-		}
-		return a.pane - b.pane
-	})
+	slices.SortStableFunc(fresh, func(a, b findDoc) int { return a.order.cmp(b.order) })
 	for _, d := range fresh {
-		f.st.Index.Add(search.Plain(d.t.text))
+		if d.t.streaming {
+			f.live = append(f.live, liveTurn{col: d.pane, t: d.t, gen: -1, text: search.NewLive(&f.st.Index)})
+		} else {
+			f.st.Index.Add(search.Plain(d.t.text))
+		}
 		f.docs = append(f.docs, d)
 		changed = true
 	}
+	changed = m.feedLive() || changed
 	if v := m.verdict.text; v != "" && v != f.vtext {
 		if f.verdict < 0 {
 			f.verdict = f.st.Index.Add(search.Plain(v))
-			f.docs = append(f.docs, findDoc{pane: -1})
+			f.docs = append(f.docs, findDoc{pane: -1, note: -1})
 		} else {
 			f.st.Index.Set(f.verdict, search.Plain(v))
 		}
@@ -217,12 +227,7 @@ func (m *Model) originDoc() int {
 	if seg < 0 {
 		return 0
 	}
-	for i, d := range f.docs {
-		if d.t == c.turns[seg] {
-			return i
-		}
-	}
-	return 0
+	return max(m.docOf(m.focus, seg), 0)
 }
 
 func (m *Model) saveView() findView {
@@ -265,13 +270,12 @@ func (m *Model) currentMatch() (pane, ti, line, occ int, ok bool) {
 		line, occ = search.Place(m.verdict.lines, res.Query(), nth, res.InDoc(doc), frac)
 		return len(m.cols), -1, line, occ, true
 	}
-	c := m.cols[d.pane]
-	ti = slices.Index(c.turns, d.t)
+	pane, ti = m.docTurn(d)
 	if ti < 0 {
 		return 0, 0, 0, 0, false
 	}
-	line, occ = search.Place(d.t.body, res.Query(), nth, res.InDoc(doc), frac)
-	return d.pane, ti, line, occ, true
+	line, occ = search.Place(m.cols[pane].turns[ti].body, res.Query(), nth, res.InDoc(doc), frac)
+	return pane, ti, line, occ, true
 }
 
 // revealMatch focuses the pane of the current match and scrolls it there,
@@ -282,9 +286,9 @@ func (m *Model) revealMatch() tea.Cmd {
 	if !ok || doc >= len(f.docs) {
 		return nil
 	}
-	pane := f.docs[doc].pane
-	if pane < 0 {
-		pane = len(m.cols)
+	pane := len(m.cols)
+	if d := f.docs[doc]; d.t != nil {
+		pane, _ = m.docTurn(d)
 	}
 	m.focus, m.autoFocus = pane, false
 	cmd := m.refresh() // lays the pane out at the width it is shown at

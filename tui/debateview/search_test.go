@@ -147,8 +147,8 @@ func TestSearchDebateEscRestores(t *testing.T) {
 	}
 }
 
-// TestSearchLiveDebate: turns that end while a search is kept are counted;
-// the turn being spoken is not, until it ends.
+// TestSearchLiveDebate: turns spoken while a search is kept are counted,
+// the one being spoken as it is drawn, and once only when it ends.
 func TestSearchLiveDebate(t *testing.T) {
 	s := newSynth(t, 150, 40)
 	s.events(debate.Event{Type: debate.EventRoundStart, Round: 1})
@@ -160,8 +160,8 @@ func TestSearchLiveDebate(t *testing.T) {
 		t.Fatalf("%d matches, want 1", s.m.find.st.Total())
 	}
 	s.begin(1, panel[1], "Another needle is being")
-	if s.m.find.st.Total() != 1 {
-		t.Errorf("%d matches while a turn is spoken, want 1", s.m.find.st.Total())
+	if s.m.find.st.Total() != 2 {
+		t.Errorf("%d matches while a turn is spoken, want 2", s.m.find.st.Total())
 	}
 	s.events(debate.Event{Type: debate.EventTurnEnd, Round: 1, Agent: panel[1], Text: "Another needle is being said."})
 	if s.m.find.st.Total() != 2 || !strings.Contains(s.view(), "/2 matches") {

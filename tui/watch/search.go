@@ -9,7 +9,7 @@ import (
 )
 
 // finder is the watch screen's find (/, n, N): an index of the room's
-// messages, text i being list item i, built on the first / and kept up to
+// messages and notes, text i being list item i, built on the first / and kept up to
 // date as messages land.
 type finder struct {
 	st    search.State
@@ -62,7 +62,7 @@ func (m *Model) syncFind() {
 }
 
 // indexItems brings the index to the list's items: text i is item i's
-// message (empty for a warning), made again only where the item changed.
+// message or note (empty for a warning), made again only where the item changed.
 func (m *Model) indexItems() {
 	f := m.finder()
 	l := m.list
@@ -72,8 +72,11 @@ func (m *Model) indexItems() {
 			continue
 		}
 		text := ""
-		if it.msg != nil {
+		switch {
+		case it.msg != nil:
 			text = search.Plain(it.msg.Text)
+		case it.note != nil:
+			text = search.Plain(it.note.Text) // a steering note, found where its band is
 		}
 		f.st.Index.Set(i, text)
 		if i < len(f.keys) {

@@ -242,38 +242,6 @@ func Fold(s string) string {
 // space (a line break inside a paragraph, an indent) is one space, so a
 // phrase is found wherever the screen wraps it.
 func Plain(md string) string {
-	b := make([]byte, 0, len(md))
-	space := false
-	for i := 0; i < len(md); {
-		c := md[i]
-		if c < utf8.RuneSelf {
-			i++
-			switch c {
-			case '*', '`':
-				continue
-			case ' ', '\t', '\n', '\r', '\v', '\f':
-				space = len(b) > 0
-				continue
-			}
-			if space {
-				b = append(b, ' ')
-				space = false
-			}
-			b = append(b, c)
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(md[i:])
-		if unicode.IsSpace(r) {
-			space = len(b) > 0
-			i += size
-			continue
-		}
-		if space {
-			b = append(b, ' ')
-			space = false
-		}
-		b = append(b, md[i:i+size]...)
-		i += size
-	}
-	return string(b)
+	var p Plainer
+	return p.Add(md)
 }

@@ -147,7 +147,20 @@ func (s *State) Refresh() {
 	default:
 		s.cur = s.res.From(s.origin)
 	}
-	s.gen++
+	// The marks are drawn from the query and where the current match is:
+	// matches counted elsewhere (a turn streaming in) redraw nothing.
+	if d, n := s.at(); d != doc || n != nth {
+		s.gen++
+	}
+}
+
+// at is the current match's text and which match of it it is; -1, 0
+// when there is none.
+func (s *State) at() (doc, nth int) {
+	if s.cur < 0 || s.res.Total() == 0 {
+		return -1, 0
+	}
+	return s.res.Locate(s.cur)
 }
 
 // Step moves to the next match (d > 0) or the previous one, wrapping
