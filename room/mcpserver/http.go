@@ -118,8 +118,12 @@ func (h *Host) serveMCP(w http.ResponseWriter, r *http.Request) {
 		unauthorized(w, err.Error())
 		return
 	}
-	grant, ok := h.opt.Tokens.Verify(token)
-	if !ok {
+	grant, err := h.opt.Tokens.Authorize(token)
+	if errors.Is(err, room.ErrRoomGone) {
+		roomGone(w, err)
+		return
+	}
+	if err != nil {
 		unauthorized(w, "the bearer token is not valid for any room on this host: it is wrong or was rotated; ask the room's host for the current one")
 		return
 	}
@@ -130,6 +134,10 @@ func (h *Host) serveMCP(w http.ResponseWriter, r *http.Request) {
 	}
 	if id := r.Header.Get(server.HeaderKeySessionID); id != "" {
 		if g, ok := h.grantOfSession(id); ok && g != grant {
+			if err := h.opt.Tokens.RoomGone(g.Room); err != nil {
+				roomGone(w, err)
+				return
+			}
 			httpError(w, http.StatusForbidden, "this session was started with another token; start a new session with this one")
 			return
 		}
@@ -211,7 +219,7 @@ func (h *Host) Shutdown(ctx context.Context) error {
 	for _, k := range keys {
 		h.drop(k, "shutdown")
 	}
-	for _, svc := range h.services {
+	for _, svc := range h.stopServices() {
 		svc.notifier.Close()
 	}
 	return err
