@@ -115,3 +115,18 @@ func splitGone(rooms []*tokenRoom, ms []match) (live match, nLive int, gone matc
 	}
 	return live, nLive, gone, nGone
 }
+
+// Refresh reads again the tokens.json of every room whose file may have
+// changed since it was read, as Verify does when a token matches nothing.
+// A host calls it once it has issued tokens, so that the hashes are held
+// before a room can be deleted or renamed: its tokens are then told the
+// room is gone (Authorize) even if none was used before.
+func (t *TokenSet) Refresh() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, tr := range t.rooms {
+		if tr.stale() {
+			tr.load()
+		}
+	}
+}

@@ -174,3 +174,36 @@ func TestAuthorizeGoneRoom(t *testing.T) {
 		t.Fatalf("RoomGone(doomed) after it was made again = %v", err)
 	}
 }
+
+// TestRefreshHoldsIssuedTokens: a room added before its tokens were issued
+// (as a host does) and deleted before any of them was used still has them
+// told the room is gone once the set was refreshed after issuing.
+func TestRefreshHoldsIssuedTokens(t *testing.T) {
+	for _, refresh := range []bool{false, true} {
+		ts := mustTokenSet(t)
+		r, _, err := Create(t.TempDir(), "brief", CreateOptions{Topic: "t"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ts.Add(r); err != nil {
+			t.Fatal(err)
+		}
+		toks, err := r.IssueTokens()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if refresh {
+			ts.Refresh()
+		}
+		if err := os.RemoveAll(r.Dir()); err != nil {
+			t.Fatal(err)
+		}
+		_, err = ts.Authorize(toks[GrantLead])
+		if refresh && !errors.Is(err, ErrRoomGone) {
+			t.Fatalf("after Refresh, a deleted room's unused token: %v; want ErrRoomGone", err)
+		}
+		if !refresh && !errors.Is(err, ErrNoToken) {
+			t.Fatalf("without Refresh, a deleted room's never-read token: %v; want ErrNoToken", err)
+		}
+	}
+}

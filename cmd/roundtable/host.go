@@ -156,13 +156,14 @@ func runHost(cmd *cobra.Command, o hostOptions) error {
 		ln.Close()
 		return err
 	}
+	tokens.Refresh() // hold the hashes just issued (a room deleted later is told apart)
 	// Last, so a script that waits for this line has the tokens too.
 	fmt.Fprintf(out, "roundtable host: serving %s at %s (Ctrl-C or SIGTERM stops it)\n", strings.Join(h.Rooms(), ", "), url)
 	served := make(chan error, 1)
 	go func() { served <- h.Serve(ctx, ln, o.tlsCert, o.tlsKey) }()
 	stopPicker := func() {}
 	if o.all { // rooms created under --cwd from now on are served too (hostlive.go)
-		if stopPicker, err = startRoomPicker(ctx, o.cwd, url, h, out, cmd.ErrOrStderr()); err != nil {
+		if stopPicker, err = startRoomPicker(ctx, o.cwd, url, h, tokens, out, cmd.ErrOrStderr()); err != nil {
 			return fmt.Errorf("watch %s for new rooms: %w", cmpOr(o.cwd, "the working directory"), err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/mcpserver"
@@ -27,24 +28,30 @@ type roomPicker struct {
 	cwd, top string
 	url      string
 	host     *mcpserver.Host
+	tokens   *room.TokenSet
 	out      io.Writer // the tokens and "now also serving" lines
 	errOut   io.Writer // why a room is not served
 
 	debate   map[string]bool   // folders holding a persona debate
+	young    map[string]bool   // folders whose room.json may be half written
 	reported map[string]string // the error last reported for a folder
 	topErr   string            // the error last reported for top
 }
 
+// settle is how long a room.json that cannot be read is given to be
+// finished before the host reports it.
+const settle = 2 * time.Second
+
 // startRoomPicker starts picking up new rooms under cwd; the returned stop
 // ends it and waits for it, so nothing is printed after stop returns.
-func startRoomPicker(ctx context.Context, cwd, url string, h *mcpserver.Host, out, errOut io.Writer) (stop func(), err error) {
+func startRoomPicker(ctx context.Context, cwd, url string, h *mcpserver.Host, tokens *room.TokenSet, out, errOut io.Writer) (stop func(), err error) {
 	cwd, err = room.ResolveDir(cwd)
 	if err != nil {
 		return nil, err
 	}
 	p := &roomPicker{
-		cwd: cwd, top: filepath.Join(cwd, room.Folder), url: url, host: h, out: out, errOut: errOut,
-		debate: map[string]bool{}, reported: map[string]string{},
+		cwd: cwd, top: filepath.Join(cwd, room.Folder), url: url, host: h, tokens: tokens, out: out, errOut: errOut,
+		debate: map[string]bool{}, young: map[string]bool{}, reported: map[string]string{},
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	w := room.WatchDirs(ctx, p.paths, p.match, p.sig)
@@ -64,10 +71,15 @@ func (p *roomPicker) run(ctx context.Context, w *room.DirWatch) {
 	for {
 		changed := w.Changed()
 		p.scan(ctx)
+		var again <-chan time.Time
+		if len(p.young) > 0 {
+			again = time.After(settle / 2)
+		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-changed:
+		case <-again:
 		}
 	}
 }
@@ -147,6 +159,11 @@ func (p *roomPicker) scan(ctx context.Context) {
 			delete(p.debate, name)
 		}
 	}
+	for name := range p.young {
+		if !seen[name] {
+			delete(p.young, name)
+		}
+	}
 	for name := range p.reported {
 		if !seen[name] {
 			delete(p.reported, name)
@@ -160,7 +177,15 @@ func (p *roomPicker) try(ctx context.Context, name string) {
 	if errors.Is(err, room.ErrNoRoom) {
 		return // not a room yet: its room.json comes later
 	}
+	delete(p.young, name)
 	if err != nil {
+		// A room.json being written by a program that does not write
+		// atomically reads as broken JSON for a moment: it is looked at
+		// again before it is reported.
+		if fi, serr := os.Stat(filepath.Join(p.top, name, "room.json")); serr == nil && time.Since(fi.ModTime()) < settle {
+			p.young[name] = true
+			return
+		}
 		p.report(name, err)
 		return
 	}
@@ -180,6 +205,7 @@ func (p *roomPicker) try(ctx context.Context, name string) {
 	if err := printTokens(p.out, p.url, []*room.Room{r}); err != nil {
 		fmt.Fprintf(p.errOut, "roundtable host: %v; fix the room's folder, then run: roundtable host --room %s --rotate peer (or lead, observer)\n", err, name)
 	}
+	p.tokens.Refresh()
 	fmt.Fprintf(p.out, "roundtable host: now also serving %s\n", name)
 }
 
