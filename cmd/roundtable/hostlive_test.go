@@ -107,3 +107,45 @@ func TestRoomPickerBrokenRoomReportedOnceThenServed(t *testing.T) {
 		t.Fatal("the picker printed after stop returned")
 	}
 }
+
+// TestRoomPickerRescanSignature: what the periodic rescan compares (the
+// fallback when inotify is unavailable or loses events) changes when a
+// room folder appears and when its room.json is written, so a rescan
+// alone finds a new room.
+func TestRoomPickerRescanSignature(t *testing.T) {
+	cwd := t.TempDir()
+	first, _, err := room.Create(cwd, "first", room.CreateOptions{Topic: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens, err := room.NewTokenSet([]*room.Room{first})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := mcpserver.NewHost(context.Background(), mcpserver.HostOptions{Rooms: []*room.Room{first}, Tokens: tokens})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &roomPicker{cwd: cwd, top: filepath.Join(cwd, room.Folder), host: h}
+	before := p.sig()
+	if strings.Contains(before, "first") {
+		t.Fatalf("a served room is in the rescan signature: %q", before)
+	}
+	dir := filepath.Join(cwd, room.Folder, "new")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	folder := p.sig()
+	if folder == before {
+		t.Fatal("a new room folder does not change the rescan signature")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "room.json"), []byte(`{"room":"new"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if p.sig() == folder {
+		t.Fatal("a room.json written does not change the rescan signature")
+	}
+	if !p.match(filepath.Join(dir, "room.json")) || p.match(filepath.Join(dir, "server.log")) || !p.match(dir) {
+		t.Fatal("match: room.json and a room folder wake the picker, server.log does not")
+	}
+}

@@ -2,8 +2,10 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 
@@ -85,7 +87,31 @@ func (h *Host) stopServices() []*service {
 }
 
 // roomGone answers a request for a room deleted or renamed while the host
-// served it: 410 Gone, with what happened and what to do.
-func roomGone(w http.ResponseWriter, err error) {
-	httpError(w, http.StatusGone, strings.TrimPrefix(err.Error(), room.ErrRoomGone.Error()+": "))
+// served it, with what happened and what to do: a JSON-RPC request (a
+// POST) gets a JSON-RPC error holding the sentence, which clients show to
+// the agent (most show only the status of an HTTP error); anything else
+// gets 410 Gone with the sentence as its body.
+func roomGone(w http.ResponseWriter, r *http.Request, err error) {
+	msg := strings.TrimPrefix(err.Error(), room.ErrRoomGone.Error()+": ")
+	if r.Method == http.MethodPost {
+		body, _ := io.ReadAll(r.Body) // read into memory by serveMCP
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(body, &req) == nil && len(req.ID) > 0 && string(req.ID) != "null" && req.Method != "" {
+			reply, _ := json.Marshal(map[string]any{
+				"jsonrpc": "2.0", "id": req.ID,
+				"error": map[string]any{"code": codeRoomGone, "message": msg},
+			})
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(reply)
+			return
+		}
+	}
+	httpError(w, http.StatusGone, msg)
 }
+
+// codeRoomGone is the JSON-RPC error code of a request for a gone room,
+// in the range JSON-RPC leaves to servers.
+const codeRoomGone = -32010

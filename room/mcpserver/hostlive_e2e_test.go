@@ -140,14 +140,14 @@ func TestHostAllServesRoomsCreatedWhileRunning(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, body := rawPost(t, h.url, "Bearer "+toks[room.GrantPeer], "", strings.NewReader(initBody))
-	if code != http.StatusGone || !strings.Contains(body, `room "second" was deleted or renamed while this host served it`) {
-		t.Fatalf("the deleted room's token: %d %q; want 410 saying the room is gone", code, body)
+	if code != http.StatusOK || !strings.Contains(body, `room \"second\" was deleted or renamed while this host served it`) {
+		t.Fatalf("the deleted room's token: %d %q; want a JSON-RPC error saying the room is gone", code, body)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	_, err = lead.cs.CallTool(ctx, &sdk.CallToolParams{Name: "room_status"})
-	if err == nil || !strings.Contains(err.Error(), "Gone") {
-		t.Fatalf("a session of the deleted room: %v; want the call refused with 410 Gone", err)
+	if err == nil || !strings.Contains(err.Error(), `room "second" was deleted or renamed`) || !strings.Contains(err.Error(), "ask the room's host") {
+		t.Fatalf("a session of the deleted room: %v; want the call refused saying the room is gone and what to do", err)
 	}
 	if st := first.call("room_status", nil); st.json["room"] != "first" {
 		t.Fatalf("the start-up room after a room was deleted: %s", st.text)
@@ -204,6 +204,10 @@ func TestHostAllWaitsForHalfCreatedRoom(t *testing.T) {
 	// A room renamed while hosted is served under its new name with the
 	// tokens it had; its old name is gone.
 	markerToks := printedTokens(t, out, "marker")
+	watcher := connectHTTP(t, h.url, markerToks[room.GrantObserver], protoLegacy)
+	if st := watcher.call("room_status", nil); st.json["room"] != "marker" {
+		t.Fatalf("marker's observer status: %s", st.text)
+	}
 	if err := room.Rename(cwd, "marker", "renamed"); err != nil {
 		t.Fatal(err)
 	}
@@ -214,6 +218,17 @@ func TestHostAllWaitsForHalfCreatedRoom(t *testing.T) {
 	renamed := connectHTTP(t, h.url, markerToks[room.GrantLead], protoLegacy)
 	if st := renamed.call("room_status", nil); st.json["room"] != "renamed" {
 		t.Fatalf("the renamed room's lead status: %s", st.text)
+	}
+	// A session begun under the old name is told to start a new one.
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	_, err := watcher.cs.CallTool(ctx, &sdk.CallToolParams{Name: "room_status"})
+	if err == nil || !strings.Contains(err.Error(), `room "marker" was deleted or renamed`) || !strings.Contains(err.Error(), "start a new session") {
+		t.Fatalf("a session of the room's old name: %v; want the call refused saying to start a new session", err)
+	}
+	code, _, body := rawPost(t, h.url, "Bearer "+markerToks[room.GrantObserver], "", strings.NewReader(initBody))
+	if code != http.StatusOK {
+		t.Fatalf("a new session with the renamed room's token: %d %q", code, body)
 	}
 	if err := h.stop(); err != nil {
 		t.Fatalf("host exit: %v\n%s", err, h.output())

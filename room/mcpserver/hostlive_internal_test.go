@@ -104,10 +104,12 @@ func TestHostAddRoomWhileServing(t *testing.T) {
 	}
 }
 
-// TestHostGoneRoomIs410: a request with the token of a room deleted while
-// the host served it is answered 410 Gone, saying what happened and what
-// to do, and the host keeps serving its other rooms.
-func TestHostGoneRoomIs410(t *testing.T) {
+// TestHostGoneRoomIsAClearError: a request with the token of a room
+// deleted while the host served it is refused saying what happened and
+// what to do: a JSON-RPC request with a JSON-RPC error (clients show its
+// message), anything else with 410 Gone; the host keeps serving its other
+// rooms.
+func TestHostGoneRoomIsAClearError(t *testing.T) {
 	h, srv, toks, _ := testHost(t, HostOptions{})
 	r, _, err := room.Create(t.TempDir(), "ephemeral", room.CreateOptions{Topic: "t", Budget: 3})
 	if err != nil {
@@ -126,10 +128,16 @@ func TestHostGoneRoomIs410(t *testing.T) {
 	if err := os.RemoveAll(r.Dir()); err != nil {
 		t.Fatal(err)
 	}
+	const gone = `room \"ephemeral\" was deleted or renamed while this host served it`
 	code, body := postBody(t, srv.URL, et[room.GrantPeer], initReq)
-	if code != http.StatusGone || !strings.Contains(body, `room "ephemeral" was deleted or renamed while this host served it`) ||
-		!strings.Contains(body, "ask the room's host") || strings.Contains(body, room.ErrRoomGone.Error()) {
-		t.Fatalf("token of a deleted room: %d %q; want 410 saying what happened and what to do", code, body)
+	if code != http.StatusOK || !strings.Contains(body, `"id":1`) || !strings.Contains(body, `"error":{"code":-32010`) ||
+		!strings.Contains(body, gone) || !strings.Contains(body, "ask the room's host") || strings.Contains(body, room.ErrRoomGone.Error()) {
+		t.Fatalf("initialize with a deleted room's token: %d %s; want a JSON-RPC error saying what happened and what to do", code, body)
+	}
+	// A notification has no reply to carry an error: 410 Gone.
+	code, body = postBody(t, srv.URL, et[room.GrantPeer], `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	if code != http.StatusGone || !strings.Contains(body, strings.ReplaceAll(gone, `\"`, `"`)) {
+		t.Fatalf("a notification with a deleted room's token: %d %q; want 410 saying the room is gone", code, body)
 	}
 	if code, _ := postBody(t, srv.URL, toks[room.GrantLead], initReq); code != http.StatusOK {
 		t.Fatalf("the other room after one was deleted: %d", code)

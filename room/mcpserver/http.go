@@ -120,7 +120,7 @@ func (h *Host) serveMCP(w http.ResponseWriter, r *http.Request) {
 	}
 	grant, err := h.opt.Tokens.Authorize(token)
 	if errors.Is(err, room.ErrRoomGone) {
-		roomGone(w, err)
+		roomGone(w, r, err)
 		return
 	}
 	if err != nil {
@@ -135,7 +135,7 @@ func (h *Host) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if id := r.Header.Get(server.HeaderKeySessionID); id != "" {
 		if g, ok := h.grantOfSession(id); ok && g != grant {
 			if err := h.opt.Tokens.RoomGone(g.Room); err != nil {
-				roomGone(w, err)
+				roomGone(w, r, err)
 				return
 			}
 			httpError(w, http.StatusForbidden, "this session was started with another token; start a new session with this one")
