@@ -29,8 +29,12 @@ type roomPicker struct {
 	url      string
 	host     *mcpserver.Host
 	tokens   *room.TokenSet
-	out      io.Writer // the tokens and "now also serving" lines
-	errOut   io.Writer // why a room is not served
+	// hostCtx bounds the notifiers of the rooms picked up, as it bounds
+	// the start-up rooms': the host's, not the picker's, which stop ends
+	// before the host shuts down.
+	hostCtx context.Context
+	out     io.Writer // the tokens and "now also serving" lines
+	errOut  io.Writer // why a room is not served
 
 	debate   map[string]bool   // folders holding a persona debate
 	young    map[string]bool   // folders whose room.json may be half written
@@ -51,7 +55,7 @@ func startRoomPicker(ctx context.Context, cwd, url string, h *mcpserver.Host, to
 	}
 	p := &roomPicker{
 		cwd: cwd, top: filepath.Join(cwd, room.Folder), url: url, host: h, tokens: tokens, out: out, errOut: errOut,
-		debate: map[string]bool{}, young: map[string]bool{}, reported: map[string]string{},
+		hostCtx: ctx, debate: map[string]bool{}, young: map[string]bool{}, reported: map[string]string{},
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	w := room.WatchDirs(ctx, p.paths, p.match, p.sig)
@@ -152,7 +156,7 @@ func (p *roomPicker) scan(ctx context.Context) {
 		if p.debate[name] || p.host.Serves(name) {
 			continue
 		}
-		p.try(ctx, name)
+		p.try(name)
 	}
 	for name := range p.debate {
 		if !seen[name] {
@@ -172,7 +176,7 @@ func (p *roomPicker) scan(ctx context.Context) {
 }
 
 // try serves the room in folder name if it is complete and an MCP room.
-func (p *roomPicker) try(ctx context.Context, name string) {
+func (p *roomPicker) try(name string) {
 	r, err := room.Open(p.cwd, name)
 	if errors.Is(err, room.ErrNoRoom) {
 		return // not a room yet: its room.json comes later
@@ -193,7 +197,7 @@ func (p *roomPicker) try(ctx context.Context, name string) {
 		p.debate[name] = true
 		return
 	}
-	added, err := p.host.AddRoom(ctx, r)
+	added, err := p.host.AddRoom(p.hostCtx, r)
 	if errors.Is(err, mcpserver.ErrHostStopping) || !added && err == nil {
 		return
 	}

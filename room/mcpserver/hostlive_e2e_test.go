@@ -230,8 +230,22 @@ func TestHostAllWaitsForHalfCreatedRoom(t *testing.T) {
 	if code != http.StatusOK {
 		t.Fatalf("a new session with the renamed room's token: %d %q", code, body)
 	}
+
+	// A graceful stop treats a picked-up room as a start-up one: its
+	// parked wait returns idle and its seat's disconnect is logged.
+	parked := peer.callAsync("wait_for_message", map[string]any{"timeout_seconds": 55})
+	time.Sleep(300 * time.Millisecond)
 	if err := h.stop(); err != nil {
 		t.Fatalf("host exit: %v\n%s", err, h.output())
+	}
+	if w := <-parked; w.json["idle"] != true {
+		t.Fatalf("a picked-up room's parked wait on SIGTERM: %s", w.text)
+	}
+	log := serverLog(t, cwd, "half")
+	for _, want := range []string{"wait_return seat=peer reason=idle", "disconnect seat=peer", "why=shutdown"} {
+		if !strings.Contains(log, want) {
+			t.Fatalf("the picked-up room's server.log lacks %q:\n%s", want, log)
+		}
 	}
 }
 
