@@ -315,10 +315,12 @@ func writeTokens(room, path string, recs []tokenRecord) error {
 // of each room's tokens.json and compares a token's hash with every one of
 // them in constant time (crypto/subtle), never the token itself. It reads a
 // room's tokens.json again when the file changes, so a rotation or a
-// removal takes effect at once. It is safe for concurrent use.
+// removal takes effect at once. Rooms may be added while it is in use
+// (Add). It is safe for concurrent use.
 type TokenSet struct {
 	mu    sync.Mutex
 	rooms []*tokenRoom
+	dirs  map[string]string // room name to folder, of every room added
 }
 
 // tokenRoom is one room's hashes as last read.
@@ -329,6 +331,11 @@ type tokenRoom struct {
 	recent bool // changed within racyWindow of being read: read again
 	hashes []grantHash
 	err    error // why the file could not be used: no token verifies
+	// gone: the room's folder lost its room.json (deleted, renamed or
+	// moved) after its tokens were read. The hashes are kept, so that
+	// its tokens are told the room is gone rather than that they are
+	// wrong (tokens_live.go).
+	gone bool
 }
 
 type grantHash struct {
@@ -341,26 +348,11 @@ type grantHash struct {
 // that cannot be used is an error. Rooms are told apart by name, which a
 // verified Grant carries: two different rooms of one name are an error.
 func NewTokenSet(rooms []*Room) (*TokenSet, error) {
-	t := &TokenSet{}
-	dirs := make(map[string]string)
+	t := &TokenSet{dirs: make(map[string]string)}
 	for _, r := range rooms {
-		if r == nil {
-			continue
+		if _, err := t.addLocked(r); err != nil {
+			return nil, err
 		}
-		name := r.cfg.Room
-		if d, ok := dirs[name]; ok {
-			if d == r.dir {
-				continue
-			}
-			return nil, fmt.Errorf("two rooms are named %q (%s and %s): a token names its room by name, so host them from two processes", name, d, r.dir)
-		}
-		dirs[name] = r.dir
-		tr := &tokenRoom{name: name, path: r.TokensPath()}
-		tr.load()
-		if tr.err != nil {
-			return nil, tr.err
-		}
-		t.rooms = append(t.rooms, tr)
 	}
 	return t, nil
 }
@@ -369,6 +361,9 @@ func NewTokenSet(rooms []*Room) (*TokenSet, error) {
 // none of its tokens verifies until the file is fixed or replaced.
 func (tr *tokenRoom) load() {
 	recs, sig, err := readTokens(tr.name, tr.path)
+	if tr.keepGone(sig, err) {
+		return
+	}
 	tr.sig, tr.err, tr.hashes = sig, err, tr.hashes[:0]
 	for _, rec := range recs {
 		h := grantHash{grant: rec.Grant}
@@ -382,7 +377,7 @@ func (tr *tokenRoom) load() {
 // stale reports whether the room's tokens.json may differ from what load
 // read.
 func (tr *tokenRoom) stale() bool {
-	if tr.recent || tr.err != nil {
+	if tr.recent || tr.err != nil || tr.gone {
 		return true
 	}
 	var now fileSig
@@ -419,8 +414,18 @@ func (t *TokenSet) scan(sum [sha256.Size]byte, out []match) []match {
 // room's when the token matches, else every room's, so a rotated token
 // stops working and a new one starts at once.
 func (t *TokenSet) Verify(token string) (Grant, bool) {
+	g, err := t.Authorize(token)
+	return g, err == nil
+}
+
+// Authorize is Verify with the reason a token gives nothing: ErrNoToken
+// when it matches no room (or more than one), or an error wrapping
+// ErrRoomGone, naming the room and saying what to do, when it matches
+// only a room whose folder was deleted or renamed since the set read its
+// tokens.
+func (t *TokenSet) Authorize(token string) (Grant, error) {
 	if !tokenShape(token) {
-		return Grant{}, false
+		return Grant{}, ErrNoToken
 	}
 	sum := sha256.Sum256([]byte(token))
 	var buf [2]match
@@ -446,10 +451,14 @@ func (t *TokenSet) Verify(token string) (Grant, bool) {
 	if reread {
 		ms = t.scan(sum, buf[:])
 	}
-	if len(ms) != 1 {
-		return Grant{}, false
+	live, nLive, gone, nGone := splitGone(t.rooms, ms)
+	switch {
+	case nLive == 1:
+		return Grant{Room: t.rooms[live.room].name, Grant: live.grant}, nil
+	case nLive == 0 && nGone > 0:
+		return Grant{}, t.rooms[gone.room].goneErr()
 	}
-	return Grant{Room: t.rooms[ms[0].room].name, Grant: ms[0].grant}, true
+	return Grant{}, ErrNoToken
 }
 
 // Problems are the rooms whose tokens.json could not be used when last

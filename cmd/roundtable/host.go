@@ -63,7 +63,10 @@ cut off. SIGTERM or Ctrl-C stops it gracefully: parked waits return idle,
 posts in flight finish.
 
 Rooms given with --room are created when missing (with --topic, --budget,
---spec); --all hosts every room under --cwd.
+--spec); --all hosts every MCP room under --cwd, and also those created
+there while the host runs: a new room's tokens are printed as at start-up,
+followed by "roundtable host: now also serving ROOM". Requests for a room
+deleted or renamed while hosted are refused saying so and what to do.
 
 Exit codes: 2 for a wrong command line (a non-local address without TLS), 1
 when a room cannot be opened or the address cannot be listened on, 0 after a
@@ -78,7 +81,7 @@ graceful stop.`,
 	}
 	f := c.Flags()
 	f.StringArrayVar(&o.rooms, "room", nil, "a room to host; repeat for more")
-	f.BoolVar(&o.all, "all", false, "host every room under --cwd")
+	f.BoolVar(&o.all, "all", false, "host every MCP room under --cwd, and those created there while it runs")
 	f.StringVar(&o.cwd, "cwd", "", "folder holding .roundtable/; default: the working directory")
 	f.StringVar(&o.listen, "listen", defaultListen, "address to listen on, host:port")
 	f.StringVar(&o.tlsCert, "tls-cert", "", "TLS certificate file (PEM); with --tls-key, serves https")
@@ -153,15 +156,24 @@ func runHost(cmd *cobra.Command, o hostOptions) error {
 		ln.Close()
 		return err
 	}
+	tokens.Refresh() // hold the hashes just issued (a room deleted later is told apart)
 	// Last, so a script that waits for this line has the tokens too.
 	fmt.Fprintf(out, "roundtable host: serving %s at %s (Ctrl-C or SIGTERM stops it)\n", strings.Join(h.Rooms(), ", "), url)
 	served := make(chan error, 1)
 	go func() { served <- h.Serve(ctx, ln, o.tlsCert, o.tlsKey) }()
+	stopPicker := func() {}
+	if o.all { // rooms created under --cwd from now on are served too (hostlive.go)
+		if stopPicker, err = startRoomPicker(ctx, o.cwd, url, h, tokens, out, cmd.ErrOrStderr()); err != nil {
+			return fmt.Errorf("watch %s for new rooms: %w", cmpOr(o.cwd, "the working directory"), err)
+		}
+	}
+	defer stopPicker()
 	select {
 	case err := <-served:
 		return fmt.Errorf("serve %s: %w", url, err)
 	case <-cmd.Context().Done():
 	}
+	stopPicker()
 	sctx, scancel := context.WithTimeout(context.Background(), mcpserver.ShutdownGrace)
 	defer scancel()
 	if err := h.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {

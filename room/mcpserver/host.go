@@ -35,7 +35,7 @@ import (
 // its observe_room tool (observe.go).
 type Host struct {
 	opt      HostOptions
-	services map[string]*service // by room name
+	services map[string]*service // by room name; rooms are added under mu (AddRoom)
 	mcp      *server.MCPServer
 	stop     chan struct{} // closed by Shutdown: parked waits return idle
 	stopOnce sync.Once
@@ -126,6 +126,8 @@ func NewHost(ctx context.Context, opt HostOptions) (*Host, error) {
 
 // Rooms names the rooms the host serves, sorted.
 func (h *Host) Rooms() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	out := make([]string, 0, len(h.services))
 	for name := range h.services {
 		out = append(out, name)

@@ -124,8 +124,14 @@ func (h *Host) serveMCP(w http.ResponseWriter, r *http.Request) {
 		unauthorized(w, err.Error())
 		return
 	}
-	grant, ok := h.opt.Tokens.Verify(token)
-	if !ok {
+	grant, err := h.opt.Tokens.Authorize(token)
+	if errors.Is(err, room.ErrRoomGone) {
+		// A token the host knows, for a room deleted or renamed since:
+		// not a guess, so not counted against the address.
+		roomGone(w, r, err)
+		return
+	}
+	if err != nil {
 		h.authFailed(r)
 		unauthorized(w, "the bearer token is not valid for any room on this host: it is wrong or was rotated; ask the room's host for the current one")
 		return
@@ -137,6 +143,10 @@ func (h *Host) serveMCP(w http.ResponseWriter, r *http.Request) {
 	}
 	if id := r.Header.Get(server.HeaderKeySessionID); id != "" {
 		if g, ok := h.grantOfSession(id); ok && g != grant {
+			if err := h.opt.Tokens.RoomGone(g.Room); err != nil {
+				roomGone(w, r, err)
+				return
+			}
 			httpError(w, http.StatusForbidden, "this session was started with another token; start a new session with this one")
 			return
 		}
@@ -218,7 +228,7 @@ func (h *Host) Shutdown(ctx context.Context) error {
 	for _, k := range keys {
 		h.drop(k, "shutdown")
 	}
-	for _, svc := range h.services {
+	for _, svc := range h.stopServices() {
 		svc.notifier.Close()
 	}
 	return err
