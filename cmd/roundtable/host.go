@@ -64,7 +64,8 @@ posts in flight finish.
 
 Rooms given with --room are created when missing (with --topic, --budget,
 --spec); --all hosts every MCP room under --cwd, and also those created
-there while the host runs: a new room's tokens are printed as at start-up,
+there while the host runs (it starts with none if there are none yet): a
+new room's tokens are printed as at start-up,
 followed by "roundtable host: now also serving ROOM". Requests for a room
 deleted or renamed while hosted are refused saying so and what to do.
 
@@ -158,7 +159,11 @@ func runHost(cmd *cobra.Command, o hostOptions) error {
 	}
 	tokens.Refresh() // hold the hashes just issued (a room deleted later is told apart)
 	// Last, so a script that waits for this line has the tokens too.
-	fmt.Fprintf(out, "roundtable host: serving %s at %s (Ctrl-C or SIGTERM stops it)\n", strings.Join(h.Rooms(), ", "), url)
+	serving := strings.Join(h.Rooms(), ", ")
+	if serving == "" {
+		serving = "no rooms yet (each MCP room created under " + cmpOr(o.cwd, "the working directory") + " is served as it appears)"
+	}
+	fmt.Fprintf(out, "roundtable host: serving %s at %s (Ctrl-C or SIGTERM stops it)\n", serving, url)
 	served := make(chan error, 1)
 	go func() { served <- h.Serve(ctx, ln, o.tlsCert, o.tlsKey) }()
 	stopPicker := func() {}
@@ -201,9 +206,11 @@ func hostRooms(o hostOptions) ([]*room.Room, error) {
 				names = append(names, s.Name)
 			}
 		}
-		if len(names) == 0 {
-			return nil, fmt.Errorf("there are no MCP rooms under %s: create one with --room NAME", cmpOr(o.cwd, "the working directory"))
+		if len(names) == 0 && o.rotate != "" {
+			return nil, fmt.Errorf("there are no MCP rooms under %s to rotate a token of", cmpOr(o.cwd, "the working directory"))
 		}
+		// With none yet, the host starts anyway: the room picker serves
+		// each one as it is created.
 	}
 	seen := map[string]bool{}
 	for _, name := range names {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -266,5 +267,31 @@ func TestHostRoomServesOnlyItsRooms(t *testing.T) {
 	}
 	if err := h.stop(); err != nil {
 		t.Fatalf("host exit: %v\n%s", err, h.output())
+	}
+}
+
+// TestHostAllStartsWithNoRooms: `host --all` under a folder with no MCP
+// room yet starts, says it serves none yet, and serves the first room
+// created; --rotate with --all and no room is still refused.
+func TestHostAllStartsWithNoRooms(t *testing.T) {
+	cwd := t.TempDir()
+	h := startHost(t, "--all", "--cwd", cwd)
+	if out := h.output(); !strings.Contains(out, "serving no rooms yet (each MCP room created under "+cwd+" is served as it appears)") {
+		t.Fatalf("the empty host's first lines:\n%s", out)
+	}
+	if _, _, err := room.Create(cwd, "first", room.CreateOptions{Topic: "The first room", Budget: 2}); err != nil {
+		t.Fatal(err)
+	}
+	out := h.waitOutput("roundtable host: now also serving first\n")
+	toks := printedTokens(t, out, "first")
+	lead := connectHTTP(t, h.url, toks[room.GrantLead], protoModern)
+	if st := lead.call("room_status", nil); st.json["you_are"] != "lead" || st.json["room"] != "first" {
+		t.Fatalf("the first room's lead status: %s", st.text)
+	}
+
+	empty := t.TempDir()
+	res, err := exec.Command(binary, "host", "--all", "--cwd", empty, "--rotate", "peer").CombinedOutput()
+	if err == nil || !strings.Contains(string(res), "there are no MCP rooms under "+empty+" to rotate a token of") {
+		t.Fatalf("--rotate with --all and no room: %v\n%s", err, res)
 	}
 }
