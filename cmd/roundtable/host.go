@@ -65,9 +65,9 @@ posts in flight finish.
 Rooms given with --room are created when missing (with --topic, --budget,
 --spec); --all hosts every MCP room under --cwd, and also those created
 there while the host runs (it starts with none if there are none yet): a
-new room's tokens are printed as at start-up,
-followed by "roundtable host: now also serving ROOM". Requests for a room
-deleted or renamed while hosted are refused saying so and what to do.
+new room's tokens are printed as at start-up, followed by "roundtable host:
+now also serving ROOM". Requests for a room deleted or renamed while hosted
+are refused saying so and what to do.
 
 Exit codes: 2 for a wrong command line (a non-local address without TLS), 1
 when a room cannot be opened or the address cannot be listened on, 0 after a
