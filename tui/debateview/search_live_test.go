@@ -78,15 +78,7 @@ func sameAsFresh(t *testing.T, m *Model) {
 // stays where it is as the turn grows past it and a half word completes;
 // when the turn ends the search is the one a fresh search finds.
 func TestSearchStreamingTurn(t *testing.T) {
-	s := newSynth(t, 150, 40)
-	s.events(debate.Event{Type: debate.EventRoundStart, Round: 1})
-	s.speak(1, panel[0], "A needle in round one.")
-	s.press("/")
-	s.typeText("needle")
-	s.press("enter")
-	if s.m.find.st.Total() != 1 {
-		t.Fatalf("%d matches, want 1", s.m.find.st.Total())
-	}
+	s := needleFound(t)
 	s.begin(1, panel[1], "The architect says")
 	s.stream(1, panel[1], " the NEEDLE")
 	if s.m.find.st.Total() != 2 || !strings.Contains(s.view(), "1/2 matches") {

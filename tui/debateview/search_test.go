@@ -150,15 +150,7 @@ func TestSearchDebateEscRestores(t *testing.T) {
 // TestSearchLiveDebate: turns spoken while a search is kept are counted,
 // the one being spoken as it is drawn, and once only when it ends.
 func TestSearchLiveDebate(t *testing.T) {
-	s := newSynth(t, 150, 40)
-	s.events(debate.Event{Type: debate.EventRoundStart, Round: 1})
-	s.speak(1, panel[0], "A needle in round one.")
-	s.press("/")
-	s.typeText("needle")
-	s.press("enter")
-	if s.m.find.st.Total() != 1 {
-		t.Fatalf("%d matches, want 1", s.m.find.st.Total())
-	}
+	s := needleFound(t)
 	s.begin(1, panel[1], "Another needle is being")
 	if s.m.find.st.Total() != 2 {
 		t.Errorf("%d matches while a turn is spoken, want 2", s.m.find.st.Total())
@@ -224,4 +216,20 @@ func keyPresses(cmd tea.Cmd) []tea.KeyPressMsg {
 		return out
 	}
 	return nil
+}
+
+// needleFound is a debate in round one whose first turn says "needle",
+// searched for it: one match.
+func needleFound(t *testing.T) *synth {
+	t.Helper()
+	s := newSynth(t, 150, 40)
+	s.events(debate.Event{Type: debate.EventRoundStart, Round: 1})
+	s.speak(1, panel[0], "A needle in round one.")
+	s.press("/")
+	s.typeText("needle")
+	s.press("enter")
+	if s.m.find.st.Total() != 1 {
+		t.Fatalf("%d matches, want 1", s.m.find.st.Total())
+	}
+	return s
 }
