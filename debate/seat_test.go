@@ -184,7 +184,8 @@ func TestTakeSeatRefusals(t *testing.T) {
 // streamed in pieces, and records what it was asked and whether it was
 // closed: the agent path of a seat is tested through it.
 // refuseTurn, as a scripted reply, is an agent answering its prompt with
-// an error before saying anything.
+// an error before saying anything; what follows it in the reply is
+// streamed before the error.
 const refuseTurn = "\x00refuse"
 
 type scriptedSeat struct {
@@ -207,7 +208,12 @@ func (p *scriptedSeat) Stream(ctx context.Context, req Request, onDelta func(str
 	}
 	stall := p.stall
 	p.mu.Unlock()
-	if reply == refuseTurn {
+	if said, ok := strings.CutPrefix(reply, refuseTurn); ok {
+		if said != "" {
+			if err := onDelta(said); err != nil {
+				return Usage{}, err
+			}
+		}
 		return Usage{}, &turnRefusedError{msg: "the agent acp:scripted failed its turn: Internal error: Model stream ended with empty response text."}
 	}
 	for _, tok := range splitTokens(reply) {
@@ -466,11 +472,14 @@ func TestPlaySeatAsksAgainAfterEmptyReplies(t *testing.T) {
 		replies []string
 		posted  string
 		wantErr string
+		asked   int // "asking again" lines on the seat's stderr
 	}{
-		{"answer on the third try", []string{"", "kind: answer\n", "kind: answer\n\nThird time lucky."}, "Third time lucky.", ""},
-		{"three empty replies", []string{"", " \n", "kind: objection"}, "", "empty reply 3 times in a row"},
-		{"an agent failing twice, then answering", []string{refuseTurn, refuseTurn, "kind: answer\n\nAfter two failures."}, "After two failures.", ""},
-		{"an agent failing three times", []string{refuseTurn, "", refuseTurn}, "", "failed its turn: Internal error"},
+		{"answer on the third try", []string{"", "kind: answer\n", "kind: answer\n\nThird time lucky."}, "Third time lucky.", "", 0},
+		{"three empty replies", []string{"", " \n", "kind: objection"}, "", "empty reply 3 times in a row", 0},
+		{"an agent failing twice, then answering", []string{refuseTurn, refuseTurn, "kind: answer\n\nAfter two failures."}, "After two failures.", "", 2},
+		{"an agent failing after only blank lines, then answering", []string{refuseTurn + "\n \n", "kind: answer\n\nAfter blank lines."}, "After blank lines.", "", 1},
+		{"an agent failing three times", []string{refuseTurn, "", refuseTurn}, "", "failed its turn: Internal error", 1},
+		{"an agent failing after saying something", []string{refuseTurn + "kind: answer\n\nHalf"}, "", "failed its turn: Internal error", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cwd := t.TempDir()
@@ -485,7 +494,8 @@ func TestPlaySeatAsksAgainAfterEmptyReplies(t *testing.T) {
 			useAgent(t, agent)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			g, err := TakeSeat(SeatSettings{Room: "empty", Seat: room.SeatPeer, Cwd: cwd, Agent: existingAgent(t)})
+			var stderr strings.Builder
+			g, err := TakeSeat(SeatSettings{Room: "empty", Seat: room.SeatPeer, Cwd: cwd, Agent: existingAgent(t), Stderr: &stderr})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -512,6 +522,12 @@ func TestPlaySeatAsksAgainAfterEmptyReplies(t *testing.T) {
 				<-done
 			}
 			g.Close()
+			if n := strings.Count(stderr.String(), "before saying anything; asking again (try "); n != tc.asked {
+				t.Errorf("%d asking-again lines, want %d:\n%s", n, tc.asked, stderr.String())
+			}
+			if tc.asked > 0 && !strings.Contains(stderr.String(), "roundtable: the agent acp:scripted failed its turn: Internal error: Model stream ended with empty response text before saying anything; asking again (try 2 of 3)\n") {
+				t.Errorf("the asking-again line reads:\n%s", stderr.String())
+			}
 			if st, _ = r.Refresh(); tc.posted != "" && (len(st.Messages) != 2 || st.Messages[1].Text != tc.posted) {
 				t.Fatalf("messages %+v, want the peer's %q", st.Messages, tc.posted)
 			}
@@ -521,12 +537,17 @@ func TestPlaySeatAsksAgainAfterEmptyReplies(t *testing.T) {
 			agent.mu.Lock()
 			reqs := agent.reqs
 			agent.mu.Unlock()
-			if len(reqs) != 3 {
-				t.Fatalf("%d requests, want 3", len(reqs))
+			if len(reqs) != len(tc.replies) {
+				t.Fatalf("%d requests, want %d", len(reqs), len(tc.replies))
 			}
-			if strings.Contains(reqs[0].Info.Instruction, "empty") || !strings.HasPrefix(reqs[1].Info.Instruction, "Your last reply was empty") ||
-				!strings.Contains(reqs[2].Messages[len(reqs[2].Messages)-1].Content, "Your last reply was empty, so nothing was posted. Write your answer") {
-				t.Fatalf("instructions: %q / %q / last message %q", reqs[0].Info.Instruction, reqs[1].Info.Instruction, reqs[2].Messages[len(reqs[2].Messages)-1].Content)
+			if strings.Contains(reqs[0].Info.Instruction, "empty") {
+				t.Fatalf("the first instruction: %q", reqs[0].Info.Instruction)
+			}
+			for i, req := range reqs[1:] {
+				if last := req.Messages[len(req.Messages)-1].Content; !strings.HasPrefix(req.Info.Instruction, "Your last reply was empty") ||
+					!strings.Contains(last, "Your last reply was empty, so nothing was posted. Write your answer") {
+					t.Fatalf("request %d: instruction %q, last message %q", i+2, req.Info.Instruction, last)
+				}
 			}
 		})
 	}

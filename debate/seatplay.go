@@ -73,7 +73,14 @@ func (g *SeatGame) Play(ctx context.Context) (err error) {
 			text, a, err := g.compose(ctx, purpose, st, attempt)
 			if err != nil {
 				if attempt < emptyRetries && errors.Is(err, errNothingSaid) {
-					continue // an agent that failed before saying anything is asked again
+					// An agent that failed before saying anything is asked
+					// again; the person running the seat sees why it waits.
+					var refused *turnRefusedError
+					if g.s.Stderr != nil && errors.As(err, &refused) {
+						fmt.Fprintf(g.s.Stderr, "roundtable: %s before saying anything; asking again (try %d of %d)\n",
+							strings.TrimSuffix(refused.Error(), "."), attempt+2, emptyRetries+1)
+					}
+					continue
 				}
 				return err
 			}
@@ -228,7 +235,7 @@ func (g *SeatGame) compose(ctx context.Context, purpose Purpose, st room.State, 
 			return "", nil, context.Cause(ctx)
 		}
 		var refused *turnRefusedError
-		if text.Len() == 0 && errors.As(err, &refused) {
+		if strings.TrimSpace(text.String()) == "" && errors.As(err, &refused) {
 			err = nothingSaid{err}
 		}
 		return "", nil, fmt.Errorf("the %s's %s failed: %w; nothing was posted (run roundtable seat again to retry)", g.s.Seat, g.p.Model(), err)
