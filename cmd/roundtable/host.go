@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"strings"
 
@@ -153,7 +152,7 @@ func runHost(cmd *cobra.Command, o hostOptions) error {
 		ln.Close()
 		return err
 	}
-	if err := printTokens(out, url, rooms); err != nil {
+	if err := mcpserver.PrintTokens(out, url, rooms); err != nil {
 		ln.Close()
 		return err
 	}
@@ -167,8 +166,8 @@ func runHost(cmd *cobra.Command, o hostOptions) error {
 	served := make(chan error, 1)
 	go func() { served <- h.Serve(ctx, ln, o.tlsCert, o.tlsKey) }()
 	stopPicker := func() {}
-	if o.all { // rooms created under --cwd from now on are served too (hostlive.go)
-		if stopPicker, err = startRoomPicker(ctx, o.cwd, url, h, tokens, out, cmd.ErrOrStderr()); err != nil {
+	if o.all { // rooms created under --cwd from now on are served too (mcpserver.PickUpRooms)
+		if stopPicker, err = mcpserver.PickUpRooms(ctx, o.cwd, url, h, tokens, out, cmd.ErrOrStderr()); err != nil {
 			return fmt.Errorf("watch %s for new rooms: %w", cmpOr(o.cwd, "the working directory"), err)
 		}
 	}
@@ -237,25 +236,6 @@ func hostRooms(o hostOptions) ([]*room.Room, error) {
 		rooms = append(rooms, r)
 	}
 	return rooms, nil
-}
-
-// printTokens issues the tokens of rooms that have none and prints them
-// once; rooms whose tokens were issued before are named with how to rotate.
-func printTokens(out io.Writer, url string, rooms []*room.Room) error {
-	for _, r := range rooms {
-		name := r.Config().Room
-		toks, err := r.IssueTokens()
-		if err != nil {
-			return fmt.Errorf("issue the tokens of room %q: %w", name, err)
-		}
-		if len(toks) > 0 {
-			mcpserver.HostInstructions(out, url, name, toks)
-		}
-		if len(toks) < 3 {
-			fmt.Fprintf(out, "Room %s: tokens issued before are not shown again; to replace one: roundtable host --room %s --rotate peer (or lead, observer)\n", name, name)
-		}
-	}
-	return nil
 }
 
 func loopback(host string) bool {

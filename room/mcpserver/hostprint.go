@@ -168,3 +168,22 @@ func andList(names []string) string {
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
+
+// PrintTokens issues the tokens of rooms that have none and prints them
+// once; rooms whose tokens were issued before are named with how to rotate.
+func PrintTokens(out io.Writer, url string, rooms []*room.Room) error {
+	for _, r := range rooms {
+		name := r.Config().Room
+		toks, err := r.IssueTokens()
+		if err != nil {
+			return fmt.Errorf("issue the tokens of room %q: %w", name, err)
+		}
+		if len(toks) > 0 {
+			HostInstructions(out, url, name, toks)
+		}
+		if len(toks) < 3 {
+			fmt.Fprintf(out, "Room %s: tokens issued before are not shown again; to replace one: roundtable host --room %s --rotate peer (or lead, observer)\n", name, name)
+		}
+	}
+	return nil
+}

@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
-	"github.com/roundtable-dev/roundtable/room/mcpserver"
 )
 
 // pickerBuf is a strings.Builder safe to write from the picker's goroutine.
@@ -56,12 +55,12 @@ func TestRoomPickerBrokenRoomReportedOnceThenServed(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	h, err := mcpserver.NewHost(ctx, mcpserver.HostOptions{Rooms: []*room.Room{first}, Tokens: tokens})
+	h, err := NewHost(ctx, HostOptions{Rooms: []*room.Room{first}, Tokens: tokens})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out, errOut pickerBuf
-	stop, err := startRoomPicker(ctx, cwd, "http://127.0.0.1:1/mcp", h, tokens, &out, &errOut)
+	stop, err := PickUpRooms(ctx, cwd, "http://127.0.0.1:1/mcp", h, tokens, &out, &errOut)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +121,7 @@ func TestRoomPickerRescanSignature(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := mcpserver.NewHost(context.Background(), mcpserver.HostOptions{Rooms: []*room.Room{first}, Tokens: tokens})
+	h, err := NewHost(context.Background(), HostOptions{Rooms: []*room.Room{first}, Tokens: tokens})
 	if err != nil {
 		t.Fatal(err)
 	}

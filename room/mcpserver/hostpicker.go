@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 import (
 	"context"
@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
-	"github.com/roundtable-dev/roundtable/room/mcpserver"
 )
 
 // roomPicker is what `roundtable host --all` runs beside the server: it
@@ -27,7 +26,7 @@ import (
 type roomPicker struct {
 	cwd, top string
 	url      string
-	host     *mcpserver.Host
+	host     *Host
 	tokens   *room.TokenSet
 	// hostCtx bounds the notifiers of the rooms picked up, as it bounds
 	// the start-up rooms': the host's, not the picker's, which stop ends
@@ -46,9 +45,11 @@ type roomPicker struct {
 // finished before the host reports it.
 const settle = 2 * time.Second
 
-// startRoomPicker starts picking up new rooms under cwd; the returned stop
-// ends it and waits for it, so nothing is printed after stop returns.
-func startRoomPicker(ctx context.Context, cwd, url string, h *mcpserver.Host, tokens *room.TokenSet, out, errOut io.Writer) (stop func(), err error) {
+// PickUpRooms serves on h each MCP room created under cwd from now on
+// (`roundtable host --all`), printing its tokens to out and why a room
+// cannot be served to errOut; the returned stop ends it and waits for it,
+// so nothing is printed after stop returns.
+func PickUpRooms(ctx context.Context, cwd, url string, h *Host, tokens *room.TokenSet, out, errOut io.Writer) (stop func(), err error) {
 	cwd, err = room.ResolveDir(cwd)
 	if err != nil {
 		return nil, err
@@ -198,7 +199,7 @@ func (p *roomPicker) try(name string) {
 		return
 	}
 	added, err := p.host.AddRoom(p.hostCtx, r)
-	if errors.Is(err, mcpserver.ErrHostStopping) || !added && err == nil {
+	if errors.Is(err, ErrHostStopping) || !added && err == nil {
 		return
 	}
 	if err != nil {
@@ -206,7 +207,7 @@ func (p *roomPicker) try(name string) {
 		return
 	}
 	delete(p.reported, name)
-	if err := printTokens(p.out, p.url, []*room.Room{r}); err != nil {
+	if err := PrintTokens(p.out, p.url, []*room.Room{r}); err != nil {
 		fmt.Fprintf(p.errOut, "roundtable host: %v; fix the room's folder, then run: roundtable host --room %s --rotate peer (or lead, observer)\n", err, name)
 	}
 	p.tokens.Refresh()

@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
-	"github.com/roundtable-dev/roundtable/room/mcpserver"
 )
 
 // BenchmarkRoomPickerPickup measures how long `host --all` takes to serve
@@ -38,11 +37,11 @@ func BenchmarkRoomPickerPickup(b *testing.B) {
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		h, err := mcpserver.NewHost(ctx, mcpserver.HostOptions{Rooms: []*room.Room{first}, Tokens: tokens})
+		h, err := NewHost(ctx, HostOptions{Rooms: []*room.Room{first}, Tokens: tokens})
 		if err != nil {
 			b.Fatal(err)
 		}
-		stop, err := startRoomPicker(ctx, cwd, "http://127.0.0.1:1/mcp", h, tokens, io.Discard, io.Discard)
+		stop, err := PickUpRooms(ctx, cwd, "http://127.0.0.1:1/mcp", h, tokens, io.Discard, io.Discard)
 		if err != nil {
 			b.Fatal(err)
 		}
