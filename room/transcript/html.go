@@ -260,16 +260,24 @@ func writeMeta(b *bytes.Buffer, e *entry) {
 		_, _ = htmlText.WriteString(b, e.Kind)
 		b.WriteString(`</span>`)
 	}
-	if e.ISO != "" {
-		b.WriteString(` <time datetime="`)
-		_, _ = htmlText.WriteString(b, e.ISO)
-		b.WriteString(`">`)
-		_, _ = htmlText.WriteString(b, e.Time)
-		b.WriteString(`</time>`)
-	} else {
+	if !writeTimeHTML(b, e) {
 		b.WriteString(` <span>`)
 		_, _ = htmlText.WriteString(b, e.Time)
 		b.WriteString(`</span>`)
 	}
 	b.WriteString(` <a class="seq" href="#m` + seq + `">#` + seq + "</a></div>\n<div class=\"body\">\n")
+}
+
+// writeTimeHTML writes e's time as a <time> element when it has an ISO
+// form, and reports whether it did.
+func writeTimeHTML(b *bytes.Buffer, e *entry) bool {
+	if e.ISO == "" {
+		return false
+	}
+	b.WriteString(` <time datetime="`)
+	_, _ = htmlText.WriteString(b, e.ISO)
+	b.WriteString(`">`)
+	_, _ = htmlText.WriteString(b, e.Time)
+	b.WriteString(`</time>`)
+	return true
 }

@@ -104,19 +104,14 @@ func writeNoteMarkdown(b *bytes.Buffer, e *entry) {
 }
 
 // writeNoteHTML writes a note as a band between the messages: an
-// <article class="band"> (a note, role "note") with an escaped header and its text through goldmark and bluemonday.
+// <article class="band"> (a note, role "note") with an escaped header and
+// its text through goldmark and bluemonday.
 func writeNoteHTML(b, scratch *bytes.Buffer, e *entry) {
 	id := "n" + strconv.Itoa(e.Seq)
 	b.WriteString(`<article class="band" role="note" id="` + id + `">` + "\n" + `<div class="meta"><span class="from">✎ `)
 	_, _ = htmlText.WriteString(b, e.Seat)
 	b.WriteString(`</span>`)
-	if e.ISO != "" {
-		b.WriteString(` <time datetime="`)
-		_, _ = htmlText.WriteString(b, e.ISO)
-		b.WriteString(`">`)
-		_, _ = htmlText.WriteString(b, e.Time)
-		b.WriteString(`</time>`)
-	}
+	writeTimeHTML(b, e)
 	b.WriteString(` <a class="seq" href="#` + id + `">note ` + strconv.Itoa(e.Seq) + "</a></div>\n<div class=\"body\">\n")
 	if strings.TrimSpace(e.Text) == "" {
 		b.WriteString(`<p class="empty">(empty note)</p>`)

@@ -12,8 +12,8 @@ import (
 
 // finder is the debate screen's find (/, n, N): an index of the turns,
 // the person's notes and the verdict, in the order they were spoken (the
-// turn being streamed grows in it as it is drawn), built on the first / and kept up to date as the debate
-// goes.
+// turn being streamed grows in it as it is drawn), built on the first /
+// and kept up to date as the debate goes.
 type finder struct {
 	st    search.State
 	marks search.Marks

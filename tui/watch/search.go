@@ -9,8 +9,8 @@ import (
 )
 
 // finder is the watch screen's find (/, n, N): an index of the room's
-// messages and notes, text i being list item i, built on the first / and kept up to
-// date as messages land.
+// messages and notes, text i being list item i, built on the first / and
+// kept up to date as messages land.
 type finder struct {
 	st    search.State
 	marks search.Marks

@@ -151,14 +151,7 @@ func TestTakePeerSeatAgainstAScriptedLead(t *testing.T) {
 	s.WaitFor("CLOSED · agreement reached", takeTimeout)
 	other.WaitFor("CLOSED · agreement reached", takeTimeout)
 
-	r, err := room.Open(cwd, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := r.Refresh()
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, st := onDisk(t, cwd, name)
 	var mine []string
 	for _, m := range st.Messages {
 		if m.Seat == "peer" {
@@ -284,14 +277,7 @@ func TestTakeLeadSeatAgainstAMockPeer(t *testing.T) {
 		t.Fatalf("the mock peer did not leave the closed room: %s", peer.stderr())
 	}
 
-	r, err := room.Open(cwd, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := r.Refresh()
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, st := onDisk(t, cwd, name)
 	var got []string
 	for _, m := range st.Messages {
 		got = append(got, m.Seat+"/"+m.Agent+"/"+m.Kind)
@@ -350,4 +336,18 @@ func TestTakeSeatGivenUpOnHangupAndTerm(t *testing.T) {
 		}
 		_ = p.Release()
 	}
+}
+
+// onDisk opens room name under cwd and reads it as it is on disk now.
+func onDisk(t *testing.T, cwd, name string) (*room.Room, room.State) {
+	t.Helper()
+	r, err := room.Open(cwd, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := r.Refresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, st
 }
