@@ -45,6 +45,7 @@ const (
 	fieldTopic debateField = iota
 	fieldRounds
 	fieldPersonas
+	fieldTools // what the agents may do beyond reading (debateform_tools.go)
 	fieldProvider
 	fieldModel
 	fieldPause
@@ -70,6 +71,7 @@ type DebateForm struct {
 	model    textinput.Model
 	focus    debateField
 	pause    bool // pause between rounds (debateform_pause.go)
+	tools    debate.AgentTools
 	budget   budgetFields
 
 	resolved debate.ProviderConfig
@@ -116,6 +118,7 @@ func NewDebateForm(opts DebateOptions) DebateForm {
 	}
 	f.provider = max(slices.Index(debate.Providers(), name), 0)
 	f.pause = set.Config.PauseBetweenRounds
+	f.tools = set.AgentTools
 	f.budget = newBudgetFields(set.Config)
 	f.SetDark(opts.Dark)
 	f.resolve()
@@ -167,7 +170,7 @@ func (f DebateForm) Update(msg tea.Msg) (DebateForm, tea.Cmd) {
 			f.resolve()
 		case fieldCost, fieldTokens:
 			cmd = f.budgetEdit(msg)
-		case fieldRounds, fieldPersonas, fieldProvider, fieldPause, fieldStart, debateFields:
+		case fieldRounds, fieldPersonas, fieldTools, fieldProvider, fieldPause, fieldStart, debateFields:
 		}
 	}
 	f.syncKeys()
@@ -217,6 +220,10 @@ func (f *DebateForm) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, k.Down) && f.pcursor < len(f.personas)-1:
 			f.pcursor++
 		default:
+			f.navigate(msg)
+		}
+	case fieldTools:
+		if !f.toolsKey(msg) {
 			f.navigate(msg)
 		}
 	case fieldProvider:
@@ -278,8 +285,9 @@ func (f *DebateForm) move(d int) {
 	f.budget.blur()
 	from := f.focus
 	f.focus = debateField((int(f.focus) + d + int(debateFields)) % int(debateFields))
-	// The mock has one model: its model field is shown, not edited.
-	if f.focus == fieldModel && f.providerName() == debate.ProviderMock {
+	// The mock has one model: its model field is shown, not edited; the
+	// tools are shown only when an agent speaks.
+	for f.skip(f.focus) && d != 0 {
 		f.focus = debateField((int(f.focus) + d + int(debateFields)) % int(debateFields))
 	}
 	switch f.focus {
@@ -289,7 +297,7 @@ func (f *DebateForm) move(d int) {
 		f.model.Focus()
 	case fieldCost, fieldTokens:
 		f.budget.input(f.focus).Focus()
-	case fieldRounds, fieldPersonas, fieldProvider, fieldPause, fieldStart, debateFields:
+	case fieldRounds, fieldPersonas, fieldTools, fieldProvider, fieldPause, fieldStart, debateFields:
 	}
 	f.budgetMoved(from)
 }
@@ -344,6 +352,7 @@ func (f *DebateForm) submit() tea.Cmd {
 	s.Config.Rounds = f.rounds.value
 	s.Config.MaxTurnTokens = 0 // from the provider's max tokens
 	s.Config.PauseBetweenRounds = f.pause
+	s.AgentTools = f.tools
 	s.Config.MaxCost, s.Config.MaxTokensTotal = maxCost, maxTokens
 	s.Provider = f.providerSettings()
 	f.err, f.starting = "", true
@@ -431,6 +440,15 @@ func (f *DebateForm) syncKeys() {
 	k.Submit.SetHelp("ctrl+s", "start")
 	k.Press.SetHelp("enter", "start")
 	k.Toggle.SetHelp("space", "switch on/off")
+	k.Back.SetKeys("esc")
+	k.Back.SetHelp("esc", "back")
+	switch f.focus {
+	case fieldTopic, fieldModel, fieldCost, fieldTokens:
+	case fieldRounds, fieldPersonas, fieldTools, fieldProvider, fieldPause, fieldStart, debateFields:
+		// Nothing to type on this field: q goes back, as on every screen.
+		k.Back.SetKeys("esc", "q")
+		k.Back.SetHelp("q/esc", "back")
+	}
 	switch f.focus {
 	case fieldTopic:
 		k.only(&k.Next, &k.Prev, &k.Submit, &k.Back)
@@ -439,6 +457,9 @@ func (f *DebateForm) syncKeys() {
 		k.only(&k.Next, &k.Prev, &k.Less, &k.More, &k.Submit, &k.Back)
 	case fieldPersonas:
 		k.only(&k.Next, &k.Prev, &k.Up, &k.Down, &k.Toggle, &k.Agent, &k.Submit, &k.Back)
+	case fieldTools:
+		k.Less.SetHelp("←/→", "agent tools")
+		k.only(&k.Next, &k.Prev, &k.Less, &k.More, &k.Submit, &k.Back)
 	case fieldProvider:
 		k.Less.SetHelp("←/→", "provider")
 		k.only(&k.Next, &k.Prev, &k.Less, &k.More, &k.Submit, &k.Back)

@@ -44,6 +44,8 @@ func (f DebateForm) View() string {
 		focus = len(out) + f.pcursor + 1
 	}
 	out = append(out, f.personaRows(w)...)
+	mark(fieldTools)
+	out = append(out, f.toolsRow()...)
 	out = append(out, "")
 
 	provHint := "no key needed"

@@ -70,12 +70,16 @@ const (
 	roomLeadModel
 	roomLeadAgent
 	roomLeadCommand
+	roomLeadPersona // who a seat roundtable plays speaks as
+	roomLeadTools   // what its agent may do beyond reading
 	roomPeerMind
 	roomPeer // the peer agent's label
 	roomPeerProvider
 	roomPeerModel
 	roomPeerAgent
 	roomPeerCommand
+	roomPeerPersona
+	roomPeerTools
 	roomCreate
 	roomFields
 )
@@ -111,6 +115,9 @@ type RoomForm struct {
 	focus       roomField
 	stage       roomStage
 	err         string
+	// errAt is the field err is about, shown whole under it; roomFields:
+	// err goes on the status line.
+	errAt roomField
 
 	res     seedResult
 	existed bool
@@ -140,6 +147,7 @@ func NewRoomForm(opts RoomOptions) RoomForm {
 		keys:   DefaultKeyMap(),
 		help:   help.New(),
 		budget: newNumber(DefaultBudget, 1, MaxBudget),
+		errAt:  roomFields,
 		width:  80,
 		height: 24,
 	}
@@ -316,6 +324,7 @@ func (f *RoomForm) name() string {
 
 // submit checks the fields and creates the room in the background.
 func (f *RoomForm) submit() tea.Cmd {
+	f.errAt = roomFields
 	name := f.name()
 	topic := strings.TrimSpace(f.inputs[roomTopic].Value())
 	switch {
@@ -427,6 +436,11 @@ func (f *RoomForm) syncKeys() {
 		k.only(&k.Next, &k.Prev, &k.Press, &k.Back)
 	default:
 		k.only(&k.Next, &k.Prev, &k.Submit, &k.Back)
+	}
+	if f.stage == stageEdit && !isText(f.focus) {
+		// Nothing to type on this field: q goes back, as on every screen.
+		k.Back.SetKeys("esc", "q")
+		k.Back.SetHelp("q/esc", "back")
 	}
 }
 

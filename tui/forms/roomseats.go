@@ -32,22 +32,25 @@ type seatChoice struct {
 	mind     mind
 	provider int // index into debate.Providers()
 	preset   int // index into seatproc.Presets; len(Presets): a command
+	// tools is what an ACP agent may do beyond reading (read-only by
+	// default), as --allow-agent-tools sets it; a model has none.
+	tools debate.AgentTools
 }
 
 // The fields of each seat, in tab order; seatFields[i] are seat i's.
 type seatFieldSet struct {
-	mind, label, provider, model, agent, command roomField
+	mind, label, provider, model, agent, command, persona, tools roomField
 }
 
 var seatFields = [2]seatFieldSet{
-	{roomLeadMind, roomLead, roomLeadProvider, roomLeadModel, roomLeadAgent, roomLeadCommand},
-	{roomPeerMind, roomPeer, roomPeerProvider, roomPeerModel, roomPeerAgent, roomPeerCommand},
+	{roomLeadMind, roomLead, roomLeadProvider, roomLeadModel, roomLeadAgent, roomLeadCommand, roomLeadPersona, roomLeadTools},
+	{roomPeerMind, roomPeer, roomPeerProvider, roomPeerModel, roomPeerAgent, roomPeerCommand, roomPeerPersona, roomPeerTools},
 }
 
 // seatOf is the seat (0 lead, 1 peer) a field belongs to, or -1.
 func seatOf(r roomField) int {
 	for i, fs := range seatFields {
-		if slices.Contains([]roomField{fs.mind, fs.label, fs.provider, fs.model, fs.agent, fs.command}, r) {
+		if slices.Contains([]roomField{fs.mind, fs.label, fs.provider, fs.model, fs.agent, fs.command, fs.persona, fs.tools}, r) {
 			return i
 		}
 	}
@@ -57,7 +60,7 @@ func seatOf(r roomField) int {
 // isChoice reports a field changed with ←/→.
 func isChoice(r roomField) bool {
 	for _, fs := range seatFields {
-		if r == fs.mind || r == fs.provider || r == fs.agent {
+		if r == fs.mind || r == fs.provider || r == fs.agent || r == fs.tools {
 			return true
 		}
 	}
@@ -77,12 +80,13 @@ func (f *RoomForm) visible() []roomField {
 		case mindMCP:
 			out = append(out, fs.label)
 		case mindModel:
-			out = append(out, fs.provider, fs.model)
+			out = append(out, fs.provider, fs.model, fs.persona)
 		case mindAgent:
 			out = append(out, fs.agent)
 			if f.seatChoices[i].preset == len(seatproc.Presets) {
 				out = append(out, fs.command)
 			}
+			out = append(out, fs.persona, fs.tools)
 		case mindCount:
 		}
 	}
@@ -110,6 +114,8 @@ func (f *RoomForm) choose(r roomField, d int) {
 		f.setModelPlaceholder(i)
 	case seatFields[i].agent:
 		c.preset = wrap(c.preset, len(seatproc.Presets)+1)
+	case seatFields[i].tools:
+		c.tools = agentTools[wrap(slices.Index(agentTools, c.tools), len(agentTools))]
 	default: // not a choice of a seat's
 	}
 	f.err = ""
@@ -155,6 +161,11 @@ func (f *RoomForm) initSeats() {
 	}
 	for i := range f.seatChoices {
 		f.seatChoices[i] = seatChoice{mind: mindMCP, provider: provider, preset: min(i, len(seatproc.Presets)-1)}
+		in := &f.inputs[seatFields[i].persona]
+		in.Placeholder = "Name=who they are (empty: none)"
+		// Longer than the checks allow, so a description too long is
+		// refused in their words rather than cut.
+		in.CharLimit = debate.MaxNameLen + debate.MaxPersonaLen + 2
 		if f.opts.Provider.Model != "" && pc.Name != debate.ProviderMock {
 			f.inputs[seatFields[i].model].SetValue(f.opts.Provider.Model)
 		}
@@ -183,9 +194,18 @@ func (f *RoomForm) checkSeats() ([2]played, string) {
 	for i, fs := range seatFields {
 		c := f.seatChoices[i]
 		sp := seatproc.Spec{Seat: seats[i]}
+		if c.mind != mindModel && c.mind != mindAgent {
+			continue // an agent the user starts, over MCP
+		}
+		persona, err := seatPersona(f.inputs[fs.persona].Value())
+		if err != nil {
+			f.focusField(fs.persona)
+			f.errAt = fs.persona
+			return out, fmt.Sprintf("The %s seat's persona: %s", seats[i], mdrender.Inline(sentence(err)))
+		}
+		sp.Persona = persona
 		switch c.mind {
 		case mindMCP, mindCount:
-			continue
 		case mindModel:
 			pc, err := f.resolveModel(i)
 			if err != nil {
@@ -207,6 +227,7 @@ func (f *RoomForm) checkSeats() ([2]played, string) {
 				return out, fmt.Sprintf("The %s seat's agent: %s", seats[i], err.Error())
 			}
 			sp.Agent = v
+			sp.AllowAgentTools = c.tools.String()
 		}
 		out[i] = played{on: true, spec: sp}
 	}
@@ -379,8 +400,44 @@ var seatHints = map[roomField]string{
 	roomPeerProvider: "The peer's provider; its key comes from the environment, as for debates.",
 	roomLeadModel:    "The lead's model; empty: the provider's default.",
 	roomPeerModel:    "The peer's model; empty: the provider's default.",
-	roomLeadAgent:    "The coding agent roundtable starts for the lead (it must be installed); read-only.",
-	roomPeerAgent:    "The coding agent roundtable starts for the peer (it must be installed); read-only.",
+	roomLeadAgent:    "The coding agent roundtable starts for the lead (it must be installed).",
+	roomPeerAgent:    "The coding agent roundtable starts for the peer (it must be installed).",
 	roomLeadCommand:  "The agent's command, speaking ACP on stdio: e.g. my-agent --acp.",
 	roomPeerCommand:  "The agent's command, speaking ACP on stdio: e.g. my-agent --acp.",
+	roomLeadPersona:  personaHint,
+	roomPeerPersona:  personaHint,
+	roomLeadTools:    toolsHint,
+	roomPeerTools:    toolsHint,
+}
+
+// The hints of a played seat's persona and tools, in the words of
+// `roundtable seat --persona` and --allow-agent-tools.
+const (
+	personaHint = `Who the seat speaks as, "Name=who they are" (--persona); empty: none.`
+	toolsHint   = "Beyond reading (--allow-agent-tools): write edits files, exec runs commands."
+)
+
+// agentTools are the choices of an agent's tools, in the form's order.
+var agentTools = []debate.AgentTools{0, debate.AllowWrite, debate.AllowExec, debate.AllowWrite | debate.AllowExec}
+
+// toolsName is a choice of tools as shown: the --allow-agent-tools value,
+// or read-only for none.
+func toolsName(t debate.AgentTools) string {
+	if t == 0 {
+		return "read-only"
+	}
+	return t.String()
+}
+
+// seatPersona checks a --persona value as `roundtable seat` does and
+// returns it as the seat's command gets it ("" for none).
+func seatPersona(v string) (string, error) {
+	if strings.TrimSpace(v) == "" {
+		return "", nil
+	}
+	p, err := debate.ParseSeatPersona(v)
+	if err != nil {
+		return "", err
+	}
+	return p.Name + "=" + p.Persona, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/tui/internal/seatproc"
 )
 
@@ -98,10 +99,14 @@ func TestRoomFormPlayedSeats(t *testing.T) {
 	if !strings.Contains(view, "◂ an agent roundtable drives (ACP) ▸") || !strings.Contains(view, "◂ acp:claude ▸") {
 		t.Fatalf("the lead's ACP choice is not shown:\n%s", view)
 	}
-	// The agent preset, then the peer's mind: a model.
-	f, _, _ = driveSeats(t, f, "tab", "right", "tab", "right")
-	if f.focus != roomPeerMind || f.seatChoices[1].mind != mindModel || f.seatChoices[0].preset != 1 {
-		t.Fatalf("focus %d, peer's mind %d, lead's preset %d", f.focus, f.seatChoices[1].mind, f.seatChoices[0].preset)
+	// The agent preset, its persona and tools (write), then the peer's
+	// mind: a model, with a persona of its own.
+	keys = append([]string{"tab", "right", "tab"}, typeText(nil, "Security Reviewer=assumes every surface is attacked")...)
+	keys = append(keys, "tab", "right", "tab", "right", "tab", "tab", "tab")
+	keys = append(keys, typeText(nil, "Cost Optimizer=watches the spend")...)
+	f, _, _ = driveSeats(t, f, keys...)
+	if f.focus != roomPeerPersona || f.seatChoices[1].mind != mindModel || f.seatChoices[0].preset != 1 || f.seatChoices[0].tools != debate.AllowWrite {
+		t.Fatalf("focus %d, peer's mind %d, lead's %+v", f.focus, f.seatChoices[1].mind, f.seatChoices[0])
 	}
 	if view := plain(f.View()); !strings.Contains(view, "provider  ◂ mock ▸") || !strings.Contains(view, "◂ acp:codex ▸") {
 		t.Fatalf("the peer's model is not shown:\n%s", view)
@@ -113,10 +118,10 @@ func TestRoomFormPlayedSeats(t *testing.T) {
 	dir := filepath.Join(cwd, ".roundtable", "cache")
 	lead := waitLog(t, filepath.Join(dir, "seat-lead.log"), "args: ")
 	peer := waitLog(t, filepath.Join(dir, "seat-peer.log"), "args: ")
-	if want := "args: seat --room=cache --seat=lead --cwd=" + cwd + " --agent=acp:codex"; !strings.Contains(lead, want) {
+	if want := "args: seat --room=cache --seat=lead --cwd=" + cwd + " --persona=Security Reviewer=assumes every surface is attacked --agent=acp:codex --allow-agent-tools=write\n"; !strings.Contains(lead, want) {
 		t.Errorf("lead's command: %s, want %s", lead, want)
 	}
-	if want := "args: seat --room=cache --seat=peer --cwd=" + cwd + " --provider=mock\n"; !strings.Contains(peer, want) {
+	if want := "args: seat --room=cache --seat=peer --cwd=" + cwd + " --persona=Cost Optimizer=watches the spend --provider=mock\n"; !strings.Contains(peer, want) {
 		t.Errorf("peer's command: %s, want %s", peer, want)
 	}
 	page := strings.Join(strings.Fields(plain(f.View())), " ")
@@ -207,8 +212,14 @@ func TestRoomFormSeatsView(t *testing.T) {
 			keys := append(typeText(nil, "cache"), "tab")
 			keys = append(keys, typeText(nil, "Should the cache be write-through?")...)
 			// The lead: a model; the peer: an agent, a command of one's own.
-			keys = append(keys, "tab", "tab", "tab", "right", "tab", "tab", "tab", "right", "right", "tab", "left", "left", "tab")
+			// Each with a persona; the peer may write and run commands.
+			keys = append(keys, "tab", "tab", "tab", "right", "tab", "tab", "tab")
+			keys = append(keys, typeText(nil, "Cost Optimizer=watches the spend")...)
+			keys = append(keys, "tab", "right", "right", "tab", "left", "left", "tab")
 			keys = append(keys, typeText(nil, "my-agent --acp")...)
+			keys = append(keys, "tab")
+			keys = append(keys, typeText(nil, "Security Reviewer=assumes every surface is attacked")...)
+			keys = append(keys, "tab", "left")
 			f, _, _ = driveSeats(t, f, keys...)
 			golden(t, fmt.Sprintf("form-%dx%d", sz.w, sz.h), plain(f.View()))
 			f, _, _ = driveSeats(t, f, "ctrl+s")

@@ -42,6 +42,16 @@ func (f RoomForm) View() string {
 			line += "   " + s.Hint.Render(hint)
 		}
 		out = append(out, cells.Fit(line, w))
+		if f.err != "" && f.errAt == r {
+			// The sentence whole, under its field; the screen scrolls to
+			// its end while the field is focused.
+			for _, l := range strings.Split(ansi.Wordwrap(f.err, max(w-6, 10), ""), "\n") {
+				out = append(out, cells.Fit("    "+s.Error.Render(l), w))
+			}
+			if f.focus == r {
+				focus = len(out) - 1
+			}
+		}
 	}
 	field(roomName, "Name", f.inputs[roomName].View(), "")
 	field(roomTopic, "Topic", f.inputs[roomTopic].View(), "")
@@ -65,6 +75,12 @@ func (f RoomForm) View() string {
 			}
 		case mindCount:
 		}
+		if c.mind == mindModel || c.mind == mindAgent {
+			field(fs.persona, "  persona", f.inputs[fs.persona].View(), "")
+		}
+		if c.mind == mindAgent {
+			field(fs.tools, "  tools", choice(toolsName(c.tools)), "")
+		}
 	}
 	out = append(out, "")
 	h := roomHints[f.focus]
@@ -72,7 +88,15 @@ func (f RoomForm) View() string {
 		h = seatHints[f.focus]
 	}
 	if h != "" {
-		out = append(out, cells.Fit("  "+s.Hint.Render(cells.Truncate(h, w-4)), w), "")
+		// Two lines at most: a narrow screen keeps the gist.
+		lines := wrapSpaces(h, max(w-4, 10))
+		if len(lines) > 2 {
+			lines = []string{lines[0], strings.Join(lines[1:], " ")}
+		}
+		for _, l := range lines {
+			out = append(out, cells.Fit("  "+s.Hint.Render(cells.Truncate(l, w-4)), w))
+		}
+		out = append(out, "")
 	}
 	if f.focus == roomCreate {
 		focus = len(out) + 2
@@ -88,7 +112,11 @@ func (f RoomForm) View() string {
 	for _, l := range strings.Split(btn.Render(label), "\n") {
 		out = append(out, cells.Fit("  "+l, w))
 	}
-	return overlay(f.pal, finish(&f.styles, f.help, f.keys, out, focus, f.err, w, f.height), w, f.height)
+	status := f.err
+	if f.errAt != roomFields {
+		status = "" // shown under its field
+	}
+	return overlay(f.pal, finish(&f.styles, f.help, f.keys, out, focus, status, w, f.height), w, f.height)
 }
 
 // readyView is the commands page: a title, the page (scrolling) and the

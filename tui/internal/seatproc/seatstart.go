@@ -30,6 +30,9 @@ type Spec struct {
 	Provider, Model, BaseURL string
 	// Agent is "acp:<preset>" or "acp:<command>"; it wins over Provider.
 	Agent string
+	// AllowAgentTools is what the agent may do beyond reading, as
+	// --allow-agent-tools takes it: "", "write", "exec" or "write,exec".
+	AllowAgentTools string
 }
 
 // Argv is the command that starts the seat, program first, each flag one
@@ -38,6 +41,7 @@ func (s Spec) Argv() []string {
 	return seatcmd.Played{
 		Program: s.Program, Room: s.Room, Seat: s.Seat, Cwd: s.Cwd, Persona: s.Persona,
 		Provider: s.Provider, Model: s.Model, BaseURL: s.BaseURL, Agent: s.Agent,
+		AllowAgentTools: s.AllowAgentTools,
 	}.Command()
 }
 
