@@ -57,8 +57,9 @@ func TestE2EAgentSeat(t *testing.T) {
 	s.WaitFor("◂ 100 ▸", 10*time.Second)
 	s.SendKeys("Tab", "Tab", "Right")
 	s.WaitFor("◂ a model ▸", 10*time.Second)
-	// The peer: an agent roundtable drives, a command of our own.
-	s.SendKeys("Tab", "Tab", "Tab", "Right", "Right")
+	// The peer: an agent roundtable drives, a command of our own (past
+	// the lead's provider, model and persona).
+	s.SendKeys("Tab", "Tab", "Tab", "Tab", "Right", "Right")
 	s.WaitFor("◂ an agent roundtable drives (ACP) ▸", 10*time.Second)
 	s.SendKeys("Tab", "Left", "Left")
 	s.WaitFor("◂ a command of your own ▸", 10*time.Second)

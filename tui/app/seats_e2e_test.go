@@ -42,11 +42,11 @@ func TestE2EPlayedSeats(t *testing.T) {
 	s.SendKeys("-l", "played")
 	s.SendKeys("Tab")
 	s.SendKeys("-l", "Should the cache be write-through?")
-	// Budget, spec, then the lead's mind: a model; its provider and model,
-	// then the peer's mind: a model.
+	// Budget, spec, then the lead's mind: a model; its provider, model
+	// and persona, then the peer's mind: a model.
 	s.SendKeys("Tab", "Tab", "Tab", "Right")
 	s.WaitFor("◂ a model ▸", 10*time.Second)
-	s.SendKeys("Tab", "Tab", "Tab", "Right")
+	s.SendKeys("Tab", "Tab", "Tab", "Tab", "Right")
 	s.WaitUntil("both seats a model, with the mock", func(sc string) bool {
 		return strings.Count(sc, "◂ a model ▸") == 2 && strings.Count(sc, "◂ mock ▸") == 2
 	}, 10*time.Second)
