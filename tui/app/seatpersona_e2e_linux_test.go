@@ -135,6 +135,55 @@ func TestE2ESeatPersonaAndTools(t *testing.T) {
 	}
 }
 
+// TestE2EDebateAgentTools: in the new-debate form, a persona spoken for
+// by the scripted ACP agent (--agent) brings up the Agent tools row;
+// write chosen there, the debate started lets the agent edit, as
+// --allow-agent-tools write does.
+func TestE2EDebateAgentTools(t *testing.T) {
+	bin := tmuxtest.Build(t, "./cmd/roundtable")
+	agent := tmuxtest.Build(t, "./debate/internal/acpagent/agentbin")
+	record := filepath.Join(t.TempDir(), "record.jsonl")
+	script, err := json.Marshal(map[string]any{"record": record, "turns": []map[string]any{{"steps": []map[string]any{
+		{"permission": map[string]any{"kind": "edit", "title": "edit main.go", "path": "main.go"}},
+		{"say": "Keep the store whole."},
+	}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scriptPath := filepath.Join(t.TempDir(), "script.json")
+	if err := os.WriteFile(scriptPath, script, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := append(e2eEnv(t), "ACPAGENT_SCRIPT="+scriptPath)
+	s := tmuxtest.Start(t, tmuxtest.Options{Width: 80, Height: 24, Dir: t.TempDir(), Env: env},
+		bin, "tui", "--fast", "--rounds", "1", "--agent", "Skeptic=acp:"+agent)
+	s.WaitFor("Welcome to roundtable", 15*time.Second)
+	s.SendKeys("n")
+	s.WaitFor("New persona debate", 10*time.Second)
+	s.SendKeys("-l", "Split the store?")
+	s.SendKeys("Tab", "Tab", "Tab")
+	s.WaitFor("▸ Agent tools ◂ read-only ▸", 10*time.Second)
+	s.SendKeys("Right")
+	s.WaitFor("▸ Agent tools ◂ write ▸", 10*time.Second)
+	s.SendKeys("C-s")
+	s.WaitFor("verdict in", 60*time.Second)
+	outcome := ""
+	for _, rec := range records(record) {
+		if rec["permission"] == "edit" {
+			outcome, _ = rec["outcome"].(string)
+		}
+	}
+	if outcome != "allow" {
+		t.Errorf("the agent's edit: outcome %q, want allow (write chosen in the form)", outcome)
+	}
+	s.SendKeys("q")
+	s.WaitFor("1 room in", 10*time.Second)
+	s.SendKeys("q")
+	if code := s.ExitStatus(10 * time.Second); code != 0 {
+		t.Errorf("exit status %d", code)
+	}
+}
+
 // seatCmdline is the argv of the `roundtable seat` process whose log is
 // at path: its pid from the log's first line, its argv from /proc.
 func seatCmdline(t *testing.T, path string) []string {
