@@ -296,6 +296,7 @@ func (m Model) show(s screen) (tea.Model, tea.Cmd) {
 		m.rform = forms.NewRoomForm(forms.RoomOptions{
 			Cwd: m.opts.Cwd, Dark: m.dark, Context: m.opts.Context,
 			Seats: m.seats, SeatProgram: m.opts.SeatProgram, Provider: m.opts.Debate.Provider, Getenv: m.opts.Debate.Getenv,
+			AgentTools: m.opts.Debate.AgentTools,
 		})
 		init = m.rform.Init()
 	case screenDebate:

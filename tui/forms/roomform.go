@@ -44,6 +44,9 @@ type RoomOptions struct {
 	// by a model; Getenv completes them (nil: no environment).
 	Provider debate.ProviderConfig
 	Getenv   func(string) string
+	// AgentTools is the app's --allow-agent-tools, what a seat played by
+	// an ACP agent may do beyond reading until the form changes it.
+	AgentTools debate.AgentTools
 }
 
 // Room form defaults.

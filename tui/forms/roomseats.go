@@ -160,7 +160,7 @@ func (f *RoomForm) initSeats() {
 		}
 	}
 	for i := range f.seatChoices {
-		f.seatChoices[i] = seatChoice{mind: mindMCP, provider: provider, preset: min(i, len(seatproc.Presets)-1)}
+		f.seatChoices[i] = seatChoice{mind: mindMCP, provider: provider, preset: min(i, len(seatproc.Presets)-1), tools: f.opts.AgentTools}
 		in := &f.inputs[seatFields[i].persona]
 		in.Placeholder = "Name=who they are (empty: none)"
 		// Longer than the checks allow, so a description too long is

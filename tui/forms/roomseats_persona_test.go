@@ -104,3 +104,21 @@ func TestRoomFormSeatPersonaRefused(t *testing.T) {
 		t.Errorf("typing did not clear the error: %q", f.err)
 	}
 }
+
+// TestRoomFormSeatToolsFromFlags: the app's --allow-agent-tools is what a
+// seat played by an ACP agent may do until the form changes it; a model's
+// seat gets no tools from it.
+func TestRoomFormSeatToolsFromFlags(t *testing.T) {
+	f := NewRoomForm(RoomOptions{Cwd: t.TempDir(), AgentTools: debate.AllowWrite, Getenv: func(string) string { return "" }})
+	f.seatChoices[0].mind, f.seatChoices[1].mind = mindAgent, mindModel
+	if v := plain(f.View()); !strings.Contains(v, "tools     ◂ write ▸") {
+		t.Errorf("the flag's tools are not shown:\n%s", v)
+	}
+	play, problem := f.checkSeats()
+	if problem != "" {
+		t.Fatal(problem)
+	}
+	if play[0].spec.AllowAgentTools != "write" || play[1].spec.AllowAgentTools != "" {
+		t.Errorf("the lead's tools %q, the peer's %q", play[0].spec.AllowAgentTools, play[1].spec.AllowAgentTools)
+	}
+}
