@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"sync"
 	"sync/atomic"
 )
 
@@ -17,10 +18,21 @@ const agentMarkVar = "ROUNDTABLE_AGENT"
 
 var agentSeq atomic.Int64
 
+var (
+	markOnce   sync.Once
+	markPrefix string
+)
+
 // newAgentMark is a value for agentMarkVar no other agent has: this
-// process's pid, a count and a random part.
+// process's pid and start time (which say whether its owner is alive), a
+// count and a random part. The first one also sweeps what agents of a
+// killed roundtable left running (sweepOrphanAgents).
 func newAgentMark() string {
+	markOnce.Do(func() {
+		markPrefix = fmt.Sprintf("%d-%d-", os.Getpid(), selfStart())
+		sweepOrphanAgents()
+	})
 	var b [4]byte
 	_, _ = rand.Read(b[:])
-	return fmt.Sprintf("%d-%d-%s", os.Getpid(), agentSeq.Add(1), hex.EncodeToString(b[:]))
+	return fmt.Sprintf("%s%d-%s", markPrefix, agentSeq.Add(1), hex.EncodeToString(b[:]))
 }

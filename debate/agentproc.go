@@ -34,8 +34,9 @@ type agentProc struct {
 	stderr *tailWriter
 
 	session acp.SessionId
-	exited  chan struct{} // closed once the agent has exited and its group was killed
-	waitErr error         // set before exited closes
+	died    chan struct{} // closed once the agent's process has exited
+	exited  chan struct{} // closed once, after that, what it started is gone too (and its copy)
+	waitErr error         // set before died closes
 
 	garbage  atomic.Pointer[string] // the first line on stdout that was not ACP
 	onJunk   atomic.Pointer[func()] // called on such a line during the handshake
@@ -77,7 +78,7 @@ func startAgent(ctx context.Context, spec AgentSpec, opts AgentOptions) (*agentP
 	if err != nil {
 		return nil, err
 	}
-	a := &agentProc{label: spec.Label(), grace: opts.Grace, exited: make(chan struct{}), stderr: &tailWriter{}, sent: map[Purpose]bool{}}
+	a := &agentProc{label: spec.Label(), grace: opts.Grace, died: make(chan struct{}), exited: make(chan struct{}), stderr: &tailWriter{}, sent: map[Purpose]bool{}}
 	dir := opts.Cwd
 	if needsCopy(spec, opts.Tools) {
 		c, err := copyFolder(ctx, opts.Cwd)
@@ -139,6 +140,7 @@ func startAgent(ctx context.Context, spec AgentSpec, opts AgentOptions) (*agentP
 	}()
 	go func() {
 		a.waitErr = cmd.Wait()
+		close(a.died)
 		// Whatever the agent left behind (an MCP server, a tool) goes
 		// with it, also what moved to a group of its own.
 		killGroup(cmd)
@@ -173,7 +175,7 @@ func (a *agentProc) handshake(ctx context.Context, cwd string) error {
 	}
 	go func() {
 		select {
-		case <-a.exited:
+		case <-a.died:
 			cancel(errAgentExited)
 		case <-hctx.Done():
 		}
@@ -253,7 +255,7 @@ func (a *agentProc) authError(re *acp.RequestError) error {
 // exitError says the agent exited during step, how, and the last line it
 // wrote on stderr.
 func (a *agentProc) exitError(step string) error {
-	<-a.exited
+	<-a.died
 	how := "by itself"
 	if a.waitErr != nil {
 		how = "with " + a.waitErr.Error()
@@ -301,7 +303,7 @@ func (a *agentProc) junkLine() string {
 // isDead reports whether the agent's process has exited.
 func (a *agentProc) isDead() bool {
 	select {
-	case <-a.exited:
+	case <-a.died:
 		return true
 	default:
 		return false

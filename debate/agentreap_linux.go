@@ -3,6 +3,7 @@ package debate
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -49,11 +50,17 @@ func readProc(pid int) (procEntry, bool) {
 // their environment, and their descendants (which may have cleared it),
 // whatever process group or session they moved to.
 func agentProcs(mark string) []procEntry {
+	return markedProcs(func(v string) bool { return v == mark })
+}
+
+// markedProcs lists the live processes whose agentMarkVar value is
+// matched by match, and their descendants.
+func markedProcs(match func(mark string) bool) []procEntry {
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
 	}
-	want := []byte(agentMarkVar + "=" + mark + "\x00")
+	key := []byte(agentMarkVar + "=")
 	all := map[int]procEntry{}
 	kids := map[int][]int{}
 	var marked []int
@@ -69,8 +76,14 @@ func agentProcs(mark string) []procEntry {
 		all[pid] = p
 		kids[p.ppid] = append(kids[p.ppid], pid)
 		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err == nil && (bytes.HasPrefix(env, want) || bytes.Contains(env, append([]byte{0}, want...))) {
-			marked = append(marked, pid)
+		if err != nil {
+			continue
+		}
+		for kv := range bytes.SplitSeq(env, []byte{0}) {
+			if v, ok := bytes.CutPrefix(kv, key); ok && match(string(v)) {
+				marked = append(marked, pid)
+				break
+			}
 		}
 	}
 	seen := map[int]bool{}
@@ -86,6 +99,43 @@ func agentProcs(mark string) []procEntry {
 		marked = append(marked, kids[pid]...)
 	}
 	return out
+}
+
+// selfStart is this process's start time, part of every mark it gives,
+// so a later roundtable can tell the owner of a mark is gone.
+func selfStart() uint64 {
+	p, _ := readProc(os.Getpid())
+	return p.start
+}
+
+// sweepOrphanAgents kills what agents of a roundtable that was killed
+// (SIGKILL leaves it no chance to stop them) left running: processes in
+// this pid namespace whose mark names an owner that is no longer alive.
+// Pdeathsig took the agents themselves; this takes what left their group.
+func sweepOrphanAgents() {
+	self, err := os.Readlink("/proc/self/ns/pid")
+	if err != nil {
+		return
+	}
+	dead := func(mark string) bool {
+		var pid int
+		var start uint64
+		if _, err := fmt.Sscanf(mark, "%d-%d-", &pid, &start); err != nil || start == 0 {
+			return false
+		}
+		p, alive := readProc(pid)
+		if !alive {
+			// A zombie owner is dead too; a missing one, gone.
+			return true
+		}
+		return p.start != start
+	}
+	for _, p := range markedProcs(dead) {
+		// Another namespace's pids are not ours to judge.
+		if ns, err := os.Readlink("/proc/" + strconv.Itoa(p.pid) + "/ns/pid"); err == nil && ns == self {
+			killExact(p)
+		}
+	}
 }
 
 // killMarked kills every process that carries the agent's mark, or

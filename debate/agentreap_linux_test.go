@@ -3,7 +3,9 @@ package debate
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
@@ -13,9 +15,9 @@ import (
 	"github.com/roundtable-dev/roundtable/debate/internal/acpagent"
 )
 
-// markedProcs lists the live processes carrying ROUNDTABLE_AGENT=mark,
+// liveMarked lists the live processes carrying ROUNDTABLE_AGENT=mark,
 // read from /proc.
-func markedProcs(mark string) []int {
+func liveMarked(mark string) []int {
 	ents, _ := os.ReadDir("/proc")
 	var out []int
 	for _, e := range ents {
@@ -87,7 +89,7 @@ func TestAgentStopKillsWhatLeftItsGroup(t *testing.T) {
 			if mark == "" {
 				t.Fatalf("the agent's environment lacks %s", agentMarkVar)
 			}
-			if m := markedProcs(mark); len(m) != 3 {
+			if m := liveMarked(mark); len(m) != 3 {
 				t.Fatalf("marked processes %v, want the agent, its child and its session child", m)
 			}
 			if len(session) != 1 || session[0].pid == agents[0] || sessionOf(session[0].pid) != session[0].pid {
@@ -99,7 +101,7 @@ func TestAgentStopKillsWhatLeftItsGroup(t *testing.T) {
 					t.Errorf("pid %d is still alive after the stop", p.pid)
 				}
 			}
-			if m := markedProcs(mark); len(m) != 0 {
+			if m := liveMarked(mark); len(m) != 0 {
 				t.Errorf("still alive with the agent's mark: %v", m)
 			}
 		})
@@ -136,4 +138,49 @@ func sessionOf(pid int) int {
 	}
 	n, _ := strconv.Atoi(f[3])
 	return n
+}
+
+// TestSweepOrphanAgents: what agents of a roundtable killed by SIGKILL
+// left running (in a session of its own, out of reach of Pdeathsig) is
+// killed by the next roundtable's first agent start; a process marked by
+// a live owner is not touched.
+func TestSweepOrphanAgents(t *testing.T) {
+	// A dead owner: a process that has exited, with its real start time.
+	owner := exec.Command("sleep", "600")
+	if err := owner.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ownerPid := owner.Process.Pid
+	op, ok := readProc(ownerPid)
+	_ = owner.Process.Kill()
+	_ = owner.Wait()
+	if !ok {
+		t.Fatal("the owner's start time cannot be read")
+	}
+	start := func(mark string) procEntry {
+		cmd := exec.Command("sleep", "600")
+		cmd.Env = []string{agentMarkVar + "=" + mark}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() { _ = cmd.Wait() }()
+		p, _ := readProc(cmd.Process.Pid)
+		t.Cleanup(func() { killExact(p) })
+		return p
+	}
+	orphan := start(fmt.Sprintf("%d-%d-1-dead", ownerPid, op.start))
+	ours := start(fmt.Sprintf("%d-%d-1-live", os.Getpid(), selfStart()))
+	sweepOrphanAgents()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if q, live := readProc(orphan.pid); !live || q.start != orphan.start {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the orphan of a dead roundtable is still alive after the sweep")
+		}
+	}
+	if q, live := readProc(ours.pid); !live || q.start != ours.start {
+		t.Fatal("the sweep killed a process of a live roundtable")
+	}
 }

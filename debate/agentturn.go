@@ -85,7 +85,7 @@ func (a *agentProc) turn(ctx context.Context, req Request, onDelta func(string) 
 			return a.finish(r)
 		case <-ctx.Done():
 			return Usage{}, context.Cause(ctx)
-		case <-a.exited:
+		case <-a.died:
 			// The agent died. Its last updates and the failed prompt are
 			// on their way; the prompt's answer says how it ended.
 			select {
