@@ -109,18 +109,22 @@ func copyFolder(ctx context.Context, src string) (_ *folderCopy, err error) {
 	}()
 	g, isGit := gitCheckout(src)
 	top := src
-	if isGit {
-		top = g.top
-	}
-	dst := filepath.Join(root, filepath.Base(top))
-	if err := os.Mkdir(dst, 0o755); err != nil {
-		return nil, err
-	}
 	var entries []string
 	if isGit {
+		top = g.top
 		entries, err = g.files()
-	} else {
+		if err == nil && !holds(entries, top, src) {
+			// The folder is one git ignores (a build folder): copy it
+			// as a plain folder.
+			isGit, top = false, src
+		}
+	}
+	if err == nil && !isGit {
 		entries, err = walkFiles(top)
+	}
+	dst := filepath.Join(root, filepath.Base(top))
+	if merr := os.Mkdir(dst, 0o755); merr != nil {
+		return nil, merr
 	}
 	if err == nil {
 		err = copyEntries(ctx, top, dst, entries)
@@ -143,6 +147,21 @@ func copyFolder(ctx context.Context, src string) (_ *folderCopy, err error) {
 		c.dir = filepath.Join(dst, rel)
 	}
 	return c, nil
+}
+
+// holds reports whether one of the entries (relative to top) is in dir.
+func holds(entries []string, top, dir string) bool {
+	rel, err := filepath.Rel(top, dir)
+	if err != nil || rel == "." {
+		return true
+	}
+	prefix := rel + string(filepath.Separator)
+	for _, e := range entries {
+		if strings.HasPrefix(e, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // remove deletes the copy and everything the agent left in it.

@@ -200,6 +200,20 @@ func TestCopyFolderGitSubfolder(t *testing.T) {
 	}
 }
 
+// TestCopyFolderIgnoredSubfolder: a session in a folder git ignores (a
+// build folder) gets that folder, copied as a plain one.
+func TestCopyFolderIgnoredSubfolder(t *testing.T) {
+	top, _ := gitFixture(t)
+	c, err := copyFolder(context.Background(), filepath.Join(top, "build"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.remove()
+	if data, err := os.ReadFile(filepath.Join(c.dir, "out.bin")); err != nil || string(data) != "ignored" {
+		t.Errorf("out.bin in the copy of the ignored folder: %q %v", data, err)
+	}
+}
+
 func TestCopyFolderUnbornGit(t *testing.T) {
 	top := filepath.Join(t.TempDir(), "fresh")
 	git(t, filepath.Dir(top), "init", "-q", top)
