@@ -105,7 +105,8 @@ func TestAgentDebateBinary(t *testing.T) {
 			default:
 			}
 		}
-		want := []string{"tool|reading store.go", "tool|editing main.go", "refused|refused: edit main.go", "plan|plan 1/2: reread"}
+		// A command agent that may only read works on a copy, and says so first.
+		want := []string{"note|" + copyNote, "tool|reading store.go", "tool|editing main.go", "refused|refused: edit main.go", "plan|plan 1/2: reread"}
 		if strings.Join(acts, "\n") != strings.Join(want, "\n") {
 			t.Errorf("activity %q, want %q", acts, want)
 		}
@@ -126,7 +127,7 @@ func TestAgentDebateBinary(t *testing.T) {
 		if len(claude) != 2 || claude[0].Text != "The store is **small**; I would not split it." || claude[0].Agent != "acp:acpagent" {
 			t.Fatalf("Claude's messages: %+v", claude)
 		}
-		if got := claude[0].Activity; len(got) != 3 || got[2] != (room.Activity{Kind: "refused", Text: "refused: edit main.go"}) {
+		if got := claude[0].Activity; len(got) != 4 || got[0].Text != copyNote || got[3] != (room.Activity{Kind: "refused", Text: "refused: edit main.go"}) {
 			t.Errorf("saved activity %+v", got)
 		}
 		raw, _ := os.ReadFile(filepath.Join(r.MessagesDir(), claude[0].File))

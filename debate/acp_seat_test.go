@@ -78,8 +78,9 @@ func TestPlayedSeatThroughScriptedAgent(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") || st.Closed == nil {
 		t.Fatalf("room (closed %+v):\n%s\nwant:\n%s", st.Closed, strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if a := st.Messages[1].Activity; len(a) != 1 || a[0].Kind != "tool" || !strings.Contains(a[0].Text, "store.go") {
-		t.Fatalf("the objection's activity = %+v, want the agent's read of store.go", a)
+	// A command agent that may only read works on a copy, and says so first.
+	if a := st.Messages[1].Activity; len(a) != 2 || a[0].Text != copyNote || a[1].Kind != "tool" || !strings.Contains(a[1].Text, "store.go") {
+		t.Fatalf("the objection's activity = %+v, want the copy's note and the agent's read of store.go", a)
 	}
 	if len(st.Messages[3].Activity) != 0 {
 		t.Fatalf("the concession carries activity %+v it did not have", st.Messages[3].Activity)

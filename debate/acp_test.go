@@ -30,23 +30,8 @@ func newScripted(t *testing.T, s acpagent.Script, tools AgentTools) *scripted {
 	sc := &scripted{pidDir: t.TempDir(), cwd: t.TempDir()}
 	sc.record = filepath.Join(t.TempDir(), "record.jsonl")
 	s.PidDir, s.Record = sc.pidDir, sc.record
-	// Scripts name files under the session's folder as ROOT.
-	var turns []acpagent.Turn
-	for _, tn := range s.Turns {
-		steps := make([]acpagent.Step, len(tn.Steps))
-		for i, st := range tn.Steps {
-			for _, tl := range []**acpagent.Tool{&st.Tool, &st.Permission} {
-				if *tl != nil {
-					c := **tl
-					c.Path = strings.ReplaceAll(c.Path, "ROOT", sc.cwd)
-					*tl = &c
-				}
-			}
-			steps[i] = st
-		}
-		turns = append(turns, acpagent.Turn{Steps: steps, StopReason: tn.StopReason})
-	}
-	s.Turns = turns
+	// Scripts name files under the agent's folder as ROOT; the agent
+	// puts in its working folder (a copy when it works on one).
 	script := acpagent.WriteScript(t, s)
 	p, err := NewAgentProvider(AgentSpec{Command: []string{bin}}, AgentOptions{
 		Cwd: sc.cwd, Tools: tools, Env: []string{acpagent.EnvScript + "=" + script}, Grace: 300 * time.Millisecond,
@@ -135,8 +120,9 @@ func TestAgentStreamsAndSendsOnlyWhatIsNew(t *testing.T) {
 			cwd = c
 		}
 	}
-	if want, _ := filepath.Abs(sc.cwd); cwd != want {
-		t.Errorf("session cwd %q, want %q", cwd, want)
+	// A command agent that may only read works on a copy of the folder.
+	if want, _ := filepath.Abs(sc.cwd); cwd == want || filepath.Base(cwd) != filepath.Base(want) {
+		t.Errorf("session cwd %q, want a copy of %q", cwd, want)
 	}
 }
 
@@ -396,7 +382,7 @@ func TestAgentTraps(t *testing.T) {
 	if got := seat("FIRST-REQUEST"); got != "Real words." {
 		t.Fatalf("text %q: the warning must not be the persona's words", got)
 	}
-	if len(acts) != 1 || acts[0].Kind != ActivityNote || !strings.HasPrefix(acts[0].Text, "Model metadata for") {
+	if len(acts) != 2 || acts[0].Text != copyNote || acts[1].Kind != ActivityNote || !strings.HasPrefix(acts[1].Text, "Model metadata for") {
 		t.Fatalf("activity %+v", acts)
 	}
 	seat("SECOND-REQUEST")

@@ -24,6 +24,9 @@ import (
 type agentProc struct {
 	label  string
 	grace  time.Duration
+	mark   string      // agentMarkVar's value in its environment
+	copy   *folderCopy // the disposable copy it works in; nil: in place
+	noted  bool        // the copy's note was shown (guarded by the slot's mutex)
 	cmd    *exec.Cmd
 	conn   *acp.ClientSideConnection
 	client *agentClient
@@ -32,8 +35,9 @@ type agentProc struct {
 	stderr *tailWriter
 
 	session acp.SessionId
-	exited  chan struct{} // closed once the agent has exited and its group was killed
-	waitErr error         // set before exited closes
+	died    chan struct{} // closed once the agent's process has exited
+	exited  chan struct{} // closed once, after that, what it started is gone too (and its copy)
+	waitErr error         // set before died closes
 
 	garbage  atomic.Pointer[string] // the first line on stdout that was not ACP
 	onJunk   atomic.Pointer[func()] // called on such a line during the handshake
@@ -66,32 +70,45 @@ func agentErrorf(kind error, format string, args ...any) error {
 	return &agentError{kind: kind, msg: fmt.Sprintf(format, args...)}
 }
 
-// startAgent starts the agent in cwd, in its own process group, and opens
-// its session: initialize (no filesystem or terminal capability offered),
-// then session/new, held by the agent's own restraints (agentrestraint.go).
-// ctx bounds the start-up.
+// startAgent starts the agent in cwd (or in a disposable copy of it, see
+// needsCopy), in its own process group, and opens its session: initialize
+// (no filesystem or terminal capability offered), then session/new, held
+// by the agent's own restraints (agentrestraint.go). ctx bounds the
+// start-up.
 func startAgent(ctx context.Context, spec AgentSpec, opts AgentOptions) (*agentProc, error) {
 	path, err := spec.Check()
 	if err != nil {
 		return nil, err
 	}
-	a := &agentProc{label: spec.Label(), grace: opts.Grace, exited: make(chan struct{}), stderr: &tailWriter{}, sent: map[Purpose]bool{}}
+	a := &agentProc{label: spec.Label(), grace: opts.Grace, died: make(chan struct{}), exited: make(chan struct{}), stderr: &tailWriter{}, sent: map[Purpose]bool{}}
+	dir := opts.Cwd
+	if needsCopy(spec, opts.Tools) {
+		c, err := copyFolder(ctx, opts.Cwd)
+		if err != nil {
+			return nil, err
+		}
+		a.copy, dir = c, c.dir
+	}
 	cmd := exec.Command(path, slices.Concat(spec.Command[1:], restraintArgs(spec, opts.Tools))...)
-	cmd.Dir = opts.Cwd
+	cmd.Dir = dir
+	a.mark = newAgentMark()
 	env := append(os.Environ(), opts.Env...)
 	cmd.Env = append(env, restraintEnv(spec, opts.Tools, env)...)
+	cmd.Env = append(cmd.Env, agentMarkVar+"="+a.mark)
 	ownGroup(cmd)
 	// Plain pipes rather than exec's copying goroutines: Wait then never
 	// waits for a grandchild that holds stdout open, and what the agent
 	// wrote before it died stays readable.
 	inR, inW, err := os.Pipe()
 	if err != nil {
+		a.copy.remove()
 		return nil, err
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		inR.Close()
 		inW.Close()
+		a.copy.remove()
 		return nil, err
 	}
 	errR, errW, err := os.Pipe()
@@ -100,6 +117,7 @@ func startAgent(ctx context.Context, spec AgentSpec, opts AgentOptions) (*agentP
 		inW.Close()
 		outR.Close()
 		outW.Close()
+		a.copy.remove()
 		return nil, err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
@@ -111,6 +129,7 @@ func startAgent(ctx context.Context, spec AgentSpec, opts AgentOptions) (*agentP
 		inW.Close()
 		outR.Close()
 		errR.Close()
+		a.copy.remove()
 		return nil, fmt.Errorf("start the agent %s: %w", a.label, err)
 	}
 	a.cmd, a.stdin, a.stdout = cmd, inW, outR
@@ -124,17 +143,20 @@ func startAgent(ctx context.Context, spec AgentSpec, opts AgentOptions) (*agentP
 	}()
 	go func() {
 		a.waitErr = cmd.Wait()
+		close(a.died)
 		// Whatever the agent left behind (an MCP server, a tool) goes
-		// with it.
+		// with it, also what moved to a group of its own.
 		killGroup(cmd)
+		killMarked(a.mark)
+		a.copy.remove()
 		close(a.exited)
 	}()
-	a.client = newAgentClient(opts.Tools, opts.Cwd)
+	a.client = newAgentClient(opts.Tools, dir)
 	a.conn = acp.NewClientSideConnection(a.client, inW, &acpLineReader{r: bufio.NewReaderSize(outR, 64<<10), junk: a.sawJunk, updates: &a.client.read})
 	// The SDK logs through slog; its lines would land on our stderr (or an
 	// MCP client's) and say nothing the errors below do not.
 	a.conn.SetLogger(slog.New(slog.DiscardHandler))
-	if err := a.handshake(ctx, opts.Cwd); err != nil {
+	if err := a.handshake(ctx, dir); err != nil {
 		a.stop(false)
 		return nil, err
 	}
@@ -156,7 +178,7 @@ func (a *agentProc) handshake(ctx context.Context, cwd string) error {
 	}
 	go func() {
 		select {
-		case <-a.exited:
+		case <-a.died:
 			cancel(errAgentExited)
 		case <-hctx.Done():
 		}
@@ -213,7 +235,7 @@ func (a *agentProc) authError(re *acp.RequestError) error {
 // exitError says the agent exited during step, how, and the last line it
 // wrote on stderr.
 func (a *agentProc) exitError(step string) error {
-	<-a.exited
+	<-a.died
 	how := "by itself"
 	if a.waitErr != nil {
 		how = "with " + a.waitErr.Error()
@@ -261,7 +283,7 @@ func (a *agentProc) junkLine() string {
 // isDead reports whether the agent's process has exited.
 func (a *agentProc) isDead() bool {
 	select {
-	case <-a.exited:
+	case <-a.died:
 		return true
 	default:
 		return false

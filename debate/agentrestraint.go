@@ -28,12 +28,15 @@ import (
 //     unless allowed; and unless commands are allowed, GIT_DIR pointing
 //     nowhere, since opencode writes its project id into .git/opencode of
 //     any repository it opens (it then sees a plain folder);
-//   - claude: plan mode when read-only; it asks before every edit and
-//     command;
+//   - claude: its dontAsk mode when read-only (edits and commands are
+//     denied without asking; its plan mode let them run in our test);
+//     with tools allowed, default: it asks, and roundtable answers;
 //   - codex: its read-only mode (its sandbox).
 //
-// Such an agent is held; an unknown acp:<command> is not, and is run on a
-// copy of the working tree unless writes are allowed.
+// Such an agent is held. Gemini speaks only Google's API, so what it does
+// under these restraints has not been seen here; it is not counted as
+// held, and like an unknown acp:<command> it runs on a copy of the working
+// tree unless writes are allowed.
 
 // agentHeld reports whether the agent is held to tools by its own
 // restraints (above) and roundtable's permission answers, so it may work
@@ -43,7 +46,7 @@ func agentHeld(spec AgentSpec, tools AgentTools) bool {
 		return true
 	}
 	switch spec.Preset {
-	case "claude", "codex", "gemini", "qwen", "opencode":
+	case "claude", "codex", "qwen", "opencode":
 		return true
 	}
 	return false

@@ -37,6 +37,10 @@ func (a *agentProc) turn(ctx context.Context, req Request, onDelta func(string) 
 	defer a.client.end(t)
 	a.inTurn.Store(true)
 	defer a.inTurn.Store(false)
+	if a.copy != nil && !a.noted && req.OnActivity != nil {
+		a.noted = true
+		req.OnActivity(Activity{Kind: ActivityNote, Text: copyNote})
+	}
 
 	// The prompt's own context is not ctx: on cancel the stop sends
 	// session/cancel itself, then kills the agent after the grace period.
@@ -81,7 +85,7 @@ func (a *agentProc) turn(ctx context.Context, req Request, onDelta func(string) 
 			return a.finish(r)
 		case <-ctx.Done():
 			return Usage{}, context.Cause(ctx)
-		case <-a.exited:
+		case <-a.died:
 			// The agent died. Its last updates and the failed prompt are
 			// on their way; the prompt's answer says how it ended.
 			select {

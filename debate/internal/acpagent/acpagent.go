@@ -38,6 +38,11 @@ type Script struct {
 	// Children is how many child processes (sleeping, like MCP servers)
 	// the agent starts in its own process group.
 	Children int `json:"children,omitempty"`
+	// SessionChildren is how many children the agent starts in a session
+	// of their own (setsid, like codex's shell snapshot), out of reach of
+	// a kill of its group; each starts a grandchild with an empty
+	// environment. They write "session-<pid>" and "bare-<pid>" to PidDir.
+	SessionChildren int `json:"sessionChildren,omitempty"`
 	// PidDir receives one empty file per process, named by its pid: the
 	// agent's ("agent-<pid>") and its children's ("child-<pid>").
 	PidDir string `json:"pidDir,omitempty"`
@@ -88,7 +93,8 @@ type Step struct {
 }
 
 // Tool is a tool call: its ACP kind (read, search, edit, delete, move,
-// execute, fetch, think, other), title and file path.
+// execute, fetch, think, other), title and file path (a leading ROOT is
+// the folder the agent works in).
 type Tool struct {
 	Kind  string `json:"kind"`
 	Title string `json:"title,omitempty"`

@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -23,7 +24,12 @@ import (
 )
 
 func main() {
-	if os.Getenv("ACPAGENT_CHILD") != "" {
+	switch os.Getenv("ACPAGENT_CHILD") {
+	case "":
+	case "session":
+		sessionChild()
+		return
+	default:
 		child()
 		return
 	}
@@ -48,6 +54,14 @@ func main() {
 		c.Env = append(os.Environ(), "ACPAGENT_CHILD=1")
 		if err := c.Start(); err == nil {
 			mark(s.PidDir, "child", c.Process.Pid)
+		}
+	}
+	for range s.SessionChildren {
+		c := exec.Command(os.Args[0])
+		c.Env = append(os.Environ(), "ACPAGENT_CHILD=session", "ACPAGENT_PIDDIR="+s.PidDir)
+		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := c.Start(); err == nil {
+			mark(s.PidDir, "session", c.Process.Pid)
 		}
 	}
 	for _, g := range s.Garbage {
@@ -80,6 +94,17 @@ func forever() {
 func child() {
 	signal.Ignore(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	time.Sleep(time.Hour)
+}
+
+// sessionChild is a child in a session of its own: it starts a grandchild
+// with an empty environment, then sleeps like child.
+func sessionChild() {
+	c := exec.Command(os.Args[0])
+	c.Env = []string{"ACPAGENT_CHILD=1"}
+	if err := c.Start(); err == nil {
+		mark(os.Getenv("ACPAGENT_PIDDIR"), "bare", c.Process.Pid)
+	}
+	child()
 }
 
 func mark(dir, kind string, pid int) {
@@ -297,14 +322,25 @@ func title(t *acpagent.Tool) string {
 	if t.Title != "" {
 		return t.Title
 	}
-	return t.Kind + " " + t.Path
+	return t.Kind + " " + path(t)
 }
 
 func locs(t *acpagent.Tool) []acp.ToolCallLocation {
 	if t.Path == "" {
 		return nil
 	}
-	return []acp.ToolCallLocation{{Path: t.Path}}
+	return []acp.ToolCallLocation{{Path: path(t)}}
+}
+
+// path is the tool's path with a leading ROOT replaced by the folder the
+// agent works in, as a real agent names its files.
+func path(t *acpagent.Tool) string {
+	if rest, ok := strings.CutPrefix(t.Path, "ROOT"); ok {
+		if wd, err := os.Getwd(); err == nil {
+			return wd + rest
+		}
+	}
+	return t.Path
 }
 
 func (a *agent) CloseSession(context.Context, acp.CloseSessionRequest) (acp.CloseSessionResponse, error) {
