@@ -13,7 +13,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -225,6 +224,9 @@ func badTokens(room, path, problem string) error {
 // per grant at most, is an error wrapping ErrBadTokens. The signature is
 // that of the file read.
 func readTokens(room, path string) ([]tokenRecord, fileSig, error) {
+	if err := checkTokensFolders(room, path); err != nil {
+		return nil, fileSig{}, err
+	}
 	f, err := OpenNoFollow(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -243,9 +245,10 @@ func readTokens(room, path string) ([]tokenRecord, fileSig, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, sig, badTokens(room, path, fmt.Sprintf("is not a regular file (%s)", fi.Mode().Type()))
 	}
-	// Whoever can write tokens.json can let themselves in.
-	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o022 != 0 {
-		return nil, sig, badTokens(room, path, fmt.Sprintf("can be written by other users (mode %04o)", fi.Mode().Perm()))
+	// Whoever can write tokens.json can let themselves in
+	// (tokens_trust_unix.go).
+	if err := checkTokensFile(room, path, fi); err != nil {
+		return nil, sig, err
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxTokensFile+1))
 	if err != nil {
@@ -533,4 +536,18 @@ func badB64Token(s string) int {
 
 func asciiAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// untrusted says that a room's tokens.json cannot be trusted, why, and the
+// command that fixes it.
+func untrusted(room, path, problem, fix string) error {
+	return fmt.Errorf("%w: %s (room %q) %s, so its tokens are not trusted; to fix it: %s", ErrBadTokens, path, room, problem, fix)
+}
+
+// quotePath quotes a path for a shell command line when it needs it.
+func quotePath(p string) string {
+	if plain(p) {
+		return p
+	}
+	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 }

@@ -134,9 +134,9 @@ func runHost(cmd *cobra.Command, o hostOptions) error {
 		}
 		return nil
 	}
-	tokens, err := room.NewTokenSet(rooms)
+	tokens, rooms, err := mcpserver.HostTokens(rooms, o.all)
 	if err != nil {
-		return fmt.Errorf("read the rooms' tokens: %w", err)
+		return err
 	}
 	ln, err := net.Listen("tcp", o.listen)
 	if err != nil {

@@ -187,3 +187,27 @@ func PrintTokens(out io.Writer, url string, rooms []*room.Room) error {
 	}
 	return nil
 }
+
+// HostTokens reads the tokens of the rooms a host starts with. A room whose
+// tokens.json cannot be used or trusted stops the host, with the error
+// saying which file and what to run; with all (host --all) the room is
+// left out instead and the others are served: the room picker, which
+// tries every room not served, says why on stderr and serves it once its
+// files are fixed (PickUpRooms).
+func HostTokens(rooms []*room.Room, all bool) (*room.TokenSet, []*room.Room, error) {
+	tokens, err := room.NewTokenSet(nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	kept := make([]*room.Room, 0, len(rooms))
+	for _, r := range rooms {
+		if _, err := tokens.Add(r); err != nil {
+			if !all {
+				return nil, nil, fmt.Errorf("read the tokens of room %q: %w", r.Config().Room, err)
+			}
+			continue
+		}
+		kept = append(kept, r)
+	}
+	return tokens, kept, nil
+}
