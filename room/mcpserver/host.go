@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -490,4 +491,14 @@ func clientName(message any) string {
 		name = name[:64]
 	}
 	return name
+}
+
+// CheckTLSFiles loads the certificate and key a host is to serve https
+// with, so that a missing or mismatched file is said before the host
+// says it serves.
+func CheckTLSFiles(certFile, keyFile string) error {
+	if _, err := tls.LoadX509KeyPair(certFile, keyFile); err != nil {
+		return fmt.Errorf("load the TLS certificate %s and key %s: %w; give the PEM files of a certificate and its private key (for a test: openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 -subj /CN=localhost -keyout key.pem -out cert.pem)", certFile, keyFile, err)
+	}
+	return nil
 }

@@ -171,9 +171,14 @@ func andList(names []string) string {
 
 // PrintTokens issues the tokens of rooms that have none and prints them
 // once; rooms whose tokens were issued before are named with how to rotate.
+// It records url as where each room is served (room.HostFile), for the
+// lines host --rotate prints.
 func PrintTokens(out io.Writer, url string, rooms []*room.Room) error {
 	for _, r := range rooms {
 		name := r.Config().Room
+		if err := r.RecordHost(url); err != nil {
+			return err
+		}
 		toks, err := r.IssueTokens()
 		if err != nil {
 			return fmt.Errorf("issue the tokens of room %q: %w", name, err)
