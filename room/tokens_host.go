@@ -61,4 +61,3 @@ func (r *Room) HostURL() (string, bool) {
 	}
 	return doc.URL, true
 }
-
