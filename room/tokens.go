@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -550,4 +551,44 @@ func quotePath(p string) string {
 		return p
 	}
 	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+}
+
+// maxTokenFile bounds what is read of a --token-file: a token and a
+// newline, with room to spare.
+const maxTokenFile = 4 << 10
+
+// ErrTokenFile is a --token-file that cannot be used.
+var ErrTokenFile = errors.New("bad token file")
+
+// ReadTokenFile reads a token saved in a file (roundtable watch
+// --token-file): the file holds the token alone, spaces and a final
+// newline aside. A file that other users may read (on Unix: any group or
+// other permission bit) is refused, saying what to run, since the token
+// in it lets them in too.
+func ReadTokenFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v; give the file you saved the token in", ErrTokenFile, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrTokenFile, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%w: %s is not a regular file; save the token alone in a file", ErrTokenFile, path)
+	}
+	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
+		return "", fmt.Errorf("%w: other users can read or change %s (mode %04o), and the token in it lets them in; run: chmod 600 %s",
+			ErrTokenFile, path, fi.Mode().Perm(), quotePath(path))
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxTokenFile+1))
+	if err != nil {
+		return "", fmt.Errorf("%w: read %s: %v", ErrTokenFile, path, err)
+	}
+	tok := strings.TrimSpace(string(data))
+	if len(data) > maxTokenFile || !tokenShape(tok) {
+		return "", fmt.Errorf("%w: %s does not hold a roundtable token alone (rt_ and 43 letters, digits, - or _, as roundtable host printed it)", ErrTokenFile, path)
+	}
+	return tok, nil
 }

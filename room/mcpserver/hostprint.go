@@ -20,7 +20,8 @@ import (
 //     --url URL --bearer-token-env-var VAR" (Codex reads a bearer token
 //     only from an environment variable) after the "export VAR=...", and
 //     an mcpServers JSON entry ({"type":"http","url":...,"headers":...});
-//   - the observer: "roundtable watch --url URL --token ...".
+//   - the observer: "ROUNDTABLE_TOKEN=... roundtable watch --url URL": the
+//     token in the environment, out of the process list.
 //
 // NAME is the seat's usual server name (roundtable-<room>-<seat>). url is
 // the host's address, with or without the /mcp endpoint: seats are given
@@ -54,7 +55,10 @@ func HostInstructions(w io.Writer, url string, roomName string, tokens map[strin
 		if g == room.GrantObserver {
 			b.WriteString("  observer (reads and waits; cannot post, write the spec or close)\n")
 			printLine(&b, "token", tok)
-			printLine(&b, "watch", seatcmd.Shell([]string{"roundtable", "watch", "--url", base, "--token", tok}))
+			// The token goes in the environment, not in argv, where
+			// every user of the machine sees it (ps).
+			printLine(&b, "watch", WatchEnv+"="+seatcmd.Quote(tok)+" "+seatcmd.Shell([]string{"roundtable", "watch", "--url", base}))
+			printLine(&b, "", "(or save the token alone in a file only you can read, chmod 600, and pass --token-file FILE)")
 			continue
 		}
 		name := seatcmd.Seat{Room: roomName, Seat: g}.ServerName()
@@ -82,6 +86,10 @@ func HostInstructions(w io.Writer, url string, roomName string, tokens map[strin
 	}
 	_, _ = io.WriteString(w, b.String())
 }
+
+// WatchEnv is the environment variable roundtable watch --url reads the
+// observer token from.
+const WatchEnv = "ROUNDTABLE_TOKEN"
 
 // printLine writes one labeled line, labels in a column.
 func printLine(b *strings.Builder, label, text string) {
