@@ -191,6 +191,13 @@ func (h *Host) seatFor(ctx context.Context, agent string) (*hostSeat, error) {
 	}
 	if a.grant.Grant != room.GrantObserver {
 		if err := svc.room.SeatHeld(a.grant.Grant); err != nil {
+			// Who holds it, without its pid on the host.
+			var taken *room.SeatTakenError
+			if errors.As(err, &taken) {
+				c := *taken
+				c.PID = 0
+				err = &c
+			}
 			return nil, fmt.Errorf("seat %s of room %q cannot start: %w", a.grant.Grant, a.grant.Room, err)
 		}
 	}
@@ -203,6 +210,7 @@ func (h *Host) seatFor(ctx context.Context, agent string) (*hostSeat, error) {
 		room:     svc.room,
 		notifier: svc.notifier,
 		stop:     h.stop,
+		remote:   true,
 	}
 	s.start.begun.Store(true)
 	s.start.pid = os.Getpid()
@@ -458,13 +466,12 @@ func (h *Host) dispatch(name string) server.ToolHandlerFunc {
 		if name == observeTool && hs.grant.Grant != room.GrantObserver {
 			return refuse("observe_room is for observers (roundtable watch --url); a seat reads the room with read_room and wait_for_message.")
 		}
-		if name == unknownTool {
-			return s.unknown(ctx, req)
+		handle := hs.handlers[name]
+		if name == unknownTool || handle == nil {
+			handle = s.unknown
 		}
-		if handle := hs.handlers[name]; handle != nil {
-			return handle(ctx, req)
-		}
-		return s.unknown(ctx, req)
+		res, err := handle(ctx, req)
+		return scrubResult(s.room.Cwd(), res, err)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -207,4 +208,71 @@ func waitUntil(t *testing.T, cond func() bool, what string) {
 		}
 	}
 	t.Fatalf("timed out waiting for %s", what)
+}
+
+// TestHostGivesNamesNotAddresses (issue 20, item 8): what a remote client
+// is shown names rooms and seats, never the host's addresses, pid, session
+// ids or absolute paths; server.log on the host's disk keeps them.
+func TestHostGivesNamesNotAddresses(t *testing.T) {
+	cwd := t.TempDir()
+	toks := issueTokens(t, cwd, "plain", 3)
+	h := startHost(t, "--room", "plain", "--cwd", cwd)
+	lead := connectHTTP(t, h.url, toks[room.GrantLead], protoLegacy)
+	peer := connectHTTP(t, h.url, toks[room.GrantPeer], protoLegacy)
+	obs := connectHTTP(t, h.url, toks[room.GrantObserver], protoLegacy)
+	hidden := func(what, text string) {
+		t.Helper()
+		for _, leak := range []string{cwd, "127.0.0.1:", "remote=", "pid=", "session=", "rt-"} {
+			if strings.Contains(text, leak) {
+				t.Fatalf("%s shows %q to a remote client:\n%s", what, leak, text)
+			}
+		}
+	}
+	st := lead.call("room_status", nil)
+	hidden("room_status", st.text)
+	if st.json["transcript_dir"] != ".roundtable/plain" {
+		t.Fatalf("transcript_dir %v; want .roundtable/plain", st.json["transcript_dir"])
+	}
+	if r := lead.call("post", map[string]any{"text": "Write-through keeps the cache honest."}); r.isError {
+		t.Fatal(r.text)
+	}
+	if r := peer.call("post", map[string]any{"text": "Agreed; write the spec."}); r.isError {
+		t.Fatal(r.text)
+	}
+	w := lead.call("write_spec", map[string]any{"text": "# Spec\n\nWrite-through.\n"})
+	hidden("write_spec", w.text)
+	if w.json["written"] != "SPEC-plain.md" {
+		t.Fatalf("write_spec written %v; want SPEC-plain.md", w.json["written"])
+	}
+	// An error naming a file of the room: the spec's path is a folder.
+	spec := filepath.Join(cwd, "SPEC-plain.md")
+	if err := os.Remove(spec); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(spec, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bad := lead.call("write_spec", map[string]any{"text": "# Spec\n"})
+	if !bad.isError || !strings.Contains(bad.text, "SPEC-plain.md") {
+		t.Fatalf("write_spec onto a folder: %s", bad.text)
+	}
+	hidden("write_spec's error", bad.text)
+
+	o := obs.call("observe_room", map[string]any{"wait_seconds": 0})
+	if o.isError || !strings.Contains(o.text, "connect") {
+		t.Fatalf("observe_room: %s", o.text)
+	}
+	hidden("observe_room", o.text)
+	// The observer still sees who is connected, by name.
+	var snap room.Snapshot
+	if err := json.Unmarshal([]byte(o.text), &snap); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(snap.Log, "seat=lead") || !strings.Contains(snap.Log, "transport=http") {
+		t.Fatalf("observe_room's log lost the seats' names:\n%s", snap.Log)
+	}
+	// The host's owner keeps the addresses in server.log on disk.
+	if log := serverLog(t, cwd, "plain"); !strings.Contains(log, "remote=127.0.0.1:") || !strings.Contains(log, "pid=") {
+		t.Fatalf("server.log on disk lost the addresses:\n%s", log)
+	}
 }
