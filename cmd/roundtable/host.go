@@ -49,11 +49,25 @@ time a room is hosted; only their SHA-256 hashes are kept, in the room's
 tokens.json. To replace a token (the old one stops working at once, also in
 a running host): roundtable host --room R --rotate peer.
 
+Tokens and the process list: every user of a machine can read a command
+line's arguments (ps). The watch line the host prints keeps the observer
+token in the environment (ROUNDTABLE_TOKEN), and Codex reads a seat's token
+from ROUNDTABLE_<ROOM>_<SEAT>_TOKEN. The claude and gemini "mcp add" lines
+carry the token on their command line for the moment they run, and the agent
+saves it in its own config file; to keep it out of both, export that
+variable and give the header in single quotes, --header 'Authorization:
+Bearer ${ROUNDTABLE_<ROOM>_<SEAT>_TOKEN}': Claude Code and Gemini CLI read
+the variable each time they connect, so it must be set wherever the agent
+starts.
+
 The tools, rules and server.log lines are those of the stdio seat server,
 and a local stdio seat and a remote HTTP seat can share a room; server.log
 marks HTTP seats with transport=http and the client's address. An observer
 may call room_status, read_room, wait_for_message and observe_room (what
-roundtable watch --url uses) and nothing that writes.
+roundtable watch --url uses) and nothing that writes. Remote clients are
+given names, not addresses: observe_room's server.log lines come without the
+clients' addresses, the host's pid or session ids, and a remote seat is told
+the room's folder and spec relative to the host's working folder.
 
 The host listens on 127.0.0.1 unless --listen says otherwise. A non-local
 address needs --tls-cert and --tls-key (tokens would cross the network in
