@@ -325,6 +325,19 @@ type TokenSet struct {
 	mu    sync.Mutex
 	rooms []*tokenRoom
 	dirs  map[string]string // room name to folder, of every room added
+	// report, set by OnProblem, hears of a room's tokens.json that a
+	// reading finds unusable, once per new problem.
+	report func(error)
+}
+
+// OnProblem has f called, under the set's lock (f must not call the set),
+// each time a room's tokens.json is read again and found unusable or
+// untrusted where it was not, or not in that way, before: a running host
+// says so to its owner, as no token of the room verifies meanwhile.
+func (t *TokenSet) OnProblem(f func(error)) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.report = f
 }
 
 // tokenRoom is one room's hashes as last read.
@@ -335,6 +348,7 @@ type tokenRoom struct {
 	recent bool // changed within racyWindow of being read: read again
 	hashes []grantHash
 	err    error // why the file could not be used: no token verifies
+	set  *TokenSet // its set, whose lock guards it
 	// gone: the room's folder lost its room.json (deleted, renamed or
 	// moved) after its tokens were read. The hashes are kept, so that
 	// its tokens are told the room is gone rather than that they are
@@ -367,6 +381,9 @@ func (tr *tokenRoom) load() {
 	recs, sig, err := readTokens(tr.name, tr.path)
 	if tr.keepGone(sig, err) {
 		return
+	}
+	if err != nil && (tr.err == nil || tr.err.Error() != err.Error()) && tr.set != nil && tr.set.report != nil {
+		tr.set.report(err)
 	}
 	tr.sig, tr.err, tr.hashes = sig, err, tr.hashes[:0]
 	for _, rec := range recs {

@@ -50,8 +50,9 @@ func (t *TokenSet) addLocked(r *Room) (bool, error) {
 	tr := &tokenRoom{name: name, path: r.TokensPath()}
 	tr.load()
 	if tr.err != nil {
-		return false, tr.err
+		return false, tr.err // the caller's to say, not OnProblem's
 	}
+	tr.set = t
 	t.dirs[name] = r.dir
 	t.rooms = append(t.rooms, tr)
 	return true, nil

@@ -59,6 +59,8 @@ func TestPlantedTokensFileIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var reported []error
+	ts.OnProblem(func(err error) { reported = append(reported, err) })
 	wantVerify(t, ts, real[GrantLead], "alpha", GrantLead)
 	planted, err := newToken()
 	if err != nil {
@@ -73,6 +75,11 @@ func TestPlantedTokensFileIsRefused(t *testing.T) {
 	probs := ts.Problems()
 	if len(probs) != 1 || !errors.Is(probs[0], ErrBadTokens) {
 		t.Fatalf("Problems() = %v; want one ErrBadTokens", probs)
+	}
+	// Said once to the host's owner, however many tokens are tried.
+	wantVerify(t, ts, planted, "", "")
+	if len(reported) != 1 || reported[0].Error() != probs[0].Error() {
+		t.Fatalf("OnProblem heard %v; want the problem once", reported)
 	}
 	for _, want := range []string{p, "nobody", "not to root", "rm " + p, "chown root " + p} {
 		if !strings.Contains(probs[0].Error(), want) {

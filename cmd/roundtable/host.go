@@ -173,7 +173,7 @@ func runHost(cmd *cobra.Command, o hostOptions) error {
 		}
 		return nil
 	}
-	tokens, rooms, err := mcpserver.HostTokens(rooms, o.all)
+	tokens, rooms, err := mcpserver.HostTokens(rooms, o.all, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}

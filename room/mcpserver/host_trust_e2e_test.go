@@ -174,6 +174,11 @@ func TestHostRefusesUntrustedTokens(t *testing.T) {
 			t.Fatalf("token %.8s… after the plant: HTTP %d %s; want 401", tok, code, body)
 		}
 	}
+	// The host's owner is told, on stderr.
+	waitUntil(t, func() bool { return strings.Contains(errs.String(), "no token of the room works") }, "the host to say the room's tokens are refused:\n"+errs.String())
+	if !strings.Contains(errs.String(), "belongs to nobody") {
+		t.Fatalf("stderr: %s", errs)
+	}
 }
 
 func sha256Hex(s string) string {

@@ -206,8 +206,10 @@ func PrintTokens(out io.Writer, url string, rooms []*room.Room) error {
 // saying which file and what to run; with all (host --all) the room is
 // left out instead and the others are served: the room picker, which
 // tries every room not served, says why on stderr and serves it once its
-// files are fixed (PickUpRooms).
-func HostTokens(rooms []*room.Room, all bool) (*room.TokenSet, []*room.Room, error) {
+// files are fixed (PickUpRooms). Once running, a room's tokens.json found
+// unusable or untrusted when read again (replaced by another user, say) is
+// said on errOut: no token of the room works until it is fixed.
+func HostTokens(rooms []*room.Room, all bool, errOut io.Writer) (*room.TokenSet, []*room.Room, error) {
 	tokens, err := room.NewTokenSet(nil)
 	if err != nil {
 		return nil, nil, err
@@ -222,5 +224,8 @@ func HostTokens(rooms []*room.Room, all bool) (*room.TokenSet, []*room.Room, err
 		}
 		kept = append(kept, r)
 	}
+	tokens.OnProblem(func(err error) {
+		fmt.Fprintf(errOut, "roundtable host: %v; until it is fixed, no token of the room works\n", err)
+	})
 	return tokens, kept, nil
 }
