@@ -347,8 +347,8 @@ type tokenRoom struct {
 	sig    fileSig
 	recent bool // changed within racyWindow of being read: read again
 	hashes []grantHash
-	err    error // why the file could not be used: no token verifies
-	set  *TokenSet // its set, whose lock guards it
+	err    error     // why the file could not be used: no token verifies
+	set    *TokenSet // its set, whose lock guards it
 	// gone: the room's folder lost its room.json (deleted, renamed or
 	// moved) after its tokens were read. The hashes are kept, so that
 	// its tokens are told the room is gone rather than that they are
