@@ -225,6 +225,9 @@ func badTokens(room, path, problem string) error {
 // per grant at most, is an error wrapping ErrBadTokens. The signature is
 // that of the file read.
 func readTokens(room, path string) ([]tokenRecord, fileSig, error) {
+	if err := checkTokensFolders(room, path); err != nil {
+		return nil, fileSig{}, err
+	}
 	f, err := OpenNoFollow(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -243,9 +246,10 @@ func readTokens(room, path string) ([]tokenRecord, fileSig, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, sig, badTokens(room, path, fmt.Sprintf("is not a regular file (%s)", fi.Mode().Type()))
 	}
-	// Whoever can write tokens.json can let themselves in.
-	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o022 != 0 {
-		return nil, sig, badTokens(room, path, fmt.Sprintf("can be written by other users (mode %04o)", fi.Mode().Perm()))
+	// Whoever can write tokens.json can let themselves in
+	// (tokens_trust_unix.go).
+	if err := checkTokensFile(room, path, fi); err != nil {
+		return nil, sig, err
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxTokensFile+1))
 	if err != nil {
@@ -321,6 +325,19 @@ type TokenSet struct {
 	mu    sync.Mutex
 	rooms []*tokenRoom
 	dirs  map[string]string // room name to folder, of every room added
+	// report, set by OnProblem, hears of a room's tokens.json that a
+	// reading finds unusable, once per new problem.
+	report func(error)
+}
+
+// OnProblem has f called, under the set's lock (f must not call the set),
+// each time a room's tokens.json is read again and found unusable or
+// untrusted where it was not, or not in that way, before: a running host
+// says so to its owner, as no token of the room verifies meanwhile.
+func (t *TokenSet) OnProblem(f func(error)) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.report = f
 }
 
 // tokenRoom is one room's hashes as last read.
@@ -330,7 +347,8 @@ type tokenRoom struct {
 	sig    fileSig
 	recent bool // changed within racyWindow of being read: read again
 	hashes []grantHash
-	err    error // why the file could not be used: no token verifies
+	err    error     // why the file could not be used: no token verifies
+	set    *TokenSet // its set, whose lock guards it
 	// gone: the room's folder lost its room.json (deleted, renamed or
 	// moved) after its tokens were read. The hashes are kept, so that
 	// its tokens are told the room is gone rather than that they are
@@ -363,6 +381,9 @@ func (tr *tokenRoom) load() {
 	recs, sig, err := readTokens(tr.name, tr.path)
 	if tr.keepGone(sig, err) {
 		return
+	}
+	if err != nil && (tr.err == nil || tr.err.Error() != err.Error()) && tr.set != nil && tr.set.report != nil {
+		tr.set.report(err)
 	}
 	tr.sig, tr.err, tr.hashes = sig, err, tr.hashes[:0]
 	for _, rec := range recs {
@@ -533,4 +554,58 @@ func badB64Token(s string) int {
 
 func asciiAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// untrusted says that a room's tokens.json cannot be trusted, why, and the
+// command that fixes it.
+func untrusted(room, path, problem, fix string) error {
+	return fmt.Errorf("%w: %s (room %q) %s, so its tokens are not trusted; to fix it: %s", ErrBadTokens, path, room, problem, fix)
+}
+
+// quotePath quotes a path for a shell command line when it needs it.
+func quotePath(p string) string {
+	if plain(p) {
+		return p
+	}
+	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+}
+
+// maxTokenFile bounds what is read of a --token-file: a token and a
+// newline, with room to spare.
+const maxTokenFile = 4 << 10
+
+// ErrTokenFile is a --token-file that cannot be used.
+var ErrTokenFile = errors.New("bad token file")
+
+// ReadTokenFile reads a token saved in a file (roundtable watch
+// --token-file): the file holds the token alone, spaces and a final
+// newline aside. A file that other users may read (on Unix: any group or
+// other permission bit) is refused, saying what to run, since the token
+// in it lets them in too.
+func ReadTokenFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v; give the file you saved the token in", ErrTokenFile, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrTokenFile, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%w: %s is not a regular file; save the token alone in a file", ErrTokenFile, path)
+	}
+	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
+		return "", fmt.Errorf("%w: other users can read or change %s (mode %04o), and the token in it lets them in; run: chmod 600 %s",
+			ErrTokenFile, path, fi.Mode().Perm(), quotePath(path))
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxTokenFile+1))
+	if err != nil {
+		return "", fmt.Errorf("%w: read %s: %v", ErrTokenFile, path, err)
+	}
+	tok := strings.TrimSpace(string(data))
+	if len(data) > maxTokenFile || !tokenShape(tok) {
+		return "", fmt.Errorf("%w: %s does not hold a roundtable token alone (rt_ and 43 letters, digits, - or _, as roundtable host printed it)", ErrTokenFile, path)
+	}
+	return tok, nil
 }

@@ -50,8 +50,9 @@ func (t *TokenSet) addLocked(r *Room) (bool, error) {
 	tr := &tokenRoom{name: name, path: r.TokensPath()}
 	tr.load()
 	if tr.err != nil {
-		return false, tr.err
+		return false, tr.err // the caller's to say, not OnProblem's
 	}
+	tr.set = t
 	t.dirs[name] = r.dir
 	t.rooms = append(t.rooms, tr)
 	return true, nil
@@ -93,8 +94,9 @@ func (tr *tokenRoom) keepGone(sig fileSig, err error) bool {
 
 // goneErr says that the room is gone and what to do.
 func (tr *tokenRoom) goneErr() error {
-	return fmt.Errorf("%w: room %q was deleted or renamed while this host served it (%s is gone); if it was renamed and its host serves the new name (host --all does so by itself), start a new session with the same token, else ask the room's host for a token of a room that exists",
-		ErrRoomGone, tr.name, filepath.Dir(tr.path))
+	// It goes to remote clients: it names the room, not the host's folder.
+	return fmt.Errorf("%w: room %q was deleted or renamed while this host served it (its folder is gone); if it was renamed and its host serves the new name (host --all does so by itself), start a new session with the same token, else ask the room's host for a token of a room that exists",
+		ErrRoomGone, tr.name)
 }
 
 // splitGone counts the matches of rooms still there and of gone rooms,

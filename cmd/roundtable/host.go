@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -47,11 +49,25 @@ time a room is hosted; only their SHA-256 hashes are kept, in the room's
 tokens.json. To replace a token (the old one stops working at once, also in
 a running host): roundtable host --room R --rotate peer.
 
+Tokens and the process list: every user of a machine can read a command
+line's arguments (ps). The watch line the host prints keeps the observer
+token in the environment (ROUNDTABLE_TOKEN), and Codex reads a seat's token
+from ROUNDTABLE_<ROOM>_<SEAT>_TOKEN. The claude and gemini "mcp add" lines
+carry the token on their command line for the moment they run, and the agent
+saves it in its own config file; to keep it out of both, export that
+variable and give the header in single quotes, --header 'Authorization:
+Bearer ${ROUNDTABLE_<ROOM>_<SEAT>_TOKEN}': Claude Code and Gemini CLI read
+the variable each time they connect, so it must be set wherever the agent
+starts.
+
 The tools, rules and server.log lines are those of the stdio seat server,
 and a local stdio seat and a remote HTTP seat can share a room; server.log
 marks HTTP seats with transport=http and the client's address. An observer
 may call room_status, read_room, wait_for_message and observe_room (what
-roundtable watch --url uses) and nothing that writes.
+roundtable watch --url uses) and nothing that writes. Remote clients are
+given names, not addresses: observe_room's server.log lines come without the
+clients' addresses, the host's pid or session ids, and a remote seat is told
+the room's folder and spec relative to the host's working folder.
 
 The host listens on 127.0.0.1 unless --listen says otherwise. A non-local
 address needs --tls-cert and --tls-key (tokens would cross the network in
@@ -61,16 +77,24 @@ token (bursts of 100), sessions idle for 10 minutes expire, slow clients are
 cut off. SIGTERM or Ctrl-C stops it gracefully: parked waits return idle,
 posts in flight finish.
 
-Rooms given with --room are created when missing (with --topic, --budget,
---spec); --all hosts every MCP room under --cwd, and also those created
+A room given with --room that does not exist is created when --topic is
+given (with --budget and --spec), and refused otherwise, so that a mistyped
+name gets no tokens; --all hosts every MCP room under --cwd, and also those created
 there while the host runs (it starts with none if there are none yet): a
 new room's tokens are printed as at start-up, followed by "roundtable host:
 now also serving ROOM". Requests for a room deleted or renamed while hosted
 are refused saying so and what to do.
 
-Exit codes: 2 for a wrong command line (a non-local address without TLS), 1
-when a room cannot be opened or the address cannot be listened on, 0 after a
-graceful stop.`,
+A room's tokens.json is trusted only when it belongs to the user running
+the host and no other user can write it, its room folder or .roundtable:
+otherwise the host refuses to start (host --all leaves the room out and says
+so on stderr), naming the file and the command that fixes it (chmod go-w,
+chown, or removing the file so new tokens are issued).
+
+Exit codes: 2 for a wrong command line (a non-local address without TLS, a
+port out of range), 1 when a room does not exist (without --topic), cannot be
+opened or its tokens cannot be trusted, or the address cannot be listened on,
+0 after a graceful stop.`,
 		Example: `  roundtable host --room cache-design
   roundtable host --room api --room cache-design --cwd ~/src/service
   roundtable host --all --listen 0.0.0.0:8765 --tls-cert cert.pem --tls-key key.pem
@@ -86,7 +110,7 @@ graceful stop.`,
 	f.StringVar(&o.listen, "listen", defaultListen, "address to listen on, host:port")
 	f.StringVar(&o.tlsCert, "tls-cert", "", "TLS certificate file (PEM); with --tls-key, serves https")
 	f.StringVar(&o.tlsKey, "tls-key", "", "TLS private key file (PEM)")
-	f.BoolVar(&o.insecure, "insecure", false, "allow a non-local --listen without TLS")
+	f.BoolVar(&o.insecure, "insecure", false, "allow a non-local --listen without TLS (said on stderr: tokens cross the network in clear text)")
 	f.StringVar(&o.rotate, "rotate", "", "replace the token of a grant (lead, peer or observer) in the rooms given, print it and exit")
 	f.StringVar(&o.topic, "topic", "", "topic of a room this command creates")
 	f.Var(newIntFlag(&o.budget, 12, "budget", 1, 0), "budget", "rounds of a room this command creates")
@@ -107,13 +131,21 @@ func runHost(cmd *cobra.Command, o hostOptions) error {
 	if o.rotate != "" && o.rotate != room.GrantLead && o.rotate != room.GrantPeer && o.rotate != room.GrantObserver {
 		return usageError("--rotate takes lead, peer or observer, not %q", o.rotate)
 	}
-	host, _, err := net.SplitHostPort(o.listen)
+	host, err := checkListen(o.listen)
 	if err != nil {
-		return usageError("--listen %q is not host:port (%v); for example 127.0.0.1:8765", o.listen, err)
+		return err
 	}
 	tls := o.tlsCert != ""
 	if !loopback(host) && !tls && !o.insecure {
 		return usageError("--listen %s is reachable from other machines and tokens would cross the network unencrypted: give --tls-cert and --tls-key, or --insecure if a VPN or tunnel encrypts the link", o.listen)
+	}
+	if tls && o.rotate == "" {
+		if err := mcpserver.CheckTLSFiles(o.tlsCert, o.tlsKey); err != nil {
+			return err
+		}
+	}
+	if !loopback(host) && !tls && o.insecure && o.rotate == "" {
+		fmt.Fprintf(cmd.ErrOrStderr(), "roundtable host: warning: --insecure on %s: the tokens and the rooms' messages cross the network in clear text; anyone on the path can read them and take a seat. Use it only when a VPN or an SSH tunnel encrypts the link; else give --tls-cert and --tls-key.\n", o.listen)
 	}
 	rooms, err := hostRooms(o)
 	if err != nil {
@@ -121,22 +153,29 @@ func runHost(cmd *cobra.Command, o hostOptions) error {
 	}
 	url := o.publicURL
 	if o.rotate != "" {
-		if url == "" {
-			url = hostURL(o.listen, tls)
-		}
 		for _, r := range rooms {
 			tok, err := r.RotateToken(o.rotate)
 			if err != nil {
 				return fmt.Errorf("rotate the %s token of room %q: %w", o.rotate, r.Config().Room, err)
 			}
+			// The lines name the URL the room's host gave its agents,
+			// unless --url or --listen says otherwise.
+			at := url
+			if at == "" {
+				if u, ok := r.HostURL(); ok && !cmd.Flags().Changed("listen") {
+					at = u
+				} else {
+					at = hostURL(o.listen, tls)
+				}
+			}
 			fmt.Fprintf(out, "Room %s: the old %s token no longer works, also in a running host. The new one:\n", r.Config().Room, o.rotate)
-			mcpserver.HostInstructions(out, url, r.Config().Room, map[string]string{o.rotate: tok})
+			mcpserver.HostInstructions(out, at, r.Config().Room, map[string]string{o.rotate: tok})
 		}
 		return nil
 	}
-	tokens, err := room.NewTokenSet(rooms)
+	tokens, rooms, err := mcpserver.HostTokens(rooms, o.all, cmd.ErrOrStderr())
 	if err != nil {
-		return fmt.Errorf("read the rooms' tokens: %w", err)
+		return err
 	}
 	ln, err := net.Listen("tcp", o.listen)
 	if err != nil {
@@ -227,8 +266,8 @@ func hostRooms(o hostOptions) ([]*room.Room, error) {
 			if err != nil {
 				return nil, roomErr(err, name, o.cwd)
 			}
-		} else if r, _, err = room.Create(o.cwd, name, room.CreateOptions{Topic: cmpOr(o.topic, "(topic not set)"), Budget: o.budget, Spec: o.spec}); err != nil {
-			return nil, fmt.Errorf("open room %q: %w", name, err)
+		} else if r, err = hostRoom(o, name); err != nil {
+			return nil, err
 		}
 		if r.Config().Mode == room.ModeDebate {
 			return nil, asUsage(fmt.Errorf("room %q is a persona debate, not an MCP room: host an MCP room", name))
@@ -236,6 +275,24 @@ func hostRooms(o hostOptions) ([]*room.Room, error) {
 		rooms = append(rooms, r)
 	}
 	return rooms, nil
+}
+
+// hostRoom opens room name, creating it only when --topic says what it is
+// about: a mistyped name is refused, as a seat refuses it, rather than
+// given tokens as a new room.
+func hostRoom(o hostOptions, name string) (*room.Room, error) {
+	r, err := room.Open(o.cwd, name)
+	if errors.Is(err, room.ErrNoRoom) && o.topic != "" {
+		r, _, err = room.Create(o.cwd, name, room.CreateOptions{Topic: o.topic, Budget: o.budget, Spec: o.spec})
+	}
+	switch {
+	case errors.Is(err, room.ErrNoRoom):
+		return nil, fmt.Errorf("no room %q under %s; create it with roundtable seed --room %s --topic \"...\", or give --topic to create it here",
+			name, orWorkingDir(o.cwd), name)
+	case err != nil:
+		return nil, fmt.Errorf("open room %q: %w", name, err)
+	}
+	return r, nil
 }
 
 func loopback(host string) bool {
@@ -246,10 +303,35 @@ func loopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// checkListen checks --listen: host:port with a port from 0 to 65535 (0:
+// any free port). It returns the host.
+func checkListen(listen string) (string, error) {
+	host, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		return "", usageError("--listen %q is not host:port (%v); for example 127.0.0.1:8765", listen, err)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return "", usageError("--listen %q has port %q, which is not a number from 0 to 65535 (0 picks a free one); for example 127.0.0.1:8765", listen, port)
+	}
+	return host, nil
+}
+
 func hostURL(addr string, tls bool) string {
 	scheme := "http"
 	if tls {
 		scheme = "https"
 	}
 	return scheme + "://" + addr + mcpserver.EndpointPath
+}
+
+// orWorkingDir names the folder --cwd gives: the working directory when
+// it is empty.
+func orWorkingDir(cwd string) string {
+	if cwd != "" {
+		return cwd
+	}
+	if wd, err := os.Getwd(); err == nil {
+		return wd
+	}
+	return "the working directory"
 }

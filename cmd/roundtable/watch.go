@@ -38,16 +38,22 @@ $EDITOR and C closes the room (after a y). A seat another player holds (a
 person, roundtable seat, or an agent's seat server still connected) is
 refused, naming it.
 
-Watch a room on another machine with --url and --token: the URL roundtable
-host printed and the room's observer token (or ROUNDTABLE_TOKEN, which keeps
-it out of the process list). The same screen shows the room, read-only (no
-i, t, S or C), its header saying "remote: host:port"; a lost connection is
-retried, and the status line says so.
+Watch a room on another machine with --url: the URL roundtable host printed,
+with the room's observer token in ROUNDTABLE_TOKEN (as the line the host
+printed sets it) or in a file only you can read, given with --token-file
+(chmod 600: a file others can read is refused). --token works too, but every
+user of the machine sees a command line's arguments (ps), so it is best left
+to throwaway tokens. The token is sent to the host's origin only: a host that
+redirects elsewhere is refused, naming both. The same screen shows the room,
+read-only (no i, t, S or C), its header saying "remote: host:port"; a lost
+connection is retried, and the status line says so.
 
 Exit codes: 2 for a bad room name, a --cwd that is not an existing folder, a
 --take seat that is taken, closed or not lead or peer, a --url that is not
-http(s) or comes without a token or with --room, --cwd or --take; 1 for a
-token the host refuses (wrong or revoked) or a host that cannot be reached.`,
+http(s) or comes without a token or with --room, --cwd or --take, a
+--token-file others can read or that holds no token; 1 for a token the host
+refuses (wrong or revoked), a host that cannot be reached or that redirects
+to another origin.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if url, _ := c.Flags().GetString("url"); url != "" {
@@ -84,7 +90,8 @@ token the host refuses (wrong or revoked) or a host that cannot be reached.`,
 	f.String("cwd", "", "folder holding .roundtable/; default: the working directory (env ROUNDTABLE_CWD)")
 	f.String("take", "", "play this seat yourself (lead or peer): a composer opens on your turn")
 	f.String("url", "", "watch a room that roundtable host serves at this URL (read-only)")
-	f.String("token", "", "the room's observer token, for --url (env ROUNDTABLE_TOKEN)")
+	f.String("token", "", "the room's observer token, for --url; every user sees it in ps: prefer ROUNDTABLE_TOKEN or --token-file")
+	f.String("token-file", "", "a file holding the room's observer token, for --url; only you may read it (chmod 600)")
 	return c
 }
 
@@ -97,9 +104,20 @@ func runRemoteWatch(c *cobra.Command, url string) error {
 			return usageError("--%s does not go with --url: the host's token names the room, and a remote room is read-only", name)
 		}
 	}
-	token := flagOrEnv(f, "token", "ROUNDTABLE_TOKEN")
+	var token string
+	if file, _ := f.GetString("token-file"); file != "" {
+		if f.Changed("token") {
+			return usageError("--token and --token-file both give the token: keep one (--token-file keeps it out of ps)")
+		}
+		var err error
+		if token, err = room.ReadTokenFile(file); err != nil {
+			return asUsage(err)
+		}
+	} else {
+		token = flagOrEnv(f, "token", "ROUNDTABLE_TOKEN")
+	}
 	if token == "" {
-		return usageError("--url needs the room's observer token: pass --token or set ROUNDTABLE_TOKEN (roundtable host printed it)")
+		return usageError("--url needs the room's observer token: set ROUNDTABLE_TOKEN, or save it in a file only you can read and pass --token-file FILE (roundtable host printed it)")
 	}
 	err := watch.RunRemote(c.Context(), watch.RemoteOptions{URL: url, Token: token, Dark: true})
 	if errors.Is(err, watch.ErrBadURL) {

@@ -38,7 +38,7 @@ func (s *Seat) status(st room.State) status {
 		Room: cfg.Room, Topic: cfg.Topic, YouAre: s.opt.Seat, YourAgent: s.opt.Agent,
 		Round: st.Round, Budget: cfg.Budget, Turn: st.Turn, YourTurn: st.Turn == s.opt.Seat,
 		MessageCount: len(st.Messages), Closed: st.Closed != nil,
-		Spec: cfg.Spec, TranscriptDir: s.room.Dir(),
+		Spec: cfg.Spec, TranscriptDir: s.hostPath(s.room.Dir()),
 	}
 	if st.Closed != nil {
 		out.ClosedReason, out.SpecPath = &st.Closed.Reason, &st.Closed.SpecPath
@@ -274,12 +274,13 @@ func (s *Seat) writeSpec(_ context.Context, req mcp.CallToolRequest) (*mcp.CallT
 		return refuse("This room is closed; the spec can no longer change.")
 	}
 	// written is the absolute path, as the original answers: the agent can
-	// quote it to the user, and it is right whatever folder they are in.
+	// quote it to the user, and it is right whatever folder they are in
+	// (a host's remote seat is given it relative to the room's folder).
 	path, err := s.room.WriteSpec(text)
 	if err != nil {
 		return refuse("The spec could not be written: %v. Tell the user.", err)
 	}
-	return reply(own(map[string]any{"written": path, "note": "Now call close_room."}))
+	return reply(own(map[string]any{"written": s.hostPath(path), "note": "Now call close_room."}))
 }
 
 func (s *Seat) closeRoom(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -302,5 +303,5 @@ func (s *Seat) closeRoom(_ context.Context, req mcp.CallToolRequest) (*mcp.CallT
 	default:
 		return fault(err)
 	}
-	return reply(own(map[string]any{"closed": true, "reason": c.Reason, "spec_path": c.SpecPath, "transcript_dir": s.room.Dir()}))
+	return reply(own(map[string]any{"closed": true, "reason": c.Reason, "spec_path": c.SpecPath, "transcript_dir": s.hostPath(s.room.Dir())}))
 }

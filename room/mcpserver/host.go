@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -190,6 +191,13 @@ func (h *Host) seatFor(ctx context.Context, agent string) (*hostSeat, error) {
 	}
 	if a.grant.Grant != room.GrantObserver {
 		if err := svc.room.SeatHeld(a.grant.Grant); err != nil {
+			// Who holds it, without its pid on the host.
+			var taken *room.SeatTakenError
+			if errors.As(err, &taken) {
+				c := *taken
+				c.PID = 0
+				err = &c
+			}
 			return nil, fmt.Errorf("seat %s of room %q cannot start: %w", a.grant.Grant, a.grant.Room, err)
 		}
 	}
@@ -202,6 +210,7 @@ func (h *Host) seatFor(ctx context.Context, agent string) (*hostSeat, error) {
 		room:     svc.room,
 		notifier: svc.notifier,
 		stop:     h.stop,
+		remote:   true,
 	}
 	s.start.begun.Store(true)
 	s.start.pid = os.Getpid()
@@ -457,13 +466,12 @@ func (h *Host) dispatch(name string) server.ToolHandlerFunc {
 		if name == observeTool && hs.grant.Grant != room.GrantObserver {
 			return refuse("observe_room is for observers (roundtable watch --url); a seat reads the room with read_room and wait_for_message.")
 		}
-		if name == unknownTool {
-			return s.unknown(ctx, req)
+		handle := hs.handlers[name]
+		if name == unknownTool || handle == nil {
+			handle = s.unknown
 		}
-		if handle := hs.handlers[name]; handle != nil {
-			return handle(ctx, req)
-		}
-		return s.unknown(ctx, req)
+		res, err := handle(ctx, req)
+		return scrubResult(s.room.Cwd(), res, err)
 	}
 }
 
@@ -490,4 +498,14 @@ func clientName(message any) string {
 		name = name[:64]
 	}
 	return name
+}
+
+// CheckTLSFiles loads the certificate and key a host is to serve https
+// with, so that a missing or mismatched file is said before the host
+// says it serves.
+func CheckTLSFiles(certFile, keyFile string) error {
+	if _, err := tls.LoadX509KeyPair(certFile, keyFile); err != nil {
+		return fmt.Errorf("load the TLS certificate %s and key %s: %w; give the PEM files of a certificate and its private key (for a test: openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 -subj /CN=localhost -keyout key.pem -out cert.pem)", certFile, keyFile, err)
+	}
+	return nil
 }

@@ -3,7 +3,10 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -57,7 +60,124 @@ func (s *Seat) observeRoom(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	if ctx.Err() != nil {
 		return refuse("observe_room was cancelled.")
 	}
+	snap.Log = redactLog(snap.Log)
 	return jsonReply(snap)
+}
+
+// The fields of server.log lines an observer is not shown: they say where
+// the host and its clients are (addresses, the host's pid, session ids),
+// which the screen does not need. The log on the host's disk keeps them.
+var hiddenLogFields = []string{"remote=", "pid=", "session="}
+
+// redactLog drops the hidden fields from server.log text, line by line;
+// every other field, and a line not in the log's format, is kept as it is.
+func redactLog(text string) string {
+	if text == "" {
+		return text
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	for line := range strings.SplitAfterSeq(text, "\n") {
+		body := strings.TrimSuffix(line, "\n")
+		toks := logTokens(body)
+		kept := toks[:0]
+		for _, t := range toks {
+			if !hiddenField(t) {
+				kept = append(kept, t)
+			}
+		}
+		if len(kept) == len(toks) {
+			b.WriteString(line)
+			continue
+		}
+		b.WriteString(strings.Join(kept, " "))
+		if len(body) < len(line) {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+func hiddenField(tok string) bool {
+	for _, f := range hiddenLogFields {
+		if strings.HasPrefix(tok, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// logTokens splits a server.log line on the spaces outside double-quoted
+// values (room.AppendLog's format: a quoted value is a Go string literal).
+func logTokens(line string) []string {
+	var toks []string
+	start, inQuote, esc := 0, false, false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case esc:
+			esc = false
+		case inQuote && c == '\\':
+			esc = true
+		case c == '"':
+			inQuote = !inQuote
+		case c == ' ' && !inQuote:
+			if i > start {
+				toks = append(toks, line[start:i])
+			}
+			start = i + 1
+		}
+	}
+	if start < len(line) {
+		toks = append(toks, line[start:])
+	}
+	return toks
+}
+
+// hostPath is a path as the seat's client is shown it: as it is for a
+// local (stdio) seat, whose agents read transcript_dir as the original
+// server gives it; relative to the room's working directory, with forward
+// slashes, for a host's remote seat, which has no business with the host's
+// folders.
+func (s *Seat) hostPath(path string) string {
+	if !s.remote || s.room == nil {
+		return path
+	}
+	rel, err := filepath.Rel(s.room.Cwd(), path)
+	if err != nil || filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.Base(path)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// scrubPaths rewrites the host's absolute path of cwd out of text (a
+// refusal or an error of a remote seat's call): a path under cwd becomes
+// relative to it, cwd itself ".".
+func scrubPaths(cwd, text string) string {
+	if cwd == "" || cwd == string(filepath.Separator) {
+		return text
+	}
+	text = strings.ReplaceAll(text, cwd+string(filepath.Separator), "")
+	return strings.ReplaceAll(text, cwd, ".")
+}
+
+// scrubResult rewrites the host's paths out of a remote seat's refusal or
+// error; replies that are not errors carry the room's messages, which are
+// left exactly as they were posted.
+func scrubResult(cwd string, res *mcp.CallToolResult, err error) (*mcp.CallToolResult, error) {
+	if err != nil {
+		return res, errors.New(scrubPaths(cwd, err.Error()))
+	}
+	if res == nil || !res.IsError {
+		return res, nil
+	}
+	for i, c := range res.Content {
+		if tc, ok := c.(mcp.TextContent); ok {
+			tc.Text = scrubPaths(cwd, tc.Text)
+			res.Content[i] = tc
+		}
+	}
+	return res, nil
 }
 
 func jsonReply(v any) (*mcp.CallToolResult, error) {

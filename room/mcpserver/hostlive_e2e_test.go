@@ -96,7 +96,7 @@ func TestHostAllServesRoomsCreatedWhileRunning(t *testing.T) {
 	block := out[strings.Index(out, "Room second: new tokens"):]
 	for _, want := range []string{
 		"claude mcp add --transport http roundtable-second-lead " + h.url, "codex mcp add roundtable-second-peer --url " + h.url,
-		"roundtable watch --url " + strings.TrimSuffix(h.url, "/mcp") + " --token " + toks[room.GrantObserver],
+		"ROUNDTABLE_TOKEN=" + toks[room.GrantObserver] + " roundtable watch --url " + strings.TrimSuffix(h.url, "/mcp"),
 	} {
 		if !strings.Contains(block, want) {
 			t.Fatalf("the new room's printout lacks %q:\n%s", want, block)

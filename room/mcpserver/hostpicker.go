@@ -129,6 +129,14 @@ func (p *roomPicker) sig() string {
 	for _, name := range p.pending() {
 		dir := filepath.Join(p.top, name)
 		b.WriteString(name + ":" + room.StatSig(filepath.Join(dir, "room.json"), filepath.Join(dir, room.TokensFile)))
+		// A folder made private (chmod go-w) after its tokens were
+		// refused for it is tried again.
+		if fi, err := os.Stat(dir); err == nil {
+			b.WriteString(fi.Mode().String() + ";")
+		}
+	}
+	if fi, err := os.Stat(p.top); err == nil {
+		b.WriteString(fi.Mode().String())
 	}
 	return b.String()
 }

@@ -20,7 +20,8 @@ import (
 //     --url URL --bearer-token-env-var VAR" (Codex reads a bearer token
 //     only from an environment variable) after the "export VAR=...", and
 //     an mcpServers JSON entry ({"type":"http","url":...,"headers":...});
-//   - the observer: "roundtable watch --url URL --token ...".
+//   - the observer: "ROUNDTABLE_TOKEN=... roundtable watch --url URL": the
+//     token in the environment, out of the process list.
 //
 // NAME is the seat's usual server name (roundtable-<room>-<seat>). url is
 // the host's address, with or without the /mcp endpoint: seats are given
@@ -54,7 +55,10 @@ func HostInstructions(w io.Writer, url string, roomName string, tokens map[strin
 		if g == room.GrantObserver {
 			b.WriteString("  observer (reads and waits; cannot post, write the spec or close)\n")
 			printLine(&b, "token", tok)
-			printLine(&b, "watch", seatcmd.Shell([]string{"roundtable", "watch", "--url", base, "--token", tok}))
+			// The token goes in the environment, not in argv, where
+			// every user of the machine sees it (ps).
+			printLine(&b, "watch", WatchEnv+"="+seatcmd.Quote(tok)+" "+seatcmd.Shell([]string{"roundtable", "watch", "--url", base}))
+			printLine(&b, "", "(or save the token alone in a file only you can read, chmod 600, and pass --token-file FILE)")
 			continue
 		}
 		name := seatcmd.Seat{Room: roomName, Seat: g}.ServerName()
@@ -82,6 +86,10 @@ func HostInstructions(w io.Writer, url string, roomName string, tokens map[strin
 	}
 	_, _ = io.WriteString(w, b.String())
 }
+
+// WatchEnv is the environment variable roundtable watch --url reads the
+// observer token from.
+const WatchEnv = "ROUNDTABLE_TOKEN"
 
 // printLine writes one labeled line, labels in a column.
 func printLine(b *strings.Builder, label, text string) {
@@ -171,9 +179,14 @@ func andList(names []string) string {
 
 // PrintTokens issues the tokens of rooms that have none and prints them
 // once; rooms whose tokens were issued before are named with how to rotate.
+// It records url as where each room is served (room.HostFile), for the
+// lines host --rotate prints.
 func PrintTokens(out io.Writer, url string, rooms []*room.Room) error {
 	for _, r := range rooms {
 		name := r.Config().Room
+		if err := r.RecordHost(url); err != nil {
+			return err
+		}
 		toks, err := r.IssueTokens()
 		if err != nil {
 			return fmt.Errorf("issue the tokens of room %q: %w", name, err)
@@ -186,4 +199,33 @@ func PrintTokens(out io.Writer, url string, rooms []*room.Room) error {
 		}
 	}
 	return nil
+}
+
+// HostTokens reads the tokens of the rooms a host starts with. A room whose
+// tokens.json cannot be used or trusted stops the host, with the error
+// saying which file and what to run; with all (host --all) the room is
+// left out instead and the others are served: the room picker, which
+// tries every room not served, says why on stderr and serves it once its
+// files are fixed (PickUpRooms). Once running, a room's tokens.json found
+// unusable or untrusted when read again (replaced by another user, say) is
+// said on errOut: no token of the room works until it is fixed.
+func HostTokens(rooms []*room.Room, all bool, errOut io.Writer) (*room.TokenSet, []*room.Room, error) {
+	tokens, err := room.NewTokenSet(nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	kept := make([]*room.Room, 0, len(rooms))
+	for _, r := range rooms {
+		if _, err := tokens.Add(r); err != nil {
+			if !all {
+				return nil, nil, fmt.Errorf("read the tokens of room %q: %w", r.Config().Room, err)
+			}
+			continue
+		}
+		kept = append(kept, r)
+	}
+	tokens.OnProblem(func(err error) {
+		fmt.Fprintf(errOut, "roundtable host: %v; until it is fixed, no token of the room works\n", err)
+	})
+	return tokens, kept, nil
 }

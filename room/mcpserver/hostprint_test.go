@@ -78,6 +78,26 @@ func shellArgs(t *testing.T, line string) []string {
 	return strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
 }
 
+// runPrinted runs a printed line with /bin/sh, a stub roundtable first
+// in PATH, and returns the ROUNDTABLE_TOKEN the stub saw and its
+// arguments.
+func runPrinted(t *testing.T, line string) (env, argv string) {
+	t.Helper()
+	dir := t.TempDir()
+	stub := "#!/bin/sh\nprintf '%s\\n' \"$ROUNDTABLE_TOKEN\"\nprintf '%s ' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "roundtable"), []byte(stub), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("/bin/sh", "-c", line)
+	cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"), "ROUNDTABLE_TOKEN=")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("sh -c %q: %v", line, err)
+	}
+	env, argv, _ = strings.Cut(string(out), "\n")
+	return env, argv
+}
+
 // labeled finds the text of the line labeled label after the line that
 // starts the grant's block.
 func labeled(t *testing.T, out, grantLine, label string) string {
@@ -152,8 +172,13 @@ func TestHostInstructionsCommands(t *testing.T) {
 			}
 		}
 		watch := labeled(t, out, "  observer (reads and waits; cannot post, write the spec or close)", "watch")
-		if got := shellArgs(t, watch); !slices.Equal(got, []string{"roundtable", "watch", "--url", "http://127.0.0.1:8765", "--token", printTokens[room.GrantObserver]}) {
+		// The token is in the environment, not in argv (ps shows argv to
+		// every user).
+		if got := shellArgs(t, watch); !slices.Equal(got, []string{"ROUNDTABLE_TOKEN=" + printTokens[room.GrantObserver], "roundtable", "watch", "--url", "http://127.0.0.1:8765"}) {
 			t.Fatalf("watch line %q runs %q", watch, got)
+		}
+		if env, argv := runPrinted(t, watch); env != printTokens[room.GrantObserver] || strings.Contains(argv, "rt_") {
+			t.Fatalf("watch line %q gives roundtable ROUNDTABLE_TOKEN=%q and argv %q; want the token in the environment only", watch, env, argv)
 		}
 		// The observer's token gives no seat: it appears on its own
 		// lines only, each seat's token only in its own block.

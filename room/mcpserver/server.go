@@ -76,6 +76,11 @@ type Seat struct {
 	// stop, set by a Host, closes when the host shuts down: a parked
 	// wait_for_message then returns idle at once (host.go). nil: never.
 	stop <-chan struct{}
+
+	// remote, set by a Host: the client is on another machine, so replies
+	// name the room's folders relative to its working directory, never
+	// by the host's absolute paths (hostPath).
+	remote bool
 }
 
 // NewSeat opens (or creates) the room and starts watching it. Close stops

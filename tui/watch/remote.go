@@ -164,7 +164,7 @@ func RunRemote(ctx context.Context, ro RemoteOptions, progOpts ...tea.ProgramOpt
 	switch {
 	case unauthorized(err):
 		return ErrUnauthorized
-	case isCertError(err):
+	case isCertError(err) || errors.As(err, new(*RedirectError)):
 		return fmt.Errorf("cannot watch the room at %s: %s", label, describeLinkError(err))
 	case err != nil:
 		return fmt.Errorf("cannot watch the room at %s: %s; check the URL and that roundtable host runs there", label, describeLinkError(err))

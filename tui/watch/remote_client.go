@@ -62,13 +62,19 @@ func observeURL(raw string) (endpoint, label string, err error) {
 }
 
 // bearerTransport adds the token to every request (the session's DELETE
-// at the end too) and bounds every reply body to maxReplyBytes.
+// at the end too) and bounds every reply body to maxReplyBytes. It sends
+// the token to the host's origin only (its scheme, host and port): a
+// request anywhere else is refused before it leaves.
 type bearerTransport struct {
-	base  http.RoundTripper
-	token string
+	base   http.RoundTripper
+	token  string
+	origin *url.URL
 }
 
 func (t bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !sameOrigin(req.URL, t.origin) {
+		return nil, &RedirectError{From: t.origin, To: req.URL}
+	}
 	req = req.Clone(req.Context())
 	req.Header.Set("Authorization", "Bearer "+t.token)
 	resp, err := t.base.RoundTrip(req)
@@ -105,10 +111,54 @@ type observer struct {
 }
 
 func newObserver(endpoint, token string) *observer {
+	origin, _ := url.Parse(endpoint) // checked by observeURL
 	return &observer{
 		endpoint: endpoint, token: token,
-		http: &http.Client{Transport: bearerTransport{base: http.DefaultTransport, token: token}},
+		http: &http.Client{
+			Transport: bearerTransport{base: http.DefaultTransport, token: token, origin: origin},
+			// A redirect within the host's origin is followed; one to
+			// another scheme, host or port is an error (the token would
+			// go there).
+			CheckRedirect: func(req *http.Request, via []*http.Request) error {
+				if !sameOrigin(req.URL, origin) {
+					return &RedirectError{From: via[0].URL, To: req.URL}
+				}
+				if len(via) >= 10 {
+					return fmt.Errorf("the host at %s redirected 10 times; check the URL", origin.Host)
+				}
+				return nil
+			},
+		},
 	}
+}
+
+// RedirectError is a host redirecting a remote watch to another origin
+// (scheme, host or port), where the token is not sent.
+type RedirectError struct{ From, To *url.URL }
+
+func (e *RedirectError) Error() string {
+	return fmt.Sprintf("the host at %s redirected to %s, another origin, and the observer token is not sent there; if the room is really served at %s, pass that as --url",
+		originOf(e.From), originOf(e.To), originOf(e.To))
+}
+
+// sameOrigin reports whether a and b have one scheme, host and port (the
+// scheme's default port when none is given).
+func sameOrigin(a, b *url.URL) bool {
+	return originOf(a) == originOf(b)
+}
+
+// originOf is scheme://host:port, lowercased, with the default port
+// written out.
+func originOf(u *url.URL) string {
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	if port == "" {
+		port = "80"
+		if scheme == "https" {
+			port = "443"
+		}
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
 }
 
 // connect opens an MCP session with the host.
@@ -216,11 +266,14 @@ func unauthorized(err error) bool {
 // describeLinkError words a failed call for the status line.
 func describeLinkError(err error) string {
 	var te *toolError
+	var re *RedirectError
 	switch {
 	case unauthorized(err):
 		return ErrUnauthorized.Error()
 	case errors.As(err, &te):
 		return te.Error()
+	case errors.As(err, &re):
+		return re.Error()
 	case isCertError(err):
 		return "the host's TLS certificate is not trusted here (" + certCause(err) + "); if the host uses its own CA, point SSL_CERT_FILE at it"
 	}

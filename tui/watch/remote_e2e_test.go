@@ -3,7 +3,9 @@ package watch_test
 import (
 	"bytes"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -117,6 +119,23 @@ func TestRemoteWatchRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	host := watch.StartTestHost(t, src, "rt_right")
+	// Token files: private with a token the host refuses, readable by
+	// others, holding no token.
+	dir := t.TempDir()
+	tokenFile := func(name, body string, mode os.FileMode) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(p, mode); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	wrongTok := "rt_" + strings.Repeat("w", 43)
+	private := tokenFile("private", wrongTok+"\n", 0o600)
+	shared := tokenFile("shared", wrongTok+"\n", 0o644)
+	notToken := tokenFile("notes", "my observer token is below\n"+wrongTok+"\n", 0o600)
 	tests := []struct {
 		name string
 		args []string
@@ -127,6 +146,11 @@ func TestRemoteWatchRefused(t *testing.T) {
 		{"wrong token", []string{"--url", host.URL(), "--token", "rt_wrong"}, nil, 1, "the host refused the token: it is wrong or has been revoked"},
 		{"wrong token from the environment", []string{"--url", host.URL()}, []string{"ROUNDTABLE_TOKEN=rt_wrong"}, 1, "wrong or has been revoked"},
 		{"no token", []string{"--url", host.URL()}, nil, 2, "--url needs the room's observer token"},
+		{"wrong token from a file", []string{"--url", host.URL(), "--token-file", private}, nil, 1, "wrong or has been revoked"},
+		{"token file others can read", []string{"--url", host.URL(), "--token-file", shared}, nil, 2, "chmod 600 " + shared},
+		{"token file with more than a token", []string{"--url", host.URL(), "--token-file", notToken}, nil, 2, "does not hold a roundtable token alone"},
+		{"missing token file", []string{"--url", host.URL(), "--token-file", filepath.Join(dir, "none")}, nil, 2, "no such file"},
+		{"--token and --token-file", []string{"--url", host.URL(), "--token", "a", "--token-file", private}, nil, 2, "keep one"},
 		{"not http", []string{"--url", "ftp://x", "--token", "a"}, nil, 2, "bad --url"},
 		{"with --take", []string{"--url", host.URL(), "--token", "a", "--take", "lead"}, nil, 2, "--take does not go with --url"},
 	}

@@ -39,12 +39,12 @@ func TestRemoteWatchAgainstRoundtableHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = host.Process.Kill(); _ = host.Wait() })
-	tokenLine := regexp.MustCompile(`roundtable watch --url (\S+) --token (rt_\S+)`)
+	tokenLine := regexp.MustCompile(`ROUNDTABLE_TOKEN=(rt_\S+) roundtable watch --url (\S+)$`)
 	var url, token string
 	sc := bufio.NewScanner(out)
 	for sc.Scan() {
 		if m := tokenLine.FindStringSubmatch(sc.Text()); m != nil {
-			url, token = m[1], m[2]
+			token, url = m[1], m[2]
 		}
 		if strings.Contains(sc.Text(), "serving far at") {
 			break
@@ -58,8 +58,9 @@ func TestRemoteWatchAgainstRoundtableHost(t *testing.T) {
 		}
 	}()
 
-	s := tmuxtest.Start(t, tmuxtest.Options{Width: 110, Height: 30, Dir: t.TempDir()},
-		bin, "watch", "--url", url, "--token", token)
+	// As the host's line says: the token in the environment, out of argv.
+	s := tmuxtest.Start(t, tmuxtest.Options{Width: 110, Height: 30, Dir: t.TempDir(), Env: []string{"ROUNDTABLE_TOKEN=" + token}},
+		bin, "watch", "--url", url)
 	screen := s.WaitFor("A room served over HTTP", e2eTimeout)
 	if !strings.Contains(screen, "remote: "+addr) {
 		t.Errorf("the screen does not say it is remote (%s):\n%s", addr, screen)
