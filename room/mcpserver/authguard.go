@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"sync"
 	"time"
-
 )
 
 // A wrong bearer token is the host's most expensive request: before

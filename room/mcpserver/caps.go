@@ -29,9 +29,10 @@ const (
 	// MaxWaitsPerToken is how many wait_for_message calls one token may
 	// have parked at once.
 	MaxWaitsPerToken = 32
-	// streamCheck is how often an open event stream (a session's GET)
-	// checks that its session still lives: a session that ended or idled
-	// out (no request for the host's IdleTTL) has its stream closed.
+	// streamCheck is how often, at most, an open event stream (a
+	// session's GET) checks that its session still lives: a session that
+	// ended or idled out (no request for the host's IdleTTL) has its
+	// stream closed.
 	streamCheck = 5 * time.Second
 )
 
@@ -178,8 +179,9 @@ func (h *Host) beginStream(id string) (func(), string) {
 // streamContext is ctx, ended as well once session id ends or idles out.
 func (h *Host) streamContext(ctx context.Context, id string) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(ctx)
+	every := min(streamCheck, max(h.opt.IdleTTL/4, 10*time.Millisecond))
 	go func() {
-		t := time.NewTicker(streamCheck)
+		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
 			select {

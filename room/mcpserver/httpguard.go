@@ -71,17 +71,21 @@ func originRefusal(origin, fetchSite string, allowed map[string]bool) string {
 		if o, err := ParseOrigin(origin); err == nil && allowed[o] {
 			return ""
 		}
-		shown := origin
-		if len(shown) > 100 {
-			shown = shown[:100] + "…"
-		}
-		return fmt.Sprintf("requests from web pages are refused: the Origin %q is not allowed to use this host's rooms; if that page is yours, restart the host with --allow-origin and its origin (scheme://host[:port])", shown)
+		return fmt.Sprintf("requests from web pages are refused: the Origin %q is not allowed to use this host's rooms; if that page is yours, restart the host with --allow-origin and its origin (scheme://host[:port])", clip(origin))
 	}
 	switch strings.ToLower(strings.TrimSpace(fetchSite)) {
 	case "", "none", "same-origin":
 		return ""
 	}
 	return "requests from web pages are refused: the browser says this one came from another site (Sec-Fetch-Site); agents connect without a browser"
+}
+
+// clip is a header's value short enough to quote in a refusal.
+func clip(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "…"
+	}
+	return s
 }
 
 // loopbackHost reports whether a Host header names this machine: localhost
@@ -142,11 +146,7 @@ func (g *gate) listening(addr net.Addr) {
 // refusal is why r is refused (403), or "".
 func (g *gate) refusal(r *http.Request) string {
 	if g.loopback.Load() && !loopbackHost(r.Host) && (g.public == "" || hostName(r.Host) != g.public) {
-		shown := r.Host
-		if len(shown) > 100 {
-			shown = shown[:100] + "…"
-		}
-		return fmt.Sprintf("the Host header %q is not this machine's name, and this host listens on loopback only (a web page may be trying DNS rebinding); connect to localhost or 127.0.0.1, or restart the host with --url naming the address your clients use", shown)
+		return fmt.Sprintf("the Host header %q is not this machine's name, and this host listens on loopback only (a web page may be trying DNS rebinding); connect to localhost or 127.0.0.1, or restart the host with --url naming the address your clients use", clip(r.Host))
 	}
 	return originRefusal(r.Header.Get("Origin"), r.Header.Get("Sec-Fetch-Site"), g.allowed)
 }
@@ -213,6 +213,7 @@ func (c *conns) connState(nc net.Conn, st http.ConnState, failed func(remote str
 		if n != nil && n.active.Load() && !n.reached.Load() && st == http.StateClosed {
 			failed(nc.RemoteAddr().String())
 		}
+	case http.StateNew, http.StateIdle:
 	}
 }
 
