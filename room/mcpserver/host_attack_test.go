@@ -537,3 +537,43 @@ func TestHostWaitCap(t *testing.T) {
 		t.Fatalf("40 waits at once: %d refused, %d idle, %d other; want 8, 32, 0", refused, idle, other)
 	}
 }
+
+// TestHostCutOffRequests: connections that send part of a request and go
+// (or are cut off by the header timeout) fail before their token is
+// checked, and count against their address like wrong tokens: after 21 of
+// them the address's new sessions are refused 429 until its bucket refills,
+// while the right token from another address gets in.
+func TestHostCutOffRequests(t *testing.T) {
+	cwd := t.TempDir()
+	toks := issueTokens(t, cwd, "cutoff", 3)
+	h := startHost(t, "--room", "cutoff", "--cwd", cwd)
+	pu, _ := url.Parse(h.url)
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.7")}, Timeout: 10 * time.Second}
+	for range 21 {
+		c, err := d.Dial("tcp", pu.Host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.WriteString(c, "POST /mcp HTTP/1.1\r\nHost: "+pu.Host+"\r\nContent-Le")
+		c.Close()
+	}
+	// A right token does not spend from the bucket: probe with it until
+	// the host has counted the closed connections.
+	c := addrClient("127.0.0.7")
+	lead := map[string]string{"Authorization": "Bearer " + toks[room.GrantLead]}
+	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	for range 100 {
+		code, _, body := do(t, c, h.url, hreq{header: lead, body: ping})
+		if code == http.StatusTooManyRequests && strings.Contains(body, "wrong or missing bearer token") {
+			if code, _, body := do(t, addrClient("127.0.0.8"), h.url, hreq{header: lead, body: initBody}); code != http.StatusOK {
+				t.Fatalf("another address: HTTP %d %s", code, body)
+			}
+			return
+		}
+		if code == http.StatusUnauthorized || code == http.StatusTooManyRequests {
+			t.Fatalf("probe: HTTP %d %s", code, body)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("21 requests cut off before their token were not counted against their address")
+}
