@@ -117,6 +117,7 @@ func (h *Host) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	r.Body = http.MaxBytesReader(w, r.Body, MaxBody) // whoever reads it next
 	if wait, ok := h.limits.take(grantKey(grant), time.Now()); !ok {
 		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
 		refuseHTTP(w, r, http.StatusTooManyRequests, "too many requests with this token; wait and retry")

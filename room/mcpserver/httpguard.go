@@ -151,11 +151,12 @@ func (g *gate) refusal(r *http.Request) string {
 	return originRefusal(r.Header.Get("Origin"), r.Header.Get("Sec-Fetch-Site"), g.allowed)
 }
 
-// refuseHTTP answers a refusal. When the request's body is unread, the
-// connection is closed after the answer rather than drained: a client
-// that holds back its body holds nothing of the host's.
+// refuseHTTP answers a refusal. When the request's body is unread, an
+// HTTP/1 connection is closed after the answer rather than drained: a
+// client that holds back its body holds nothing of the host's. (HTTP/2
+// resets the stream of a body left unread.)
 func refuseHTTP(w http.ResponseWriter, r *http.Request, code int, msg string) {
-	if r.ContentLength != 0 {
+	if r.ProtoMajor == 1 && r.ContentLength != 0 {
 		w.Header().Set("Connection", "close")
 	}
 	httpError(w, code, msg)
