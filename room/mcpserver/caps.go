@@ -56,6 +56,14 @@ func newCaps() *caps {
 	return &caps{sessions: map[string]sessionRec{}, pending: map[string]int{}, waits: map[string]int{}, streams: map[string]int{}}
 }
 
+// minutes says d in whole minutes when it is some, as a sentence would.
+func minutes(d time.Duration) string {
+	if d >= time.Minute && d%time.Minute == 0 {
+		return fmt.Sprintf("%d minutes", d/time.Minute)
+	}
+	return d.String()
+}
+
 func grantKey(g room.Grant) string { return g.Room + "/" + g.Grant }
 
 // live reports whether the session id was issued and has not ended.
@@ -115,10 +123,10 @@ func (h *Host) beginSession(g room.Grant, token string) (func(id string), string
 		}
 	}
 	if n >= MaxSessionsPerToken {
-		return nil, fmt.Sprintf("this token already holds %d sessions, the most one token may (its agents' sessions end when they exit or after %s without a request); close the agents you no longer use, or wait, then retry", MaxSessionsPerToken, h.opt.IdleTTL)
+		return nil, fmt.Sprintf("this token already holds %d sessions, the most one token may (its agents' sessions end when they exit or after %s without a request); close the agents you no longer use, or wait, then retry", MaxSessionsPerToken, minutes(h.opt.IdleTTL))
 	}
 	if len(c.sessions)+c.nPending >= MaxSessions {
-		return nil, fmt.Sprintf("the host holds %d sessions, the most it serves at once; retry once some have ended (after %s without a request), or ask the room's host", MaxSessions, h.opt.IdleTTL)
+		return nil, fmt.Sprintf("the host holds %d sessions, the most it serves at once; retry once some have ended (after %s without a request), or ask the room's host", MaxSessions, minutes(h.opt.IdleTTL))
 	}
 	c.pending[key]++
 	c.nPending++

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/netip"
@@ -116,4 +117,39 @@ func TestHostStreamEndsWithSession(t *testing.T) {
 	if ctx.Err() != nil {
 		t.Fatal("the stream of a session idle past its TTL was still open 20 s on")
 	}
+}
+
+// TestHostSessionCapPerHost: with MaxSessions sessions held across
+// tokens, a new session of any token is refused saying the host is full;
+// once one ends, there is room again. A token's own cap comes first.
+func TestHostSessionCapPerHost(t *testing.T) {
+	h, _, _, _ := testHost(t, HostOptions{})
+	issue := func(i int, grant string) string {
+		id := h.Generate()
+		h.caps.sessions[id] = sessionRec{grant: fmt.Sprintf("room%d/%s", i, grant)}
+		return id
+	}
+	var first string
+	for i := range MaxSessions {
+		id := issue(i/MaxSessionsPerToken, room.GrantPeer)
+		if i == 0 {
+			first = id
+		}
+	}
+	fresh := room.Grant{Room: "other", Grant: room.GrantLead}
+	if _, why := h.beginSession(fresh, "rt_x"); !strings.Contains(why, fmt.Sprintf("the host holds %d sessions", MaxSessions)) {
+		t.Fatalf("a new session of a host at its cap: %q", why)
+	}
+	full := room.Grant{Room: "room0", Grant: room.GrantPeer}
+	if _, why := h.beginSession(full, "rt_x"); !strings.Contains(why, fmt.Sprintf("this token already holds %d sessions", MaxSessionsPerToken)) || !strings.Contains(why, "10 minutes") {
+		t.Fatalf("a new session of a token at its cap: %q", why)
+	}
+	if _, err := h.Terminate(first); err != nil {
+		t.Fatal(err)
+	}
+	done, why := h.beginSession(fresh, "rt_x")
+	if why != "" {
+		t.Fatalf("after a session ended: %q", why)
+	}
+	done("")
 }
