@@ -149,6 +149,13 @@ func (h *Host) serveMCP(w http.ResponseWriter, r *http.Request) {
 // and returns its grant; when it is refused the answer is written. A
 // request that continues a session with the session's own token skips the
 // address's bucket; any other reserves a slot of it first (authguard.go).
+//
+// The order is that of the official Go SDK's auth.RequireBearerToken (the
+// token verified before the MCP handler sees the request). That
+// middleware is not used itself: the host needs the address's slot taken
+// before the check and given back after it, the session-bound skip, and
+// its own answers (a room gone, 401 sentences), and the SDK is otherwise
+// only a test dependency.
 func (h *Host) identify(w http.ResponseWriter, r *http.Request) (room.Grant, string, bool) {
 	token, perr := room.ParseBearer(r.Header.Get("Authorization"))
 	bound := perr == nil && h.sessionBound(r, token)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // A host's first checks of a request, before its token: where it says it
@@ -151,16 +152,21 @@ func (g *gate) refusal(r *http.Request) string {
 	return originRefusal(r.Header.Get("Origin"), r.Header.Get("Sec-Fetch-Site"), g.allowed)
 }
 
-// refuseHTTP answers a refusal. When the request's body is unread, an
-// HTTP/1 connection is closed after the answer rather than drained: a
-// client that holds back its body holds nothing of the host's. (HTTP/2
-// resets the stream of a body left unread.)
+// refuseHTTP answers a refusal. A body left unread is not waited for:
+// net/http closes the connection after the answer when over 256 KiB of it
+// remain, and otherwise reads what remains to keep the connection, which
+// the read deadline set here cuts to a second, so a client that holds
+// back its body holds nothing of the host's for long.
 func refuseHTTP(w http.ResponseWriter, r *http.Request, code int, msg string) {
-	if r.ProtoMajor == 1 && r.ContentLength != 0 {
-		w.Header().Set("Connection", "close")
+	if r.ContentLength != 0 {
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(unreadGrace))
 	}
 	httpError(w, code, msg)
 }
+
+// unreadGrace is how long a refused request's unread body may take to
+// arrive before its connection is closed.
+const unreadGrace = time.Second
 
 // A connection that sends part of a request and never completes it (a
 // header cut off by ReadHeaderTimeout, a malformed request) fails before
