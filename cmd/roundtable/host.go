@@ -29,6 +29,7 @@ type hostOptions struct {
 	budget          int
 	publicURL       string
 	rate            int
+	allowOrigins    []string
 }
 
 // defaultListen is where a host listens unless told otherwise: this
@@ -116,6 +117,7 @@ opened or its tokens cannot be trusted, or the address cannot be listened on,
 	f.Var(newIntFlag(&o.budget, 12, "budget", 1, 0), "budget", "rounds of a room this command creates")
 	f.StringVar(&o.spec, "spec", "", "spec path of a room this command creates, relative to --cwd; default SPEC-<room>.md")
 	f.StringVar(&o.publicURL, "url", "", "the URL agents reach the host at, for the printed lines; default: from --listen")
+	f.StringArrayVar(&o.allowOrigins, "allow-origin", nil, "a web origin (scheme://host[:port]) whose pages may use the host; repeatable; default none: requests with an Origin header get 403")
 	f.Var(newIntFlag(&o.rate, mcpserver.DefaultRate, "rate-limit", 1, 0), "rate-limit", "requests a second allowed per token, in bursts of twice that")
 	return c
 }
@@ -186,7 +188,7 @@ func runHost(cmd *cobra.Command, o hostOptions) error {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	h, err := mcpserver.NewHost(ctx, mcpserver.HostOptions{Rooms: rooms, Tokens: tokens, Version: buildVersion(), Rate: float64(o.rate), Burst: 2 * o.rate})
+	h, err := mcpserver.NewHost(ctx, mcpserver.HostOptions{Rooms: rooms, Tokens: tokens, Version: buildVersion(), Rate: float64(o.rate), Burst: 2 * o.rate, AllowOrigins: o.allowOrigins, PublicURL: url})
 	if err != nil {
 		ln.Close()
 		return err

@@ -9,26 +9,27 @@ import (
 	"strconv"
 	"sync"
 	"time"
-
-	"github.com/mark3labs/mcp-go/server"
 )
 
 // A wrong bearer token is the host's most expensive request: before
 // refusing it the host re-checks every room's tokens.json, in case one was
 // just rotated (about 270 µs at 100 rooms, BENCHMARKS.md). The auth guard
-// limits how many such failures one client address may cause: each
-// request whose Authorization header is missing, malformed or names no
-// room spends one from the address's bucket, and once it is empty the
-// address's requests are refused 429 before their body or token is read.
+// limits how many such checks one client address may cause: every request
+// whose token is not yet known good reserves one from its address's bucket
+// when it starts, before its body or token is read, and gets it back only
+// when its token turns out valid. A request whose Authorization header is
+// missing, malformed or names no room keeps it spent, and so does one that
+// fails or is cut off before its token is checked (a connection that sends
+// part of a request and never completes it, httpguard.go). Since the slot
+// is taken at the start, 200 simultaneous wrong tokens are 20 checks and
+// 180 refusals (429), not 200 checks.
 //
-// The rule for a right token from a blocked address: a request that
-// continues a session already seated on this host (its Mcp-Session-Id, a
-// map lookup) is let through and verified as usual, so agents seated
-// before another client at their address started failing keep working;
-// any other request (a new session's initialize, or a client without
-// sessions) is refused like the rest until the bucket refills, since the
-// host cannot tell a right token from a wrong one without the expensive
-// check. A success neither spends from nor refills the bucket.
+// One request skips the bucket: one that continues a session seated on
+// this host with the very token that session started with (a SHA-256
+// compared in constant time, caps.go), so agents seated before another
+// client at their address started failing keep working. A session ID
+// with any other token counts like any request: the ID alone opens
+// nothing. A success neither spends from nor refills the bucket.
 const (
 	// authFailBurst is how many failures an address may make at once:
 	// room for an agent set up with a stale or mistyped token to retry a
@@ -125,6 +126,44 @@ func (g *authGuard) check(key string, now time.Time) (time.Duration, bool) {
 	return time.Duration((1 - b.tokens) / g.rate * float64(time.Second)), false
 }
 
+// reserve spends one from key's bucket for a request whose token is not
+// yet checked; when the bucket is empty it spends nothing and returns how
+// long until it has one. refund gives the slot back once the token proved
+// valid.
+func (g *authGuard) reserve(key string, now time.Time) (time.Duration, bool) {
+	if g == nil {
+		return 0, true
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	b := g.bucketOf(key, now)
+	if b == nil {
+		b = &bucket{tokens: g.burst, at: now}
+		g.b[key] = b
+	}
+	g.refill(b, now)
+	if b.tokens < 1 {
+		return time.Duration((1 - b.tokens) / g.rate * float64(time.Second)), false
+	}
+	b.tokens--
+	return 0, true
+}
+
+// refund gives back the slot a request reserved.
+func (g *authGuard) refund(key string, now time.Time) {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	b := g.bucketOf(key, now)
+	if b == nil {
+		return // forgotten meanwhile: a new bucket starts full
+	}
+	g.refill(b, now)
+	b.tokens = min(g.burst, b.tokens+1)
+}
+
 // fail spends one failure from key's bucket.
 func (g *authGuard) fail(key string, now time.Time) {
 	if g == nil {
@@ -190,35 +229,30 @@ func clientKey(remote string) string {
 	return ip.String()
 }
 
-// authRefused answers 429 and returns true when r's address has used up
-// its failures and r does not continue a seated session. It reads neither
-// the body nor the token.
-func (h *Host) authRefused(w http.ResponseWriter, r *http.Request) bool {
+// authReserve reserves a slot of r's address for a request whose token is
+// not yet checked (reserve). When the address has none left it answers
+// 429 and returns false; it reads neither the body nor the token.
+func (h *Host) authReserve(w http.ResponseWriter, r *http.Request) bool {
 	key := clientKey(r.RemoteAddr)
-	wait, ok := h.guard.check(key, h.guard.now())
-	if ok || h.seatedSession(r) {
-		return false
+	wait, ok := h.guard.reserve(key, h.guard.now())
+	if ok {
+		return true
 	}
 	secs := max(1, int(math.Ceil(wait.Seconds())))
 	w.Header().Set("Retry-After", strconv.Itoa(secs))
-	httpError(w, http.StatusTooManyRequests, fmt.Sprintf(
+	refuseHTTP(w, r, http.StatusTooManyRequests, fmt.Sprintf(
 		"too many requests from your address (%s) came with a wrong or missing bearer token; wait %d s, then retry with the room's current token from its host",
 		key, secs))
-	return true
+	return false
 }
 
-// authFailed counts a request whose bearer token was missing, malformed or
-// valid for no room against its address.
+// authRefund gives r's reserved slot back: its token was valid.
+func (h *Host) authRefund(r *http.Request) {
+	h.guard.refund(clientKey(r.RemoteAddr), h.guard.now())
+}
+
+// authFailed counts a failed token of r against its address, for a
+// request that reserved no slot.
 func (h *Host) authFailed(r *http.Request) {
 	h.guard.fail(clientKey(r.RemoteAddr), h.guard.now())
-}
-
-// seatedSession reports whether r continues a session that holds a seat.
-func (h *Host) seatedSession(r *http.Request) bool {
-	id := r.Header.Get(server.HeaderKeySessionID)
-	if id == "" || checkSessionID(id) != nil {
-		return false
-	}
-	_, ok := h.grantOfSession(id)
-	return ok
 }

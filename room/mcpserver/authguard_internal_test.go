@@ -179,11 +179,13 @@ func (s *readSpy) Read(p []byte) (int, error) {
 }
 
 // TestHostAuthGuard: through Host.Handler(), 21 wrong tokens from one
-// address get 401 twenty times, then 429 with Retry-After, before the body
-// is read; another address is not affected; X-Forwarded-For is not
+// address get 401 twenty times, then 429 with Retry-After, none with its
+// body read; another address is not affected; X-Forwarded-For is not
 // trusted. A right token from the blocked address: a session seated
-// before goes on working; a new session is refused until the bucket has
-// refilled by one (the rule in authguard.go); a success does not refill.
+// before goes on working with its own token, but its session ID with a
+// wrong token is refused like any; a new session is refused until the
+// bucket has refilled by one (the rule in authguard.go); a success does
+// not refill.
 func TestHostAuthGuard(t *testing.T) {
 	h, _, toks, _ := testHost(t, HostOptions{})
 	clock := &fakeClock{t: time.Now()}
@@ -230,8 +232,8 @@ func TestHostAuthGuard(t *testing.T) {
 		}
 		w, spy := do(blocked, auth, "", initReq)
 		codes = append(codes, w.Code)
-		if i < authFailBurst && (w.Code != http.StatusUnauthorized || !spy.read) {
-			t.Fatalf("failure %d: %d (body read %v) %s, want 401 after reading the request", i+1, w.Code, spy.read, w.Body)
+		if i < authFailBurst && (w.Code != http.StatusUnauthorized || spy.read) {
+			t.Fatalf("failure %d: %d (body read %v) %s, want 401 without reading the body", i+1, w.Code, spy.read, w.Body)
 		}
 		if i == authFailBurst {
 			if w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") != "1" {
@@ -268,8 +270,11 @@ func TestHostAuthGuard(t *testing.T) {
 			t.Fatalf("blocked address, seated session: %d %s", w.Code, w.Body)
 		}
 	}
-	if w, _ := do(blocked, wrong, sid, list); w.Code != http.StatusUnauthorized {
-		t.Fatalf("blocked address, seated session with a wrong token: %d %s, want 401", w.Code, w.Body)
+	if w, _ := do(blocked, wrong, sid, list); w.Code != http.StatusTooManyRequests {
+		t.Fatalf("blocked address, seated session's ID with a wrong token: %d %s, want 429", w.Code, w.Body)
+	}
+	if w, _ := do(blocked, "Bearer "+toks[room.GrantLead], sid, list); w.Code != http.StatusTooManyRequests {
+		t.Fatalf("blocked address, seated session's ID with another seat's token: %d %s, want 429", w.Code, w.Body)
 	}
 	if w, _ := do(blocked, wrong, "rt-00000000000000000000000000000000", list); w.Code != http.StatusTooManyRequests {
 		t.Fatalf("blocked address, a made-up session: %d %s, want 429", w.Code, w.Body)

@@ -49,6 +49,9 @@ type Host struct {
 	handler    http.Handler
 	limits     *rateLimits
 	guard      *authGuard // failed tokens per client address (authguard.go)
+	gate       *gate      // Origin and Host rules (httpguard.go)
+	conns      conns      // open connections, for the guard (httpguard.go)
+	caps       *caps      // sessions, waits and streams held (caps.go)
 
 	mu    sync.Mutex
 	seats map[string]*hostSeat // by session key (sessionKey)
@@ -66,6 +69,12 @@ type HostOptions struct {
 	// Rate and Burst limit each token's requests per second; 0: the defaults.
 	Rate  float64
 	Burst int
+	// AllowOrigins are the web origins (scheme://host[:port]) whose
+	// pages may use the host; requests with any other Origin get 403.
+	AllowOrigins []string
+	// PublicURL is the URL clients reach the host at; its host name is
+	// allowed as a Host header on a loopback listen (httpguard.go).
+	PublicURL string
 }
 
 // Defaults of HostOptions.
@@ -107,7 +116,13 @@ func NewHost(ctx context.Context, opt HostOptions) (*Host, error) {
 	if opt.Burst <= 0 {
 		opt.Burst = DefaultBurst
 	}
+	g, err := newGate(opt.AllowOrigins, opt.PublicURL)
+	if err != nil {
+		return nil, err
+	}
 	h := &Host{
+		gate:     g,
+		caps:     newCaps(),
 		opt:      opt,
 		services: map[string]*service{},
 		stop:     make(chan struct{}),

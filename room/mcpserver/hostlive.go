@@ -94,7 +94,7 @@ func (h *Host) stopServices() []*service {
 func roomGone(w http.ResponseWriter, r *http.Request, err error) {
 	msg := strings.TrimPrefix(err.Error(), room.ErrRoomGone.Error()+": ")
 	if r.Method == http.MethodPost {
-		body, _ := io.ReadAll(r.Body) // read into memory by serveMCP
+		body, _ := io.ReadAll(r.Body) // at most MaxBody (serveMCP bounds it)
 		var req struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`

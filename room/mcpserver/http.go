@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/roundtable-dev/roundtable/room"
@@ -46,9 +48,13 @@ const heartbeat = 30 * time.Second
 const EndpointPath = "/mcp"
 
 // Handler is the host's HTTP handler: /mcp behind the checks every request
-// passes, in order: the path, the address's failed tokens (429,
-// authguard.go), the body's size (413), the bearer token (401), the
-// token's rate (429) and the session's grant (403).
+// passes, in order, none of which reads the body until the token is
+// known good: the path; the Host and Origin headers (403, httpguard.go);
+// the address's failed tokens, a slot reserved before the token is read
+// (429, authguard.go); the bearer token (401); the token's rate (429);
+// the session's grant (403) and, for a GET or DELETE, that the host
+// issued the session (404); then the body's size (413) and the caps of
+// sessions, parked waits and event streams (caps.go).
 func (h *Host) Handler() http.Handler {
 	h.httpOnce.Do(h.buildHTTP)
 	return h.handler
@@ -85,6 +91,10 @@ func (h *Host) buildHTTP() {
 	)
 	h.limits = newRateLimits(h.opt.Rate, h.opt.Burst)
 	h.guard = newAuthGuard(authFailBurst, authFailRate, authFailCap, time.Now)
+	h.httpSrv.ConnContext = h.conns.connContext
+	h.httpSrv.ConnState = func(c net.Conn, st http.ConnState) {
+		h.conns.connState(c, st, func(remote string) { h.guard.fail(clientKey(remote), h.guard.now()) })
+	}
 	mux := http.NewServeMux()
 	mux.Handle(EndpointPath, http.HandlerFunc(h.serveMCP))
 	h.handler = mux
@@ -93,76 +103,170 @@ func (h *Host) buildHTTP() {
 
 // serveMCP checks a request and hands it to the MCP server.
 func (h *Host) serveMCP(w http.ResponseWriter, r *http.Request) {
+	reached(r)
 	if h.draining.Load() {
 		w.Header().Set("Retry-After", "5")
-		httpError(w, http.StatusServiceUnavailable, "the host is stopping; retry in a moment or ask the room's host")
+		refuseHTTP(w, r, http.StatusServiceUnavailable, "the host is stopping; retry in a moment or ask the room's host")
 		return
 	}
-	if h.authRefused(w, r) {
+	if why := h.gate.refusal(r); why != "" {
+		refuseHTTP(w, r, http.StatusForbidden, why)
 		return
 	}
-	if r.ContentLength > MaxBody {
-		httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is %d bytes, over the %d-byte limit; send a smaller request", r.ContentLength, MaxBody))
+	grant, token, ok := h.identify(w, r)
+	if !ok {
 		return
 	}
-	if r.Method == http.MethodPost {
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
-		var tooLarge *http.MaxBytesError
-		switch {
-		case errors.As(err, &tooLarge):
-			httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is over the %d-byte limit; send a smaller request", MaxBody))
-			return
-		case err != nil:
-			httpError(w, http.StatusBadRequest, "the request body could not be read: "+err.Error())
-			return
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-	}
-	token, err := room.ParseBearer(r.Header.Get("Authorization"))
-	if err != nil {
-		h.authFailed(r)
-		unauthorized(w, err.Error())
-		return
-	}
-	grant, err := h.opt.Tokens.Authorize(token)
-	if errors.Is(err, room.ErrRoomGone) {
-		// A token the host knows, for a room deleted or renamed since:
-		// not a guess, so not counted against the address.
-		roomGone(w, r, err)
-		return
-	}
-	if err != nil {
-		h.authFailed(r)
-		unauthorized(w, "the bearer token is not valid for any room on this host: it is wrong or was rotated; ask the room's host for the current one")
-		return
-	}
-	if wait, ok := h.limits.take(grant.Room+"/"+grant.Grant, time.Now()); !ok {
+	r.Body = http.MaxBytesReader(w, r.Body, MaxBody) // whoever reads it next
+	if wait, ok := h.limits.take(grantKey(grant), time.Now()); !ok {
 		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
-		httpError(w, http.StatusTooManyRequests, "too many requests with this token; wait and retry")
+		refuseHTTP(w, r, http.StatusTooManyRequests, "too many requests with this token; wait and retry")
 		return
 	}
-	if id := r.Header.Get(server.HeaderKeySessionID); id != "" {
+	id := r.Header.Get(server.HeaderKeySessionID)
+	if id != "" {
 		if g, ok := h.grantOfSession(id); ok && g != grant {
 			if err := h.opt.Tokens.RoomGone(g.Room); err != nil {
 				roomGone(w, r, err)
 				return
 			}
-			httpError(w, http.StatusForbidden, "this session was started with another token; start a new session with this one")
+			refuseHTTP(w, r, http.StatusForbidden, "this session was started with another token; start a new session with this one")
 			return
 		}
 	}
-	if r.Method == http.MethodGet {
-		// A GET is the session's standing event stream: it lasts as long
-		// as the session, past WriteTimeout; heartbeats find a dead peer.
-		_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
-	}
-	if r.Method == http.MethodPost {
-		// Counted until the reply is written: Shutdown waits for it.
-		h.posts.Add(1)
-		defer h.posts.Add(-1)
-	}
 	ctx := context.WithValue(r.Context(), authKey{}, auth{grant: grant, remote: r.RemoteAddr})
+	switch r.Method {
+	case http.MethodGet, http.MethodDelete:
+		h.serveSession(w, r.WithContext(ctx), id)
+	case http.MethodPost:
+		h.servePost(w, r.WithContext(ctx), grant, token)
+	default:
+		h.streamable.ServeHTTP(w, r.WithContext(ctx))
+	}
+}
+
+// identify checks r's bearer token before anything of its body is read
+// and returns its grant; when it is refused the answer is written. A
+// request that continues a session with the session's own token skips the
+// address's bucket; any other reserves a slot of it first (authguard.go).
+//
+// The order is that of the official Go SDK's auth.RequireBearerToken (the
+// token verified before the MCP handler sees the request). That
+// middleware is not used itself: the host needs the address's slot taken
+// before the check and given back after it, the session-bound skip, and
+// its own answers (a room gone, 401 sentences), and the SDK is otherwise
+// only a test dependency.
+func (h *Host) identify(w http.ResponseWriter, r *http.Request) (room.Grant, string, bool) {
+	token, perr := room.ParseBearer(r.Header.Get("Authorization"))
+	bound := perr == nil && h.sessionBound(r, token)
+	if !bound && !h.authReserve(w, r) {
+		return room.Grant{}, "", false
+	}
+	if perr != nil {
+		unauthorized(w, r, perr.Error())
+		return room.Grant{}, "", false
+	}
+	grant, err := h.opt.Tokens.Authorize(token)
+	if errors.Is(err, room.ErrRoomGone) {
+		// A token the host knows, for a room deleted or renamed since:
+		// not a guess, so not counted against the address.
+		if !bound {
+			h.authRefund(r)
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+		roomGone(w, r, err)
+		return room.Grant{}, "", false
+	}
+	if err != nil {
+		if bound {
+			// The session's own token, rotated since: a failure too.
+			h.authFailed(r)
+		}
+		unauthorized(w, r, "the bearer token is not valid for any room on this host: it is wrong or was rotated; ask the room's host for the current one")
+		return room.Grant{}, "", false
+	}
+	if !bound {
+		h.authRefund(r)
+	}
+	return grant, token, true
+}
+
+// serveSession answers a GET (the session's standing event stream) or a
+// DELETE (the session's end): only for a session the host issued and
+// that has not ended, and one stream a session.
+func (h *Host) serveSession(w http.ResponseWriter, r *http.Request, id string) {
+	modern := mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion))
+	switch {
+	case modern:
+		// mcp-go answers that this protocol has no sessions.
+		h.streamable.ServeHTTP(w, r)
+		return
+	case id == "":
+		refuseHTTP(w, r, http.StatusBadRequest, "a "+r.Method+" needs the Mcp-Session-Id header of a session this host started; initialize a session with a POST first")
+		return
+	case checkSessionID(id) != nil || !h.live(id):
+		refuseHTTP(w, r, http.StatusNotFound, "session "+shortKey(id)+" is unknown or has ended; initialize a new session")
+		return
+	}
+	if r.Method == http.MethodDelete {
+		h.streamable.ServeHTTP(w, r)
+		return
+	}
+	end, why := h.beginStream(id)
+	if why != "" {
+		refuseHTTP(w, r, http.StatusConflict, why)
+		return
+	}
+	defer end()
+	// The stream lasts as long as the session, past WriteTimeout;
+	// heartbeats find a dead peer, and it ends with its session.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+	ctx, cancel := h.streamContext(r.Context(), id)
+	defer cancel()
 	h.streamable.ServeHTTP(w, r.WithContext(ctx))
+}
+
+// servePost reads a POST's body, now that its token is known good, checks
+// the caps of a new session or a parked wait, and serves it.
+func (h *Host) servePost(w http.ResponseWriter, r *http.Request, grant room.Grant, token string) {
+	if r.ContentLength > MaxBody {
+		refuseHTTP(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is %d bytes, over the %d-byte limit; send a smaller request", r.ContentLength, MaxBody))
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		refuseHTTP(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is over the %d-byte limit; send a smaller request", MaxBody))
+		return
+	case err != nil:
+		refuseHTTP(w, r, http.StatusBadRequest, "the request body could not be read: "+err.Error())
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var head rpcHead
+	_ = json.Unmarshal(body, &head) // not JSON-RPC: mcp-go says so
+	switch {
+	case head.Method == "initialize" && r.Header.Get(server.HeaderKeySessionID) == "":
+		done, why := h.beginSession(grant, token)
+		if why != "" {
+			w.Header().Set("Retry-After", "60")
+			refuseHTTP(w, r, http.StatusTooManyRequests, why)
+			return
+		}
+		defer func() { done(w.Header().Get(server.HeaderKeySessionID)) }()
+	case head.Method == "tools/call" && head.Params.Name == "wait_for_message":
+		end, why := h.beginWait(grant)
+		if why != "" {
+			toolRefusal(w, head.ID, why)
+			return
+		}
+		defer end()
+	}
+	// Counted until the reply is written: Shutdown waits for it.
+	h.posts.Add(1)
+	defer h.posts.Add(-1)
+	h.streamable.ServeHTTP(w, r)
 }
 
 func httpError(w http.ResponseWriter, code int, msg string) {
@@ -172,15 +276,16 @@ func httpError(w http.ResponseWriter, code int, msg string) {
 	_, _ = io.WriteString(w, msg+"\n")
 }
 
-func unauthorized(w http.ResponseWriter, msg string) {
+func unauthorized(w http.ResponseWriter, r *http.Request, msg string) {
 	w.Header().Set("WWW-Authenticate", `Bearer realm="roundtable", error="invalid_token"`)
-	httpError(w, http.StatusUnauthorized, msg)
+	refuseHTTP(w, r, http.StatusUnauthorized, msg)
 }
 
 // Serve serves the host on l until Shutdown; it returns nil after a
 // Shutdown. TLS is used when certFile and keyFile are given.
 func (h *Host) Serve(ctx context.Context, l net.Listener, certFile, keyFile string) error {
 	h.Handler()
+	h.gate.listening(l.Addr())
 	go h.sweeper(ctx)
 	var err error
 	if certFile != "" || keyFile != "" {
