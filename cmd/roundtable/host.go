@@ -133,6 +133,11 @@ func runHost(cmd *cobra.Command, o hostOptions) error {
 	if o.rotate != "" && o.rotate != room.GrantLead && o.rotate != room.GrantPeer && o.rotate != room.GrantObserver {
 		return usageError("--rotate takes lead, peer or observer, not %q", o.rotate)
 	}
+	for _, origin := range o.allowOrigins {
+		if _, err := mcpserver.ParseOrigin(origin); err != nil {
+			return usageError("--allow-origin: %v", err)
+		}
+	}
 	host, err := checkListen(o.listen)
 	if err != nil {
 		return err

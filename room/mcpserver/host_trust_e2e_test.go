@@ -87,6 +87,10 @@ func TestHostCommandLineMistakes(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "65535") || strings.Contains(out, "serving") {
 		t.Fatalf("--listen 127.0.0.1:99999: exit %d\n%s%s; want a usage error (2) naming the port range", code, out, stderr)
 	}
+	out, stderr, code = runBinary(t, "host", "--room", "real", "--cwd", cwd, "--allow-origin", "app.example.com")
+	if code != 2 || !strings.Contains(stderr, "--allow-origin") || !strings.Contains(stderr, "scheme://host") || strings.Contains(out, "serving") {
+		t.Fatalf("--allow-origin app.example.com: exit %d\n%s%s; want a usage error (2) saying how to write an origin", code, out, stderr)
+	}
 	missing := filepath.Join(cwd, "missing.pem")
 	out, stderr, code = runBinary(t, "host", "--room", "real", "--cwd", cwd, "--tls-cert", missing, "--tls-key", missing)
 	if code == 0 || strings.Contains(out, "serving") || !strings.Contains(stderr, missing) || !strings.Contains(stderr, "PEM") {
