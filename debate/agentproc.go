@@ -39,9 +39,12 @@ type agentProc struct {
 	stopOnce sync.Once
 	inTurn   atomic.Bool
 
-	// What the speaker has been sent (guarded by the slot's mutex).
-	seen int              // turns of the transcript already sent
-	sent map[Purpose]bool // purposes whose instructions were sent
+	// Guarded by the slot's mutex: notes for the column at the next turn
+	// (what keeps the agent from working fully), and what the speaker has
+	// been sent.
+	notes []string
+	seen  int              // turns of the transcript already sent
+	sent  map[Purpose]bool // purposes whose instructions were sent
 }
 
 // Reasons an agent could not speak, wrapped in the errors Stream returns.
@@ -74,9 +77,20 @@ func startAgent(ctx context.Context, spec AgentSpec, opts AgentOptions) (*agentP
 		return nil, err
 	}
 	a := &agentProc{label: spec.Label(), grace: opts.Grace, exited: make(chan struct{}), stderr: &tailWriter{}, sent: map[Purpose]bool{}}
-	cmd := exec.Command(path, spec.Command[1:]...)
+	args := spec.Command[1:]
+	env := append(os.Environ(), opts.Env...)
+	if spec.Preset == "codex" {
+		var extra []string
+		var note string
+		args, extra, note = codexLaunch(path, args, opts.Tools, env)
+		env = append(env, extra...)
+		if note != "" {
+			a.notes = append(a.notes, note)
+		}
+	}
+	cmd := exec.Command(path, args...)
 	cmd.Dir = opts.Cwd
-	cmd.Env = append(os.Environ(), opts.Env...)
+	cmd.Env = env
 	ownGroup(cmd)
 	// Plain pipes rather than exec's copying goroutines: Wait then never
 	// waits for a grandchild that holds stdout open, and what the agent

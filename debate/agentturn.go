@@ -32,6 +32,12 @@ type promptResult struct {
 // caller stops it.
 func (a *agentProc) turn(ctx context.Context, req Request, onDelta func(string) error) (Usage, error) {
 	text := a.promptFor(req)
+	if req.OnActivity != nil {
+		for _, n := range a.notes {
+			req.OnActivity(Activity{Kind: ActivityNote, Text: clipLine(n, maxActivityRunes)})
+		}
+		a.notes = nil
+	}
 	t := &agentTurn{ch: make(chan agentUpdate, turnUpdates), done: make(chan struct{})}
 	a.client.begin(t)
 	defer a.client.end(t)

@@ -42,8 +42,9 @@ type Script struct {
 	// agent's ("agent-<pid>") and its children's ("child-<pid>").
 	PidDir string `json:"pidDir,omitempty"`
 	// Record is a file the agent appends to, one JSON line per event:
-	// {"prompt": text}, {"permission": kind, "outcome": optionId},
-	// {"cancel": true}, {"cwd": dir}, {"mode": id}.
+	// {"argv": its arguments, "path": its PATH} first, then {"prompt":
+	// text}, {"permission": kind, "outcome": optionId}, {"cancel": true},
+	// {"cwd": dir}, {"mode": id}.
 	Record string `json:"record,omitempty"`
 	// Modes are the session modes offered by session/new, the first one
 	// current; session/set_mode is recorded as {"mode": id}.

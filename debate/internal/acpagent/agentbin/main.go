@@ -55,6 +55,7 @@ func main() {
 	}
 	fmt.Fprintln(os.Stderr, "acpagent: ready")
 	a := &agent{s: s, cancels: map[acp.SessionId]context.CancelFunc{}}
+	a.record(map[string]any{"argv": os.Args[1:], "path": os.Getenv("PATH")})
 	out := &lockedStdout{}
 	a.out = out
 	conn := acp.NewAgentSideConnection(a, out, os.Stdin)
