@@ -207,7 +207,7 @@ func TestCodexPresetStartsWithItsSandbox(t *testing.T) {
 		t.Fatal(err)
 	}
 	record := filepath.Join(t.TempDir(), "record.jsonl")
-	script := acpagent.WriteScript(t, acpagent.Script{Record: record, PidDir: t.TempDir()})
+	script := acpagent.WriteScript(t, acpagent.Script{Record: record, PidDir: t.TempDir(), RecordEnv: []string{"PATH"}})
 	spec := AgentSpec{Command: []string{agent, "-c", `model="tiny"`}, Preset: "codex"}
 	p, err := NewAgentProvider(spec, AgentOptions{
 		Cwd: t.TempDir(), Env: []string{acpagent.EnvScript + "=" + script, "PATH=" + binDir}, Grace: 300 * time.Millisecond,
@@ -231,19 +231,22 @@ func TestCodexPresetStartsWithItsSandbox(t *testing.T) {
 	if len(acts) != 0 {
 		t.Errorf("the note shows again at the second turn: %+v", acts)
 	}
-	recs := acpagent.Records(t, record)
-	if len(recs) == 0 {
-		t.Fatal("the agent recorded nothing")
-	}
 	var argv []string
-	for _, a := range recs[0]["argv"].([]any) {
-		argv = append(argv, a.(string))
+	path := ""
+	for _, r := range acpagent.Records(t, record) {
+		if as, ok := r["argv"].([]any); ok && argv == nil {
+			for _, a := range as {
+				argv = append(argv, a.(string))
+			}
+		}
+		if r["env"] == "PATH" {
+			path, _ = r["value"].(string)
+		}
 	}
 	want := []string{"-c", `sandbox_mode="read-only"`, "-c", `approval_policy="on-request"`, "-c", `model="tiny"`}
 	if !slices.Equal(argv, want) {
 		t.Errorf("agent started with %q, want %q", argv, want)
 	}
-	path, _ := recs[0]["path"].(string)
 	first, rest, _ := strings.Cut(path, string(os.PathListSeparator))
 	if rest != binDir {
 		t.Errorf("agent's PATH %q, want the sandbox's folder then %q", path, binDir)

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -70,15 +71,17 @@ func agentErrorf(kind error, format string, args ...any) error {
 
 // startAgent starts the agent in cwd, in its own process group, and opens
 // its session: initialize (no filesystem or terminal capability offered),
-// then session/new. ctx bounds the start-up.
+// then session/new, held by the agent's own restraints (agentrestraint.go).
+// ctx bounds the start-up.
 func startAgent(ctx context.Context, spec AgentSpec, opts AgentOptions) (*agentProc, error) {
 	path, err := spec.Check()
 	if err != nil {
 		return nil, err
 	}
 	a := &agentProc{label: spec.Label(), grace: opts.Grace, exited: make(chan struct{}), stderr: &tailWriter{}, sent: map[Purpose]bool{}}
-	args := spec.Command[1:]
+	args := slices.Concat(spec.Command[1:], restraintArgs(spec, opts.Tools))
 	env := append(os.Environ(), opts.Env...)
+	env = append(env, restraintEnv(spec, opts.Tools, env)...)
 	if spec.Preset == "codex" {
 		var extra []string
 		var note string
@@ -209,31 +212,8 @@ func (a *agentProc) handshake(ctx context.Context, cwd string) error {
 		return fail("session/new", err)
 	}
 	a.session = sres.SessionId
-	if a.client.tools == 0 {
-		a.readOnlyMode(hctx, sres.Modes)
-	}
+	a.restrain(hctx, a.client.tools, sres)
 	return nil
-}
-
-// readOnlyMode switches the session to the agent's read-only mode when it
-// offers one (codex-acp does): some agents edit without asking for
-// permission, so the refusals alone cannot keep them from changing files.
-// An agent that refuses the switch keeps its mode; the permission rules
-// still apply.
-func (a *agentProc) readOnlyMode(ctx context.Context, modes *acp.SessionModeState) {
-	if modes == nil {
-		return
-	}
-	for _, m := range modes.AvailableModes {
-		id := strings.ToLower(string(m.Id))
-		if id != "read-only" && id != "read_only" && id != "readonly" {
-			continue
-		}
-		if m.Id != modes.CurrentModeId {
-			_, _ = a.conn.SetSessionMode(ctx, acp.SetSessionModeRequest{SessionId: a.session, ModeId: m.Id})
-		}
-		return
-	}
 }
 
 // authRequiredCode is ACP's "authentication required" error.

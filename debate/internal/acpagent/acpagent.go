@@ -42,13 +42,20 @@ type Script struct {
 	// agent's ("agent-<pid>") and its children's ("child-<pid>").
 	PidDir string `json:"pidDir,omitempty"`
 	// Record is a file the agent appends to, one JSON line per event:
-	// {"argv": its arguments, "path": its PATH} first, then {"prompt":
-	// text}, {"permission": kind, "outcome": optionId}, {"cancel": true},
-	// {"cwd": dir}, {"mode": id}.
+	// {"prompt": text}, {"permission": kind, "outcome": optionId},
+	// {"cancel": true}, {"cwd": dir, "argv": args}, {"mode": id},
+	// {"config": id, "value": v}, {"env": name, "value": v}.
 	Record string `json:"record,omitempty"`
 	// Modes are the session modes offered by session/new, the first one
 	// current; session/set_mode is recorded as {"mode": id}.
 	Modes []string `json:"modes,omitempty"`
+	// ConfigModes are offered by session/new as the values of a select
+	// config option "mode" (as opencode does), the first one current;
+	// session/set_config_option is recorded as {"config": id, "value": v}.
+	ConfigModes []string `json:"configModes,omitempty"`
+	// RecordEnv names variables of the agent's environment recorded at
+	// session/new as {"env": name, "value": v} ("" when unset).
+	RecordEnv []string `json:"recordEnv,omitempty"`
 	// Turns are played one per prompt, in order; the last one repeats.
 	// With none, each prompt is answered "ok".
 	Turns []Turn `json:"turns,omitempty"`

@@ -55,7 +55,6 @@ func main() {
 	}
 	fmt.Fprintln(os.Stderr, "acpagent: ready")
 	a := &agent{s: s, cancels: map[acp.SessionId]context.CancelFunc{}}
-	a.record(map[string]any{"argv": os.Args[1:], "path": os.Getenv("PATH")})
 	out := &lockedStdout{}
 	a.out = out
 	conn := acp.NewAgentSideConnection(a, out, os.Stdin)
@@ -143,8 +142,20 @@ func (a *agent) NewSession(_ context.Context, p acp.NewSessionRequest) (acp.NewS
 	if a.s.AuthRequired {
 		return acp.NewSessionResponse{}, acp.NewAuthRequired(map[string]any{"details": "run `acpagent login` first"})
 	}
-	a.record(map[string]any{"cwd": p.Cwd})
+	a.record(map[string]any{"cwd": p.Cwd, "argv": os.Args[1:]})
+	for _, name := range a.s.RecordEnv {
+		a.record(map[string]any{"env": name, "value": os.Getenv(name)})
+	}
 	resp := acp.NewSessionResponse{SessionId: acp.SessionId(fmt.Sprintf("s-%d", os.Getpid()))}
+	if len(a.s.ConfigModes) > 0 {
+		var opts acp.SessionConfigSelectOptionsUngrouped
+		for _, m := range a.s.ConfigModes {
+			opts = append(opts, acp.SessionConfigSelectOption{Value: acp.SessionConfigValueId(m), Name: m})
+		}
+		resp.ConfigOptions = []acp.SessionConfigOption{acp.NewSessionConfigOptionSelect(acp.SessionConfigValueId(a.s.ConfigModes[0]), acp.SessionConfigSelectOptions{Ungrouped: &opts})}
+		resp.ConfigOptions[0].Select.Id = "mode"
+		resp.ConfigOptions[0].Select.Name = "Session Mode"
+	}
 	if len(a.s.Modes) > 0 {
 		st := &acp.SessionModeState{CurrentModeId: acp.SessionModeId(a.s.Modes[0])}
 		for _, m := range a.s.Modes {
@@ -327,7 +338,10 @@ func (a *agent) ResumeSession(context.Context, acp.ResumeSessionRequest) (acp.Re
 	return acp.ResumeSessionResponse{}, nil
 }
 
-func (a *agent) SetSessionConfigOption(context.Context, acp.SetSessionConfigOptionRequest) (acp.SetSessionConfigOptionResponse, error) {
+func (a *agent) SetSessionConfigOption(_ context.Context, p acp.SetSessionConfigOptionRequest) (acp.SetSessionConfigOptionResponse, error) {
+	if v := p.ValueId; v != nil {
+		a.record(map[string]any{"config": string(v.ConfigId), "value": string(v.Value)})
+	}
 	return acp.SetSessionConfigOptionResponse{}, nil
 }
 
