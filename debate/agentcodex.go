@@ -28,6 +28,12 @@ import (
 // user's codex configuration alone (codex-acp marks a folder trusted when
 // its session is switched to its "auto" mode).
 //
+// It also turns off codex's unified exec (features.unified_exec=false), so
+// commands go through its plain shell tool: with unified exec, a command
+// that ends at once is reported to the client not at all (about one in
+// six, measured with codex-acp 0.16.0), so its column would not show it,
+// and a command may outlive its turn.
+//
 // On Linux the sandbox is bubblewrap (bwrap), which codex-acp's npm
 // package does not ship: codex-acp looks for bwrap on PATH, and with a
 // bwrap older than 0.9 (Debian 12's 0.8) it starts its inner stage by the
@@ -41,6 +47,7 @@ import (
 
 // codexSandboxArgs are the -c overrides for tools.
 func codexSandboxArgs(tools AgentTools) []string {
+	const plainShell = "features.unified_exec=false"
 	sandbox, approval := "read-only", "on-request"
 	switch {
 	case tools&AllowExec != 0:
@@ -48,7 +55,7 @@ func codexSandboxArgs(tools AgentTools) []string {
 	case tools&AllowWrite != 0:
 		sandbox, approval = "workspace-write", "untrusted"
 	}
-	return []string{"-c", `sandbox_mode="` + sandbox + `"`, "-c", `approval_policy="` + approval + `"`}
+	return []string{"-c", `sandbox_mode="` + sandbox + `"`, "-c", `approval_policy="` + approval + `"`, "-c", plainShell}
 }
 
 // codexNoSandbox is the note shown when codex's sandbox has no bubblewrap.

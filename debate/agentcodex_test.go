@@ -15,7 +15,8 @@ import (
 
 // TestCodexSandboxArgs: codex's sandbox follows the tools allowed:
 // read-only by default, asking before commands with write alone, running
-// them in the workspace with exec.
+// them in the workspace with exec; commands always go through its plain
+// shell tool.
 func TestCodexSandboxArgs(t *testing.T) {
 	for _, tc := range []struct {
 		tools             AgentTools
@@ -26,7 +27,7 @@ func TestCodexSandboxArgs(t *testing.T) {
 		{AllowExec, "workspace-write", "on-request"},
 		{AllowWrite | AllowExec, "workspace-write", "on-request"},
 	} {
-		want := []string{"-c", `sandbox_mode="` + tc.sandbox + `"`, "-c", `approval_policy="` + tc.approval + `"`}
+		want := []string{"-c", `sandbox_mode="` + tc.sandbox + `"`, "-c", `approval_policy="` + tc.approval + `"`, "-c", "features.unified_exec=false"}
 		if got := codexSandboxArgs(tc.tools); !slices.Equal(got, want) {
 			t.Errorf("tools %q: %q, want %q", tc.tools, got, want)
 		}
@@ -139,7 +140,7 @@ func TestCodexLaunchGivesTheSandboxWhatItNeeds(t *testing.T) {
 				pathList += string(os.PathListSeparator) + sys
 			}
 			args, extra, note := codexLaunch(filepath.Join(bin, "codex-acp"), user, tc.tools, []string{"PATH=/ignored", "PATH=" + pathList})
-			if len(args) != 6 || args[1] != tc.wantFirstArgs || !slices.Equal(args[4:], user) {
+			if len(args) != 8 || args[1] != tc.wantFirstArgs || !slices.Equal(args[6:], user) {
 				t.Errorf("args %q: want the sandbox's -c overrides (%s first), then the user's %q", args, tc.wantFirstArgs, user)
 			}
 			if (note != "") != tc.wantNote || (tc.wantNote && !strings.Contains(note, "apt-get install bubblewrap")) {
@@ -243,7 +244,7 @@ func TestCodexPresetStartsWithItsSandbox(t *testing.T) {
 			path, _ = r["value"].(string)
 		}
 	}
-	want := []string{"-c", `sandbox_mode="read-only"`, "-c", `approval_policy="on-request"`, "-c", `model="tiny"`}
+	want := []string{"-c", `sandbox_mode="read-only"`, "-c", `approval_policy="on-request"`, "-c", "features.unified_exec=false", "-c", `model="tiny"`}
 	if !slices.Equal(argv, want) {
 		t.Errorf("agent started with %q, want %q", argv, want)
 	}
