@@ -2,6 +2,7 @@ package debate
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -90,5 +91,45 @@ func TestAgentToolOutcomes(t *testing.T) {
 func TestActivityLineFailed(t *testing.T) {
 	if got := ActivityLine(ActivityFailed, "failed: touch x"); got != "✗ failed: touch x" {
 		t.Errorf("ActivityLine(failed) = %q", got)
+	}
+}
+
+// TestAgentStoppedOnRefusalIsAskedToGoOn: an agent that ends its turn
+// "cancelled" right after a refusal (codex-acp's only reject option aborts
+// the turn) is told what it may do and asked to go on, and its answer is
+// the turn's; one that cancels with nothing refused, or keeps stopping,
+// fails the turn as before.
+func TestAgentStoppedOnRefusalIsAskedToGoOn(t *testing.T) {
+	refusedThenStop := acpagent.Turn{Steps: []acpagent.Step{{Permission: &acpagent.Tool{Kind: "execute", Title: "touch x"}}}, StopReason: "cancelled"}
+	for _, tc := range []struct {
+		name    string
+		turns   []acpagent.Turn
+		text    string
+		err     string
+		prompts int
+	}{
+		{"goes on", []acpagent.Turn{refusedThenStop, {Steps: []acpagent.Step{{Say: "Reading only, I say no."}}}}, "Reading only, I say no.", "", 2},
+		{"keeps stopping", []acpagent.Turn{refusedThenStop}, "", "cancelled its turn by itself", 1 + maxRefusalAsks},
+		{"stops with nothing refused", []acpagent.Turn{{Steps: []acpagent.Step{{Say: "Hm"}}, StopReason: "cancelled"}}, "Hm", "cancelled its turn by itself", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := newScripted(t, acpagent.Script{Turns: tc.turns}, 0)
+			text, acts, err := sc.speak(context.Background(), "Codex", nil)
+			if text != tc.text || (err == nil) != (tc.err == "") || (err != nil && !strings.Contains(err.Error(), tc.err)) {
+				t.Fatalf("turn: %q, %v; want %q, error %q", text, err, tc.text, tc.err)
+			}
+			prompts := sc.prompts(t)
+			if len(prompts) != tc.prompts {
+				t.Fatalf("%d prompts, want %d: %q", len(prompts), tc.prompts, prompts)
+			}
+			for _, p := range prompts[1:] {
+				if !strings.Contains(p, "Roundtable refused that: in this debate you may only read and search") {
+					t.Errorf("the follow-up prompt does not say what was refused: %q", p)
+				}
+			}
+			if tc.prompts > 1 && !slices.Contains(acts, Activity{Kind: ActivityRefused, Text: "refused: touch x"}) {
+				t.Errorf("activity %+v lacks the refusal", acts)
+			}
+		})
 	}
 }

@@ -29,6 +29,9 @@ type agentClient struct {
 	// keeps the agent's order (the SDK runs requests beside notifications).
 	read    atomic.Int64
 	handled atomic.Int64
+	// refusals counts the permissions refused, so a turn knows whether
+	// one was refused while it ran.
+	refusals atomic.Int64
 
 	mu    sync.Mutex
 	turn  *agentTurn                    // nil between turns: updates are dropped
@@ -182,6 +185,7 @@ func (c *agentClient) RequestPermission(_ context.Context, p acp.RequestPermissi
 		}
 	}
 	sk.refused = true
+	c.refusals.Add(1)
 	c.mu.Lock()
 	c.calls[p.ToolCall.ToolCallId] = sk
 	c.mu.Unlock()

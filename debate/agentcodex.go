@@ -16,15 +16,15 @@ import (
 // with -c overrides put before the user's own arguments (so a user's -c
 // still wins):
 //
-//	read-only (default)  sandbox_mode="read-only",       approval_policy="on-request"
-//	write                sandbox_mode="workspace-write", approval_policy="untrusted"
-//	exec, write,exec     sandbox_mode="workspace-write", approval_policy="on-request"
+//	read-only (default), write  sandbox_mode="read-only",       approval_policy="on-request"
+//	exec, write,exec            sandbox_mode="workspace-write", approval_policy="on-request"
 //
-// Under "untrusted" codex asks before any command it does not know to be
-// safe, and roundtable refuses when exec is not allowed; under
-// "on-request" it runs commands in the sandbox without asking, so with
-// exec a command may write inside --cwd (never outside it). Setting the
-// mode this way, rather than switching the session's mode, leaves the
+// In the read-only sandbox commands run but cannot write anywhere, and
+// codex asks before each edit through its patch tool, which roundtable
+// allows only with write. With exec, commands and edits run in the
+// workspace sandbox without asking: they may write inside --cwd (never
+// outside it), so for codex exec implies writing there. Setting this on
+// the command line, rather than switching the session's mode, leaves the
 // user's codex configuration alone (codex-acp marks a folder trusted when
 // its session is switched to its "auto" mode).
 //
@@ -48,14 +48,11 @@ import (
 // codexSandboxArgs are the -c overrides for tools.
 func codexSandboxArgs(tools AgentTools) []string {
 	const plainShell = "features.unified_exec=false"
-	sandbox, approval := "read-only", "on-request"
-	switch {
-	case tools&AllowExec != 0:
+	sandbox := "read-only"
+	if tools&AllowExec != 0 {
 		sandbox = "workspace-write"
-	case tools&AllowWrite != 0:
-		sandbox, approval = "workspace-write", "untrusted"
 	}
-	return []string{"-c", `sandbox_mode="` + sandbox + `"`, "-c", `approval_policy="` + approval + `"`, "-c", plainShell}
+	return []string{"-c", `sandbox_mode="` + sandbox + `"`, "-c", `approval_policy="on-request"`, "-c", plainShell}
 }
 
 // codexNoSandbox is the note shown when codex's sandbox has no bubblewrap.

@@ -14,16 +14,15 @@ import (
 )
 
 // TestCodexSandboxArgs: codex's sandbox follows the tools allowed:
-// read-only by default, asking before commands with write alone, running
-// them in the workspace with exec; commands always go through its plain
-// shell tool.
+// read-only (asking before edits) unless exec is, then the workspace;
+// commands always go through its plain shell tool.
 func TestCodexSandboxArgs(t *testing.T) {
 	for _, tc := range []struct {
 		tools             AgentTools
 		sandbox, approval string
 	}{
 		{0, "read-only", "on-request"},
-		{AllowWrite, "workspace-write", "untrusted"},
+		{AllowWrite, "read-only", "on-request"},
 		{AllowExec, "workspace-write", "on-request"},
 		{AllowWrite | AllowExec, "workspace-write", "on-request"},
 	} {
