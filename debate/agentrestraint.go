@@ -25,7 +25,9 @@ import (
 //     command, and roundtable refuses what is not allowed);
 //   - opencode: its own permission settings through OPENCODE_PERMISSION,
 //     which it merges over the user's configuration: edit and bash denied
-//     unless allowed;
+//     unless allowed; and unless commands are allowed, GIT_DIR pointing
+//     nowhere, since opencode writes its project id into .git/opencode of
+//     any repository it opens (it then sees a plain folder);
 //   - claude: plan mode when read-only; it asks before every edit and
 //     command;
 //   - codex: its sandbox, read-only unless tools are allowed, set by -c
@@ -78,10 +80,15 @@ func restraintArgs(spec AgentSpec, tools AgentTools) []string {
 // over the permission settings of every configuration it read.
 const opencodePermission = "OPENCODE_PERMISSION"
 
+// noGitDir is a GIT_DIR that cannot exist (/dev/null is not a folder): git
+// run with it finds no repository.
+const noGitDir = "/dev/null/roundtable-no-git"
+
 // restraintEnv is the environment added for the agent: for opencode,
 // OPENCODE_PERMISSION denying edit and bash unless allowed, merged over a
 // value the user set (theirs is in environ, the process's environment
-// followed by the agent options' Env).
+// followed by the agent options' Env), and GIT_DIR unless commands are
+// allowed.
 func restraintEnv(spec AgentSpec, tools AgentTools, environ []string) []string {
 	if spec.Preset != "opencode" || tools == AllowWrite|AllowExec {
 		return nil
@@ -102,7 +109,11 @@ func restraintEnv(spec AgentSpec, tools AgentTools, environ []string) []string {
 		perm["bash"] = "deny"
 	}
 	b, _ := json.Marshal(perm)
-	return []string{opencodePermission + "=" + string(b)}
+	env := []string{opencodePermission + "=" + string(b)}
+	if tools&AllowExec == 0 {
+		env = append(env, "GIT_DIR="+noGitDir)
+	}
+	return env
 }
 
 // Session modes by what they let an agent do.

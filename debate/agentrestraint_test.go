@@ -70,7 +70,8 @@ func TestAgentRestraintChoice(t *testing.T) {
 			environ = []string{"OPENCODE_PERMISSION=" + tc.user}
 		}
 		env := restraintEnv(oc, tc.tools, environ)
-		if len(env) != 1 {
+		wantGit := tc.tools&AllowExec == 0 // opencode writes .git/opencode of a repository it sees
+		if len(env) < 1 || (len(env) == 2) != wantGit || (wantGit && env[1] != "GIT_DIR="+noGitDir) {
 			t.Fatalf("tools %q: env %q", tc.tools, env)
 		}
 		var got map[string]any
@@ -161,7 +162,10 @@ func recorded(recs []map[string]any, key, match, field string) (any, bool) {
 // codex), or left alone.
 func TestAgentRestraintHandshake(t *testing.T) {
 	t.Run("opencode read-only", func(t *testing.T) {
-		recs := startRecorded(t, "opencode", 0, acpagent.Script{ConfigModes: []string{"build", "plan"}, RecordEnv: []string{"OPENCODE_PERMISSION"}})
+		recs := startRecorded(t, "opencode", 0, acpagent.Script{ConfigModes: []string{"build", "plan"}, RecordEnv: []string{"OPENCODE_PERMISSION", "GIT_DIR"}})
+		if v, _ := recorded(recs, "env", "GIT_DIR", "value"); v != noGitDir {
+			t.Errorf("GIT_DIR %v, want %s", v, noGitDir)
+		}
 		if v, _ := recorded(recs, "config", "mode", "value"); v != "plan" {
 			t.Errorf("mode config option set to %v, want plan; records %v", v, recs)
 		}

@@ -80,7 +80,13 @@ func agentsPath(t *testing.T) string {
 // It fails the test when the agent's command is not installed.
 func agentEnv(t *testing.T, a realAgent) []string {
 	t.Helper()
-	base := agentsLLMURL(t)
+	return agentEnvAt(t, a, agentsLLMURL(t))
+}
+
+// agentEnvAt is agentEnv with the agent pointed at base (http://host:port/v1)
+// instead of llama-server.
+func agentEnvAt(t *testing.T, a realAgent, base string) []string {
+	t.Helper()
 	path := agentsPath(t)
 	home := t.TempDir()
 	env := []string{

@@ -30,7 +30,15 @@ Coding agents: --agent "Claude=acp:claude" has a coding agent speak for a
 persona over ACP (presets claude, codex, gemini, qwen, opencode, or
 acp:<command>), one process per persona, working in --cwd. Agents may read
 and search; edits and commands are refused unless --allow-agent-tools
-write|exec|write,exec.
+write|exec|write,exec. Roundtable does not only answer their permission
+requests: it holds each preset with its own restraints, loosened only as
+far as --allow-agent-tools says. Read-only, claude runs in its dontAsk mode
+(edits and commands denied without asking), codex in its read-only mode,
+qwen in plan mode (--approval-mode plan), opencode in plan mode with edit
+and bash denied through OPENCODE_PERMISSION (and GIT_DIR pointing nowhere,
+so it leaves .git alone), gemini with --approval-mode default (it asks;
+roundtable refuses). With some tools allowed, an agent in a mode that
+approves its own edits or commands is switched to one that asks.
 
 Cost: tokens and dollars are counted per persona and in all, and saved
 with each message. Dollars come from the provider (OpenRouter reports
