@@ -15,7 +15,7 @@ import (
 // keeps each turn's activity with its message.
 func TestActivityKeepsInvariants(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 17))
-	kinds := []string{ActivityTool, ActivityPlan, ActivityRefused, ActivityNote}
+	kinds := []string{ActivityTool, ActivityPlan, ActivityRefused, ActivityFailed, ActivityNote}
 	for i := range 20 {
 		n := 1 + rng.IntN(4)
 		rounds := 1 + rng.IntN(3)

@@ -29,6 +29,9 @@ type agentClient struct {
 	// keeps the agent's order (the SDK runs requests beside notifications).
 	read    atomic.Int64
 	handled atomic.Int64
+	// refusals counts the permissions refused, so a turn knows whether
+	// one was refused while it ran.
+	refusals atomic.Int64
 
 	mu    sync.Mutex
 	turn  *agentTurn                    // nil between turns: updates are dropped
@@ -37,9 +40,11 @@ type agentClient struct {
 
 // toolSketch is what a tool call reported about itself.
 type toolSketch struct {
-	kind  acp.ToolKind
-	title string
-	locs  []acp.ToolCallLocation
+	kind    acp.ToolKind
+	title   string
+	locs    []acp.ToolCallLocation
+	refused bool // roundtable refused it: its failure says nothing more
+	ended   bool // its outcome was shown
 }
 
 // agentTurn is a turn in progress: updates go into ch until done closes.
@@ -93,7 +98,10 @@ func (c *agentClient) deliver(u agentUpdate) {
 }
 
 // SessionUpdate streams the agent's reply and reports its tool calls and
-// plans as activity; thoughts and other updates are signs of life.
+// plans as activity: a tool call when it starts, and again when it ends if
+// it failed ("failed: touch x (Read-only file system)") or was a command
+// that ran ("ran: go test ./..."); thoughts and other updates are signs of
+// life.
 func (c *agentClient) SessionUpdate(_ context.Context, n acp.SessionNotification) error {
 	defer c.handled.Add(1)
 	u := n.Update
@@ -109,7 +117,10 @@ func (c *agentClient) SessionUpdate(_ context.Context, n acp.SessionNotification
 		c.mu.Lock()
 		c.calls[tc.ToolCallId] = sk
 		c.mu.Unlock()
-		c.deliver(agentUpdate{activity: &Activity{Kind: ActivityTool, Text: c.describe(sk, false)}})
+		c.deliver(agentUpdate{activity: &Activity{Kind: ActivityTool, Text: c.describe(sk, "")}})
+		if a := c.outcome(tc.ToolCallId, tc.Status, tc.Content, tc.RawOutput); a != nil {
+			c.deliver(agentUpdate{activity: a})
+		}
 		return nil
 	case u.ToolCallUpdate != nil:
 		tu := u.ToolCallUpdate
@@ -126,8 +137,18 @@ func (c *agentClient) SessionUpdate(_ context.Context, n acp.SessionNotification
 		}
 		c.calls[tu.ToolCallId] = sk
 		c.mu.Unlock()
+		said := false
 		if !known && sk.title != "" {
-			c.deliver(agentUpdate{activity: &Activity{Kind: ActivityTool, Text: c.describe(sk, false)}})
+			c.deliver(agentUpdate{activity: &Activity{Kind: ActivityTool, Text: c.describe(sk, "")}})
+			said = true
+		}
+		if tu.Status != nil {
+			if a := c.outcome(tu.ToolCallId, *tu.Status, tu.Content, tu.RawOutput); a != nil {
+				c.deliver(agentUpdate{activity: a})
+				said = true
+			}
+		}
+		if said {
 			return nil
 		}
 	case u.Plan != nil:
@@ -163,7 +184,12 @@ func (c *agentClient) RequestPermission(_ context.Context, p acp.RequestPermissi
 			return acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeSelected(id)}, nil
 		}
 	}
-	c.deliver(agentUpdate{activity: &Activity{Kind: ActivityRefused, Text: c.describe(sk, true)}})
+	sk.refused = true
+	c.refusals.Add(1)
+	c.mu.Lock()
+	c.calls[p.ToolCall.ToolCallId] = sk
+	c.mu.Unlock()
+	c.deliver(agentUpdate{activity: &Activity{Kind: ActivityRefused, Text: c.describe(sk, "refused")}})
 	if id, ok := pickOption(p.Options, acp.PermissionOptionKindRejectOnce, acp.PermissionOptionKindRejectAlways); ok {
 		return acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeSelected(id)}, nil
 	}
@@ -263,9 +289,10 @@ var toolVerbs = map[acp.ToolKind]struct{ doing, do string }{
 	acp.ToolKindThink:   {"thinking", "think"},
 }
 
-// describe words a tool call as one line: "reading room/store.go", or for
-// a refusal "refused: edit main.go".
-func (c *agentClient) describe(sk toolSketch, refused bool) string {
+// describe words a tool call as one line: "reading room/store.go" while
+// under way (verdict ""), or with a verdict ("refused", "failed", "ran")
+// "refused: edit main.go".
+func (c *agentClient) describe(sk toolSketch, verdict string) string {
 	// A kind not listed: the tool's own title says what it is.
 	v := toolVerbs[sk.kind]
 	doing, do := v.doing, v.do
@@ -275,14 +302,14 @@ func (c *agentClient) describe(sk toolSketch, refused bool) string {
 	}
 	var s string
 	switch {
-	case refused && do != "" && target != "":
-		s = "refused: " + do + " " + target
-	case refused && sk.title != "":
-		s = "refused: " + sk.title
-	case refused && do != "":
-		s = "refused: " + do
-	case refused:
-		s = "refused: a tool the agent did not name"
+	case verdict != "" && do != "" && target != "":
+		s = verdict + ": " + do + " " + target
+	case verdict != "" && sk.title != "":
+		s = verdict + ": " + sk.title
+	case verdict != "" && do != "":
+		s = verdict + ": " + do
+	case verdict != "":
+		s = verdict + ": a tool the agent did not name"
 	case doing != "" && target != "":
 		s = doing + " " + target
 	case sk.title != "":
@@ -294,6 +321,83 @@ func (c *agentClient) describe(sk toolSketch, refused bool) string {
 	}
 	return clipLine(s, maxActivityRunes)
 }
+
+// outcome is the line saying how tool call id ended, once: a failure
+// ("failed: touch x (touch: cannot touch 'x': Read-only file system)"),
+// unless roundtable refused it and said so already, or a command that ran
+// ("ran: go test ./..."). Other ends, and calls still under way, are nil.
+func (c *agentClient) outcome(id acp.ToolCallId, status acp.ToolCallStatus, content []acp.ToolCallContent, raw any) *Activity {
+	c.mu.Lock()
+	sk := c.calls[id]
+	failed := status == acp.ToolCallStatusFailed
+	ran := status == acp.ToolCallStatusCompleted && sk.kind == acp.ToolKindExecute
+	if sk.ended || (!failed && !ran) || (failed && sk.refused) {
+		c.mu.Unlock()
+		return nil
+	}
+	sk.ended = true
+	c.calls[id] = sk
+	c.mu.Unlock()
+	if ran {
+		return &Activity{Kind: ActivityTool, Text: c.describe(sk, "ran")}
+	}
+	text := c.describe(sk, "failed")
+	if why := failReason(content, raw); why != "" {
+		text = clipLine(text+" ("+why+")", maxActivityRunes)
+	}
+	return &Activity{Kind: ActivityFailed, Text: text}
+}
+
+// failReason is a short reason for a failed tool call: the last line of
+// its text output (an error message, usually), else what its raw output
+// says (stderr, an exit code), else "".
+func failReason(content []acp.ToolCallContent, raw any) string {
+	var text strings.Builder
+	for _, cc := range content {
+		if cc.Content != nil && cc.Content.Content.Text != nil {
+			text.WriteString(cc.Content.Content.Text.Text)
+			text.WriteByte('\n')
+		}
+	}
+	if why := lastLine(text.String()); why != "" {
+		return why
+	}
+	switch r := raw.(type) {
+	case string:
+		return lastLine(r)
+	case map[string]any:
+		for _, k := range []string{"stderr", "error", "output"} {
+			if s, ok := r[k].(string); ok {
+				if why := lastLine(s); why != "" {
+					return why
+				}
+			}
+		}
+		for _, k := range []string{"exit_code", "exitCode"} {
+			if n, ok := r[k].(float64); ok && n != 0 {
+				return fmt.Sprintf("exit code %d", int(n))
+			}
+		}
+	}
+	return ""
+}
+
+// lastLine is the last line of s with words in it, skipping Markdown code
+// fences, clipped to maxReasonRunes.
+func lastLine(s string) string {
+	lines := strings.Split(s, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		if l == "" || strings.HasPrefix(l, "```") {
+			continue
+		}
+		return clipLine(l, maxReasonRunes)
+	}
+	return ""
+}
+
+// maxReasonRunes bounds the reason a failure line gives.
+const maxReasonRunes = 72
 
 // rel is path relative to the session's folder when it is inside it.
 func (c *agentClient) rel(path string) string {

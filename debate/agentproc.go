@@ -26,7 +26,6 @@ type agentProc struct {
 	grace  time.Duration
 	mark   string      // agentMarkVar's value in its environment
 	copy   *folderCopy // the disposable copy it works in; nil: in place
-	noted  bool        // the copy's note was shown (guarded by the slot's mutex)
 	cmd    *exec.Cmd
 	conn   *acp.ClientSideConnection
 	client *agentClient
@@ -44,9 +43,12 @@ type agentProc struct {
 	stopOnce sync.Once
 	inTurn   atomic.Bool
 
-	// What the speaker has been sent (guarded by the slot's mutex).
-	seen int              // turns of the transcript already sent
-	sent map[Purpose]bool // purposes whose instructions were sent
+	// Guarded by the slot's mutex: notes for the column at the next turn
+	// (what keeps the agent from working fully), and what the speaker has
+	// been sent.
+	notes []string
+	seen  int              // turns of the transcript already sent
+	sent  map[Purpose]bool // purposes whose instructions were sent
 }
 
 // Reasons an agent could not speak, wrapped in the errors Stream returns.
@@ -88,13 +90,24 @@ func startAgent(ctx context.Context, spec AgentSpec, opts AgentOptions) (*agentP
 			return nil, err
 		}
 		a.copy, dir = c, c.dir
+		a.notes = append(a.notes, copyNote)
 	}
-	cmd := exec.Command(path, slices.Concat(spec.Command[1:], restraintArgs(spec, opts.Tools))...)
-	cmd.Dir = dir
-	a.mark = newAgentMark()
+	args := slices.Concat(spec.Command[1:], restraintArgs(spec, opts.Tools))
 	env := append(os.Environ(), opts.Env...)
-	cmd.Env = append(env, restraintEnv(spec, opts.Tools, env)...)
-	cmd.Env = append(cmd.Env, agentMarkVar+"="+a.mark)
+	env = append(env, restraintEnv(spec, opts.Tools, env)...)
+	if spec.Preset == "codex" {
+		var extra []string
+		var note string
+		args, extra, note = codexLaunch(path, args, opts.Tools, env)
+		env = append(env, extra...)
+		if note != "" {
+			a.notes = append(a.notes, note)
+		}
+	}
+	a.mark = newAgentMark()
+	cmd := exec.Command(path, args...)
+	cmd.Dir = dir
+	cmd.Env = append(env, agentMarkVar+"="+a.mark)
 	ownGroup(cmd)
 	// Plain pipes rather than exec's copying goroutines: Wait then never
 	// waits for a grandchild that holds stdout open, and what the agent

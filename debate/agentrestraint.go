@@ -31,7 +31,9 @@ import (
 //   - claude: its dontAsk mode when read-only (edits and commands are
 //     denied without asking; its plan mode let them run in our test);
 //     with tools allowed, default: it asks, and roundtable answers;
-//   - codex: its read-only mode (its sandbox).
+//   - codex: its sandbox, read-only unless tools are allowed, set by -c
+//     overrides on its command line (agentcodex.go), and its read-only
+//     mode.
 //
 // Such an agent is held. Gemini speaks only Google's API, so what it does
 // under these restraints has not been seen here; it is not counted as

@@ -29,28 +29,22 @@ type promptResult struct {
 // to onDelta, tool calls, plans and refusals to req.OnActivity, both on
 // this goroutine. Thoughts and tool progress are keep-alives (empty
 // deltas). When ctx is done the agent is sent session/cancel and the
-// caller stops it.
+// caller stops it. An agent that stops its turn right after roundtable
+// refused it something is told so and asked to go on (maxRefusalAsks
+// times at most).
 func (a *agentProc) turn(ctx context.Context, req Request, onDelta func(string) error) (Usage, error) {
 	text := a.promptFor(req)
+	if req.OnActivity != nil {
+		for _, n := range a.notes {
+			req.OnActivity(Activity{Kind: ActivityNote, Text: clipLine(n, maxActivityRunes)})
+		}
+		a.notes = nil
+	}
 	t := &agentTurn{ch: make(chan agentUpdate, turnUpdates), done: make(chan struct{})}
 	a.client.begin(t)
 	defer a.client.end(t)
 	a.inTurn.Store(true)
 	defer a.inTurn.Store(false)
-	if a.copy != nil && !a.noted && req.OnActivity != nil {
-		a.noted = true
-		req.OnActivity(Activity{Kind: ActivityNote, Text: copyNote})
-	}
-
-	// The prompt's own context is not ctx: on cancel the stop sends
-	// session/cancel itself, then kills the agent after the grace period.
-	pctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	res := make(chan promptResult, 1)
-	go func() {
-		r, err := a.conn.Prompt(pctx, acp.PromptRequest{SessionId: a.session, Prompt: []acp.ContentBlock{acp.TextBlock(text)}})
-		res <- promptResult{r, err}
-	}()
 
 	spoke := false
 	handle := func(u agentUpdate) error {
@@ -72,30 +66,81 @@ func (a *agentProc) turn(ctx context.Context, req Request, onDelta func(string) 
 		}
 		return onDelta(u.text)
 	}
+	var total Usage
+	for asked := 0; ; asked++ {
+		refused := a.client.refusals.Load()
+		r, err := a.prompt(ctx, t, text, handle)
+		if err != nil {
+			return Usage{}, err
+		}
+		u, err := a.finish(r)
+		total.Add(u)
+		// An agent whose only way to take a refusal is to stop its turn
+		// (codex-acp's one reject option is "abort") is told what was
+		// refused and asked to go on, a few times.
+		if err != nil && r.err == nil && r.resp.StopReason == acp.StopReasonCancelled &&
+			a.client.refusals.Load() > refused && asked < maxRefusalAsks {
+			text = refusedPrompt(a.client.tools)
+			continue
+		}
+		return total, err
+	}
+}
+
+// maxRefusalAsks bounds how many times one turn is asked to go on after
+// the agent stopped on a refusal.
+const maxRefusalAsks = 3
+
+// refusedPrompt asks an agent that stopped its turn on a refusal to go on
+// within what it may do.
+func refusedPrompt(tools AgentTools) string {
+	may := "read and search"
+	switch {
+	case tools&AllowWrite != 0 && tools&AllowExec == 0:
+		may = "read, search and edit files, but not run commands"
+	case tools&AllowExec != 0 && tools&AllowWrite == 0:
+		may = "read, search and run commands, but not edit files"
+	}
+	return "Roundtable refused that: in this debate you may only " + may + ". Do not try it again; give your answer now."
+}
+
+// prompt sends text as one prompt of turn t and hands its updates to
+// handle until the agent answers; it returns the answer, or why the turn
+// ended without one (ctx done, handle failing).
+func (a *agentProc) prompt(ctx context.Context, t *agentTurn, text string, handle func(agentUpdate) error) (promptResult, error) {
+	// The prompt's own context is not ctx: on cancel the stop sends
+	// session/cancel itself, then kills the agent after the grace period.
+	pctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res := make(chan promptResult, 1)
+	go func() {
+		r, err := a.conn.Prompt(pctx, acp.PromptRequest{SessionId: a.session, Prompt: []acp.ContentBlock{acp.TextBlock(text)}})
+		res <- promptResult{r, err}
+	}()
 	for {
 		select {
 		case u := <-t.ch:
 			if err := handle(u); err != nil {
-				return Usage{}, err
+				return promptResult{}, err
 			}
 		case r := <-res:
 			if err := a.drain(t, r.err != nil, handle); err != nil {
-				return Usage{}, err
+				return promptResult{}, err
 			}
-			return a.finish(r)
+			return r, nil
 		case <-ctx.Done():
-			return Usage{}, context.Cause(ctx)
+			return promptResult{}, context.Cause(ctx)
 		case <-a.died:
 			// The agent died. Its last updates and the failed prompt are
 			// on their way; the prompt's answer says how it ended.
 			select {
 			case r := <-res:
 				if err := a.drain(t, true, handle); err != nil {
-					return Usage{}, err
+					return promptResult{}, err
 				}
-				return a.finish(r)
+				return r, nil
 			case <-ctx.Done():
-				return Usage{}, context.Cause(ctx)
+				return promptResult{}, context.Cause(ctx)
 			}
 		}
 	}

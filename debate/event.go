@@ -75,8 +75,10 @@ const CancelledMessage = "cancelled"
 //
 // An activity event says what a persona spoken by a coding agent did
 // besides speaking: kind "tool" (a tool call, "reading room/store.go"),
-// "plan", "refused" (a permission refused, "refused: edit main.go") or
-// "note"; text is one line. It comes inside the turn, between its
+// "plan", "refused" (a permission refused, "refused: edit main.go"),
+// "failed" (a tool call that failed, "failed: touch x (Read-only file
+// system)"; a command that ran says so as a "tool" line, "ran: go test
+// ./...") or "note"; text is one line. It comes inside the turn, between its
 // turn_start and turn_end, and is not part of the turn's text: tokens
 // alone make full_text. For the moderator it comes between rounds, like a
 // retry.

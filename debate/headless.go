@@ -198,10 +198,10 @@ func noteActivity(stderr io.Writer, ev Event) {
 }
 
 // ActivityLine is an activity as screens show it: "⚙ reading
-// room/store.go", "✗ refused: edit main.go".
+// room/store.go", "✗ refused: edit main.go", "✗ failed: touch x".
 func ActivityLine(kind, text string) string {
 	switch kind {
-	case ActivityRefused:
+	case ActivityRefused, ActivityFailed:
 		return "✗ " + text
 	case ActivityPlan:
 		return "☰ " + text

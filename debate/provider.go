@@ -62,7 +62,8 @@ type Request struct {
 type Activity struct {
 	// Kind is ActivityTool (a tool call: "reading room/store.go"),
 	// ActivityPlan, ActivityRefused (a permission refused: "refused: edit
-	// main.go") or ActivityNote.
+	// main.go"), ActivityFailed (a tool call that failed: "failed: touch x
+	// (Read-only file system)") or ActivityNote.
 	Kind string `json:"kind"`
 	Text string `json:"text"` // one line, no newline
 }
@@ -72,6 +73,7 @@ const (
 	ActivityTool    = "tool"
 	ActivityPlan    = "plan"
 	ActivityRefused = "refused"
+	ActivityFailed  = "failed"
 	ActivityNote    = "note"
 )
 

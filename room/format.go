@@ -100,7 +100,8 @@ type Usage struct {
 }
 
 // Activity is one line of what an agent did during a turn: kind "tool",
-// "plan", "refused" or "note", and the line ("reading room/store.go").
+// "plan", "refused", "failed" or "note", and the line ("reading
+// room/store.go").
 type Activity struct {
 	Kind string `json:"kind"`
 	Text string `json:"text"`

@@ -33,7 +33,8 @@ and search; edits and commands are refused unless --allow-agent-tools
 write|exec|write,exec. Roundtable does not only answer their permission
 requests: it holds each preset with its own restraints, loosened only as
 far as --allow-agent-tools says. Read-only, claude runs in its dontAsk mode
-(edits and commands denied without asking), codex in its read-only mode,
+(edits and commands denied without asking), codex in its read-only sandbox
+(commands run but cannot write; exec lets them write inside --cwd),
 qwen in plan mode (--approval-mode plan), opencode in plan mode with edit
 and bash denied through OPENCODE_PERMISSION (and GIT_DIR pointing nowhere,
 so it leaves .git alone), gemini with --approval-mode default (it asks;

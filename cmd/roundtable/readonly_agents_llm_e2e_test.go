@@ -25,15 +25,22 @@ import (
 // is a git repository with a commit, an uncommitted edit and an untracked
 // file. Under the default tools (read-only) every file of the checkout,
 // .git included, is byte-identical afterwards and the debate finishes;
-// with --allow-agent-tools write the new file lands. The model personas
-// and the moderator are the mock, so no llama-server is needed.
+// with --allow-agent-tools write the new file lands. Codex, whose every
+// command runs in its sandbox, also runs with --allow-agent-tools exec:
+// the touch lands; under the defaults its column shows the touch failed.
+// The model personas and the moderator are the mock, so no llama-server
+// is needed.
 //
 // What each agent did with each attempt is logged as a table row
 // ("readonly: agent tools | write | edit | shell"), the source of the
 // table in RELIABILITY.md.
 func TestLLMReadOnlyAgents(t *testing.T) {
 	for _, preset := range []string{"qwen", "opencode", "codex", "claude"} {
-		for _, tools := range []string{"", "write"} {
+		toolSets := []string{"", "write"}
+		if preset == "codex" {
+			toolSets = append(toolSets, "exec")
+		}
+		for _, tools := range toolSets {
 			name := preset + "/default"
 			if tools != "" {
 				name = preset + "/" + tools
@@ -146,6 +153,19 @@ func readOnlyCase(t *testing.T, preset, tools string) {
 	case "":
 		if after := treeHash(t, cwd); after != before {
 			t.Errorf("the checkout changed under the default tools:\n%s", treeDiff(before, after))
+		}
+		// Codex's sandbox runs the touch and it fails: the column says so.
+		if preset == "codex" && !slices.ContainsFunc(activity, func(a string) bool {
+			return strings.HasPrefix(a, "failed: failed: touch "+debatetest.ToolTouchedFile) && strings.Contains(a, "Read-only file system")
+		}) {
+			t.Errorf("codex's column does not show the touch failing in its read-only sandbox: %q", activity)
+		}
+	case "exec":
+		if touchErr != nil {
+			t.Errorf("with --allow-agent-tools exec, %s was not touched: %v", debatetest.ToolTouchedFile, touchErr)
+		}
+		if !slices.Contains(activity, "tool: ran: touch "+debatetest.ToolTouchedFile) {
+			t.Errorf("the column does not show the touch ran: %q", activity)
 		}
 	case "write":
 		if string(wrote) != debatetest.ToolWroteText {

@@ -330,7 +330,11 @@ var (
 	editNames  = []string{"replace", "edit", "edit_file", "str_replace_based_edit_tool", "editfile"}
 	shellNames = []string{"run_shell_command", "bash", "shell", "exec_command", "local_shell", "shell_command", "run_terminal_cmd"}
 	patchNames = []string{"apply_patch"}
-	readNames  = []string{"read_file", "read", "view"}
+	// codex's shell tools take an apply_patch command as an edit through
+	// its patch tool (it offers that tool to a model it knows, not to an
+	// unknown one like the tests').
+	codexShellNames = []string{"shell_command", "exec_command", "shell"}
+	readNames       = []string{"read_file", "read", "view"}
 )
 
 func findTool(tools []tool, names []string) (tool, bool) {
@@ -360,8 +364,12 @@ func (ts *ToolServer) next(tools []tool, made int, dir string) *call {
 					"path": abs(ts.opt.WroteFile), "content": ToolWroteText,
 				})}
 			}
+			patch := "*** Begin Patch\n*** Add File: " + ts.opt.WroteFile + "\n+" + strings.TrimSuffix(ToolWroteText, "\n") + "\n*** End Patch\n"
 			if t, ok := findTool(tools, patchNames); ok {
-				return patchCall("write", t, "*** Begin Patch\n*** Add File: "+ts.opt.WroteFile+"\n+"+strings.TrimSuffix(ToolWroteText, "\n")+"\n*** End Patch\n")
+				return patchCall("write", t, patch)
+			}
+			if t, ok := findTool(tools, codexShellNames); ok {
+				return shellCall("write", t, shellPatch(patch))
 			}
 			if t, ok := findTool(tools, shellNames); ok {
 				return shellCall("write", t, "printf '%s' '"+ToolWroteText+"' > "+ts.opt.WroteFile)
@@ -383,8 +391,12 @@ func (ts *ToolServer) next(tools []tool, made int, dir string) *call {
 					"path": abs(ts.opt.EditFile), "old": ts.opt.EditOld, "new": ts.opt.EditNew,
 				})}
 			}
+			patch := "*** Begin Patch\n*** Update File: " + ts.opt.EditFile + "\n@@\n-" + ts.editLine() + "\n+" + strings.Replace(ts.editLine(), ts.opt.EditOld, ts.opt.EditNew, 1) + "\n*** End Patch\n"
 			if t, ok := findTool(tools, patchNames); ok {
-				return patchCall("edit", t, "*** Begin Patch\n*** Update File: "+ts.opt.EditFile+"\n@@\n-"+ts.editLine()+"\n+"+strings.Replace(ts.editLine(), ts.opt.EditOld, ts.opt.EditNew, 1)+"\n*** End Patch\n")
+				return patchCall("edit", t, patch)
+			}
+			if t, ok := findTool(tools, codexShellNames); ok {
+				return shellCall("edit", t, shellPatch(patch))
 			}
 			if t, ok := findTool(tools, shellNames); ok {
 				return shellCall("edit", t, "sed -i 's/"+ts.opt.EditOld+"/"+ts.opt.EditNew+"/' "+ts.opt.EditFile)
@@ -415,6 +427,12 @@ func (ts *ToolServer) next(tools []tool, made int, dir string) *call {
 // editLine is the line of the default NOTES.md the patch edit changes.
 func (ts *ToolServer) editLine() string {
 	return "Nightly jobs run from " + ts.opt.EditOld + " on one host."
+}
+
+// shellPatch is patch as the apply_patch command codex's shell tools
+// intercept.
+func shellPatch(patch string) string {
+	return "apply_patch <<'EOF'\n" + patch + "EOF\n"
 }
 
 func patchCall(step string, t tool, patch string) *call {

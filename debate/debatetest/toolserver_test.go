@@ -118,14 +118,19 @@ func TestToolServerChatScript(t *testing.T) {
 }
 
 // TestToolServerResponsesFallback plays codex's side: with only a shell
-// tool taking a cmd string, every attempt runs through it, streamed as
-// Responses events ending in response.completed; a custom apply_patch tool
-// gets a custom_tool_call with the patch.
+// tool taking a cmd string, every attempt runs through it (the write and
+// the edit as apply_patch commands, which codex takes as patches),
+// streamed as Responses events ending in response.completed; a custom
+// apply_patch tool gets a custom_tool_call with the patch.
 func TestToolServerResponsesFallback(t *testing.T) {
 	ts := NewToolServer(t, ToolOptions{})
 	shell := map[string]any{"type": "function", "name": "exec_command", "parameters": map[string]any{"type": "object", "properties": map[string]any{"cmd": map[string]any{"type": "string"}}}}
 	input := []any{map[string]any{"type": "message", "role": "user", "content": []any{map[string]any{"type": "input_text", "text": "<cwd>/w</cwd> Speak."}}}}
-	for i, want := range []string{"ROUNDTABLE_WROTE.txt", "sed -i 's/cron/ROUNDTABLE_EDITED/' NOTES.md", "touch ROUNDTABLE_TOUCHED"} {
+	for i, want := range []string{
+		"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: ROUNDTABLE_WROTE.txt\n",
+		"apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: NOTES.md\n@@\n-Nightly jobs run from cron on one host.\n+Nightly jobs run from ROUNDTABLE_EDITED on one host.\n",
+		"touch ROUNDTABLE_TOUCHED",
+	} {
 		out := post(t, ts.URL+"/v1/responses", map[string]any{"model": "tiny", "stream": true, "input": input, "tools": []any{shell}})
 		if !strings.Contains(out, "event: response.completed") || !strings.Contains(out, `"type":"function_call"`) {
 			t.Fatalf("reply %d: %s", i, out)
@@ -139,7 +144,12 @@ func TestToolServerResponsesFallback(t *testing.T) {
 			if err := json.Unmarshal([]byte(ev[strings.Index(ev, "data: ")+6:]), &d); err != nil {
 				t.Fatal(err)
 			}
-			args, _ = d.Item["arguments"].(string)
+			var a struct{ Cmd string }
+			raw, _ := d.Item["arguments"].(string)
+			if err := json.Unmarshal([]byte(raw), &a); err != nil {
+				t.Fatalf("reply %d: arguments %q: %v", i, raw, err)
+			}
+			args = a.Cmd
 			input = append(input, d.Item, map[string]any{"type": "function_call_output", "call_id": d.Item["call_id"], "output": "exit 1"})
 		}
 		if !strings.Contains(args, want) {

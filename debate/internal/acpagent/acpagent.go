@@ -99,6 +99,13 @@ type Tool struct {
 	Kind  string `json:"kind"`
 	Title string `json:"title,omitempty"`
 	Path  string `json:"path,omitempty"`
+	// End, when set, is the status ("completed", "failed") of a
+	// tool_call_update sent after the call (after the answer, for a
+	// permission), carrying Output as its text content and ExitCode, when
+	// not 0, as its raw output {"exit_code": n}, like codex-acp's.
+	End      string `json:"end,omitempty"`
+	Output   string `json:"output,omitempty"`
+	ExitCode int    `json:"exitCode,omitempty"`
 }
 
 var (

@@ -255,8 +255,12 @@ func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResp
 		case st.Thought != "":
 			update(acp.UpdateAgentThoughtText(st.Thought))
 		case st.Tool != nil:
-			update(acp.StartToolCall(acp.ToolCallId(fmt.Sprintf("call-%d-%d", n, i)), title(st.Tool),
+			id := acp.ToolCallId(fmt.Sprintf("call-%d-%d", n, i))
+			update(acp.StartToolCall(id, title(st.Tool),
 				acp.WithStartKind(acp.ToolKind(st.Tool.Kind)), acp.WithStartLocations(locs(st.Tool))))
+			if st.Tool.End != "" {
+				update(toolEnd(id, st.Tool))
+			}
 		case len(st.Plan) > 0:
 			var es []acp.PlanEntry
 			for j, c := range st.Plan {
@@ -291,6 +295,9 @@ func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResp
 				outcome = "cancelled"
 			}
 			a.record(map[string]any{"permission": st.Permission.Kind, "outcome": outcome})
+			if st.Permission.End != "" {
+				update(toolEnd(id, st.Permission))
+			}
 		case st.SleepMs > 0:
 			select {
 			case <-time.After(time.Duration(st.SleepMs) * time.Millisecond):
@@ -316,6 +323,18 @@ func (a *agent) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResp
 		stop = acp.StopReason(t.StopReason)
 	}
 	return acp.PromptResponse{StopReason: stop}, nil
+}
+
+// toolEnd is the tool_call_update that ends call id as t.End says.
+func toolEnd(id acp.ToolCallId, t *acpagent.Tool) acp.SessionUpdate {
+	opts := []acp.ToolCallUpdateOpt{acp.WithUpdateStatus(acp.ToolCallStatus(t.End))}
+	if t.Output != "" {
+		opts = append(opts, acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock(t.Output))}))
+	}
+	if t.ExitCode != 0 {
+		opts = append(opts, acp.WithUpdateRawOutput(map[string]any{"exit_code": t.ExitCode}))
+	}
+	return acp.UpdateToolCall(id, opts...)
 }
 
 func title(t *acpagent.Tool) string {
