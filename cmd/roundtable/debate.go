@@ -37,9 +37,13 @@ far as --allow-agent-tools says. Read-only, claude runs in its dontAsk mode
 (commands run but cannot write; exec lets them write inside --cwd),
 qwen in plan mode (--approval-mode plan), opencode in plan mode with edit
 and bash denied through OPENCODE_PERMISSION (and GIT_DIR pointing nowhere,
-so it leaves .git alone), gemini with --approval-mode default (it asks;
-roundtable refuses). With some tools allowed, an agent in a mode that
-approves its own edits or commands is switched to one that asks.
+so it leaves .git alone). Gemini (not seen here under its restraints) and
+any acp:<command> agent work on a disposable copy of --cwd (your files as
+they are, in a repository at your HEAD; nothing under your .git is
+written), shown in the column; --allow-agent-tools write runs them in
+place. With some tools allowed, an agent in a mode that approves its own
+edits or commands is switched to one that asks. Stopping a debate stops
+every process an agent started, also one that left its process group.
 
 Cost: tokens and dollars are counted per persona and in all, and saved
 with each message. Dollars come from the provider (OpenRouter reports
