@@ -160,7 +160,6 @@ func withArticle(jsonType string) string {
 	return "a " + jsonType
 }
 
-
 // unknownToolDef is the tool unknown names are routed to.
 var unknownToolDef = mcp.NewTool(unknownTool,
 	mcp.WithDescription("Answers calls to tools this seat does not have. Not for direct use."),
