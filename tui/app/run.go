@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/tui/internal/burst"
+	"github.com/roundtable-dev/roundtable/tui/internal/noterm"
 	"github.com/roundtable-dev/roundtable/tui/internal/seatproc"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
@@ -35,6 +36,7 @@ func Run(opts Options, progOpts ...tea.ProgramOption) error {
 	p := tea.NewProgram(m, all...)
 	keys.Attach(p)
 	final, err := p.Run()
+	err = noterm.Explain(err, "roundtable tui", "run a debate with roundtable debate --topic \"…\"")
 	fm, ok := final.(Model)
 	if !ok {
 		fm = m

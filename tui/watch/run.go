@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/tui/internal/burst"
+	"github.com/roundtable-dev/roundtable/tui/internal/noterm"
 )
 
 // FPS is the frame rate the watch program asks for: a message is drawn at
@@ -51,6 +52,7 @@ func Run(ctx context.Context, opts Options, progOpts ...tea.ProgramOption) error
 	p := tea.NewProgram(Program(m), all...)
 	keys.Attach(p)
 	_, err = p.Run()
+	err = noterm.Explain(err, "roundtable watch", "read the room with roundtable transcript --room "+opts.Room)
 	if err != nil && errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return ctx.Err()
 	}
