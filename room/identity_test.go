@@ -173,3 +173,21 @@ func TestDiscardNewLeavesNothing(t *testing.T) {
 		t.Fatalf("a room with a message was discarded: %v", err)
 	}
 }
+
+// TestNoAccessSaysWhatToDo: a permission error about a room's file names
+// the file and what to do; other errors pass unchanged, and wrapping twice
+// says it once.
+func TestNoAccessSaysWhatToDo(t *testing.T) {
+	perm := &os.PathError{Op: "open", Path: "/r/room.json", Err: os.ErrPermission}
+	err := NoAccess(perm, "/r/room.json")
+	if !errors.Is(err, os.ErrPermission) || !strings.Contains(err.Error(), "may not use /r/room.json: give it access") || !strings.Contains(err.Error(), "run roundtable as the user who owns the room") {
+		t.Fatalf("got %v", err)
+	}
+	if again := NoAccess(err, "/r"); again != err {
+		t.Fatalf("wrapped twice: %v", again)
+	}
+	other := errors.New("disk full")
+	if NoAccess(other, "/r") != other || NoAccess(nil, "/r") != nil {
+		t.Fatal("another error changed")
+	}
+}
