@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -76,6 +77,12 @@ func New(opts Options) (Model, error) {
 		height:  24,
 	}
 	if strings.TrimSpace(opts.Debate.Config.Topic) == "" {
+		// A provider that cannot exist (a typo, a malformed URL) is
+		// refused as with --topic; a missing key is not: the home screen
+		// works without one, and its new-debate form says what is missing.
+		if _, err := debate.ResolveProvider(opts.Debate.Provider, opts.Debate.Getenv); errors.Is(err, debate.ErrBadProvider) {
+			return Model{}, err
+		}
 		m.home = m.newHome()
 		return m, nil
 	}
