@@ -55,7 +55,7 @@ func (s *Seat) beginOnRequest(_ context.Context, _ any, message any) error {
 	if s.start.begun.Load() || !needsRoom(message) {
 		return nil
 	}
-	if err := s.begin(); err != nil {
+	if err := s.beginAs(clientName(message)); err != nil {
 		msg := fmt.Sprintf("roundtable: seat %s of room %q cannot start: %v. Fix that (is --cwd writable?) and call again or restart the agent.", s.opt.Seat, s.opt.Room, err)
 		if errors.Is(err, room.ErrSeatTaken) {
 			msg = fmt.Sprintf("roundtable: seat %s of room %q cannot start: %v, then call again or restart the agent.", s.opt.Seat, s.opt.Room, err)
@@ -72,11 +72,19 @@ func (s *Seat) beginOnRequest(_ context.Context, _ any, message any) error {
 }
 
 // begin opens the room once and logs the seat's connect line.
-func (s *Seat) begin() error {
+func (s *Seat) begin() error { return s.beginAs("") }
+
+// beginAs is begin for a client that named itself client in initialize:
+// unless --agent named the agent, that name labels the seat (watch shows
+// "an agent over MCP (claude-code)", not the seat's name).
+func (s *Seat) beginAs(client string) error {
 	s.start.mu.Lock()
 	defer s.start.mu.Unlock()
 	if s.start.begun.Load() {
 		return nil
+	}
+	if !s.agentGiven && client != "" {
+		s.opt.Agent = client
 	}
 	if err := s.openRoomLocked(); err != nil {
 		return err
