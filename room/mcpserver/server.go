@@ -60,9 +60,9 @@ type Seat struct {
 	// agentGiven: --agent (or ROUNDTABLE_AGENT) named the agent; when not,
 	// the client's name from initialize does (lazy.go).
 	agentGiven bool
-	room     *room.Room     // nil until begin creates or opens the room
-	notifier *room.Notifier // nil until then too
-	start    starting       // see lazy.go
+	room       *room.Room     // nil until begin creates or opens the room
+	notifier   *room.Notifier // nil until then too
+	start      starting       // see lazy.go
 
 	mu         sync.Mutex
 	lastShown  int // highest seq of the other seat's messages shown to this seat
