@@ -37,3 +37,17 @@ func TestNarrowHintsKeepHelpPaletteQuit(t *testing.T) {
 		}
 	}
 }
+
+// TestLongErrorKeepsItsCause: an error longer than the status line wraps
+// onto a second row, so its cause (at the end) stays visible.
+func TestLongErrorKeepsItsCause(t *testing.T) {
+	m := loaded(t, sampleRooms(t), 80, 24)
+	m.SetStatus("Cannot rename the room: rename /home/someone/projects/service/.roundtable/move-to-kubernetes to new-name: permission denied")
+	v := ansi.Strip(m.View())
+	if !strings.Contains(v, "permission denied") {
+		t.Fatalf("the cause is cut off:\n%s", v)
+	}
+	if n := len(strings.Split(v, "\n")); n != 24 {
+		t.Fatalf("the view is %d rows, want 24", n)
+	}
+}
