@@ -187,7 +187,13 @@ func (m *Model) footerLines(w int) []string {
 	if m.statusErr {
 		style = s.StatusError
 	}
-	status := statusLine(m.status, usage, w)
+	text := m.status
+	if m.statusErr {
+		// An error too long for the bar loses its middle (a path), not
+		// its end (the cause).
+		text = cells.TruncateMiddle(text, max(w-2, 1))
+	}
+	status := statusLine(text, usage, w)
 	out := []string{style.Render(cells.Fit(status, w))}
 	m.help.ShowAll = m.showHelp
 	for _, l := range strings.Split(hints.View(m.help, m.keys, w-1), "\n") {
