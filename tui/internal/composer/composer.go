@@ -155,6 +155,12 @@ func (m *Model) Open(title string) tea.Cmd {
 	return m.ta.Focus()
 }
 
+// SetTitle changes the line above the text while it is open.
+func (m *Model) SetTitle(title string) { m.title = title }
+
+// SetPlaceholder changes what the box shows while it is empty.
+func (m *Model) SetPlaceholder(s string) { m.ta.Placeholder = s }
+
 // Close puts the composer away, keeping its draft.
 func (m *Model) Close() {
 	m.open = false
