@@ -40,7 +40,7 @@ func (m *Model) headerLines(w int) []string {
 		parts = append(parts, headerPart{s.Muted.Render(formatCount(tok) + " tokens"), 4})
 	}
 	if m.usage.Cost > 0 {
-		parts = append(parts, headerPart{s.Muted.Render(fmt.Sprintf("$%.4f", m.usage.Cost)), 2})
+		parts = append(parts, headerPart{s.Muted.Render(debate.FormatDollars(m.usage.Cost)), 2})
 	}
 	parts = append(parts, headerPart{m.stateLabel(), 0})
 	second := joinHeader(parts, s.Faint.Render(" · "), w)
@@ -300,16 +300,8 @@ func formatElapsed(d time.Duration) string {
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
 
-// formatCount is a count as 950, 12.3k or 1.2M.
-func formatCount(n int) string {
-	switch {
-	case n < 1000:
-		return fmt.Sprint(n)
-	case n < 1_000_000:
-		return fmt.Sprintf("%.1fk", float64(n)/1000)
-	}
-	return fmt.Sprintf("%.1fM", float64(n)/1_000_000)
-}
+// formatCount is a count of tokens as 950, 12.3k or 1.2M.
+func formatCount(n int) string { return debate.FormatTokens(n) }
 
 func plural(n int, one, many string) string {
 	if n == 1 {

@@ -19,3 +19,16 @@ func TestStatusErrorKeepsTheCause(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 }
+
+// TestHeaderMoneyOneFormat: the header writes the cost as every other
+// figure does (FormatDollars: "$1.24", not "$1.2400").
+func TestHeaderMoneyOneFormat(t *testing.T) {
+	s := liveSynth(t, 120, 40)
+	m := &s.m
+	m.usage.Cost = 1.24
+	m.usage.PromptTokens = 370
+	head := ansi.Strip(strings.Join(m.headerLines(120), "\n"))
+	if !strings.Contains(head, "$1.24") || strings.Contains(head, "$1.2400") {
+		t.Fatalf("header:\n%s", head)
+	}
+}
