@@ -15,7 +15,7 @@ import (
 )
 
 // TestStdioSeatNamedByItsClient: a stdio seat started without --agent is
-// labelled by the client's name from initialize (watch then says "an
+// labeled by the client's name from initialize (watch then says "an
 // agent over MCP (claude-code)", not the seat's name); --agent still wins.
 func TestStdioSeatNamedByItsClient(t *testing.T) {
 	cwd := t.TempDir()

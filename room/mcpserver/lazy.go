@@ -71,12 +71,10 @@ func (s *Seat) beginOnRequest(_ context.Context, _ any, message any) error {
 	return nil
 }
 
-// begin opens the room once and logs the seat's connect line.
-func (s *Seat) begin() error { return s.beginAs("") }
-
-// beginAs is begin for a client that named itself client in initialize:
-// unless --agent named the agent, that name labels the seat (watch shows
-// "an agent over MCP (claude-code)", not the seat's name).
+// beginAs opens the room once and logs the seat's connect line. client is
+// the name the client gave in initialize (or ""): unless --agent named the
+// agent, it labels the seat (watch shows "an agent over MCP
+// (claude-code)", not the seat's name).
 func (s *Seat) beginAs(client string) error {
 	s.start.mu.Lock()
 	defer s.start.mu.Unlock()
