@@ -167,8 +167,9 @@ func open(cwd, name string) (*Room, error) {
 	if err := json.Unmarshal(data, &cfg); err != nil {
 		return nil, fmt.Errorf("room.json of %q is not valid JSON (%v); fix or remove %s", name, err, filepath.Join(dir, "room.json"))
 	}
-	// The folder's name is the room's name: room.json keeps the name it
-	// was created with, and a renamed room (Rename) lives on under another.
+	// The folder's name is the room's name: Rename rewrites room.json's
+	// room, but a room moved by hand (or renamed by an older roundtable)
+	// still names its old self there.
 	cfg.Room = name
 	if spec, _ := SafeSpec(name, cfg.Spec); spec != cfg.Spec {
 		cfg.Spec = spec
