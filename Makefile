@@ -38,7 +38,7 @@ test: deps cross ## vet + cross builds + race tests (unit, integration, end-to-e
 bench: ## Go benchmarks and end-to-end measurements (figures go in BENCHMARKS.md)
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 60m $(PKGS)
 
-idlecpu: ## CPU of the real binary's screens left alone 30 s in tmux (home, finished debate, watch)
+idlecpu: ## CPU of the real binary's screens left alone 30 s in tmux (home, finished debate, watch), each beside a bare Bubble Tea program at its frame rate (x-bare)
 	$(GO) test -run '^$$' -bench IdleCPU -benchtime 1x ./tui/app
 
 fuzz: ## Run every fuzz target for FUZZTIME each (default 1m)

@@ -111,6 +111,19 @@ func BudgetReached(cfg Config, total Usage) string {
 	return ""
 }
 
+// FormatTokens writes a count of tokens as screens show it: 950, 12.3k,
+// 1.2M. It and FormatDollars are the one way tokens and money are written
+// wherever a figure is shown (header, columns, status line, summaries).
+func FormatTokens(n int) string {
+	switch {
+	case n < 1000:
+		return strconv.Itoa(n)
+	case n < 1_000_000:
+		return strconv.FormatFloat(float64(n)/1000, 'f', 1, 64) + "k"
+	}
+	return strconv.FormatFloat(float64(n)/1_000_000, 'f', 1, 64) + "M"
+}
+
 // FormatDollars writes an amount of dollars as screens show it: "$0.0123"
 // below a dollar, "$1.23" from there.
 func FormatDollars(d float64) string {

@@ -240,6 +240,14 @@ func (r *run) turn(round int, p Persona, g *gen) error {
 	}
 	var text strings.Builder
 	var batch []piece
+	// streamed counts the token events sent: a turn cut before the
+	// provider reports its usage counts at least those, as the screen
+	// counting them live does, so a replay's totals match the live ones.
+	streamed := 0
+	seen := func(u Usage) Usage {
+		u.CompletionTokens = max(u.CompletionTokens, streamed)
+		return u
+	}
 	for {
 		var done bool
 		batch, done = g.take(batch)
@@ -252,7 +260,10 @@ func (r *run) turn(round int, p Persona, g *gen) error {
 				ev = activityEvent(round, p.Name, *pc.activity)
 			}
 			if !r.send(ev) {
-				return r.cut(round, p, model, text.String(), Usage{}, errCancelled)
+				return r.cut(round, p, model, text.String(), seen(Usage{}), errCancelled)
+			}
+			if ev.Type == EventToken {
+				streamed++
 			}
 			text.WriteString(pc.text)
 		}
@@ -262,7 +273,7 @@ func (r *run) turn(round int, p Persona, g *gen) error {
 		select {
 		case <-g.ready:
 		case <-r.ctx.Done():
-			return r.cut(round, p, model, text.String(), Usage{}, errCancelled)
+			return r.cut(round, p, model, text.String(), seen(Usage{}), errCancelled)
 		}
 	}
 	usage, truncated, err := g.result()
@@ -273,7 +284,7 @@ func (r *run) turn(round int, p Persona, g *gen) error {
 		} else {
 			err = &TurnError{Provider: providerName(r.p, p), Agent: p.Name, Round: round, Err: err}
 		}
-		return r.cut(round, p, model, text.String(), usage, err)
+		return r.cut(round, p, model, text.String(), seen(usage), err)
 	}
 	if truncated {
 		note := fmt.Sprintf("\n\n*[cut off: the reply passed the limit of %d tokens]*", r.cfg.MaxTurnTokens)

@@ -144,12 +144,20 @@ func TakeSeat(s SeatSettings) (*SeatGame, error) {
 	if s.DraftEvery <= 0 {
 		s.DraftEvery = DefaultDraftEvery
 	}
-	r, err := s.openRoom()
+	r, created, err := s.openRoom()
 	if err != nil {
 		return nil, err
 	}
+	// A room this call created and cannot play goes again: a failed start
+	// leaves no room behind that lists as open.
+	discard := func() {
+		if created {
+			_ = room.DiscardNew(r, s.Seat)
+		}
+	}
 	lock, err := r.LockSeat(s.Seat)
 	if err != nil {
+		discard()
 		return nil, err
 	}
 	g := &SeatGame{s: s, r: r, lock: lock, pid: os.Getpid(), cap: TurnTokenCap(pc.MaxTokens)}
@@ -166,6 +174,7 @@ func TakeSeat(s SeatSettings) (*SeatGame, error) {
 	}
 	if err != nil {
 		_ = lock.Unlock()
+		discard()
 		return nil, err
 	}
 	g.label = AgentLabelPrefix + g.p.Model()
@@ -190,8 +199,8 @@ func (s SeatSettings) mind() (ProviderConfig, AgentSpec, error) {
 
 // openRoom opens the room, or creates it when there is a topic to create
 // it with, and refuses a room no seat can play.
-func (s SeatSettings) openRoom() (*room.Room, error) {
-	r, err := room.Open(s.Cwd, s.Room)
+func (s SeatSettings) openRoom() (r *room.Room, created bool, err error) {
+	r, err = room.Open(s.Cwd, s.Room)
 	if errors.Is(err, room.ErrNoRoom) && s.Topic != "" {
 		budget := s.Budget
 		if budget <= 0 {
@@ -199,28 +208,28 @@ func (s SeatSettings) openRoom() (*room.Room, error) {
 		}
 		// Created as `seed` creates it, prompts included, so an agent
 		// joining the other seat by hand has its brief at hand.
-		if _, err = room.Seed(s.Cwd, s.Room, room.CreateOptions{Topic: s.Topic, Budget: budget, Spec: s.Spec}); err == nil {
+		if _, created, err = room.SeedNew(s.Cwd, s.Room, room.CreateOptions{Topic: s.Topic, Budget: budget, Spec: s.Spec}); err == nil {
 			r, err = room.Open(s.Cwd, s.Room)
 		}
 	}
 	if errors.Is(err, room.ErrNoRoom) {
-		return nil, &seatError{msg: fmt.Sprintf("no room %q under %s; create it with roundtable seed --room %s --topic \"...\", or give --topic", s.Room, orWorkingDir(s.Cwd), s.Room), is: room.ErrNoRoom}
+		return nil, false, &seatError{msg: fmt.Sprintf("no room %q under %s; create it with roundtable seed --room %s --topic \"...\", or give --topic", s.Room, orWorkingDir(s.Cwd), s.Room), is: room.ErrNoRoom}
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	cfg := r.Config()
 	if cfg.Mode != "" {
-		return nil, seatUsage("room %s is a persona debate, not an MCP room; a seat can only be played in a room of two seats", s.Room)
+		return nil, false, seatUsage("room %s is a persona debate, not an MCP room; a seat can only be played in a room of two seats", s.Room)
 	}
 	st, err := r.Refresh()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if st.Closed != nil {
-		return nil, &seatError{msg: fmt.Sprintf("room %s is closed (%s); start a new room to play a seat", s.Room, st.Closed.Reason), is: room.ErrClosed}
+		return nil, false, &seatError{msg: fmt.Sprintf("room %s is closed (%s); start a new room to play a seat, such as %s", s.Room, st.Closed.Reason, room.FreeName(r.Cwd(), s.Room)), is: room.ErrClosed}
 	}
-	return r, nil
+	return r, created, nil
 }
 
 func orWorkingDir(cwd string) string {

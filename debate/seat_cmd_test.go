@@ -534,4 +534,27 @@ func TestSeatCommand(t *testing.T) {
 			t.Fatalf("a refused seat wrote:\nbefore %v\nafter  %v", before, after)
 		}
 	})
+
+	t.Run("a seat that cannot start leaves no room behind", func(t *testing.T) {
+		cwd := t.TempDir()
+		p := startSeatProc(t, bin, env, "--cwd", cwd, "--room", "fresh", "--seat", "lead", "--agent", "acp:no-such-agent-here", "--topic", "T")
+		code, errOut := p.exit(t), p.stderr.String()
+		if code == 0 || !strings.Contains(errOut, "no-such-agent-here is not on PATH") {
+			t.Fatalf("exit %d, stderr %q", code, errOut)
+		}
+		if after := snapshot(t, cwd); len(after) != 1 { // the folder itself
+			t.Fatalf("the failed seat left %v", after)
+		}
+		// A room that was there before stays, whatever the failure.
+		if _, errOut, code := run(cwd, nil, "seed", "--room", "kept", "--topic", "T", "--cwd", cwd); code != 0 {
+			t.Fatal(errOut)
+		}
+		p = startSeatProc(t, bin, env, "--cwd", cwd, "--room", "kept", "--seat", "lead", "--agent", "acp:no-such-agent-here")
+		if code := p.exit(t); code == 0 {
+			t.Fatal("the missing agent started")
+		}
+		if _, err := room.Open(cwd, "kept"); err != nil {
+			t.Fatalf("the room seeded before is gone: %v", err)
+		}
+	})
 }

@@ -39,7 +39,20 @@ func mockSeat(info TurnInfo) string {
 	case PurposeSeatSpec:
 		fmt.Fprintf(&b, "# Spec: %s\n\n## Decision\n\nWe go ahead with %s, in small reversible steps, measured before each widens.\n\n", tw.Raw, tw.Gerund)
 		b.WriteString("## Reasoning\n\nThe room argued it over ")
-		fmt.Fprintf(&b, "%d %s. ", len(info.Transcript), plural(len(info.Transcript), "message", "messages"))
+		// The transcript carries the host's notes too: they are not messages.
+		msgs, notes := 0, 0
+		for _, t := range info.Transcript {
+			if t.Agent == hostNoteAgent {
+				notes++
+			} else {
+				msgs++
+			}
+		}
+		fmt.Fprintf(&b, "%d %s", msgs, plural(msgs, "message", "messages"))
+		if notes > 0 {
+			fmt.Fprintf(&b, " and %d %s from the host", notes, plural(notes, "note", "notes"))
+		}
+		b.WriteString(". ")
 		b.WriteString("What carried it: the risk is bounded when each step can be rolled back, and the cost shows early.\n\n")
 		b.WriteString("## Steps\n\n1. Write down the current behaviour as tests.\n2. Make the first, smallest change behind a switch.\n3. Measure it against the tests and the figures.\n4. Widen it, or roll back, on what the figures say.\n\n## Dissent\n\n")
 		if p := lastBy(info.Transcript, "peer"); p != nil && len(seatQuotables(p.Text)) > 0 {

@@ -1,9 +1,13 @@
 package room
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -97,4 +101,27 @@ func Slug(text string) string {
 		s = strings.Trim(s, "-")
 	}
 	return s
+}
+
+// FreeName is a name for a new room like base that no room under cwd has
+// yet: base-2, base-3… (base-N counts on from N). It is what a closed
+// room's refusals suggest.
+func FreeName(cwd, base string) string {
+	stem, n := base, 2
+	if i := strings.LastIndexByte(base, '-'); i > 0 {
+		if k, err := strconv.Atoi(base[i+1:]); err == nil && k >= 1 && k < 1<<20 {
+			stem, n = base[:i], k+1
+		}
+	}
+	for ; ; n++ {
+		suffix := "-" + strconv.Itoa(n)
+		name := stem
+		if len(name)+len(suffix) > 64 {
+			name = name[:64-len(suffix)]
+		}
+		name += suffix
+		if _, err := os.Lstat(Dir(cwd, name)); errors.Is(err, fs.ErrNotExist) {
+			return name
+		}
+	}
 }

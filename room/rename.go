@@ -16,11 +16,13 @@ var ErrRoomExists = errors.New("a room of that name exists")
 // is still connected to it.
 var ErrSeatsConnected = errors.New("a seat is still connected")
 
-// Rename gives room from under cwd the name to: its folder is moved whole
-// (room.json keeps the name it was created with; the folder's name is the
-// room's, see Open). It refuses a name that is not valid or already taken,
-// and a room with a seat still connected (LiveSeats), whose agent would
-// lose it. The spec file keeps its path.
+// Rename gives room from under cwd the name to: its folder is moved whole,
+// then room.json's room, its spec path when it was the default
+// (SPEC-<from>.md, the file moving along when it exists) and the seat
+// prompts are rewritten to name the room to. It refuses a name that is not
+// valid or already taken, and a room with a seat still connected
+// (LiveSeats), whose agent would lose it. A spec path chosen by hand
+// stays.
 func Rename(cwd, from, to string) error {
 	if err := ValidateName(from); err != nil {
 		return err
@@ -49,7 +51,13 @@ func Rename(cwd, from, to string) error {
 		}
 		return fmt.Errorf("%w (%s): rename room %q once its agents have left", ErrSeatsConnected, strings.Join(who, ", "), from)
 	}
-	return moveRoom(src, dst, to)
+	if err := moveRoom(src, dst, to); err != nil {
+		return err
+	}
+	if err := renamed(cwd, dst, from, to); err != nil {
+		return fmt.Errorf("room %q is now %q, but what names it inside was not updated: %w", from, to, err)
+	}
+	return nil
 }
 
 // Restore moves a room folder out of the trash (a path Trash returned)

@@ -1,7 +1,12 @@
 package room
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/roundtable-dev/roundtable/prompts"
@@ -16,25 +21,208 @@ type SeedResult struct {
 	Prompts []string `json:"prompts"`
 }
 
+// ClosedRoomError refuses to seed a closed room again: its prompts would
+// no longer match a room that takes no posts. Suggest is a free name for a
+// new room.
+type ClosedRoomError struct {
+	Room, Reason, Suggest string
+}
+
+func (e *ClosedRoomError) Error() string {
+	reason := ""
+	if e.Reason != "" {
+		reason = " (" + e.Reason + ")"
+	}
+	return fmt.Sprintf("room %s is closed%s; choose a new name, such as %s", e.Room, reason, e.Suggest)
+}
+
+// Unwrap makes errors.Is(err, ErrClosed) hold.
+func (e *ClosedRoomError) Unwrap() error { return ErrClosed }
+
 // Seed creates the room (unless it exists) and writes lead.md and peer.md
-// into its folder, with the room's topic, spec and budget filled in.
+// into its folder, with the room's topic, spec and budget filled in. A
+// closed room is refused (*ClosedRoomError) and left as it is.
 func Seed(cwd, name string, opt CreateOptions) (SeedResult, error) {
-	r, _, err := Create(cwd, name, opt)
+	res, _, err := SeedNew(cwd, name, opt)
+	return res, err
+}
+
+// SeedNew is Seed, also reporting whether this call created the room.
+func SeedNew(cwd, name string, opt CreateOptions) (SeedResult, bool, error) {
+	r, created, err := Create(cwd, name, opt)
 	if err != nil {
-		return SeedResult{}, err
+		return SeedResult{}, false, err
+	}
+	if !created {
+		closed, err := readClosed(r.dir)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return SeedResult{}, false, err
+		}
+		if closed != nil {
+			return SeedResult{}, false, &ClosedRoomError{Room: name, Reason: closed.Reason, Suggest: FreeName(r.cwd, name)}
+		}
 	}
 	cfg := r.Config()
 	res := SeedResult{Room: cfg.Room, Dir: r.Dir(), Spec: cfg.Spec}
+	res.Prompts, err = writePrompts(r.Dir(), cfg)
+	return res, created, err
+}
+
+// writePrompts writes lead.md and peer.md for the room of cfg into dir.
+func writePrompts(dir string, cfg Config) ([]string, error) {
+	var out []string
 	for _, seat := range []string{SeatLead, SeatPeer} {
 		text, err := prompts.Seat(seat, prompts.SeatValues{Room: cfg.Room, Topic: cfg.Topic, Spec: cfg.Spec, Budget: cfg.Budget})
 		if err != nil {
-			return SeedResult{}, fmt.Errorf("seat prompt %s: %w", seat, err)
+			return nil, fmt.Errorf("seat prompt %s: %w", seat, err)
 		}
-		p := filepath.Join(r.Dir(), seat+".md")
+		p := filepath.Join(dir, seat+".md")
 		if err := writeAtomic(p, []byte(text)); err != nil {
-			return SeedResult{}, fmt.Errorf("write %s: %w", p, err)
+			return nil, fmt.Errorf("write %s: %w", p, err)
 		}
-		res.Prompts = append(res.Prompts, p)
+		out = append(out, p)
 	}
-	return res, nil
+	return out, nil
+}
+
+// DiscardNew removes room r, which this process created a moment ago, when
+// it never became usable: nothing but what creating and seeding it wrote
+// is in its folder (room.json, the prompts, an empty messages/, the room's
+// lock, and at most seat's own lock, released). Anything else (a message,
+// a note, another seat's lock or log) means someone else uses it, and it
+// stays. The .roundtable folder goes too when it then holds no room.
+func DiscardNew(r *Room, seat string) error {
+	own := map[string]bool{"room.json": true, "lead.md": true, "peer.md": true, ".lock": true, "messages": true, "seats": true}
+	entries, err := os.ReadDir(r.dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if !own[e.Name()] {
+			return nil
+		}
+	}
+	for sub, allowed := range map[string]string{"messages": "", "seats": seat + ".lock"} {
+		list, err := os.ReadDir(filepath.Join(r.dir, sub))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		for _, e := range list {
+			if e.Name() != allowed {
+				return nil
+			}
+		}
+	}
+	if err := os.RemoveAll(r.dir); err != nil {
+		return err
+	}
+	top := filepath.Join(r.cwd, Folder)
+	if rest, err := os.ReadDir(top); err == nil && len(rest) == 1 && rest[0].Name() == ".gitignore" {
+		_ = os.Remove(filepath.Join(top, ".gitignore"))
+		_ = os.Remove(top)
+	}
+	return nil
+}
+
+// renamed rewrites what in room folder dir (just moved from the name from
+// to the name to) still names the old room: room.json's room, its spec when
+// it was the old default (SPEC-<from>.md; the spec file moves with it when
+// it exists and the new path is free), and the prompts, when they are there.
+func renamed(cwd, dir, from, to string) error {
+	path := filepath.Join(dir, "room.json")
+	data, err := readRegular(path, 1<<20)
+	if err != nil {
+		return fmt.Errorf("read room.json of %q: %w", to, err)
+	}
+	var cfg Config
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		return fmt.Errorf("room.json of %q is not valid JSON (%v); fix it by hand: set \"room\" to %q", to, err, to)
+	}
+	set := map[string]any{"room": to}
+	cfg.Room = to
+	if cfg.Spec == DefaultSpec(from) {
+		oldSpec, newSpec := filepath.Join(cwd, DefaultSpec(from)), filepath.Join(cwd, DefaultSpec(to))
+		_, oldErr := os.Lstat(oldSpec)
+		_, newErr := os.Lstat(newSpec)
+		switch {
+		case errors.Is(oldErr, fs.ErrNotExist) && errors.Is(newErr, fs.ErrNotExist):
+			cfg.Spec = DefaultSpec(to)
+		case oldErr == nil && errors.Is(newErr, fs.ErrNotExist):
+			if os.Rename(oldSpec, newSpec) == nil {
+				cfg.Spec = DefaultSpec(to)
+			}
+		}
+		set["spec"] = cfg.Spec
+	}
+	out, err := setFields(data, set)
+	if err != nil {
+		return fmt.Errorf("rewrite room.json of %q: %w", to, err)
+	}
+	if err := writeAtomic(path, out); err != nil {
+		return fmt.Errorf("rewrite %s: %w", path, err)
+	}
+	if cfg.Mode != "" {
+		return nil // a persona debate has no seat prompts
+	}
+	if _, err := os.Lstat(filepath.Join(dir, SeatLead+".md")); err != nil {
+		return nil
+	}
+	_, err = writePrompts(dir, cfg)
+	return err
+}
+
+// setFields rewrites the top-level fields of JSON object data named in set,
+// keeping every other field, and the order, as they were.
+func setFields(data []byte, set map[string]any) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, errors.New("not a JSON object")
+	}
+	var compact bytes.Buffer
+	compact.WriteByte('{')
+	done := map[string]bool{}
+	write := func(k string, v []byte) {
+		if compact.Len() > 1 {
+			compact.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		compact.Write(kb)
+		compact.WriteByte(':')
+		compact.Write(v)
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		k, _ := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, err
+		}
+		if v, ok := set[k]; ok {
+			if raw, err = json.Marshal(v); err != nil {
+				return nil, err
+			}
+			done[k] = true
+		}
+		write(k, raw)
+	}
+	for k, v := range set {
+		if !done[k] {
+			raw, err := json.Marshal(v)
+			if err != nil {
+				return nil, err
+			}
+			write(k, raw)
+		}
+	}
+	compact.WriteByte('}')
+	var out bytes.Buffer
+	if err := json.Indent(&out, compact.Bytes(), "", "  "); err != nil {
+		return nil, err
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
 }

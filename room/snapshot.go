@@ -66,6 +66,11 @@ import (
 // ObserveTool is the name of the observer's MCP tool.
 const ObserveTool = "observe_room"
 
+// ObserveSeatRefusal starts a host's refusal of observe_room called with a
+// seat's token, so roundtable watch --url can say that the token is the
+// wrong one rather than blame the URL.
+const ObserveSeatRefusal = "observe_room is for observers (roundtable watch --url)"
+
 // MaxObserveWait is the longest wait_seconds an observe_room call may ask.
 const MaxObserveWait = 55
 

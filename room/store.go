@@ -161,14 +161,15 @@ func open(cwd, name string) (*Room, error) {
 		return nil, fmt.Errorf("%w: no room %q under %s", ErrNoRoom, name, cwd)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read room.json of %q: %w", name, err)
+		return nil, fmt.Errorf("read room.json of %q: %w", name, NoAccess(err, filepath.Join(dir, "room.json")))
 	}
 	var cfg Config
 	if err := json.Unmarshal(data, &cfg); err != nil {
 		return nil, fmt.Errorf("room.json of %q is not valid JSON (%v); fix or remove %s", name, err, filepath.Join(dir, "room.json"))
 	}
-	// The folder's name is the room's name: room.json keeps the name it
-	// was created with, and a renamed room (Rename) lives on under another.
+	// The folder's name is the room's name: Rename rewrites room.json's
+	// room, but a room moved by hand (or renamed by an older roundtable)
+	// still names its old self there.
 	cfg.Room = name
 	if spec, _ := SafeSpec(name, cfg.Spec); spec != cfg.Spec {
 		cfg.Spec = spec
@@ -178,6 +179,29 @@ func open(cwd, name string) (*Room, error) {
 		lock: filepath.Join(dir, ".lock"),
 		seen: make(map[string]struct{}), noteSeen: make(map[string]struct{}),
 	}, nil
+}
+
+// AccessError is a room's file or folder this process may not read or
+// write: which one, and what to do.
+type AccessError struct {
+	Path string
+	Err  error
+}
+
+func (e *AccessError) Error() string {
+	return fmt.Sprintf("%v; this user (uid %d) may not use %s: give it access (ls -l shows the owner and mode; chmod or chown to fix), or run roundtable as the user who owns the room", e.Err, os.Getuid(), e.Path)
+}
+
+func (e *AccessError) Unwrap() error { return e.Err }
+
+// NoAccess wraps a permission error about path in an AccessError that says
+// what to do; other errors pass unchanged.
+func NoAccess(err error, path string) error {
+	var ae *AccessError
+	if err == nil || !errors.Is(err, fs.ErrPermission) || errors.As(err, &ae) {
+		return err
+	}
+	return &AccessError{Path: path, Err: err}
 }
 
 // Config is room.json as read when the room was opened.
@@ -262,7 +286,7 @@ func (r *Room) refreshLocked() ([]Skipped, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%w: the messages folder of room %q is gone (%s)", ErrNoRoom, r.cfg.Room, r.MessagesDir())
 		}
-		return nil, fmt.Errorf("list messages of room %q: %w", r.cfg.Room, err)
+		return nil, fmt.Errorf("list messages of room %q: %w", r.cfg.Room, NoAccess(err, r.MessagesDir()))
 	}
 	var todo []string
 	for _, name := range names {

@@ -360,11 +360,7 @@ func dedent(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// versionLine is what --version prints.
+// versionLine is what version, --version and -v print.
 func versionLine() string {
-	v := buildVersion()
-	if c := buildCommit(); len(c) >= 7 {
-		v += " (" + c[:7] + ")"
-	}
-	return fmt.Sprintf("roundtable version %s\n", v)
+	return fmt.Sprintf("roundtable %s (commit %s, %s)\n", buildVersion(), buildCommit(), goVersion())
 }

@@ -164,3 +164,21 @@ func trimLines(s string) string {
 	}
 	return strings.Trim(strings.Join(lines, "\n"), "\n")
 }
+
+// TestVersionOneLine: version, --version and -v print the same line.
+func TestVersionOneLine(t *testing.T) {
+	var outs []string
+	for _, args := range [][]string{{"version"}, {"--version"}, {"-v"}} {
+		root := newRoot()
+		var out strings.Builder
+		root.SetOut(&out)
+		root.SetArgs(args)
+		if err := root.Execute(); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		outs = append(outs, out.String())
+	}
+	if outs[0] != outs[1] || outs[1] != outs[2] || !strings.HasPrefix(outs[0], "roundtable ") {
+		t.Fatalf("version %q, --version %q, -v %q", outs[0], outs[1], outs[2])
+	}
+}

@@ -245,7 +245,7 @@ func newVersionCmd() *cobra.Command {
 		Short: "Print the version, commit and Go version",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			_, err := fmt.Fprintf(c.OutOrStdout(), "roundtable %s (commit %s, %s)\n", buildVersion(), buildCommit(), goVersion())
+			_, err := fmt.Fprint(c.OutOrStdout(), versionLine())
 			return err
 		},
 	}

@@ -3,7 +3,10 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"math/big"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -24,7 +27,9 @@ import (
 //     the original (which only looked at arguments of the right type); some
 //     models send null for every argument they leave out.
 //   - A wrong argument type is refused by mcp-go's input-schema validation;
-//     its message is kept and told what to do next.
+//     its message (Go structs such as "/text: &{Got:number Want:[string]}")
+//     is put in a sentence naming the argument and the type it takes, and
+//     told what to do next.
 
 // unknownTool is registered but never listed. A call to any name the seat
 // does not serve is routed to it, carrying the name it was called by.
@@ -73,10 +78,86 @@ func addCompatHooks(hooks *server.Hooks, known map[string]bool, seatOf func(cont
 			return
 		}
 		detail := strings.TrimPrefix(tc.Text, validationPrefix)
-		tc.Text = fmt.Sprintf("%s was not run: its arguments do not match its schema (%s; the path names the argument). Fix that argument and call %s again; tools/list shows each argument's type.",
-			req.Params.Name, detail, req.Params.Name)
+		tc.Text = fmt.Sprintf("%s was not run: %s. Fix that and call %s again; tools/list shows each argument's type.",
+			req.Params.Name, argumentProblems(detail), req.Params.Name)
 		res.Content[0] = tc
 	})
+}
+
+var (
+	// wrongTypeRE and missingRE match mcp-go's (jsonschema's) leaf messages:
+	// "/text: &{Got:number Want:[string]}", "<root>: &{Missing:[text]}".
+	wrongTypeRE = regexp.MustCompile(`^(\S+): &\{Got:(\w+) Want:\[([\w ]*)\]\}$`)
+	missingRE   = regexp.MustCompile(`^(\S+): &\{Missing:\[([^\]]*)\]\}$`)
+	// boundRE: a number past a minimum or maximum, as fractions.
+	boundRE = regexp.MustCompile(`^(\S+): &\{Got:(-?\d+)/(\d+) Want:(-?\d+)/(\d+)\}$`)
+)
+
+// argumentProblems puts mcp-go's validation messages (joined with "; ")
+// in words: which argument, what it was, what it must be. A message of
+// another shape is kept as it is.
+func argumentProblems(detail string) string {
+	parts := strings.Split(detail, "; ")
+	out := make([]string, 0, len(parts))
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		if m := wrongTypeRE.FindStringSubmatch(p); m != nil {
+			wants := strings.Fields(m[3])
+			for i, w := range wants {
+				wants[i] = withArticle(w)
+			}
+			out = append(out, fmt.Sprintf("the argument %s must be %s, not %s", argName(m[1]), strings.Join(wants, " or "), withArticle(m[2])))
+			continue
+		}
+		if m := missingRE.FindStringSubmatch(p); m != nil {
+			names := strings.Fields(m[2])
+			noun := "argument"
+			if len(names) > 1 {
+				noun = "arguments"
+			}
+			where := ""
+			if m[1] != "<root>" {
+				where = " in " + argName(m[1])
+			}
+			out = append(out, fmt.Sprintf("the required %s %s %s missing%s", noun, strings.Join(names, ", "), isAre(len(names)), where))
+			continue
+		}
+		if m := boundRE.FindStringSubmatch(p); m != nil {
+			out = append(out, fmt.Sprintf("the argument %s may not be %s: its bound is %s", argName(m[1]), fraction(m[2], m[3]), fraction(m[4], m[5])))
+			continue
+		}
+		out = append(out, "its arguments do not match its schema ("+p+")")
+	}
+	return strings.Join(out, "; ")
+}
+
+// fraction writes num/den as a decimal number.
+func fraction(num, den string) string {
+	r, ok := new(big.Rat).SetString(num + "/" + den)
+	if !ok {
+		return num + "/" + den
+	}
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	f, _ := r.Float64()
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// argName is an argument's name from its JSON pointer: "/text" is text,
+// "/a/b" is a.b.
+func argName(pointer string) string {
+	return strings.ReplaceAll(strings.TrimPrefix(pointer, "/"), "/", ".")
+}
+
+func withArticle(jsonType string) string {
+	switch jsonType {
+	case "null":
+		return "null"
+	case "integer", "array", "object":
+		return "an " + jsonType
+	}
+	return "a " + jsonType
 }
 
 // unknownToolDef is the tool unknown names are routed to.

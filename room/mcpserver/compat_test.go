@@ -59,20 +59,20 @@ func TestWrongArgumentTypesAreNamed(t *testing.T) {
 		args map[string]any
 		arg  string
 	}{
-		{"post", map[string]any{"text": 42}, "/text"},
-		{"post", map[string]any{"text": "x", "kind": 7}, "/kind"},
-		{"post", map[string]any{}, "text"},
-		{"read_room", map[string]any{"since": "3"}, "/since"},
-		{"read_room", map[string]any{"limit": 0}, "/limit"},
-		{"read_room", map[string]any{"limit": 2.5}, "/limit"},
-		{"wait_for_message", map[string]any{"timeout_seconds": "soon"}, "/timeout_seconds"},
-		{"write_spec", map[string]any{"text": []any{"a"}}, "/text"},
-		{"close_room", map[string]any{"reason": true}, "/reason"},
+		{"post", map[string]any{"text": 42}, "the argument text must be a string, not a number"},
+		{"post", map[string]any{"text": "x", "kind": 7}, "the argument kind must be a string, not a number"},
+		{"post", map[string]any{}, "the required argument text is missing"},
+		{"read_room", map[string]any{"since": "3"}, "the argument since must be a number, not a string"},
+		{"read_room", map[string]any{"limit": 0}, "the argument limit may not be 0: its bound is 1"},
+		{"read_room", map[string]any{"limit": 2.5}, "the argument limit must be an integer, not a number"},
+		{"wait_for_message", map[string]any{"timeout_seconds": "soon"}, "the argument timeout_seconds must be a number, not a string"},
+		{"write_spec", map[string]any{"text": []any{"a"}}, "the argument text must be a string, not an array"},
+		{"close_room", map[string]any{"reason": true}, "the argument reason must be a string, not a boolean"},
 	}
 	for _, c := range cases {
 		_, text, refused := lead.call(c.tool, c.args)
-		if !refused || !strings.Contains(text, c.arg) || !strings.HasPrefix(text, c.tool+" was not run") || !strings.Contains(text, "call "+c.tool+" again") {
-			t.Errorf("%s %v: refused=%v %q, want a refusal naming %s", c.tool, c.args, refused, text, c.arg)
+		if !refused || !strings.HasPrefix(text, c.tool+" was not run: "+c.arg+". ") || !strings.Contains(text, "call "+c.tool+" again") || strings.Contains(text, "&{") {
+			t.Errorf("%s %v: refused=%v %q, want a refusal saying %q", c.tool, c.args, refused, text, c.arg)
 		}
 	}
 	if st := lead.ok("room_status", nil); st["message_count"] != float64(0) {

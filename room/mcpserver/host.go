@@ -479,7 +479,7 @@ func (h *Host) dispatch(name string) server.ToolHandlerFunc {
 			return refuse("This token is an observer's: it may read the room and wait, but %s is not allowed. Ask the room's host for a seat's token to take part.", name)
 		}
 		if name == observeTool && hs.grant.Grant != room.GrantObserver {
-			return refuse("observe_room is for observers (roundtable watch --url); a seat reads the room with read_room and wait_for_message.")
+			return refuse("%s; a seat reads the room with read_room and wait_for_message.", room.ObserveSeatRefusal)
 		}
 		handle := hs.handlers[name]
 		if name == unknownTool || handle == nil {

@@ -55,7 +55,7 @@ func (s *Seat) beginOnRequest(_ context.Context, _ any, message any) error {
 	if s.start.begun.Load() || !needsRoom(message) {
 		return nil
 	}
-	if err := s.begin(); err != nil {
+	if err := s.beginAs(clientName(message)); err != nil {
 		msg := fmt.Sprintf("roundtable: seat %s of room %q cannot start: %v. Fix that (is --cwd writable?) and call again or restart the agent.", s.opt.Seat, s.opt.Room, err)
 		if errors.Is(err, room.ErrSeatTaken) {
 			msg = fmt.Sprintf("roundtable: seat %s of room %q cannot start: %v, then call again or restart the agent.", s.opt.Seat, s.opt.Room, err)
@@ -71,12 +71,18 @@ func (s *Seat) beginOnRequest(_ context.Context, _ any, message any) error {
 	return nil
 }
 
-// begin opens the room once and logs the seat's connect line.
-func (s *Seat) begin() error {
+// beginAs opens the room once and logs the seat's connect line. client is
+// the name the client gave in initialize (or ""): unless --agent named the
+// agent, it labels the seat (watch shows "an agent over MCP
+// (claude-code)", not the seat's name).
+func (s *Seat) beginAs(client string) error {
 	s.start.mu.Lock()
 	defer s.start.mu.Unlock()
 	if s.start.begun.Load() {
 		return nil
+	}
+	if !s.agentGiven && client != "" {
+		s.opt.Agent = client
 	}
 	if err := s.openRoomLocked(); err != nil {
 		return err

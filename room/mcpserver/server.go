@@ -56,10 +56,13 @@ func (o *Options) Validate() error {
 // Seat is one seat's server: the room, the seat's identity, and what this
 // seat has been shown so far.
 type Seat struct {
-	opt      Options
-	room     *room.Room     // nil until begin creates or opens the room
-	notifier *room.Notifier // nil until then too
-	start    starting       // see lazy.go
+	opt Options
+	// agentGiven: --agent (or ROUNDTABLE_AGENT) named the agent; when not,
+	// the client's name from initialize does (lazy.go).
+	agentGiven bool
+	room       *room.Room     // nil until begin creates or opens the room
+	notifier   *room.Notifier // nil until then too
+	start      starting       // see lazy.go
 
 	mu         sync.Mutex
 	lastShown  int // highest seq of the other seat's messages shown to this seat
@@ -96,13 +99,14 @@ func NewSeat(ctx context.Context, opt Options) (*Seat, error) {
 // newSeat is a seat that has created nothing yet: Serve's seat opens its
 // room on the client's first request (lazy.go).
 func newSeat(ctx context.Context, opt Options) *Seat {
+	given := opt.Agent != ""
 	if opt.Agent == "" {
 		opt.Agent = opt.Seat
 	}
 	if opt.Topic == "" {
 		opt.Topic = "(topic not set)"
 	}
-	return &Seat{opt: opt, start: starting{ctx: ctx}}
+	return &Seat{opt: opt, agentGiven: given, start: starting{ctx: ctx}}
 }
 
 // Room is the seat's room.

@@ -1,7 +1,9 @@
 package app
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -12,6 +14,7 @@ import (
 	"github.com/roundtable-dev/roundtable/tui/debateview"
 	"github.com/roundtable-dev/roundtable/tui/forms"
 	"github.com/roundtable-dev/roundtable/tui/home"
+	"github.com/roundtable-dev/roundtable/tui/internal/burst"
 	"github.com/roundtable-dev/roundtable/tui/internal/seatproc"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 	"github.com/roundtable-dev/roundtable/tui/watch"
@@ -74,6 +77,12 @@ func New(opts Options) (Model, error) {
 		height:  24,
 	}
 	if strings.TrimSpace(opts.Debate.Config.Topic) == "" {
+		// A provider that cannot exist (a typo, a malformed URL) is
+		// refused as with --topic; a missing key is not: the home screen
+		// works without one, and its new-debate form says what is missing.
+		if _, err := debate.ResolveProvider(opts.Debate.Provider, opts.Debate.Getenv); errors.Is(err, debate.ErrBadProvider) {
+			return Model{}, err
+		}
 		m.home = m.newHome()
 		return m, nil
 	}
@@ -242,8 +251,31 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.screen == screenWatch && key.Matches(msg, forceQuit) {
 			return m, tea.Quit
 		}
+	case burst.Msg:
+		return m.updateRun(msg)
 	}
 	return m, m.route(msg)
+}
+
+// updateRun handles keys read together (burst.Msg). The watch screen
+// takes the run whole and lays out once; elsewhere each message is
+// handled in turn, and the program draws once after the run.
+func (m Model) updateRun(run burst.Msg) (tea.Model, tea.Cmd) {
+	quits := slices.ContainsFunc(run, func(msg tea.Msg) bool {
+		k, ok := msg.(tea.KeyPressMsg)
+		return ok && key.Matches(k, forceQuit)
+	})
+	if m.screen == screenWatch && !quits {
+		return m, m.route(run)
+	}
+	cmds := make([]tea.Cmd, 0, len(run))
+	var next tea.Model = m
+	for _, msg := range run {
+		var cmd tea.Cmd
+		next, cmd = next.(Model).Update(msg)
+		cmds = append(cmds, cmd)
+	}
+	return next, tea.Batch(cmds...)
 }
 
 // route hands msg to the screen on show.

@@ -58,6 +58,11 @@ func TestNewChecksOptions(t *testing.T) {
 			o.Debate.Config.Topic = "T"
 			o.Debate.Provider.Name = "nope"
 		}, debate.IsUsage},
+		{"an unknown provider without a topic (the home screen)", func(o *Options) {
+			o.Debate.Provider.Name = "nope"
+		}, func(err error) bool {
+			return debate.IsUsage(err) && strings.Contains(err.Error(), `unknown provider "nope"; use one of mock, openrouter, openai, ollama`)
+		}},
 		{"a base URL without its port with a topic", func(o *Options) {
 			o.Debate.Config.Topic = "T"
 			o.Debate.Provider = debate.ProviderConfig{Name: "ollama", BaseURL: "http://127.0.0.1:/v1"}
@@ -82,6 +87,19 @@ func TestNewChecksOptions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHomeWithoutAKey: a known provider whose key is missing still opens
+// the home screen (its form says what is missing when a debate starts).
+func TestHomeWithoutAKey(t *testing.T) {
+	o := testOptions(t)
+	o.Debate.Provider.Name = "openrouter"
+	o.Debate.Getenv = func(string) string { return "" }
+	m, err := New(o)
+	if err != nil {
+		t.Fatalf("the home screen was refused: %v", err)
+	}
+	m.Close()
 }
 
 // step sends msg to the app and returns the new app and command.

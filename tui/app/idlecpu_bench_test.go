@@ -13,6 +13,7 @@ import (
 
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/tui/internal/tmuxtest"
+	"github.com/roundtable-dev/roundtable/tui/watch"
 )
 
 // idleWindow is how long each screen is left alone while its CPU is read.
@@ -30,29 +31,39 @@ const idleWindow = 30 * time.Second
 //   - watch-open: `roundtable watch` on an open room whose seats are quiet
 //     (its clocks move: once a second, later once a minute).
 //
+// Right after each screen, the floor runs the same way: a bare Bubble Tea
+// v2 program (testdata/bareidle, built here) drawing one still line at the
+// screen's frame rate (FPS, watch.FPS), since Bubble Tea's renderer wakes
+// that often for the program's life whatever the program does. Its CPU is
+// bare-cpu-% and the screen's ratio to it x-bare (from schedstat, the
+// finer of the two clocks); the target is x-bare ≤ 1.1.
+//
 // With ROUNDTABLE_IDLE_BASELINE set to another roundtable binary (an
 // earlier build), each screen runs on it too, right after, and its figure
 // is reported as baseline-cpu-%, so the two share the machine's state.
 func BenchmarkIdleCPU(b *testing.B) {
 	bin := tmuxtest.Build(b, "./cmd/roundtable")
+	bare := tmuxtest.Build(b, "./tui/app/testdata/bareidle")
 	baseline := os.Getenv("ROUNDTABLE_IDLE_BASELINE")
 	cwd := b.TempDir()
 	quietRooms(b, cwd)
 	env := []string{"XDG_CONFIG_HOME=" + b.TempDir(), "ROUNDTABLE_PROVIDER=mock", "ROUNDTABLE_CWD="}
 	screens := []struct {
 		name, want string
+		fps        int
 		argv       []string
 	}{
-		{"home", "done", []string{bin, "tui", "--cwd", cwd}},
-		{"debate", "verdict in", []string{bin, "tui", "--topic", "Adopt GraphQL for the public API", "--rounds", "1", "--fast"}},
-		{"watch-closed", "lasted", []string{bin, "watch", "--room", "done", "--cwd", cwd}},
-		{"watch-open", "since the first message", []string{bin, "watch", "--room", "live", "--cwd", cwd}},
+		{"home", "done", FPS, []string{bin, "tui", "--cwd", cwd}},
+		{"debate", "verdict in", FPS, []string{bin, "tui", "--topic", "Adopt GraphQL for the public API", "--rounds", "1", "--fast"}},
+		{"watch-closed", "lasted", watch.FPS, []string{bin, "watch", "--room", "done", "--cwd", cwd}},
+		{"watch-open", "since the first message", watch.FPS, []string{bin, "watch", "--room", "live", "--cwd", cwd}},
 	}
 	for _, sc := range screens {
 		b.Run(sc.name, func(b *testing.B) {
-			var stat, sched, base float64
+			var stat, sched, floor, base float64
 			for b.Loop() {
 				stat, sched = idleCPU(b, sc.argv, sc.want, sc.name, env)
+				_, floor = idleCPU(b, []string{bare, "-fps", strconv.Itoa(sc.fps)}, "bare idle program", "bare", env)
 				if baseline != "" {
 					argv := append([]string{baseline}, sc.argv[1:]...)
 					base, _ = idleCPU(b, argv, sc.want, sc.name, env)
@@ -60,6 +71,9 @@ func BenchmarkIdleCPU(b *testing.B) {
 			}
 			b.ReportMetric(stat, "cpu-%")
 			b.ReportMetric(sched, "sched-cpu-%")
+			b.ReportMetric(floor, "bare-cpu-%")
+			b.ReportMetric(sched/max(floor, 1e-9), "x-bare")
+			b.ReportMetric(float64(sc.fps), "fps")
 			if baseline != "" {
 				b.ReportMetric(base, "baseline-cpu-%")
 			}

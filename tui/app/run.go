@@ -9,6 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/roundtable-dev/roundtable/tui/internal/burst"
+	"github.com/roundtable-dev/roundtable/tui/internal/noterm"
 	"github.com/roundtable-dev/roundtable/tui/internal/seatproc"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
@@ -29,8 +31,12 @@ func Run(opts Options, progOpts ...tea.ProgramOption) error {
 		return err
 	}
 	ctx := m.opts.Context
-	all := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(FPS)}, progOpts...)
-	final, err := tea.NewProgram(m, all...).Run()
+	keys := burst.New()
+	all := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(FPS), keys.Option()}, progOpts...)
+	p := tea.NewProgram(m, all...)
+	keys.Attach(p)
+	final, err := p.Run()
+	err = noterm.Explain(err, "roundtable tui", "run a debate with roundtable debate --topic \"…\"")
 	fm, ok := final.(Model)
 	if !ok {
 		fm = m

@@ -65,6 +65,7 @@ type boxKey struct {
 	focused, several, dark bool
 	note                   int // lines below
 	find                   int // the search marks' generation (search.go)
+	usageForm              int // the form of the usage in titles (usage.go)
 }
 
 // lipglossID tells the frame's border styles apart.

@@ -40,7 +40,7 @@ func (m *Model) headerLines(w int) []string {
 		parts = append(parts, headerPart{s.Muted.Render(formatCount(tok) + " tokens"), 4})
 	}
 	if m.usage.Cost > 0 {
-		parts = append(parts, headerPart{s.Muted.Render(fmt.Sprintf("$%.4f", m.usage.Cost)), 2})
+		parts = append(parts, headerPart{s.Muted.Render(debate.FormatDollars(m.usage.Cost)), 2})
 	}
 	parts = append(parts, headerPart{m.stateLabel(), 0})
 	second := joinHeader(parts, s.Faint.Render(" · "), w)
@@ -187,7 +187,13 @@ func (m *Model) footerLines(w int) []string {
 	if m.statusErr {
 		style = s.StatusError
 	}
-	status := statusLine(m.status, usage, w)
+	text := m.status
+	if m.statusErr {
+		// An error too long for the bar loses its middle (a path), not
+		// its end (the cause).
+		text = cells.TruncateMiddle(text, max(w-2, 1))
+	}
+	status := statusLine(text, usage, w)
 	out := []string{style.Render(cells.Fit(status, w))}
 	m.help.ShowAll = m.showHelp
 	for _, l := range strings.Split(hints.View(m.help, m.keys, w-1), "\n") {
@@ -294,16 +300,8 @@ func formatElapsed(d time.Duration) string {
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
 
-// formatCount is a count as 950, 12.3k or 1.2M.
-func formatCount(n int) string {
-	switch {
-	case n < 1000:
-		return fmt.Sprint(n)
-	case n < 1_000_000:
-		return fmt.Sprintf("%.1fk", float64(n)/1000)
-	}
-	return fmt.Sprintf("%.1fM", float64(n)/1_000_000)
-}
+// formatCount is a count of tokens as 950, 12.3k or 1.2M.
+func formatCount(n int) string { return debate.FormatTokens(n) }
 
 func plural(n int, one, many string) string {
 	if n == 1 {

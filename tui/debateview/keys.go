@@ -1,6 +1,10 @@
 package debateview
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/roundtable-dev/roundtable/tui/internal/keys"
+)
 
 // KeyMap is every key of the debate screen. The screen enables and relabels
 // bindings as the debate moves (esc stops a running debate and goes back
@@ -46,25 +50,25 @@ func DefaultKeyMap() KeyMap {
 		GoOn:       goOn,
 		NextPane:   key.NewBinding(key.WithKeys("tab", "right", "l"), key.WithHelp("tab", "next column")),
 		PrevPane:   key.NewBinding(key.WithKeys("shift+tab", "left", "h"), key.WithHelp("shift+tab", "previous column")),
-		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
-		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
-		PageUp:     key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup/b", "page up")),
-		PageDown:   key.NewBinding(key.WithKeys("pgdown", "space"), key.WithHelp("pgdn/space", "page down")),
-		Top:        key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "top")),
-		Bottom:     key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "bottom, follow")),
+		Up:         keys.Up("scroll up"),
+		Down:       keys.Down("scroll down"),
+		PageUp:     keys.PageUp(),
+		PageDown:   keys.PageDown(),
+		Top:        keys.Top("top"),
+		Bottom:     keys.Bottom("bottom, follow"),
 		ExportMD:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export .md")),
 		ExportHTML: key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "export .html")),
 		Copy:       key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
 		Stop:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop")),
 		Again:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run again")),
 		Retry:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "retry failed turn")),
-		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:       key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		Help:       keys.Help(),
+		Quit:       keys.Quit(),
 		ForceQuit:  key.NewBinding(key.WithKeys("ctrl+c")),
 		Search:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
 		NextMatch:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match")),
 		PrevMatch:  key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match")),
-		Palette:    key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "commands")),
+		Palette:    keys.Palette(),
 	}
 }
 

@@ -61,13 +61,16 @@ var nextID atomic.Int64
 // Model is the debate screen. Update returns the concrete Model, so a
 // parent screen can embed it without type assertions.
 type Model struct {
-	id     int64
-	opts   Options
-	ctx    context.Context
-	keys   KeyMap
-	styles Styles
-	help   help.Model
-	md     *mdrender.Renderer
+	id   int64
+	opts Options
+	// usageForm is the form of the usage every column title shows
+	// (usageForms), set when the columns are laid out.
+	usageForm int
+	ctx       context.Context
+	keys      KeyMap
+	styles    Styles
+	help      help.Model
+	md        *mdrender.Renderer
 
 	launch  *Launch     // nil for a replay
 	pending *startedMsg // a debate started before the screen (NewStarted)

@@ -79,6 +79,15 @@ func (m *Model) refresh() tea.Cmd {
 	if len(m.boxes) != len(l.panes) {
 		m.boxes = make([][]string, len(l.panes))
 	}
+	// One form of the usage for every column title on screen (the
+	// shortest any of them needs), so two columns never show the same
+	// figures two ways ("370 in · 97 out" beside "514/148").
+	m.usageForm = 0
+	for i, p := range l.panes {
+		if p != n {
+			m.usageForm = max(m.usageForm, m.usageFormFor(m.cols[p], l.widths[i]-5))
+		}
+	}
 	for i, p := range l.panes {
 		if p == n {
 			m.boxes[i] = m.verdictBox(l.widths[i], l.colRows)
@@ -110,7 +119,7 @@ func (m *Model) columnBox(p, w, h int, several bool) []string {
 	key := boxKey{
 		w: w, h: h, top: c.scroll.top, total: c.total, gen: c.gen,
 		focused: focused, several: several, dark: m.styles.Dark,
-		note: c.scroll.below(c.total, rows), find: m.findGen(),
+		note: c.scroll.below(c.total, rows), find: m.findGen(), usageForm: m.usageForm,
 	}
 	border := m.styles.IdleBorder
 	switch {

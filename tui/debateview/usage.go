@@ -73,22 +73,46 @@ func (m *Model) personaUsage(c *column) debate.Usage {
 	return u
 }
 
-// withUsage adds a persona's tokens (prompt in, completion out) and cost
-// to its column's title, in the longest form that fits in space cells:
-// "· 1.2k in · 340 out · $0.0012", "· 1.2k in · 340 out", "· 1.2k/340";
-// none when nothing was spent or nothing fits.
+// usageForms are a persona's tokens (prompt in, completion out) and cost
+// in the forms a column title may show them, longest first: "· 1.2k in ·
+// 340 out · $0.0012", "· 1.2k in · 340 out", "· 1.2k/340". Without a cost
+// the first two are the same.
+func usageForms(u debate.Usage) [3]string {
+	in, out := formatCount(u.PromptTokens), formatCount(u.CompletionTokens)
+	inOut := " · " + in + " in · " + out + " out"
+	withCost := inOut
+	if u.Cost > 0 {
+		withCost += " · " + debate.FormatDollars(u.Cost)
+	}
+	return [3]string{withCost, inOut, " · " + in + "/" + out}
+}
+
+// usageFormFor is the longest form (index into usageForms) of c's usage
+// that fits beside its title in space cells; 0 when it has none.
+func (m *Model) usageFormFor(c *column, space int) int {
+	u := m.personaUsage(c)
+	if u.PromptTokens+u.CompletionTokens == 0 {
+		return 0
+	}
+	titleW := ansi.StringWidth(c.label) + 3 // room for the spinner or the focus mark
+	for i, f := range usageForms(u) {
+		if titleW+ansi.StringWidth(f) <= space {
+			return i
+		}
+	}
+	return len(usageForms(u)) - 1
+}
+
+// withUsage adds a persona's tokens and cost to its column's title, in
+// the form every column on screen uses (m.usageForm) or a shorter one if
+// that does not fit; none when nothing was spent or nothing fits.
 func (m *Model) withUsage(c *column, title string, titleW, space int) (string, int) {
 	u := m.personaUsage(c)
 	if u.PromptTokens+u.CompletionTokens == 0 {
 		return title, titleW
 	}
-	in, out := formatCount(u.PromptTokens), formatCount(u.CompletionTokens)
-	forms := []string{" · " + in + " in · " + out + " out"}
-	if u.Cost > 0 {
-		forms = append([]string{forms[0] + " · " + debate.FormatDollars(u.Cost)}, forms...)
-	}
-	forms = append(forms, " · "+in+"/"+out)
-	for _, f := range forms {
+	forms := usageForms(u)
+	for _, f := range forms[min(m.usageForm, len(forms)-1):] {
 		if w := ansi.StringWidth(f); titleW+w <= space {
 			return title + m.styles.Muted.Render(f), titleW + w
 		}

@@ -1,6 +1,10 @@
 package home
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/roundtable-dev/roundtable/tui/internal/keys"
+)
 
 // KeyMap is every key of the home screen.
 type KeyMap struct {
@@ -39,12 +43,12 @@ type KeyMap struct {
 // DefaultKeyMap is the home screen's keys.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:      key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up")),
-		PageDown:    key.NewBinding(key.WithKeys("pgdown", "space"), key.WithHelp("pgdn", "page down")),
-		Top:         key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "first")),
-		Bottom:      key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "last")),
+		Up:          keys.Up("up"),
+		Down:        keys.Down("down"),
+		PageUp:      keys.PageUp(),
+		PageDown:    keys.PageDown(),
+		Top:         keys.Top("first"),
+		Bottom:      keys.Bottom("last"),
 		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
 		NewDebate:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new debate")),
 		NewRoom:     key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "new MCP room")),
@@ -56,18 +60,18 @@ func DefaultKeyMap() KeyMap {
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/ or type", "filter")),
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		Accept:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
-		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Help:        keys.Help(),
+		Quit:        keys.Quit("ctrl+c"),
 		ArrowUp:     key.NewBinding(key.WithKeys("up")),
 		ArrowDown:   key.NewBinding(key.WithKeys("down")),
 		ForceQuit:   key.NewBinding(key.WithKeys("ctrl+c")),
-		Palette:     key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "commands")),
+		Palette:     keys.Palette(),
 	}
 }
 
 // ShortHelp is the one-line help under the screen.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.NewDebate, k.NewRoom, k.Filter, k.ClearFilter, k.Accept, k.Help, k.Quit, k.Delete, k.Undo}
+	return []key.Binding{k.Open, k.NewDebate, k.NewRoom, k.Filter, k.ClearFilter, k.Accept, k.Help, k.Palette, k.Quit, k.Delete, k.Undo}
 }
 
 // FullHelp is the help shown with ?.

@@ -260,6 +260,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
+	case m.showHelp && msg.String() == "esc":
+		m.showHelp = false // esc closes the help first, as on every screen
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
 	case key.Matches(msg, k.Help):

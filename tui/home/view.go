@@ -15,15 +15,56 @@ import (
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
-// Rows above and below the list.
-const (
-	topRows    = 3 // title, filter line, column heading
-	statusRows = 1
-)
+// Rows above the list.
+const topRows = 3 // title, filter line, column heading
+
+// maxStatusRows bounds the status line: a long error (an export or rename
+// that failed, with the path and the cause at its end) wraps onto a
+// second row instead of losing its cause.
+const maxStatusRows = 2
 
 // listRows is how many rooms fit on screen.
 func (m *Model) listRows() int {
-	return max(m.height-topRows-statusRows-m.helpRows(), 1)
+	return max(m.height-topRows-m.statusRows()-m.helpRows(), 1)
+}
+
+// statusRows is how many rows the status line takes.
+func (m *Model) statusRows() int {
+	if m.confirm != nil || m.rename != nil {
+		return 1
+	}
+	return len(m.statusLines(max(m.width, 1)))
+}
+
+// statusLines is the status (or the hint) wrapped to at most
+// maxStatusRows rows of width w, the last cut with "…" if need be.
+func (m *Model) statusLines(w int) []string {
+	status := m.status
+	if status == "" {
+		status = m.hint()
+	}
+	lines := strings.Split(cells.Wrap(status, max(w-2, 1)), "\n")
+	if len(lines) > maxStatusRows {
+		// Keep the start (what failed) and the end (why): the middle,
+		// usually a long path, gives way.
+		lines = append(lines[:maxStatusRows-1], "…"+tailCells(ansi.Strip(status), max(w-3, 1)))
+	}
+	return lines
+}
+
+// tailCells is the end of plain text s that fits in w cells.
+func tailCells(s string, w int) string {
+	r := []rune(s)
+	n, used := len(r), 0
+	for n > 0 {
+		cw := ansi.StringWidth(string(r[n-1]))
+		if used+cw > w {
+			break
+		}
+		used += cw
+		n--
+	}
+	return string(r[n:])
 }
 
 func (m *Model) helpRows() int {
@@ -111,7 +152,7 @@ func (m Model) View() string {
 	default:
 		lines = append(lines, "")
 	}
-	body := m.height - 2 - statusRows - m.helpRows()
+	body := m.height - 2 - m.statusRows() - m.helpRows()
 	switch {
 	case !m.loaded:
 		lines = append(lines, cells.Fit(s.Muted.Render("  Reading the rooms…"), w))
@@ -124,10 +165,10 @@ func (m Model) View() string {
 	default:
 		lines = append(lines, m.table(w, body)...)
 	}
-	for len(lines) < m.height-statusRows-m.helpRows() {
+	for len(lines) < m.height-m.statusRows()-m.helpRows() {
 		lines = append(lines, "")
 	}
-	lines = lines[:max(m.height-statusRows-m.helpRows(), 0)]
+	lines = lines[:max(m.height-m.statusRows()-m.helpRows(), 0)]
 	lines = append(lines, m.footer(w)...)
 	return m.overlay(strings.Join(lines, "\n"))
 }
@@ -316,11 +357,10 @@ func (m *Model) footer(w int) []string {
 	if m.rename != nil {
 		return m.renameLines(w)
 	}
-	status := m.status
-	if status == "" {
-		status = m.hint()
+	var out []string
+	for _, l := range m.statusLines(w) {
+		out = append(out, s.StatusBar.Render(cells.Fit(" "+cells.Truncate(l, w-2), w)))
 	}
-	out := []string{s.StatusBar.Render(cells.Fit(" "+cells.Truncate(status, w-2), w))}
 	m.help.ShowAll = m.showHelp
 	for _, l := range strings.Split(hints.View(m.help, m.keys, w-1), "\n") {
 		out = append(out, cells.Fit(" "+l, w))

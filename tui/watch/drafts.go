@@ -137,9 +137,13 @@ func (l *msgList) renderDraft(d *room.Draft) []string {
 	if !d.StartedAt.IsZero() {
 		right = s.Faint.Render(fmt.Sprintf("draft · since %s", d.StartedAt.In(l.loc).Format(time.TimeOnly)))
 	}
+	kind, text := draftKind(d.Text)
+	if kind != "" {
+		left += s.Faint.Render(" · " + mdrender.Inline(kind))
+	}
 	out := []string{fitLR(left, right, l.width)}
 	bar := s.Faint.Render("│") + " "
-	body := l.md().Render(d.Text, l.bodyWidth())
+	body := l.md().Render(text, l.bodyWidth())
 	if strings.TrimSpace(body) == "" {
 		return append(out, bar+s.Faint.Render("…"), "")
 	}
@@ -152,4 +156,22 @@ func (l *msgList) renderDraft(d *room.Draft) []string {
 		out = append(out, bar+s.Faint.Render(line))
 	}
 	return append(out, "")
+}
+
+// draftKind takes the kind off the start of a draft, as the post will: a
+// first line "kind: concession" (a seat roundtable plays writes it, in
+// Markdown emphasis or not) or a leading "/objection" (a person at the
+// keyboard), so the draft shows the kind in its header, not as raw text.
+func draftKind(text string) (kind, body string) {
+	first, rest, _ := strings.Cut(text, "\n")
+	label, value, ok := strings.Cut(strings.Trim(strings.TrimSpace(first), "*_`#> "), ":")
+	if ok && strings.EqualFold(strings.Trim(label, "*_` "), "kind") {
+		if k := strings.ToLower(strings.Trim(strings.TrimSpace(value), "*_`.\"' ")); k != "" && !strings.ContainsAny(k, " \t") {
+			return k, strings.TrimLeft(rest, "\n")
+		}
+	}
+	if k, b := splitKind(text); k != "" {
+		return k, b
+	}
+	return "", text
 }

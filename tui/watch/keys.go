@@ -1,6 +1,10 @@
 package watch
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/roundtable-dev/roundtable/tui/internal/keys"
+)
 
 // KeyMap is every key of the watch screen. The screen enables and relabels
 // bindings as its state changes (no spec before the room closes, no export
@@ -42,14 +46,14 @@ type KeyMap struct {
 // screen's export keys.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Up:           key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:         key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:       key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("b/pgup", "page up")),
-		PageDown:     key.NewBinding(key.WithKeys("pgdown", "space"), key.WithHelp("space/pgdn", "page down")),
+		Up:           keys.Up("up"),
+		Down:         keys.Down("down"),
+		PageUp:       keys.PageUp(),
+		PageDown:     keys.PageDown(),
 		HalfPageUp:   key.NewBinding(key.WithKeys("ctrl+u", "u"), key.WithHelp("u", "½ page up")),
 		HalfPageDown: key.NewBinding(key.WithKeys("ctrl+d", "d"), key.WithHelp("d", "½ page down")),
-		Top:          key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
-		Bottom:       key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
+		Top:          keys.Top("top"),
+		Bottom:       keys.Bottom("bottom"),
 		Follow:       key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow")),
 		Spec:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "spec")),
 		Back:         key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
@@ -57,13 +61,13 @@ func DefaultKeyMap() KeyMap {
 		ExportHTML:   key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "export html")),
 		Copy:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
 		Note:         key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "note to seats")),
-		Help:         key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:         key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		Help:         keys.Help(),
+		Quit:         keys.Quit(),
 		ForceQuit:    key.NewBinding(key.WithKeys("ctrl+c")),
 		Search:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
 		NextMatch:    key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match")),
 		PrevMatch:    key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match")),
-		Palette:      key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "commands")),
+		Palette:      keys.Palette(),
 		Take:         key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "take a seat")),
 		WriteSpec:    key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "write the spec")),
 		CloseRoom:    key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "close the room")),

@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/internal/burst"
 	"github.com/roundtable-dev/roundtable/tui/internal/seatproc"
 	"github.com/roundtable-dev/roundtable/tui/internal/transfer"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
@@ -188,13 +189,29 @@ func (m *Model) setStyles(dark bool) {
 	m.list.setStyles(m.styles)
 }
 
-// Update handles a message and returns the updated screen.
+// Update handles a message and returns the updated screen. A burst.Msg
+// (keys read together, a paste without bracketed paste) is handled a
+// message at a time and laid out once.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if run, ok := msg.(burst.Msg); ok {
+		cmds := make([]tea.Cmd, 0, len(run))
+		for _, one := range run {
+			cmds = append(cmds, m.update(one))
+		}
+		m.layout()
+		return m, tea.Batch(cmds...)
+	}
+	cmd := m.update(msg)
+	m.layout()
+	return m, cmd
+}
+
+// update handles one message; Update lays the screen out after it.
+func (m *Model) update(msg tea.Msg) tea.Cmd {
 	handled, noteCmd := m.noteUpdate(msg) // the steering note's composer (note.go)
 	if handled {
 		m.syncKeys()
-		m.layout()
-		return m, noteCmd
+		return noteCmd
 	}
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
@@ -279,8 +296,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	cmd = tea.Batch(cmd, m.takeTurn())
 	m.syncKeys()
-	m.layout()
-	return m, tea.Batch(cmd, noteCmd)
+	return tea.Batch(cmd, noteCmd)
 }
 
 // opened shows the room for the first time.

@@ -166,6 +166,10 @@ func RunRemote(ctx context.Context, ro RemoteOptions, progOpts ...tea.ProgramOpt
 		return ErrUnauthorized
 	case isCertError(err) || errors.As(err, new(*RedirectError)):
 		return fmt.Errorf("cannot watch the room at %s: %s", label, describeLinkError(err))
+	case seatToken(err):
+		return fmt.Errorf("cannot watch the room at %s: the token is a seat's (lead or peer), not the observer's; give the room's observer token, which roundtable host printed with the others (roundtable host --room R --rotate observer makes a new one)", label)
+	case isToolError(err):
+		return fmt.Errorf("cannot watch the room at %s: %s", label, describeLinkError(err))
 	case err != nil:
 		return fmt.Errorf("cannot watch the room at %s: %s; check the URL and that roundtable host runs there", label, describeLinkError(err))
 	case !hasNext || first.Config == nil:

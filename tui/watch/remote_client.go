@@ -258,6 +258,19 @@ func (e *toolError) Error() string {
 	return "the host refused to show the room: " + strings.TrimSuffix(strings.TrimSpace(e.text), ".")
 }
 
+// seatToken reports the host refusing observe_room because the token is
+// a seat's.
+func seatToken(err error) bool {
+	var te *toolError
+	return errors.As(err, &te) && strings.HasPrefix(strings.TrimSpace(te.text), room.ObserveSeatRefusal)
+}
+
+// isToolError reports the host refusing the call (the URL and host work).
+func isToolError(err error) bool {
+	var te *toolError
+	return errors.As(err, &te)
+}
+
 // unauthorized reports a 401 from the host.
 func unauthorized(err error) bool {
 	return errors.Is(err, transport.ErrAuthorizationRequired) || errors.Is(err, transport.ErrUnauthorized)

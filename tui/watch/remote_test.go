@@ -283,3 +283,21 @@ func TestObserverUntrustedCert(t *testing.T) {
 		t.Errorf("untrusted certificate: %v → %q", err, describeLinkError(err))
 	}
 }
+
+// TestRemoteWithASeatToken: a host that refuses observe_room because the
+// token is a seat's makes RunRemote say so, naming the observer token,
+// instead of blaming the URL.
+func TestRemoteWithASeatToken(t *testing.T) {
+	_, host := observedRoom(t)
+	host.SetReply(func() *mcp.CallToolResult {
+		return mcp.NewToolResultError(room.ObserveSeatRefusal + "; a seat reads the room with read_room and wait_for_message.")
+	})
+	err := RunRemote(context.Background(), RemoteOptions{URL: host.URL(), Token: "rt_tok"})
+	if err == nil || !strings.Contains(err.Error(), "the token is a seat's (lead or peer), not the observer's") || strings.Contains(err.Error(), "check the URL") {
+		t.Fatalf("a seat's token: %v", err)
+	}
+	host.SetReply(func() *mcp.CallToolResult { return mcp.NewToolResultError("the room was deleted.") })
+	if err := RunRemote(context.Background(), RemoteOptions{URL: host.URL(), Token: "rt_tok"}); err == nil || strings.Contains(err.Error(), "check the URL") {
+		t.Fatalf("a refusal blamed the URL: %v", err)
+	}
+}

@@ -5,6 +5,9 @@ import (
 	"errors"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/roundtable-dev/roundtable/tui/internal/burst"
+	"github.com/roundtable-dev/roundtable/tui/internal/noterm"
 )
 
 // FPS is the frame rate the watch program asks for: a message is drawn at
@@ -44,8 +47,12 @@ func Run(ctx context.Context, opts Options, progOpts ...tea.ProgramOption) error
 		return err
 	}
 	defer m.Close()
-	all := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(FPS)}, progOpts...)
-	_, err = tea.NewProgram(Program(m), all...).Run()
+	keys := burst.New()
+	all := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(FPS), keys.Option()}, progOpts...)
+	p := tea.NewProgram(Program(m), all...)
+	keys.Attach(p)
+	_, err = p.Run()
+	err = noterm.Explain(err, "roundtable watch", "read the room with roundtable transcript --room "+opts.Room)
 	if err != nil && errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return ctx.Err()
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/tui/internal/composer"
+	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
 // DraftEvery is how often, at most, the draft of a person writing a turn
@@ -71,6 +72,10 @@ type takeState struct {
 	draftDue     bool   // a draft tick is pending
 	draftText    string // the text last written as the draft
 	draftStarted time.Time
+	// turnTitle is the composer's title without the kind ("Your turn as
+	// lead · round 2"); kinds are the seat's (the default first).
+	turnTitle string
+	kinds     []string
 }
 
 func newTakeState(dark bool) takeState {
@@ -446,14 +451,29 @@ func (m *Model) openComposer() tea.Cmd {
 	t := &m.take
 	p := t.person
 	kinds := room.KindsFor(p.Seat())
-	others := make([]string, 0, len(kinds)-1)
-	for _, k := range kinds[1:] {
-		others = append(others, "/"+k)
-	}
-	title := fmt.Sprintf("Your turn as %s · round %d · kind %s (start with %s… to change it)", p.Seat(), m.st.Round+boolInt(p.Seat() == room.SeatLead), kinds[0], strings.Join(others, ", "))
+	t.turnTitle = fmt.Sprintf("Your turn as %s · round %d", p.Seat(), m.st.Round+boolInt(p.Seat() == room.SeatLead))
+	t.kinds = kinds
+	t.comp.SetPlaceholder(fmt.Sprintf("Write your post (Markdown). Start with /%s (or another kind) to choose its kind.", kinds[min(1, len(kinds)-1)]))
 	t.openedAt = len(m.st.Messages)
 	t.draftStarted = time.Time{}
-	return t.comp.Open(title)
+	return t.comp.Open(m.takeTitle())
+}
+
+// takeTitle is the composer's title: the kind typed at the start of the
+// text, or the seat's default kind and the others it could start with.
+func (m *Model) takeTitle() string {
+	t := &m.take
+	if len(t.kinds) == 0 {
+		return t.turnTitle
+	}
+	if kind, _ := splitKind(t.comp.Value()); kind != "" {
+		return t.turnTitle + " · kind " + mdrender.Inline(kind)
+	}
+	others := make([]string, 0, len(t.kinds)-1)
+	for _, k := range t.kinds[1:] {
+		others = append(others, "/"+k)
+	}
+	return fmt.Sprintf("%s · kind %s (start with %s… to change it)", t.turnTitle, t.kinds[0], strings.Join(others, ", "))
 }
 
 func boolInt(b bool) int {
@@ -625,6 +645,7 @@ func (m *Model) takeHeight() int {
 		t.comp.SetDark(t.dark)
 	}
 	t.comp.SetWidth(m.width)
+	t.comp.SetTitle(m.takeTitle())
 	return t.comp.Height()
 }
 

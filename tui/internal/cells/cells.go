@@ -42,3 +42,24 @@ func Truncate(s string, w int) string {
 
 // Pad is Truncate, then padded to exactly w cells.
 func Pad(s string, w int) string { return Fit(Truncate(s, w), w) }
+
+// TruncateMiddle cuts a one-line value to at most w cells by leaving out
+// its middle ("…" marks where): an error's start says what failed and its
+// end why, and a long path between them is what gives way. Styles are
+// dropped when it cuts.
+func TruncateMiddle(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	if w < 8 {
+		return Truncate(s, w)
+	}
+	plain := ansi.Strip(s)
+	total := ansi.StringWidth(plain)
+	tail := (w - 1) / 2
+	head := w - 1 - tail
+	return ansi.Truncate(plain, head, "") + "…" + ansi.TruncateLeft(plain, total-tail, "")
+}

@@ -1,6 +1,7 @@
 package cells
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
@@ -47,5 +48,16 @@ func TestTruncateAndPad(t *testing.T) {
 		if got := Pad(tt.in, tt.w); got != tt.pd {
 			t.Errorf("Pad(%q, %d) = %q, want %q", tt.in, tt.w, got, tt.pd)
 		}
+	}
+}
+
+func TestTruncateMiddle(t *testing.T) {
+	s := "Export failed: open /home/someone/exports/priced-20261201-120000.md: permission denied"
+	got := TruncateMiddle(s, 50)
+	if ansi.StringWidth(got) > 50 || !strings.HasPrefix(got, "Export failed: open") || !strings.HasSuffix(got, "permission denied") || !strings.Contains(got, "…") {
+		t.Fatalf("%q (%d cells)", got, ansi.StringWidth(got))
+	}
+	if TruncateMiddle("short", 50) != "short" || TruncateMiddle(s, 0) != "" {
+		t.Fatal("a value that fits changed")
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
@@ -78,7 +79,15 @@ type Model struct {
 	dark    bool
 	// id tells this composer's editor results from another's.
 	id int
+	// stale: text was typed straight into the text since the textarea last
+	// worked out its height and scroll; syncDue: a syncMsg is on its way.
+	stale   bool
+	syncDue bool
+	sized   bool // SetWidth reached the textarea
 }
+
+// syncMsg asks composer id to bring its height and scroll up to date.
+type syncMsg struct{ id int }
 
 var lastID atomic.Int64
 
@@ -124,7 +133,11 @@ func (m *Model) SetDark(dark bool) {
 
 // SetWidth sets the width the composer takes, border included.
 func (m *Model) SetWidth(w int) {
-	m.width = max(w, 12)
+	w = max(w, 12)
+	if w == m.width && m.sized {
+		return // the textarea's SetWidth walks the whole text
+	}
+	m.width, m.sized = w, true
 	m.ta.SetWidth(m.width - 2)
 }
 
@@ -142,6 +155,12 @@ func (m *Model) Open(title string) tea.Cmd {
 	return m.ta.Focus()
 }
 
+// SetTitle changes the line above the text while it is open.
+func (m *Model) SetTitle(title string) { m.title = title }
+
+// SetPlaceholder changes what the box shows while it is empty.
+func (m *Model) SetPlaceholder(s string) { m.ta.Placeholder = s }
+
 // Close puts the composer away, keeping its draft.
 func (m *Model) Close() {
 	m.open = false
@@ -157,12 +176,47 @@ func (m Model) Value() string { return m.ta.Value() }
 // SetValue replaces the text.
 func (m *Model) SetValue(s string) { m.ta.SetValue(s) }
 
-// Height is how many rows View takes: 0 when closed.
-func (m Model) Height() int {
+// Height is how many rows View takes: 0 when closed. It first brings the
+// box's size up to date with text typed since it was last worked out.
+func (m *Model) Height() int {
 	if !m.open {
 		return 0
 	}
+	m.sync()
 	return m.ta.Height() + 2 // the title line and the keys line
+}
+
+// sync works out the textarea's height, wrapping and scroll after text
+// was typed straight in (typed): a walk over the whole text, done once
+// for a run of keys instead of once a key.
+func (m *Model) sync() {
+	if !m.stale {
+		return
+	}
+	m.stale = false
+	m.ta, _ = m.ta.Update(syncMsg{id: m.id})
+}
+
+// typed inserts a key's text when it is plain text (printable, no ctrl or
+// alt, no selection to replace) and reports whether it did. The textarea's
+// own Update re-wraps and re-renders the whole text on every key, which
+// makes a long paste without bracketed paste quadratic; this inserts in
+// time proportional to the key's text and leaves the rest to sync.
+func (m *Model) typed(msg tea.KeyPressMsg) bool {
+	if msg.Text == "" || msg.Mod&^(tea.ModShift|tea.ModCapsLock|tea.ModNumLock) != 0 || m.ta.HasSelection() {
+		return false
+	}
+	for _, r := range msg.Text {
+		if !unicode.IsGraphic(r) || r == '\t' {
+			return false
+		}
+	}
+	// With DynamicHeight off the insert skips the height walk; sync does it.
+	m.ta.DynamicHeight = false
+	m.ta.InsertString(msg.Text)
+	m.ta.DynamicHeight = true
+	m.stale = true
+	return true
 }
 
 // editedMsg carries the text back from $EDITOR.
@@ -191,10 +245,25 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, Result) {
 		m.ta.SetValue(strings.TrimRight(msg.text, "\n"))
 		m.ta.MoveToEnd()
 		return m, nil, Result{}
+	case syncMsg:
+		if msg.id == m.id {
+			m.syncDue = false
+			m.sync()
+		}
+		return m, nil, Result{}
 	case tea.KeyPressMsg:
 		if !m.open {
 			return m, nil, Result{}
 		}
+		if m.typed(msg) {
+			if m.syncDue {
+				return m, nil, Result{}
+			}
+			m.syncDue = true
+			id := m.id
+			return m, func() tea.Msg { return syncMsg{id: id} }, Result{}
+		}
+		m.sync()
 		switch {
 		case key.Matches(msg, m.keys.Send):
 			text := strings.TrimSpace(m.ta.Value())
@@ -214,6 +283,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, Result) {
 	if !m.open {
 		return m, nil, Result{}
 	}
+	m.sync()
 	var cmd tea.Cmd
 	m.ta, cmd = m.ta.Update(msg)
 	return m, cmd, Result{}
@@ -343,6 +413,7 @@ func (m Model) View() string {
 	if !m.open {
 		return ""
 	}
+	m.sync() // on this copy: Height (or the next syncMsg) keeps it
 	dim := lipgloss.NewStyle().Faint(true)
 	bold := lipgloss.NewStyle().Bold(true)
 	title := bold.Render(truncate(m.title, m.width))

@@ -2,6 +2,7 @@ package composer
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -163,5 +164,97 @@ func TestEditorRunHoldsTheSuspension(t *testing.T) {
 	}
 	if own.String() != "own\n" {
 		t.Fatalf("a command's own stdout was replaced: %q", own.String())
+	}
+}
+
+// pasteText is n characters of prose with no line break (a break would be
+// enter, which sends).
+func pasteText(n int) string {
+	const words = "the upload streams in chunks of one megabyte; each is checked before the next — ünïcode too. "
+	var b strings.Builder
+	for b.Len() < n {
+		b.WriteString(words)
+	}
+	r := []rune(b.String())
+	for len(string(r)) > n {
+		r = r[:len(r)-1]
+	}
+	return string(r)
+}
+
+// TestLongPasteKeyByKey: 70 KB typed as one key message a character (a
+// terminal without bracketed paste) ends as the whole text, once the
+// screen draws it (View) and sends it. The textarea alone re-wraps the
+// whole text on each key, so this never finished in the test's time.
+func TestLongPasteKeyByKey(t *testing.T) {
+	text := pasteText(70 << 10)
+	m := New("")
+	m.SetWidth(80)
+	m.Open("Your turn")
+	var cmds int
+	for i, r := range text {
+		var cmd tea.Cmd
+		m, cmd, _ = m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+		if cmd != nil {
+			cmds++
+			if msg := cmd(); msg != nil && i%4096 == 0 {
+				m, _, _ = m.Update(msg) // the program delivers the sync now and then
+			}
+		}
+	}
+	if cmds == 0 {
+		t.Fatal("no key asked for the box to be brought up to date")
+	}
+	if got := m.Value(); got != text {
+		t.Fatalf("the composer holds %d bytes, want %d", len(got), len(text))
+	}
+	if h := m.Height(); h != DefaultMaxRows+2 {
+		t.Fatalf("height %d after 70 KB, want the most (%d)", h, DefaultMaxRows+2)
+	}
+	tail := []rune(text)
+	if v := m.View(); !strings.Contains(v, string(tail[len(tail)-20:])) {
+		t.Fatalf("the view does not end at the cursor (the text's end):\n%s", v)
+	}
+	m, res := press(m, tea.KeyPressMsg{Code: tea.KeyEnter})
+	if res.Outcome != Sent || res.Text != strings.TrimSpace(text) {
+		t.Fatalf("enter sent %d bytes (outcome %v), want %d", len(res.Text), res.Outcome, len(strings.TrimSpace(text)))
+	}
+}
+
+// TestTypedThenEditedKeepsOrder: plain keys typed straight in and keys the
+// textarea handles (cursor moves, backspace) keep their order.
+func TestTypedThenEditedKeepsOrder(t *testing.T) {
+	m := New("")
+	m.Open("t")
+	m = typeText(m, "abcd")
+	m, _ = press(m, tea.KeyPressMsg{Code: tea.KeyLeft}, tea.KeyPressMsg{Code: tea.KeyLeft}, tea.KeyPressMsg{Code: tea.KeyBackspace})
+	m = typeText(m, "XY")
+	if m.Value() != "aXYcd" {
+		t.Fatalf("value %q, want %q", m.Value(), "aXYcd")
+	}
+	long := pasteText(300)
+	m = typeText(m, long)
+	if h := m.Height(); h <= 3 {
+		t.Fatalf("height %d after 300 characters at width 60, want it grown", h)
+	}
+}
+
+// BenchmarkPasteKey is one key of a long paste typed key by key, at the
+// text lengths in its name: the cost per key stays flat as the text grows
+// (the screen's View, which walks the whole text, runs once a frame).
+func BenchmarkPasteKey(b *testing.B) {
+	for _, n := range []int{1 << 10, 16 << 10, 64 << 10} {
+		b.Run(fmt.Sprintf("text-%dKB", n>>10), func(b *testing.B) {
+			m := New("")
+			m.SetWidth(80)
+			m.Open("t")
+			m.SetValue(pasteText(n))
+			m.Height()
+			k := tea.KeyPressMsg{Code: 'a', Text: "a"}
+			b.ResetTimer()
+			for range b.N {
+				m, _, _ = m.Update(k)
+			}
+		})
 	}
 }

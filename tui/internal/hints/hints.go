@@ -29,11 +29,12 @@ func View(m help.Model, k help.KeyMap, width int) string {
 	return Short(m, k.ShortHelp(), width)
 }
 
-// kept ranks the hints that stay longest: q first, then ?.
-var kept = []string{"q", "?"}
+// kept ranks the hints that stay longest: q first, then ?, then the
+// palette's ctrl+p (every command is one key away from it).
+var kept = []string{"q", "?", "ctrl+p"}
 
 // Short is the one-line help: every enabled binding that fits in width
-// cells, in order, keeping q's and ?'s hints longest.
+// cells, in order, keeping q's, ?'s and ctrl+p's hints longest.
 func Short(m help.Model, bindings []key.Binding, width int) string {
 	enabled := slices.DeleteFunc(slices.Clone(bindings), func(b key.Binding) bool { return !b.Enabled() })
 	if len(enabled) == 0 {
@@ -52,6 +53,7 @@ func Short(m help.Model, bindings []key.Binding, width int) string {
 			}
 		}
 	}
+	keptN := len(rank)
 	for i := range items {
 		if !slices.Contains(rank, i) {
 			rank = append(rank, i)
@@ -75,7 +77,7 @@ func Short(m help.Model, bindings []key.Binding, width int) string {
 		}
 		if lipgloss.Width(candidate) > width {
 			shown[i] = false
-			if n >= len(kept) {
+			if n >= keptN {
 				break // the rest give way in the order listed
 			}
 			continue

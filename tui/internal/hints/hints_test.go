@@ -52,6 +52,21 @@ func TestShortKeepsQuit(t *testing.T) {
 	}
 }
 
+// TestShortKeepsThePalette: ctrl+p's hint stays with ? and q on a
+// narrow line.
+func TestShortKeepsThePalette(t *testing.T) {
+	k := keys{short: []key.Binding{
+		bind("enter", "open"), bind("n", "new debate"), bind("m", "new MCP room"), bind("/", "filter"),
+		bind("?", "help"), bind("ctrl+p", "commands"), bind("q", "quit"), bind("d", "delete"),
+	}}
+	got := ansi.Strip(Short(help.New(), k.short, 59))
+	for _, want := range []string{"? help", "ctrl+p commands", "q quit", "…"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("59 columns: %q lacks %q", got, want)
+		}
+	}
+}
+
 func TestShortSkipsDisabled(t *testing.T) {
 	k := keys{short: []key.Binding{bind("a", "one"), bind("b", "two"), bind("?", "help"), bind("q", "quit")}}
 	k.short[1].SetEnabled(false)
