@@ -105,7 +105,7 @@ func ReadSeats(dir string) ([]SeatInfo, error) {
 	if err != nil && !os.IsNotExist(err) {
 		return nil, fmt.Errorf("read %s: %w", filepath.Join(dir, LogFile), err)
 	}
-	return personsGone(SeatsFromLog(data)), nil
+	return seatsGone(dir, SeatsFromLog(data)), nil
 }
 
 // seatTrack is one seat's state while the log is replayed.
