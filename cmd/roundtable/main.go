@@ -174,7 +174,13 @@ func (e signalStop) Is(target error) bool { return target == context.Canceled }
 func stopOnSignals(parent context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, stopSignals...)
+	for _, sig := range stopSignals {
+		// A signal ignored when we started stays ignored: nohup's
+		// SIGHUP, a background job's SIGINT. Notify would turn it on.
+		if !signal.Ignored(sig) {
+			signal.Notify(ch, sig)
+		}
+	}
 	done := make(chan struct{})
 	go func() {
 		select {

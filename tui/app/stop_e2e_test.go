@@ -2,6 +2,8 @@ package app
 
 import (
 	"encoding/json"
+	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -261,4 +263,134 @@ func TestE2EAbandonedDebateOpensResumable(t *testing.T) {
 	if code := s.ExitStatus(15 * time.Second); code != 0 {
 		t.Errorf("exit status %d", code)
 	}
+}
+
+// TestHeadlessDebateSIGHUP: kill -HUP of roundtable debate saves the cut
+// turn, closes the room naming the hang-up, exits 130, and --resume goes
+// on with it.
+func TestHeadlessDebateSIGHUP(t *testing.T) {
+	bin := tmuxtest.Build(t, "./cmd/roundtable")
+	cwd := t.TempDir()
+	cmd := exec.Command(bin, "debate", "--topic", "Hup five", "--rounds", "3", "--room", "live", "--format", "jsonl")
+	cmd.Dir = cwd
+	cmd.Env = append(os.Environ(), e2eEnv(t)...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Into the second turn: one saved, a few tokens of the next said.
+	dec := json.NewDecoder(out)
+	for ends, tokens := 0, 0; ends < 1 || tokens < 3; {
+		var ev struct {
+			Event string `json:"event"`
+		}
+		if err := dec.Decode(&ev); err != nil {
+			t.Fatalf("the debate's events: %v", err)
+		}
+		switch ev.Event {
+		case string(debate.EventTurnEnd):
+			ends++
+		case string(debate.EventToken):
+			if ends > 0 {
+				tokens++
+			}
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Errorf("roundtable debate after SIGHUP: %v, want exit status 130", err)
+	}
+	checkStopped(t, roomWhenClosed(t, cwd), "hung up (SIGHUP)")
+	resumeHeadless(t, cwd)
+}
+
+// seatServerLog waits until the room's server.log holds want and returns it.
+func seatServerLog(t *testing.T, dir, want string) string {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		data, _ := os.ReadFile(filepath.Join(dir, room.LogFile))
+		if strings.Contains(string(data), want) {
+			return string(data)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server.log never held %q:\n%s", want, data)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// seatsState is the state roundtable seats gives the peer seat of room.
+func seatsState(t *testing.T, bin, cwd, name string) string {
+	t.Helper()
+	cmd := exec.Command(bin, "seats", "--room", name)
+	cmd.Dir = cwd
+	cmd.Env = append(os.Environ(), e2eEnv(t)...)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("roundtable seats: %v", err)
+	}
+	var seats []room.SeatInfo
+	if err := json.Unmarshal(out, &seats); err != nil {
+		t.Fatalf("roundtable seats printed %q: %v", out, err)
+	}
+	for _, s := range seats {
+		if s.Seat == room.SeatPeer {
+			return s.State
+		}
+	}
+	return ""
+}
+
+// TestE2ESeatHangUpAndKill: a roundtable seat whose terminal closes (its
+// pane killed) leaves its disconnect line and exits; one killed
+// (SIGKILL, no line written) is gone for roundtable seats and for watch,
+// from its lock.
+func TestE2ESeatHangUpAndKill(t *testing.T) {
+	bin := tmuxtest.Build(t, "./cmd/roundtable")
+	cwd := t.TempDir()
+	res, err := room.Seed(cwd, "seated", room.CreateOptions{Topic: "Cache or not", Budget: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := res.Dir
+	s := tmuxtest.Start(t, tmuxtest.Options{Width: 120, Height: 30, Dir: cwd, Env: e2eEnv(t)},
+		bin, "seat", "--room", "seated", "--seat", "peer", "--provider", "mock")
+	seatServerLog(t, dir, "call seat=peer tool=wait_for_message")
+	pid := s.PID()
+	s.KillPane()
+	seatServerLog(t, dir, "disconnect seat=peer pid="+strconv.Itoa(pid))
+	if st := seatsState(t, bin, cwd, "seated"); st != room.StateDisconnected {
+		t.Errorf("after the hang-up, seats says the peer is %q", st)
+	}
+
+	// Played again, then killed outright.
+	cmd := exec.Command(bin, "seat", "--room", "seated", "--seat", "peer", "--provider", "mock")
+	cmd.Dir = cwd
+	cmd.Env = append(os.Environ(), e2eEnv(t)...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	seatServerLog(t, dir, "connect seat=peer agent=roundtable:mock pid="+strconv.Itoa(cmd.Process.Pid))
+	w := tmuxtest.Start(t, tmuxtest.Options{Width: 120, Height: 30, Dir: cwd, Env: e2eEnv(t)}, bin, "watch", "--room", "seated")
+	w.WaitFor("parked", 20*time.Second)
+	if st := seatsState(t, bin, cwd, "seated"); st != room.StateParked {
+		t.Fatalf("a live seat: seats says %q", st)
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	if st := seatsState(t, bin, cwd, "seated"); st != room.StateDisconnected {
+		t.Errorf("after SIGKILL, seats says the peer is %q", st)
+	}
+	w.WaitUntil("the killed seat gone", func(sc string) bool {
+		return strings.Contains(sc, "disconnected") && !strings.Contains(sc, "parked")
+	}, 20*time.Second)
 }
