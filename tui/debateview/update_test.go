@@ -164,7 +164,7 @@ func TestUpdateEvents(t *testing.T) {
 				s.close()
 			},
 			check: func(t *testing.T, s *synth) {
-				if s.m.phase != phaseStopped || s.m.statusErr || !strings.Contains(s.m.status, "Stopped. What was said is saved in room synth-room") {
+				if s.m.phase != phaseStopped || s.m.statusErr || !strings.Contains(s.m.status, "Stopped. Saved in room synth-room: R resumes it") {
 					t.Errorf("phase %d status %q", s.m.phase, s.m.status)
 				}
 			},
