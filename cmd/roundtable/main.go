@@ -175,9 +175,9 @@ func stopOnSignals(parent context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	ch := make(chan os.Signal, 1)
 	for _, sig := range stopSignals {
-		// A signal ignored when we started stays ignored: nohup's
-		// SIGHUP, a background job's SIGINT. Notify would turn it on.
-		if !signal.Ignored(sig) {
+		// A hang-up ignored when we started stays ignored (nohup): Notify
+		// would turn it on.
+		if sig != syscall.SIGHUP || !signal.Ignored(sig) {
 			signal.Notify(ch, sig)
 		}
 	}

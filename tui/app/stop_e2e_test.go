@@ -394,3 +394,52 @@ func TestE2ESeatHangUpAndKill(t *testing.T) {
 		return strings.Contains(sc, "disconnected") && !strings.Contains(sc, "parked")
 	}, 20*time.Second)
 }
+
+// TestNohupDebateKeepsRunning: a debate started with SIGHUP ignored
+// (nohup) keeps running through a hang-up; SIGTERM still stops it.
+func TestNohupDebateKeepsRunning(t *testing.T) {
+	bin := tmuxtest.Build(t, "./cmd/roundtable")
+	cwd := t.TempDir()
+	cmd := exec.Command("/bin/sh", "-c", `trap "" HUP; exec "$0" "$@"`, bin, "debate", "--topic", "Nohup", "--rounds", "3", "--room", "live", "--format", "jsonl")
+	cmd.Dir = cwd
+	cmd.Env = append(os.Environ(), e2eEnv(t)...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(out)
+	next := func(want debate.EventType) {
+		t.Helper()
+		for {
+			var ev struct {
+				Event string `json:"event"`
+			}
+			if err := dec.Decode(&ev); err != nil {
+				t.Fatalf("the debate's events: %v", err)
+			}
+			if ev.Event == string(want) {
+				return
+			}
+		}
+	}
+	next(debate.EventTurnEnd)
+	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	// Still speaking after the hang-up: the next turn ends.
+	next(debate.EventTurnEnd)
+	next(debate.EventToken)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Errorf("after SIGTERM: %v, want exit status 130", err)
+	}
+	checkStopped(t, roomWhenClosed(t, cwd), "terminated (SIGTERM)")
+}
