@@ -175,7 +175,7 @@ func TestE2ESignalsStopTheApp(t *testing.T) {
 	}{{syscall.SIGTERM, "terminated (SIGTERM)"}, {syscall.SIGHUP, "hung up (SIGHUP)"}} {
 		t.Run(tc.sig.String(), func(t *testing.T) {
 			cwd := t.TempDir()
-			s := startLive(t, cwd, "Signalled")
+			s := startLive(t, cwd, "Signaled")
 			if err := syscall.Kill(s.PID(), tc.sig); err != nil {
 				t.Fatal(err)
 			}
