@@ -248,7 +248,7 @@ func (p *Person) Release() error {
 func seatsGone(dir string, seats []SeatInfo) []SeatInfo {
 	for i := range seats {
 		s := &seats[i]
-		if s.State == StateDisconnected || s.State == StateAbsent || !LockHeld(s.Agent) {
+		if s.State == StateDisconnected || s.State == StateAbsent || !s.Locked {
 			continue
 		}
 		h := SeatHolder(dir, s.Seat)

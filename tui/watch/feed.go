@@ -244,7 +244,7 @@ const holderPoll = 2 * time.Second
 func seatsWatchCmd(id int64, s *session, dir, sig string, seats []room.SeatInfo) tea.Cmd {
 	held := map[string]bool{}
 	for _, st := range seats {
-		if st.State != room.StateDisconnected && st.State != room.StateAbsent && room.LockHeld(st.Agent) {
+		if st.State != room.StateDisconnected && st.State != room.StateAbsent && st.Locked {
 			held[st.Seat] = true
 		}
 	}
