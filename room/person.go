@@ -245,10 +245,19 @@ func (p *Person) Release() error {
 // it): its lock died with it, so the seat is free, and every reader says
 // so. The lock decides, not the last log line: the seat is gone unless
 // the lock file names the connect line's process and that process runs.
+//
+// A seat served over HTTP by roundtable host is held by the host process:
+// it is gone once that process is (killed: it logged no disconnect).
 func seatsGone(dir string, seats []SeatInfo) []SeatInfo {
 	for i := range seats {
 		s := &seats[i]
-		if s.State == StateDisconnected || s.State == StateAbsent || !s.Locked {
+		if s.State == StateDisconnected || s.State == StateAbsent {
+			continue
+		}
+		if !s.Locked {
+			if s.Transport == "http" && s.PID > 0 && !processAlive(s.PID) {
+				s.State, s.Since, s.WaitReturn = StateDisconnected, s.LastAt, ""
+			}
 			continue
 		}
 		h := SeatHolder(dir, s.Seat)
