@@ -242,10 +242,10 @@ const holderPoll = 2 * time.Second
 // answers as soon as one of them has gone (room.ReadSeats decides from
 // the lock), server.log unchanged.
 func seatsWatchCmd(id int64, s *session, dir, sig string, seats []room.SeatInfo) tea.Cmd {
-	held := map[string]bool{}
+	held := map[string]int{} // seat: the pid its connect line names
 	for _, st := range seats {
 		if st.State != room.StateDisconnected && st.State != room.StateAbsent && st.Locked {
-			held[st.Seat] = true
+			held[st.Seat] = st.PID
 		}
 	}
 	return func() tea.Msg {
@@ -274,13 +274,12 @@ func seatsWatchCmd(id int64, s *session, dir, sig string, seats []room.SeatInfo)
 				t.Stop()
 				return nil
 			case <-t.C:
-				seats, err := room.ReadSeats(dir)
-				if err != nil {
-					continue
-				}
-				for _, st := range seats {
-					if held[st.Seat] && st.State == room.StateDisconnected {
-						return seatsMsg{id: id, seats: seats, sig: now}
+				// Two small reads and a signal 0 a seat; server.log is
+				// read only once a holder has gone.
+				for seat, pid := range held {
+					if h := room.SeatHolder(dir, seat); h.Known && (!h.Live || (pid > 0 && h.PID != pid)) {
+						seats, err := room.ReadSeats(dir)
+						return seatsMsg{id: id, seats: seats, err: err, sig: now}
 					}
 				}
 			}
