@@ -1,6 +1,7 @@
 package debate
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -154,12 +155,16 @@ func (rc *Recorder) Handle(ev Event) error {
 	case EventError:
 		why := ev.Text
 		if why == CancelledMessage {
-			reason := ReasonCancelled
+			reason, detail := ReasonCancelled, stopDetail(ev.Err)
 			if errors.Is(ev.Err, ErrOutputClosed) {
-				reason = ReasonOutputClosed
+				reason, detail = ReasonOutputClosed, ""
 			}
-			rc.flush(reason)
-			rc.close(reason)
+			cut := reason
+			if detail != "" {
+				cut += ": " + detail
+			}
+			rc.flush(cut)
+			rc.closeWith(reason, detail)
 			break
 		}
 		rc.flush(why)
@@ -211,14 +216,28 @@ func (rc *Recorder) write(p room.Post) {
 	}
 }
 
-func (rc *Recorder) close(reason string) {
+func (rc *Recorder) close(reason string) { rc.closeWith(reason, "") }
+
+// closeWith writes closed.json with reason and, when not empty, the detail
+// saying more (closed.json's "detail").
+func (rc *Recorder) closeWith(reason, detail string) {
 	if rc.closed {
 		return
 	}
 	rc.closed = true
-	if _, err := rc.r.Close(room.CloseOptions{Reason: reason}); err != nil {
+	if _, err := rc.r.Close(room.CloseOptions{Reason: reason, Detail: oneLine(detail)}); err != nil {
 		rc.fail(err)
 	}
+}
+
+// stopDetail is what closed.json says of why a debate was stopped, from
+// the cause its context was cancelled with: the signal that stopped the
+// process ("hung up (SIGHUP): …"), or empty for a plain stop (esc, Stop).
+func stopDetail(cause error) string {
+	if cause == nil || cause == context.Canceled || errors.Is(cause, ErrOutputClosed) {
+		return ""
+	}
+	return cause.Error()
 }
 
 func (rc *Recorder) fail(err error) {

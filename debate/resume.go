@@ -165,15 +165,42 @@ func Resume(ctx context.Context, s Settings, ref string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	name := r.Config().Room
+	cfg, ok := ConfigFromRoom(r.Config())
+	if !ok {
+		return nil, fmt.Errorf("%w: %w: room %s is not a persona debate that records its panel", ErrBadConfig, ErrNotResumable, name)
+	}
+	// The run lock is taken before anything is decided, so two resumes of
+	// one room cannot both go on; it is let go on every way out but the
+	// debate running.
+	prev := room.RunHolder(r.Dir())
+	lock, err := r.LockRun()
+	if err != nil {
+		if errors.Is(err, room.ErrRunning) {
+			return nil, fmt.Errorf("%w: %w: %w", ErrBadConfig, ErrNotResumable, err)
+		}
+		return nil, err
+	}
+	sess, err := resumeLocked(ctx, s, r, cfg, lock, prev)
+	if err != nil {
+		_ = lock.Unlock()
+	}
+	return sess, err
+}
+
+// resumeLocked is Resume once the room's run lock is held: a debate left
+// open by a process that died (killed, or its machine went down) is closed
+// first, saying so, then resumed like any other.
+func resumeLocked(ctx context.Context, s Settings, r *room.Room, cfg Config, lock *room.SeatLock, prev room.Holder) (*Session, error) {
+	name := r.Config().Room
+	if err := closeAbandoned(r, prev); err != nil {
+		return nil, err
+	}
 	st, err := r.Refresh()
 	if err != nil {
 		return nil, err
 	}
-	name := r.Config().Room
-	cfg, ok := ConfigFromRoom(r.Config())
 	switch {
-	case !ok:
-		return nil, fmt.Errorf("%w: %w: room %s is not a persona debate that records its panel", ErrBadConfig, ErrNotResumable, name)
 	case st.Closed == nil:
 		return nil, fmt.Errorf("%w: %w: room %s is still open, so its debate may be running; stop it first (esc in its screen)", ErrBadConfig, ErrNotResumable, name)
 	case IsComplete(st.Closed.Reason):
@@ -192,12 +219,71 @@ func Resume(ctx context.Context, s Settings, ref string) (*Session, error) {
 	if spent := BudgetReached(p.cfg, pos.Usage); spent != "" {
 		return nil, fmt.Errorf("%w: %w: in room %s %s already; resume with a larger budget", ErrBadConfig, ErrNotResumable, name, spent)
 	}
-	return p.launch(ctx, &pos, func(Config) (*room.Room, error) {
+	return p.launch(ctx, &pos, func(Config) (*room.Room, *room.SeatLock, error) {
 		if err := reopen(r); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return r, nil
+		return r, lock, nil
 	})
+}
+
+// ReasonAbandoned is the failure a debate room is closed with when the
+// process running its debate ended without closing it (killed, or its
+// machine went down): closed.json's reason is ReasonFailed followed by it.
+const ReasonAbandoned = "its process ended without closing the room"
+
+// Abandoned reports whether the debate room r is open with nobody running
+// its debate: its run lock (room.LockRun) is free, the process named in it
+// gone. A room from before run locks, open and without one, counts as
+// abandoned too. It reads two small files.
+func Abandoned(r *room.Room) bool {
+	if !r.Config().IsDebate() {
+		return false
+	}
+	if _, err := os.Lstat(filepath.Join(r.Dir(), "closed.json")); err == nil {
+		return false
+	}
+	return !room.RunHolder(r.Dir()).Live
+}
+
+// CloseAbandoned closes a debate room that Abandoned reports, so it reads
+// as the failed debate it is (resumable with --resume, or R in the
+// screen); it does nothing to any other room. It takes the run lock while
+// it looks, so a debate starting in the room meanwhile is never closed.
+func CloseAbandoned(r *room.Room) error {
+	prev := room.RunHolder(r.Dir())
+	lock, err := r.LockRun()
+	if errors.Is(err, room.ErrRunning) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer func() { _ = lock.Unlock() }()
+	return closeAbandoned(r, prev)
+}
+
+// closeAbandoned is CloseAbandoned with the run lock held by the caller;
+// prev is who the lock named before the caller took it.
+func closeAbandoned(r *room.Room, prev room.Holder) error {
+	if !r.Config().IsDebate() {
+		return nil
+	}
+	st, err := r.Refresh()
+	if err != nil || st.Closed != nil {
+		return err
+	}
+	detail := "nobody ran the debate any more: no run lock (a room from before roundtable kept one)"
+	if prev.PID > 0 && prev.PID != os.Getpid() {
+		detail = fmt.Sprintf("process %d, which ran the debate, ended without closing the room; a turn it was speaking was not saved", prev.PID)
+	} else if prev.Known {
+		detail = "the process that ran the debate ended without closing the room"
+	}
+	_, err = r.Close(room.CloseOptions{Reason: ReasonFailed + ReasonAbandoned, Detail: detail})
+	if errors.Is(err, room.ErrClosed) {
+		return nil
+	}
+	return err
 }
 
 // reopen moves a closed room's closed.json aside, to the first free

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -143,12 +145,18 @@ func TestResumeRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A live run holds the room's run lock: here, this process.
+	running, err := open.LockRun()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer running.Unlock()
 	if _, _, err := room.Create(cwd, "mcp-room", room.CreateOptions{Topic: "x", Budget: 3}); err != nil {
 		t.Fatal(err)
 	}
 	for ref, want := range map[string]string{
 		complete:   "is complete",
-		"open-one": "still open",
+		"open-one": "process " + strconv.Itoa(os.Getpid()) + " runs its debate",
 		"mcp-room": "not a persona debate",
 		"nowhere":  "there is no room",
 	} {
@@ -164,6 +172,80 @@ func TestResumeRefuses(t *testing.T) {
 	if _, err := Resume(context.Background(), s, filepath.Join(cwd, room.Folder, complete)); err == nil || !strings.Contains(err.Error(), "is complete") {
 		t.Errorf("resume by folder: %v", err)
 	}
+}
+
+// TestResumeAbandoned: a debate room left open by a run that died
+// without closing it (its run lock free, the pid in it gone) is closed as
+// failed, saying which process, and resumed from its last saved turn; the
+// failure stays as closed-1.json.
+func TestResumeAbandoned(t *testing.T) {
+	cwd := t.TempDir()
+	s := mockSettings(cwd)
+	cfg, _ := s.Config.Normalize()
+	r, err := CreateRoom(cwd, "left-open", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := deadPID(t)
+	if err := os.WriteFile(filepath.Join(r.Dir(), room.RunFile), []byte(strconv.Itoa(dead)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !Abandoned(r) {
+		t.Fatal("Abandoned is false for an open room whose run lock names a dead process")
+	}
+	sess, err := Resume(context.Background(), s, "left-open")
+	if err != nil {
+		t.Fatalf("resume of an abandoned room: %v", err)
+	}
+	evs := collect(t, sess.Events())
+	if last := evs[len(evs)-1]; last.Type != EventDone {
+		t.Fatalf("the resumed debate ended with %+v", last)
+	}
+	data, err := os.ReadFile(filepath.Join(r.Dir(), "closed-1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), ReasonFailed+ReasonAbandoned) || !strings.Contains(string(data), "process "+strconv.Itoa(dead)) {
+		t.Errorf("closed-1.json does not say the run died:\n%s", data)
+	}
+	if h := room.RunHolder(r.Dir()); h.Live {
+		t.Errorf("the run lock is still held after the debate ended: %+v", h)
+	}
+}
+
+// TestCloseAbandonedLeavesALiveRun: a room whose run lock is held is not
+// closed, however old.
+func TestCloseAbandonedLeavesALiveRun(t *testing.T) {
+	cwd := t.TempDir()
+	cfg, _ := mockSettings(cwd).Config.Normalize()
+	r, err := CreateRoom(cwd, "running", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock, err := r.LockRun()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Unlock()
+	if Abandoned(r) {
+		t.Error("Abandoned is true for a room whose run lock is held")
+	}
+	if err := CloseAbandoned(r); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := r.State(); st.Closed != nil {
+		t.Errorf("a running debate's room was closed: %+v", st.Closed)
+	}
+}
+
+// deadPID is the pid of a process that has ended.
+func deadPID(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd.Process.Pid
 }
 
 // recordInto runs e into r through a recorder and returns its events.

@@ -121,12 +121,25 @@ func (p *Plan) Provider() ProviderConfig { return p.pc }
 // debate; with no room name given, each gets a fresh room. ctx bounds the
 // debate: cancelling it stops the debate like Session.Stop.
 func (p *Plan) Start(ctx context.Context) (*Session, error) {
-	return p.launch(ctx, nil, func(cfg Config) (*room.Room, error) { return CreateRoom(p.cwd, p.room, cfg) })
+	return p.launch(ctx, nil, func(cfg Config) (*room.Room, *room.SeatLock, error) {
+		r, err := CreateRoom(p.cwd, p.room, cfg)
+		if err != nil {
+			return nil, nil, err
+		}
+		lock, err := r.LockRun()
+		if err != nil {
+			return nil, nil, err
+		}
+		return r, lock, nil
+	})
 }
 
 // launch starts the debate from (nil: its start) in the room open gives
-// once the provider answers.
-func (p *Plan) launch(ctx context.Context, from *Position, open func(Config) (*room.Room, error)) (*Session, error) {
+// once the provider answers, with the room's run lock (room.LockRun) held:
+// it is let go once the debate has ended and its room is closed, and if
+// the process dies first, the kernel lets it go, so a reader sees that
+// nobody runs the debate any more (Abandoned).
+func (p *Plan) launch(ctx context.Context, from *Position, open func(Config) (*room.Room, *room.SeatLock, error)) (*Session, error) {
 	rp := &routedProvider{model: p.prov, agents: map[string]*AgentProvider{}}
 	for name, spec := range p.agents {
 		ap, err := NewAgentProvider(spec, p.aopts)
@@ -145,8 +158,9 @@ func (p *Plan) launch(ctx context.Context, from *Position, open func(Config) (*r
 		return nil, err
 	}
 	eng.from = from
-	r, err := open(eng.Config())
+	r, lock, err := open(eng.Config())
 	if err != nil {
+		rp.close()
 		return nil, err
 	}
 	sctx, cancel := context.WithCancelCause(ctx)
@@ -157,6 +171,7 @@ func (p *Plan) launch(ctx context.Context, from *Position, open func(Config) (*r
 	s.events = record(eng.Run(sctx), NewRecorder(r), func() {
 		cancel(nil)
 		rp.close()
+		_ = lock.Unlock()
 	})
 	return s, nil
 }

@@ -203,6 +203,7 @@ type CloseOptions struct {
 	Reason      string
 	SpecPath    string // relative to the cwd; empty: the room's spec
 	RequireSpec bool   // refuse unless the spec file exists
+	Detail      string // more on why (Closed.Detail); empty: none
 }
 
 // Close writes closed.json once. A second close returns ErrClosed.
@@ -220,7 +221,7 @@ func (r *Room) Close(opt CloseOptions) (Closed, error) {
 	if opt.Reason == "" {
 		opt.Reason = "closed"
 	}
-	c := Closed{Reason: opt.Reason, SpecPath: spec, At: formatTime(time.Now())}
+	c := Closed{Reason: opt.Reason, SpecPath: spec, At: formatTime(time.Now()), Detail: opt.Detail}
 	data, err := encodeJSON(c)
 	if err != nil {
 		return Closed{}, err

@@ -121,6 +121,11 @@ type Closed struct {
 	Reason   string `json:"reason"`
 	SpecPath string `json:"specPath"`
 	At       string `json:"at"`
+	// Detail says more about why, when there is more to say: the signal
+	// that stopped a debate ("hang-up (SIGHUP): the terminal closed"), or
+	// the run that died without closing its room. An extra field: the
+	// original server neither writes nor reads it.
+	Detail string `json:"detail,omitempty"`
 }
 
 // encodeJSON writes v the way every room file is written: two-space

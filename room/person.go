@@ -239,17 +239,44 @@ func (p *Person) Release() error {
 	return p.lock.Unlock()
 }
 
-// personsGone marks disconnected a person's seat whose process is gone
-// without its disconnect line (killed): its lock died with it, so the seat
-// is free, and every reader should say so.
-func personsGone(seats []SeatInfo) []SeatInfo {
+// seatsGone marks disconnected each seat held through the seat lock (a
+// person at the keyboard, a `roundtable seat`) whose holder is gone
+// without its disconnect line (killed, or hung up before it could write
+// it): its lock died with it, so the seat is free, and every reader says
+// so. The lock decides, not the last log line: the seat is gone unless
+// the lock file names the connect line's process and that process runs.
+//
+// A seat served over HTTP by roundtable host is held by the host process:
+// it is gone once that process is (killed: it logged no disconnect).
+func seatsGone(dir string, seats []SeatInfo) []SeatInfo {
 	for i := range seats {
 		s := &seats[i]
-		if s.State == StateAtKeyboard && s.PID > 0 && !processAlive(s.PID) {
-			s.State, s.Since = StateDisconnected, s.LastAt
+		if s.State == StateDisconnected || s.State == StateAbsent {
+			continue
+		}
+		if !s.Locked {
+			if s.Transport == "http" && s.PID > 0 && !processAlive(s.PID) {
+				s.State, s.Since, s.WaitReturn = StateDisconnected, s.LastAt, ""
+			}
+			continue
+		}
+		h := SeatHolder(dir, s.Seat)
+		gone := !h.Live || (s.PID > 0 && h.PID != s.PID)
+		if !h.Known && s.PID > 0 {
+			// A room from before seat locks: the process decides.
+			gone = !processAlive(s.PID)
+		}
+		if gone {
+			s.State, s.Since, s.WaitReturn = StateDisconnected, s.LastAt, ""
 		}
 	}
 	return seats
+}
+
+// LockHeld reports whether a seat played under agent label agent holds
+// the seat lock: a person's, or a `roundtable seat`'s.
+func LockHeld(agent string) bool {
+	return agent == PersonAgent || strings.HasPrefix(agent, PlayedPrefix)
 }
 
 // PlayedPrefix starts the agent label of a seat `roundtable seat` plays.

@@ -55,7 +55,20 @@ func (r *Room) LockSeat(seat string) (*SeatLock, error) {
 	if err := mkdirNoLink(dir); err != nil {
 		return nil, fmt.Errorf("create %s: %w", dir, err)
 	}
-	path := filepath.Join(dir, seat+".lock")
+	l, pid, err := lockHolder(filepath.Join(dir, seat+".lock"))
+	if err != nil {
+		return nil, fmt.Errorf("lock the %s seat of room %s: %w", seat, r.cfg.Room, err)
+	}
+	if l == nil {
+		return nil, r.seatTaken(seat, pid)
+	}
+	return l, nil
+}
+
+// lockHolder takes the flock on path for this process and writes its pid
+// there. When another process holds it, it returns a nil lock and that
+// process's pid (0 when it could not be read).
+func lockHolder(path string) (*SeatLock, int, error) {
 	// flock creates a missing file 0600, which would lock a second user
 	// out of the seat: create it as every room file is created.
 	if f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, fileMode); err == nil {
@@ -64,18 +77,101 @@ func (r *Room) LockSeat(seat string) (*SeatLock, error) {
 	fl := flock.New(path)
 	ok, err := fl.TryLock()
 	if err != nil {
-		return nil, fmt.Errorf("lock the %s seat of room %s (%s): %w", seat, r.cfg.Room, path, err)
+		return nil, 0, fmt.Errorf("%s: %w", path, err)
 	}
 	pidFile := holderFile(path)
 	if !ok {
-		return nil, r.seatTaken(seat, readHolder(pidFile))
+		return nil, readHolder(pidFile), nil
 	}
 	if err := writeHolder(pidFile, os.Getpid()); err != nil {
 		_ = fl.Unlock()
-		return nil, fmt.Errorf("write the pid of the %s seat of room %s: %w", seat, r.cfg.Room, err)
+		return nil, 0, fmt.Errorf("write this process's pid to %s: %w", pidFile, err)
 	}
-	return &SeatLock{fl: fl, pid: pidFile}, nil
+	return &SeatLock{fl: fl, pid: pidFile}, 0, nil
 }
+
+// Holder is who a lock file says holds a seat or a room's run.
+type Holder struct {
+	// Known is false when there is no lock file: nobody ever took it (or
+	// the room was written before locks were).
+	Known bool
+	// PID is the process the file names; 0 when it names none (its holder
+	// let it go).
+	PID int
+	// Live reports whether that process still runs. A holder killed
+	// without unlocking leaves its pid behind, but the kernel has freed
+	// its lock, so it holds nothing.
+	Live bool
+}
+
+// readLock says who holds the lock at path, without taking it.
+func readLock(path string) Holder {
+	if _, err := os.Lstat(path); err != nil {
+		return Holder{}
+	}
+	h := Holder{Known: true}
+	data, err := os.ReadFile(holderFile(path))
+	if err != nil {
+		return h
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil || pid <= 0 {
+		return h
+	}
+	h.PID = pid
+	h.Live = pid == os.Getpid() || processAlive(pid)
+	return h
+}
+
+// SeatHolder says who holds seat of the room in dir by its lock: a person
+// at the keyboard, a `roundtable seat`, or an agent's seat server.
+func SeatHolder(dir, seat string) Holder {
+	if ValidateSeat(seat) != nil {
+		return Holder{}
+	}
+	return readLock(filepath.Join(SeatsDir(dir), seat+".lock"))
+}
+
+// RunFile is the lock a debate's run holds in its room while it runs.
+const RunFile = "run.lock"
+
+// ErrRunning marks a room whose debate another live process runs.
+var ErrRunning = errors.New("the debate is running")
+
+// RunningError refuses a second run of a room's debate: PID is the
+// process running it (0 when it could not be read).
+type RunningError struct {
+	Room string
+	PID  int
+}
+
+func (e *RunningError) Error() string {
+	if e.PID > 0 {
+		return fmt.Sprintf("room %s is still open: process %d runs its debate; stop it first (esc in its screen, or kill %d)", e.Room, e.PID, e.PID)
+	}
+	return fmt.Sprintf("room %s is still open: another process runs its debate; stop it first (esc in its screen)", e.Room)
+}
+
+// Unwrap makes errors.Is(err, ErrRunning) hold.
+func (e *RunningError) Unwrap() error { return ErrRunning }
+
+// LockRun takes the room's run lock for this process: the one process
+// running its debate. It returns a *RunningError naming the holder when
+// another process holds it. Release it with Unlock; if the
+// process dies instead, the kernel frees it, and RunHolder says so.
+func (r *Room) LockRun() (*SeatLock, error) {
+	l, pid, err := lockHolder(filepath.Join(r.dir, RunFile))
+	if err != nil {
+		return nil, fmt.Errorf("lock the debate of room %s: %w", r.cfg.Room, err)
+	}
+	if l == nil {
+		return nil, &RunningError{Room: r.cfg.Room, PID: pid}
+	}
+	return l, nil
+}
+
+// RunHolder says who runs the debate of the room in dir, by its run lock.
+func RunHolder(dir string) Holder { return readLock(filepath.Join(dir, RunFile)) }
 
 // Unlock frees the seat. It is idempotent.
 func (l *SeatLock) Unlock() error {

@@ -15,7 +15,8 @@ import (
 // "<time> <event> key=value ...": see ParseLogLine.
 const (
 	// EventConnect: a seat server started (fields seat, agent, pid, and
-	// waits=logged from servers that write EventWaitReturn lines).
+	// waits=logged from servers that write EventWaitReturn lines, and
+	// lock=held from those that hold the seat's lock, LockField).
 	EventConnect = "connect"
 	// EventListTools: the seat's client listed its tools (field seat).
 	EventListTools = "list_tools"
@@ -31,6 +32,15 @@ const (
 
 // WaitTool is the tool a seat parks in while it listens for the other.
 const WaitTool = "wait_for_message"
+
+// LockField is the connect line's field saying that the seat's process
+// holds the seat's lock (room.LockSeat) until its disconnect, with value
+// LockHeldValue: readers then decide from the lock whether it is gone. A
+// person and a roundtable seat always hold it (LockHeld).
+const (
+	LockField     = "lock"
+	LockHeldValue = "held"
+)
 
 // WaitsLogged is the value of the waits field of a connect line from a
 // server that logs every wait's return, so a reader knows that a wait with
@@ -91,6 +101,9 @@ type SeatInfo struct {
 	// roundtable host; empty for a stdio seat.
 	Transport string `json:"transport,omitempty"`
 	Remote    string `json:"remote,omitempty"`
+	// Locked: the current connection holds the seat's lock (its connect
+	// line says lock=held, or its agent is one that always does).
+	Locked bool `json:"-"`
 }
 
 // Connected reports whether the seat appears in server.log at all (the
@@ -105,7 +118,7 @@ func ReadSeats(dir string) ([]SeatInfo, error) {
 	if err != nil && !os.IsNotExist(err) {
 		return nil, fmt.Errorf("read %s: %w", filepath.Join(dir, LogFile), err)
 	}
-	return personsGone(SeatsFromLog(data)), nil
+	return seatsGone(dir, SeatsFromLog(data)), nil
 }
 
 // seatTrack is one seat's state while the log is replayed.
@@ -170,6 +183,7 @@ func (t *seatTrack) apply(ll LogLine) {
 		s.Agent = ll.Fields["agent"]
 		s.PID, _ = strconv.Atoi(ll.Fields["pid"])
 		s.Transport, s.Remote = ll.Fields["transport"], ll.Fields["remote"]
+		s.Locked = ll.Fields[LockField] == LockHeldValue || LockHeld(s.Agent)
 		s.State, s.Since, s.WaitReturn, s.LastTool, s.LastAt = StateNotStarted, ll.At, "", "", ll.At
 		t.open, t.exact, t.idleAt, t.parked = 0, ll.Fields["waits"] == WaitsLogged, time.Time{}, time.Time{}
 		if s.Agent == PersonAgent {

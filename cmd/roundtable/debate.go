@@ -56,7 +56,11 @@ complete, naming the budget.
 Retry: a debate whose turn failed (a connection cut, HTTP 500 after the
 retries, an agent that crashed) goes on from that turn in the same room
 with --resume ROOM; what was said stays, the cut turn is kept marked
-incomplete and spoken again.` + interjectHelp,
+incomplete and spoken again. So does a debate that was stopped: ctrl+c,
+SIGTERM or a hang-up (the terminal closed) saves the turn being spoken,
+closes the room saying why and exits 130. A debate whose process was
+killed outright leaves its room open with nobody running it: --resume
+closes it as failed and goes on from the last saved turn.` + interjectHelp,
 		Example: `  roundtable debate --topic "Should we adopt GraphQL" --rounds 2
   roundtable debate --topic "Move to Kubernetes" --agent "Cost Optimizer=a finance-minded reviewer who scrutinizes spend and ROI"
   roundtable debate --topic "Rewrite the billing service in Rust" --provider openrouter --format jsonl
@@ -91,6 +95,6 @@ incomplete and spoken again.` + interjectHelp,
 	d.add(c, "the decision to debate (required)", "room name to save the debate in (default: from the topic and time)")
 	notes.add(c)
 	c.Flags().StringVar(&format, "format", debate.FormatText, "output: text (live), jsonl (events) or md (transcript at the end)")
-	c.Flags().Var(&roomFlag{p: &resume}, "resume", "continue the debate of a room (its name or folder) that failed or was stopped, in the same room, from the turn that did not finish")
+	c.Flags().Var(&roomFlag{p: &resume}, "resume", "continue the debate of a room (its name or folder) that failed, was stopped or whose process died, in the same room, from the turn that did not finish")
 	return c
 }

@@ -129,7 +129,7 @@ func main() {
 }
 
 func run(args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stopOnSignals(context.Background())
 	defer stop()
 	root := newRoot()
 	root.SetArgs(args)
@@ -139,6 +139,61 @@ func run(args []string) int {
 	}
 	printError(os.Stderr, err)
 	return exitCode(err)
+}
+
+// stopSignals are the signals that stop a run the way esc or ctrl+c does:
+// the turn in progress is saved marked incomplete, the room closed saying
+// why, seats given up with their disconnect line, and the exit code is 130.
+// SIGHUP comes when the terminal goes (its window or tmux pane closed, an
+// ssh session dropped) and, for a process started by another, often when
+// that one goes.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// signalStop is the cause a run's context is cancelled with by a signal:
+// errors.Is(err, context.Canceled) holds, and its message says which
+// signal, for closed.json's detail.
+type signalStop struct{ sig os.Signal }
+
+func (e signalStop) Error() string {
+	switch e.sig {
+	case os.Interrupt:
+		return "interrupted (SIGINT)"
+	case syscall.SIGTERM:
+		return "terminated (SIGTERM)"
+	case syscall.SIGHUP:
+		return "hung up (SIGHUP): the terminal closed or the session that started it ended"
+	}
+	return "stopped by " + e.sig.String()
+}
+
+func (e signalStop) Is(target error) bool { return target == context.Canceled }
+
+// stopOnSignals is a context cancelled, with a signalStop cause, by the
+// first of stopSignals. Later ones are caught too, so a second ctrl+c or a
+// hang-up while the debate is being saved does not kill the save.
+func stopOnSignals(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	ch := make(chan os.Signal, 1)
+	for _, sig := range stopSignals {
+		// A hang-up ignored when we started stays ignored (nohup): Notify
+		// would turn it on.
+		if sig != syscall.SIGHUP || !signal.Ignored(sig) {
+			signal.Notify(ch, sig)
+		}
+	}
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			cancel(signalStop{sig})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		close(done)
+		signal.Stop(ch)
+		cancel(nil)
+	}
 }
 
 // printError writes a failure on stderr as one plain sentence, with a

@@ -30,7 +30,8 @@ message a turn. As lead it writes the spec and closes the room when the
 budget is spent. While it composes, watch shows its text live.
 
 One seat, one player: a second roundtable seat for the same seat is
-refused. ctrl+c (or SIGTERM) stops it; nothing half-written is posted.`,
+refused. ctrl+c, SIGTERM or a hang-up (SIGHUP: its terminal closed) stops it;
+nothing half-written is posted, and its disconnect line is written.`,
 		Example: `  roundtable seat --room cache-design --seat peer --provider openrouter --model openai/gpt-4o-mini
   roundtable seat --room cache-design --seat peer --agent acp:codex --persona "Security Reviewer=assumes every new surface will be attacked"
   roundtable seat --room cache-design --seat lead --provider mock --topic "Should the cache be write-through" --budget 4`,

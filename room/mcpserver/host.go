@@ -56,6 +56,51 @@ type Host struct {
 	mu    sync.Mutex
 	seats map[string]*hostSeat // by session key (sessionKey)
 	ids   map[string]time.Time // session IDs issued and not ended, when issued
+	// locks are the seat locks the host holds (room.LockSeat), by
+	// "room/seat", while at least one session plays that seat.
+	locks map[string]*heldSeat
+}
+
+// heldSeat is a seat lock the host holds, and how many sessions play the
+// seat under it.
+type heldSeat struct {
+	lock     *room.SeatLock
+	sessions int
+}
+
+// holdSeat takes the lock of seat in r for the host, or counts one more
+// session under it; it reports whether the host holds it. A lock another
+// process holds (an agent's stdio server) is not taken, as a stdio server
+// does. Called with h.mu held.
+func (h *Host) holdSeat(r *room.Room, seat string) bool {
+	key := r.Config().Room + "/" + seat
+	if hs := h.locks[key]; hs != nil {
+		hs.sessions++
+		return true
+	}
+	lock, err := r.LockSeat(seat)
+	if err != nil {
+		return false
+	}
+	if h.locks == nil {
+		h.locks = map[string]*heldSeat{}
+	}
+	h.locks[key] = &heldSeat{lock: lock, sessions: 1}
+	return true
+}
+
+// releaseSeat counts one session less under the host's lock of seat in
+// room, letting the lock go with the last. Called with h.mu held.
+func (h *Host) releaseSeat(roomName, seat string) {
+	key := roomName + "/" + seat
+	hs := h.locks[key]
+	if hs == nil {
+		return
+	}
+	if hs.sessions--; hs.sessions <= 0 {
+		_ = hs.lock.Unlock()
+		delete(h.locks, key)
+	}
 }
 
 // HostOptions configure a Host.
@@ -100,6 +145,7 @@ type hostSeat struct {
 	inflight atomic.Int32 // tool calls running (a parked wait is one)
 	handlers map[string]server.ToolHandlerFunc
 	listed   []mcp.Tool // the seat's tool list, its own descriptions
+	locked   bool       // the host holds the seat's lock for this session (holdSeat)
 }
 
 // NewHost builds a host for rooms; ctx bounds the rooms' notifiers.
@@ -233,6 +279,9 @@ func (h *Host) seatFor(ctx context.Context, agent string) (*hostSeat, error) {
 		s.extra = []server.ServerTool{h.observeTool(s)}
 	}
 	hs := &hostSeat{seat: s, grant: a.grant, key: key, remote: a.remote, handlers: map[string]server.ToolHandlerFunc{}}
+	if a.grant.Grant != room.GrantObserver {
+		hs.locked = h.holdSeat(svc.room, a.grant.Grant)
+	}
 	for _, t := range s.tools() {
 		hs.handlers[t.Tool.Name] = t.Handler
 		if s.shows(t.Tool.Name) {
@@ -260,9 +309,15 @@ func (h *Host) logConnect(hs *hostSeat) {
 			room.F("transport", "http"), room.F("remote", hs.remote), room.F("session", shortKey(hs.key)))
 		return
 	}
-	s.log(room.EventConnect, room.F("seat", s.opt.Seat), room.F("agent", s.opt.Agent), room.F("pid", s.start.pid),
+	fields := []room.Field{
+		room.F("seat", s.opt.Seat), room.F("agent", s.opt.Agent), room.F("pid", s.start.pid),
 		room.F("waits", room.WaitsLogged), room.F("transport", "http"), room.F("remote", hs.remote),
-		room.F("session", shortKey(hs.key)))
+		room.F("session", shortKey(hs.key)),
+	}
+	if hs.locked {
+		fields = append(fields, room.F(room.LockField, room.LockHeldValue))
+	}
+	s.log(room.EventConnect, fields...)
 }
 
 // The server.log events of a host's observers. They carry no seat field,
@@ -279,6 +334,14 @@ func (h *Host) drop(key, why string) {
 	hs := h.seats[key]
 	delete(h.seats, key)
 	delete(h.ids, key)
+	if hs != nil && hs.locked {
+		// After the disconnect line: released below, once it is written.
+		defer func() {
+			h.mu.Lock()
+			h.releaseSeat(hs.seat.opt.Room, hs.grant.Grant)
+			h.mu.Unlock()
+		}()
+	}
 	h.mu.Unlock()
 	if hs == nil {
 		return

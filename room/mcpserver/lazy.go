@@ -27,6 +27,11 @@ type starting struct {
 	begun  atomic.Bool
 	pid    int // logged on connect and disconnect
 	failed string
+	// lock is the seat's lock (room.LockSeat), held from the connect to
+	// the disconnect when it was free: readers then tell from it that the
+	// seat is gone however its process ends. Nil when another MCP server
+	// held it (the seat is then played twice, as the original allows).
+	lock *room.SeatLock
 }
 
 // needsRoom reports whether a JSON-RPC request is one that starts the seat:
@@ -93,8 +98,12 @@ func (s *Seat) beginAs(client string) error {
 		return err
 	}
 	s.start.pid = os.Getpid()
-	s.log(room.EventConnect, room.F("seat", s.opt.Seat), room.F("agent", s.opt.Agent), room.F("pid", s.start.pid),
-		room.F("waits", room.WaitsLogged))
+	fields := []room.Field{room.F("seat", s.opt.Seat), room.F("agent", s.opt.Agent), room.F("pid", s.start.pid), room.F("waits", room.WaitsLogged)}
+	if lock, err := s.room.LockSeat(s.opt.Seat); err == nil {
+		s.start.lock = lock
+		fields = append(fields, room.F(room.LockField, room.LockHeldValue))
+	}
+	s.log(room.EventConnect, fields...)
 	s.start.begun.Store(true)
 	return nil
 }
@@ -106,6 +115,8 @@ func (s *Seat) end() {
 	if s.start.begun.Load() {
 		s.log(room.EventDisconnect, room.F("seat", s.opt.Seat), room.F("pid", s.start.pid))
 	}
+	_ = s.start.lock.Unlock()
+	s.start.lock = nil
 }
 
 // openRoom creates or opens the room and starts watching it, once.

@@ -353,12 +353,34 @@ func (m Model) showForm(s debate.Settings, err error) (tea.Model, tea.Cmd) {
 }
 
 // open opens a room from the home screen: a finished debate as a replay,
-// anything else live in the watch screen.
+// anything else live in the watch screen. A debate room still open whose
+// run is gone (its process killed, its terminal closed before it could
+// save) is closed as the failed debate it is and shown as a replay, where
+// R resumes it.
 func (m *Model) open(r home.Room) tea.Cmd {
 	if r.Mode == home.ModeDebate && r.Closed {
 		return openReplayCmd(m.opts.Cwd, r.Name)
 	}
+	if r.Mode == home.ModeDebate {
+		return openDebateCmd(m.opts.Cwd, r.Name)
+	}
 	return func() tea.Msg { return forms.WatchMsg{Room: r.Name} }
+}
+
+// openDebateCmd opens an open debate room: live in the watch screen while
+// a process runs its debate, as a replay once nobody does.
+func openDebateCmd(cwd, name string) tea.Cmd {
+	return func() tea.Msg {
+		r, err := room.Open(cwd, name)
+		if err != nil || !debate.Abandoned(r) {
+			return forms.WatchMsg{Room: name}
+		}
+		if err := debate.CloseAbandoned(r); err != nil {
+			return replayMsg{err: err}
+		}
+		st, err := r.State()
+		return replayMsg{r: r, st: st, err: err}
+	}
 }
 
 // openWatch shows the watch screen on a room.

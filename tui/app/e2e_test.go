@@ -113,6 +113,8 @@ func TestE2EHome(t *testing.T) {
 	s.SendKeys("Tab", "Left", "Left", "C-s")
 	s.WaitFor("is speaking", 10*time.Second)
 	s.SendKeys("Escape")
+	s.WaitFor("Stop the debate? y/n", 10*time.Second)
+	s.SendKeys("y")
 	s.WaitFor("■ stopped", 10*time.Second)
 	s.SendKeys("Escape")
 	screen := s.WaitFor("1 room in", 10*time.Second)

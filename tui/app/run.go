@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/tui/internal/burst"
 	"github.com/roundtable-dev/roundtable/tui/internal/noterm"
 	"github.com/roundtable-dev/roundtable/tui/internal/seatproc"
@@ -31,8 +31,12 @@ func Run(opts Options, progOpts ...tea.ProgramOption) error {
 		return err
 	}
 	ctx := m.opts.Context
+	// Signals are the context's (the command cancels it on SIGINT, SIGTERM
+	// and SIGHUP), not Bubble Tea's, whose SIGTERM is a quiet quit: every
+	// way the program is stopped from outside ends here, as an
+	// interruption, after the debate is saved.
 	keys := burst.New()
-	all := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(FPS), keys.Option()}, progOpts...)
+	all := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(FPS), tea.WithoutSignalHandler(), keys.Option()}, progOpts...)
 	p := tea.NewProgram(m, all...)
 	keys.Attach(p)
 	final, err := p.Run()
@@ -42,11 +46,19 @@ func Run(opts Options, progOpts ...tea.ProgramOption) error {
 		fm = m
 	}
 	reportStopped(m.opts.Stderr, fm.Close())
-	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, tea.ErrInterrupted) {
+	interrupted := errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, tea.ErrInterrupted) || ctx.Err() != nil
+	if err == nil && fm.screen == screenDebate && fm.debate.Interrupted() {
+		// ctrl+c stopped a live debate: an interruption too (exit 130).
+		interrupted = true
+	}
+	if interrupted {
+		// A *debate.StoppedError: errors.Is(err, context.Canceled) holds,
+		// so the command exits 130, and its message is the one line.
 		if r := fm.debate.Room(); fm.screen == screenDebate && r != nil {
-			return fmt.Errorf("interrupted; the debate is saved in room %s: %w", mdrender.Inline(r.Config().Room), context.Canceled)
+			name := mdrender.Inline(r.Config().Room)
+			return &debate.StoppedError{Msg: fmt.Sprintf("interrupted; the debate is saved in room %s (roundtable debate --resume %s goes on with it)", name, name)}
 		}
-		return fmt.Errorf("interrupted: %w", context.Canceled)
+		return &debate.StoppedError{Msg: "interrupted"}
 	}
 	return err
 }

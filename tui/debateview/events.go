@@ -207,6 +207,10 @@ func (m *Model) failed(ev debate.Event) {
 			m.setStatus("Stopped; saving what was said…")
 			return
 		}
+		if m.canRetry() {
+			m.setStatus(fmt.Sprintf("Stopped. Saved in room %s: R resumes it, r runs it again.", m.roomName()))
+			return
+		}
 		m.setStatus(fmt.Sprintf("Stopped. What was said is saved in room %s: r runs the debate again.", m.roomName()))
 		return
 	}

@@ -19,8 +19,16 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.composing() && !key.Matches(msg, k.ForceQuit) {
 		return m.composerUpdate(msg)
 	}
+	if m.confirmStop && !key.Matches(msg, k.ForceQuit) {
+		return m.answerStop(msg)
+	}
 	if cmd, ok := m.findKey(msg); ok {
 		return cmd
+	}
+	if m.showHelp && msg.String() == "esc" {
+		// Overlays first: esc closes the help and does nothing else.
+		m.showHelp = false
+		return nil
 	}
 	switch {
 	case key.Matches(msg, k.Interject):
@@ -80,6 +88,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 // (ctrl+c). A running debate is stopped and saved first.
 func (m *Model) quit(force bool) tea.Cmd {
 	m.forceQuit = m.forceQuit || force
+	m.interrupted = m.interrupted || (force && m.Running())
 	if !m.Running() || m.quitting {
 		// A second q while saving gives up waiting: the debate is
 		// cancelled already, and its events are drained in the background
@@ -121,19 +130,43 @@ func drainCmd(events <-chan debate.Event) tea.Cmd {
 	}
 }
 
-// stop ends a running debate (what was said is saved and stays on
-// screen); once it has ended, esc goes back to the parent screen.
+// stopQuestion is what esc asks before it stops a running debate.
+const stopQuestion = "Stop the debate? y/n (what was said is saved; R resumes it)"
+
+// stop is esc: on a running debate it asks once whether to stop it
+// (answerStop); once the debate has ended, it goes back to the parent
+// screen.
 func (m *Model) stop() tea.Cmd {
 	if m.Running() {
 		if m.cancel != nil {
-			m.setStatus("Stopping…")
-			m.cancel()
+			m.confirmStop = true
+			m.statusBefore = m.status
+			m.setStatus(stopQuestion)
 		}
 		return nil
 	}
 	if m.opts.Embedded {
 		return func() tea.Msg { return BackMsg{} }
 	}
+	return nil
+}
+
+// answerStop takes the answer to stopQuestion: y stops the debate (what
+// was said is saved and stays on screen); any other key, esc and n
+// included, leaves it running, and does nothing else.
+func (m *Model) answerStop(msg tea.KeyPressMsg) tea.Cmd {
+	m.confirmStop = false
+	if m.status == stopQuestion {
+		m.setStatus(m.statusBefore)
+	}
+	if s := msg.String(); (s != "y" && s != "Y") || !m.Running() {
+		return nil
+	}
+	if m.cancel == nil {
+		return nil
+	}
+	m.setStatus("Stopping…")
+	m.cancel()
 	return nil
 }
 
@@ -285,6 +318,10 @@ func (m *Model) handleClick(msg tea.MouseClickMsg) {
 func (m *Model) syncKeys() {
 	k := &m.keys
 	running := m.Running()
+	if !running && m.confirmStop {
+		// The debate ended while esc's question waited: nothing to stop.
+		m.confirmStop = false
+	}
 	k.Stop.SetEnabled(running || m.opts.Embedded)
 	if running {
 		k.Stop.SetHelp("esc", "stop")
@@ -293,6 +330,11 @@ func (m *Model) syncKeys() {
 	}
 	k.Again.SetEnabled(!running && m.launch != nil)
 	k.Retry.SetEnabled(m.canRetry())
+	if m.stopped() {
+		k.Retry.SetHelp("R", "resume")
+	} else {
+		k.Retry.SetHelp("R", "retry failed turn")
+	}
 	hasRoom := m.room != nil
 	k.ExportMD.SetEnabled(hasRoom)
 	k.ExportHTML.SetEnabled(hasRoom)

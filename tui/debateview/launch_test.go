@@ -47,6 +47,7 @@ func TestTokenCounterNeverGoesDownOnStop(t *testing.T) {
 		t.Fatalf("the header shows %d tokens while speaking", before)
 	}
 	h.send(press("esc"))
+	h.send(press("y"))
 	h.until("the stop", 10*time.Second, func(m Model) bool { return m.phase == phaseStopped && m.events == nil })
 	after := shownTokens(t, plain(h.m.View()))
 	if after < before {

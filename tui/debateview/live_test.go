@@ -90,6 +90,7 @@ func TestStopAndQuit(t *testing.T) {
 	speaking := func(m Model) bool { return m.live > 5 }
 	h.until("the first tokens", 10*time.Second, speaking)
 	h.send(press("esc"))
+	h.send(press("y"))
 	h.until("the stop", 10*time.Second, func(m Model) bool { return !m.Running() && m.events == nil })
 	if h.m.phase != phaseStopped {
 		t.Fatalf("phase %d status %q", h.m.phase, h.m.status)

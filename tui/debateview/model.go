@@ -99,6 +99,12 @@ type Model struct {
 	// forceQuit: ctrl+c was pressed, so leaving quits the program even
 	// when embedded.
 	forceQuit bool
+	// interrupted: ctrl+c stopped a debate that was running (Interrupted).
+	interrupted bool
+	// confirmStop: esc asked "stop the debate? y/n" and waits for the
+	// answer (answerStop).
+	confirmStop  bool
+	statusBefore string // the status the question replaced
 
 	note interject // the person's notes: composer, pause (interject.go)
 
@@ -250,6 +256,10 @@ func (m Model) Init() tea.Cmd {
 func (m Model) Running() bool {
 	return m.phase == phaseStarting || m.phase == phaseRunning || m.phase == phaseWeighing
 }
+
+// Interrupted reports whether ctrl+c stopped a debate that was running:
+// the program then ends as interrupted (exit 130), not as a plain quit.
+func (m Model) Interrupted() bool { return m.interrupted }
 
 // Room is the room the debate is saved in; nil before it is created.
 func (m Model) Room() *room.Room { return m.room }

@@ -19,20 +19,33 @@ func (m *Model) canRetry() bool {
 		return false
 	}
 	switch m.phase {
-	case phaseFailed:
+	case phaseFailed, phaseStopped:
 		return true
 	case phaseReplay:
-		return strings.HasPrefix(m.closed, strings.TrimSpace(debate.ReasonFailed))
+		return strings.HasPrefix(m.closed, strings.TrimSpace(debate.ReasonFailed)) ||
+			m.closed == debate.ReasonCancelled || m.closed == debate.ReasonOutputClosed
 	default:
 		return false
 	}
 }
 
-// offerRetry ends a failure's status with what R does, when it can.
+// stopped reports whether the debate (or the replayed room) ended by a
+// stop rather than a failure: R then resumes rather than retries.
+func (m *Model) stopped() bool {
+	return m.phase == phaseStopped || (m.phase == phaseReplay && (m.closed == debate.ReasonCancelled || m.closed == debate.ReasonOutputClosed))
+}
+
+// offerRetry ends a failure's or a stop's status with what R does, when
+// it can.
 func (m *Model) offerRetry() {
-	if m.canRetry() {
-		m.status = strings.TrimRight(m.status, ". ") + ". R retries from the turn that failed."
+	if !m.canRetry() {
+		return
 	}
+	if m.stopped() {
+		m.status = strings.TrimRight(m.status, ". ") + ". R resumes it from the turn that was cut."
+		return
+	}
+	m.status = strings.TrimRight(m.status, ". ") + ". R retries from the turn that failed."
 }
 
 // retry is R: the debate goes on in its room from the turn that failed
@@ -54,9 +67,15 @@ func (m *Model) retry() tea.Cmd {
 	}
 	m.verdict.err = ""
 	m.verdict.gen++
+	resume := m.stopped()
 	m.phase = phaseStarting
 	m.ended = time.Time{}
-	m.setStatus("Retrying from the turn that failed…")
+	m.acct.resumeStopped = resume
+	if resume {
+		m.setStatus("Resuming from the turn that was cut…")
+	} else {
+		m.setStatus("Retrying from the turn that failed…")
+	}
 	return tea.Batch(resumeCmd(m.ctx, m.id, m.run, m.opts.Tracker, *m.launch, m.room.Dir()), m.animate())
 }
 
@@ -100,7 +119,11 @@ func (m *Model) onResumed(msg startedMsg) (bool, tea.Cmd) {
 	if m.acct.verdictOnly {
 		m.phase, m.verdict.waiting = phaseWeighing, true
 	}
-	m.setStatus("Retrying: the debate goes on in room " + m.roomName() + " from the turn that failed.")
+	if m.acct.resumeStopped {
+		m.setStatus("Resumed: the debate goes on in room " + m.roomName() + " from the turn that was cut.")
+	} else {
+		m.setStatus("Retrying: the debate goes on in room " + m.roomName() + " from the turn that failed.")
+	}
 	if m.quitting {
 		m.cancel()
 	}

@@ -164,7 +164,7 @@ func TestUpdateEvents(t *testing.T) {
 				s.close()
 			},
 			check: func(t *testing.T, s *synth) {
-				if s.m.phase != phaseStopped || s.m.statusErr || !strings.Contains(s.m.status, "Stopped. What was said is saved in room synth-room") {
+				if s.m.phase != phaseStopped || s.m.statusErr || !strings.Contains(s.m.status, "Stopped. Saved in room synth-room: R resumes it") {
 					t.Errorf("phase %d status %q", s.m.phase, s.m.status)
 				}
 			},
@@ -236,11 +236,50 @@ func TestUpdateKeys(t *testing.T) {
 			},
 		},
 		{
-			name: "esc stops a running debate",
-			keys: []string{"esc"},
+			name: "esc asks, then y stops a running debate",
+			keys: []string{"esc", "y"},
 			check: func(t *testing.T, s *synth, msgs []tea.Msg) {
 				if s.cancelled != 1 || len(msgs) != 0 {
 					t.Errorf("cancel called %d times, msgs %v", s.cancelled, msgs)
+				}
+			},
+		},
+		{
+			name: "esc asks before it stops a running debate",
+			keys: []string{"esc"},
+			check: func(t *testing.T, s *synth, msgs []tea.Msg) {
+				if s.cancelled != 0 || len(msgs) != 0 {
+					t.Errorf("esc alone: cancel called %d times, msgs %v", s.cancelled, msgs)
+				}
+				if !strings.Contains(plain(s.m.View()), "Stop the debate? y/n") {
+					t.Errorf("esc does not ask:\n%s", plain(s.m.View()))
+				}
+			},
+		},
+		{
+			name: "esc, then n or esc, leaves the debate running",
+			keys: []string{"esc", "n", "esc", "esc"},
+			check: func(t *testing.T, s *synth, msgs []tea.Msg) {
+				if s.cancelled != 0 || len(msgs) != 0 || !s.m.Running() {
+					t.Errorf("cancel called %d times, msgs %v, running %v", s.cancelled, msgs, s.m.Running())
+				}
+				if strings.Contains(plain(s.m.View()), "Stop the debate?") {
+					t.Errorf("the question stays after its answer:\n%s", plain(s.m.View()))
+				}
+			},
+		},
+		{
+			name: "esc on the help closes the help and nothing else",
+			keys: []string{"?", "esc"},
+			check: func(t *testing.T, s *synth, msgs []tea.Msg) {
+				if s.cancelled != 0 || len(msgs) != 0 || !s.m.Running() {
+					t.Errorf("esc on the help: cancel called %d times, msgs %v, running %v", s.cancelled, msgs, s.m.Running())
+				}
+				if s.m.showHelp {
+					t.Error("esc left the help open")
+				}
+				if strings.Contains(plain(s.m.View()), "Stop the debate?") {
+					t.Errorf("esc on the help asks to stop:\n%s", plain(s.m.View()))
 				}
 			},
 		},

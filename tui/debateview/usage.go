@@ -24,6 +24,8 @@ type accounting struct {
 	// resuming: R asked for the debate to go on; its start is awaited.
 	// verdictOnly: what failed was the verdict, so only it is left.
 	resuming, verdictOnly bool
+	// resumeStopped: what R resumes was stopped, not failed.
+	resumeStopped bool
 	// status is the total's forms as last worded, for the figures in key.
 	status struct {
 		key   statusKey

@@ -229,6 +229,25 @@ func prerender(s *session, msgs []room.Message) {
 
 // seatsCmd waits until server.log differs from sig, then reads the seats.
 func seatsCmd(id int64, s *session, dir, sig string) tea.Cmd {
+	return seatsWatchCmd(id, s, dir, sig, nil)
+}
+
+// holderPoll is how often the seats are read again while a seat is held
+// through its lock (a person, a roundtable seat): a holder killed writes
+// nothing, so only its lock, freed by the kernel, tells that it is gone.
+const holderPoll = 2 * time.Second
+
+// seatsWatchCmd is seatsCmd for a screen showing seats: while one of them
+// is held through its lock, it also reads the seats every holderPoll and
+// answers as soon as one of them has gone (room.ReadSeats decides from
+// the lock), server.log unchanged.
+func seatsWatchCmd(id int64, s *session, dir, sig string, seats []room.SeatInfo) tea.Cmd {
+	held := map[string]int{} // seat: the pid its connect line names
+	for _, st := range seats {
+		if st.State != room.StateDisconnected && st.State != room.StateAbsent && st.Locked {
+			held[st.Seat] = st.PID
+		}
+	}
 	return func() tea.Msg {
 		w := s.logWatch(dir)
 		if w == nil {
@@ -241,8 +260,28 @@ func seatsCmd(id int64, s *session, dir, sig string) tea.Cmd {
 				seats, err := room.ReadSeats(dir)
 				return seatsMsg{id: id, seats: seats, err: err, sig: now}
 			}
-			if !s.wait(next) {
+			if len(held) == 0 {
+				if !s.wait(next) {
+					return nil
+				}
+				continue
+			}
+			t := time.NewTimer(holderPoll)
+			select {
+			case <-next:
+				t.Stop()
+			case <-s.ctx.Done():
+				t.Stop()
 				return nil
+			case <-t.C:
+				// Two small reads and a signal 0 a seat; server.log is
+				// read only once a holder has gone.
+				for seat, pid := range held {
+					if h := room.SeatHolder(dir, seat); h.Known && (!h.Live || (pid > 0 && h.PID != pid)) {
+						seats, err := room.ReadSeats(dir)
+						return seatsMsg{id: id, seats: seats, err: err, sig: now}
+					}
+				}
 			}
 		}
 	}

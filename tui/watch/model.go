@@ -255,16 +255,17 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.logSig = msg.sig
 			if msg.err == nil {
 				m.seats = msg.seats
+				m.clearStaleFailure()
 			}
 			m.now = m.opts.Now()
 			m.refreshProcs()
-			cmd = tea.Batch(seatsCmd(m.id, m.sess, m.room.Dir(), m.logSig), m.rearm())
+			cmd = tea.Batch(seatsWatchCmd(m.id, m.sess, m.room.Dir(), m.logSig, m.seats), m.rearm())
 		}
 	case seatproc.ExitedMsg:
 		if msg.Status.Room == m.opts.Room {
 			m.refreshProcs()
 			if msg.Status.Failed() {
-				m.setStatus("the "+msg.Status.Seat+" seat roundtable played exited: "+orText(msg.Status.LastLine, msg.Status.Err), false)
+				m.setStatus(staleFailure(msg.Status.Seat)+orText(msg.Status.LastLine, msg.Status.Err), false)
 			}
 		}
 	case draftsMsg:

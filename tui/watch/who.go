@@ -42,6 +42,26 @@ func whoFills(si room.SeatInfo, proc seatproc.Status, started bool) string {
 	return "an agent over MCP"
 }
 
+// changedHands reports whether the seat si is held now by another process
+// than st, the one the app started for it: its failure is old news.
+func changedHands(si room.SeatInfo, st seatproc.Status) bool {
+	live := si.State != room.StateDisconnected && si.State != room.StateAbsent
+	return !st.Running && live && si.PID > 0 && si.PID != st.PID
+}
+
+// clearStaleFailure drops the status line saying that the seat process
+// the app started exited, once the seat has changed hands.
+func (m *Model) clearStaleFailure() {
+	for _, si := range m.seats {
+		if st, ok := m.procs[si.Seat]; ok && st.Failed() && changedHands(si, st) && strings.HasPrefix(m.status, staleFailure(si.Seat)) {
+			m.setStatus("", true)
+		}
+	}
+}
+
+// staleFailure starts the status line of a seat process that failed.
+func staleFailure(seat string) string { return "the " + seat + " seat roundtable played exited: " }
+
 // refreshProcs reads what the app knows of the room's seat processes: an
 // in-memory look-up, no I/O.
 func (m *Model) refreshProcs() {
@@ -59,10 +79,11 @@ func (m *Model) refreshProcs() {
 }
 
 // procState is the state of a seat whose process the app started and
-// which has not connected, or which failed: "" when server.log says more.
+// which has not connected, or which failed: "" when server.log says more,
+// or when the seat has changed hands since (someone else holds it now).
 func (m *Model) procState(si room.SeatInfo) string {
 	st, ok := m.procs[si.Seat]
-	if !ok {
+	if !ok || changedHands(si, st) {
 		return ""
 	}
 	s := m.styles

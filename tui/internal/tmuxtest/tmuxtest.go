@@ -157,6 +157,16 @@ func (s *Session) output(args ...string) (string, error) {
 	return string(out), nil
 }
 
+// KillPane closes the program's terminal, as closing its window does: the
+// pane and its pseudo-terminal go, and the program gets SIGHUP. There is
+// no exit status to read after it.
+func (s *Session) KillPane() {
+	s.tb.Helper()
+	if err := s.run("kill-pane", "-t", s.name); err != nil {
+		s.tb.Fatal(err)
+	}
+}
+
 // SendKeys sends keys as tmux names them ("q", "Enter", "C-c", "Up").
 func (s *Session) SendKeys(keys ...string) {
 	s.tb.Helper()

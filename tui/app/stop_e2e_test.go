@@ -1,0 +1,445 @@
+package app
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/internal/tmuxtest"
+)
+
+// startLive starts a three-round mock debate in the app, in tmux, and
+// waits until the second persona is speaking: one turn saved, one under
+// way.
+func startLive(t *testing.T, cwd, topic string) *tmuxtest.Session {
+	t.Helper()
+	bin := tmuxtest.Build(t, "./cmd/roundtable")
+	s := tmuxtest.Start(t, tmuxtest.Options{Width: 140, Height: 40, Dir: cwd, Env: e2eEnv(t)},
+		bin, "tui", "--topic", topic, "--rounds", "3", "--room", "live")
+	screen := s.WaitFor("Software Architect is speaking", 30*time.Second)
+	// Some of the turn said: the header's count of tokens out grows.
+	base := outTokens(screen)
+	s.WaitUntil("the Software Architect's first words", func(sc string) bool {
+		return strings.Contains(sc, "Software Architect is speaking") && outTokens(sc) > base+3
+	}, 30*time.Second)
+	return s
+}
+
+var outRe = regexp.MustCompile(`(\d+) out\)`)
+
+// outTokens is the header's count of tokens out; -1 when not shown.
+func outTokens(screen string) int {
+	m := outRe.FindStringSubmatch(screen)
+	if m == nil {
+		return -1
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// roomWhenClosed waits until the room "live" under cwd has its closed.json
+// (the process saves it on the way out) and returns its state.
+func roomWhenClosed(t *testing.T, cwd string) room.State {
+	t.Helper()
+	r, err := room.Open(cwd, "live")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		st, err := r.State()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Closed != nil {
+			// closed.json is written after the cut turn: wait for the run
+			// lock to be let go too, so nothing is still being saved.
+			if !room.RunHolder(r.Dir()).Live {
+				return st
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("room live is still open, or its run still holds it: closed %+v, holder %+v", st.Closed, room.RunHolder(r.Dir()))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// checkStopped checks a room stopped mid-turn: closed as cancelled with
+// detail (empty: none expected), the turn under way saved as incomplete.
+func checkStopped(t *testing.T, st room.State, detail string) {
+	t.Helper()
+	if st.Closed.Reason != debate.ReasonCancelled || !strings.Contains(st.Closed.Detail, detail) || (detail == "" && st.Closed.Detail != "") {
+		t.Errorf("closed.json: %+v, want reason %q and detail %q", st.Closed, debate.ReasonCancelled, detail)
+	}
+	cut := false
+	for _, m := range st.Messages {
+		cut = cut || m.Kind == debate.KindIncomplete
+	}
+	if len(st.Messages) < 2 || !cut {
+		t.Errorf("the turn under way was not saved as incomplete: %d messages", len(st.Messages))
+	}
+}
+
+// resumeHeadless resumes the room "live" with the headless command and
+// checks that it runs to its verdict.
+func resumeHeadless(t *testing.T, cwd string) {
+	t.Helper()
+	bin := tmuxtest.Build(t, "./cmd/roundtable")
+	cmd := exec.Command(bin, "debate", "--resume", "live", "--fast", "--format", "jsonl")
+	cmd.Dir = cwd
+	cmd.Env = append(os.Environ(), e2eEnv(t)...)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("debate --resume live: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), `"event":"done"`) {
+		t.Errorf("the resumed debate did not end with its verdict:\n%s", out)
+	}
+}
+
+// TestE2EEscClosesTheHelpOnly: ? then esc closes the help and nothing
+// else; the debate goes on.
+func TestE2EEscClosesTheHelpOnly(t *testing.T) {
+	s := startLive(t, t.TempDir(), "Esc on the help")
+	s.SendKeys("?")
+	s.WaitFor("scroll up", 10*time.Second) // the full help
+	s.SendKeys("Escape")
+	screen := s.WaitUntil("the help closed", func(sc string) bool { return !strings.Contains(sc, "scroll up") }, 10*time.Second)
+	if strings.Contains(screen, "stopped") || strings.Contains(screen, "Stop the debate?") {
+		t.Errorf("esc on the help did more than close it:\n%s", screen)
+	}
+	s.WaitFor("Security Reviewer is speaking", 30*time.Second)
+	s.SendKeys("C-c")
+	if code := s.ExitStatus(15 * time.Second); code != 130 {
+		t.Errorf("ctrl+c on a live debate: exit status %d, want 130", code)
+	}
+}
+
+// TestE2EStopAsksThenResumes: esc asks once; n leaves the debate running;
+// esc, y stops it (the cut turn saved); R resumes it in the screen, in the
+// same room, to its verdict.
+func TestE2EStopAsksThenResumes(t *testing.T) {
+	cwd := t.TempDir()
+	s := startLive(t, cwd, "Stop and resume")
+	s.SendKeys("Escape")
+	s.WaitFor("Stop the debate? y/n", 10*time.Second)
+	s.SendKeys("n")
+	s.WaitUntil("the question gone", func(sc string) bool { return !strings.Contains(sc, "Stop the debate?") }, 10*time.Second)
+	s.WaitFor("Security Reviewer is speaking", 30*time.Second)
+	s.SendKeys("Escape")
+	s.WaitFor("Stop the debate? y/n", 10*time.Second)
+	s.SendKeys("y")
+	s.WaitFor("R resumes it", 15*time.Second)
+	checkStopped(t, roomWhenClosed(t, cwd), "")
+	s.SendKeys("R")
+	s.WaitFor("Resumed: the debate goes on in room live", 15*time.Second)
+	s.WaitFor("✓ verdict in", 60*time.Second)
+	r, err := room.Open(cwd, "live")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := r.State()
+	if st.Closed == nil || st.Closed.Reason != debate.ReasonComplete {
+		t.Errorf("the resumed room ended %+v, want complete", st.Closed)
+	}
+	if _, err := os.Stat(filepath.Join(r.Dir(), "closed-1.json")); err != nil {
+		t.Errorf("the stop was not kept as closed-1.json: %v", err)
+	}
+	s.SendKeys("q")
+	s.WaitFor("1 room in", 15*time.Second)
+	s.SendKeys("q")
+	if code := s.ExitStatus(15 * time.Second); code != 0 {
+		t.Errorf("q after the verdict: exit status %d", code)
+	}
+}
+
+// TestE2ESignalsStopTheApp: SIGTERM and SIGHUP to the app stop a live
+// debate as esc does (the cut turn saved, closed.json naming the signal)
+// and exit 130.
+func TestE2ESignalsStopTheApp(t *testing.T) {
+	for _, tc := range []struct {
+		sig    syscall.Signal
+		detail string
+	}{{syscall.SIGTERM, "terminated (SIGTERM)"}, {syscall.SIGHUP, "hung up (SIGHUP)"}} {
+		t.Run(tc.sig.String(), func(t *testing.T) {
+			cwd := t.TempDir()
+			s := startLive(t, cwd, "Signaled")
+			if err := syscall.Kill(s.PID(), tc.sig); err != nil {
+				t.Fatal(err)
+			}
+			if code := s.ExitStatus(20 * time.Second); code != 130 {
+				t.Errorf("exit status %d, want 130", code)
+			}
+			checkStopped(t, roomWhenClosed(t, cwd), tc.detail)
+		})
+	}
+}
+
+// TestE2EPaneClosedSavesTheDebate: the app's terminal goes (its tmux pane
+// killed): the debate is saved as stopped by the hang-up, and resumes.
+func TestE2EPaneClosedSavesTheDebate(t *testing.T) {
+	cwd := t.TempDir()
+	s := startLive(t, cwd, "Pane closed")
+	s.KillPane()
+	checkStopped(t, roomWhenClosed(t, cwd), "hung up (SIGHUP)")
+	resumeHeadless(t, cwd)
+}
+
+// TestE2EDebatePaneClosed: roundtable debate in a terminal that closes
+// saves the cut turn, closes its room saying why, and resumes.
+func TestE2EDebatePaneClosed(t *testing.T) {
+	bin := tmuxtest.Build(t, "./cmd/roundtable")
+	cwd := t.TempDir()
+	s := tmuxtest.Start(t, tmuxtest.Options{Width: 120, Height: 30, Dir: cwd, Env: e2eEnv(t)},
+		bin, "debate", "--topic", "Headless hang-up", "--rounds", "3", "--room", "live")
+	s.WaitUntil("the Software Architect's first words", func(sc string) bool {
+		return regexp.MustCompile(`▌ Software Architect · mock\s+\S`).MatchString(sc)
+	}, 30*time.Second)
+	s.KillPane()
+	checkStopped(t, roomWhenClosed(t, cwd), "hung up (SIGHUP)")
+	resumeHeadless(t, cwd)
+}
+
+// TestE2EAbandonedDebateOpensResumable: a debate whose process was
+// killed (SIGKILL: nothing saved on the way out) leaves its room open;
+// the app opens it as a failed debate, and R resumes it to its verdict.
+func TestE2EAbandonedDebateOpensResumable(t *testing.T) {
+	bin := tmuxtest.Build(t, "./cmd/roundtable")
+	cwd := t.TempDir()
+	cmd := exec.Command(bin, "debate", "--topic", "Killed", "--rounds", "2", "--room", "live", "--format", "jsonl")
+	cmd.Dir = cwd
+	cmd.Env = append(os.Environ(), e2eEnv(t)...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(out)
+	for ends := 0; ends < 1; {
+		var ev struct {
+			Event string `json:"event"`
+		}
+		if err := dec.Decode(&ev); err != nil {
+			t.Fatalf("the debate's events: %v", err)
+		}
+		if ev.Event == string(debate.EventTurnEnd) {
+			ends++
+		}
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+
+	s := tmuxtest.Start(t, tmuxtest.Options{Width: 140, Height: 40, Dir: cwd, Env: e2eEnv(t)}, bin, "tui")
+	s.WaitFor("1 room in", 15*time.Second)
+	s.SendKeys("Enter")
+	s.WaitFor("R retries from the turn that failed", 15*time.Second)
+	r, err := room.Open(cwd, "live")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := r.State()
+	if st.Closed == nil || st.Closed.Reason != debate.ReasonFailed+debate.ReasonAbandoned || !strings.Contains(st.Closed.Detail, "ended without closing the room") {
+		t.Fatalf("the abandoned room was not closed as such: %+v", st.Closed)
+	}
+	s.SendKeys("R")
+	s.WaitFor("✓ verdict in", 60*time.Second)
+	s.SendKeys("q")
+	s.WaitFor("1 room in", 15*time.Second)
+	s.SendKeys("q")
+	if code := s.ExitStatus(15 * time.Second); code != 0 {
+		t.Errorf("exit status %d", code)
+	}
+}
+
+// TestHeadlessDebateSIGHUP: kill -HUP of roundtable debate saves the cut
+// turn, closes the room naming the hang-up, exits 130, and --resume goes
+// on with it.
+func TestHeadlessDebateSIGHUP(t *testing.T) {
+	bin := tmuxtest.Build(t, "./cmd/roundtable")
+	cwd := t.TempDir()
+	cmd := exec.Command(bin, "debate", "--topic", "Hup five", "--rounds", "3", "--room", "live", "--format", "jsonl")
+	cmd.Dir = cwd
+	cmd.Env = append(os.Environ(), e2eEnv(t)...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Into the second turn: one saved, a few tokens of the next said.
+	dec := json.NewDecoder(out)
+	for ends, tokens := 0, 0; ends < 1 || tokens < 3; {
+		var ev struct {
+			Event string `json:"event"`
+		}
+		if err := dec.Decode(&ev); err != nil {
+			t.Fatalf("the debate's events: %v", err)
+		}
+		switch ev.Event {
+		case string(debate.EventTurnEnd):
+			ends++
+		case string(debate.EventToken):
+			if ends > 0 {
+				tokens++
+			}
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Errorf("roundtable debate after SIGHUP: %v, want exit status 130", err)
+	}
+	checkStopped(t, roomWhenClosed(t, cwd), "hung up (SIGHUP)")
+	resumeHeadless(t, cwd)
+}
+
+// seatServerLog waits until the room's server.log holds want and returns it.
+func seatServerLog(t *testing.T, dir, want string) string {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		data, _ := os.ReadFile(filepath.Join(dir, room.LogFile))
+		if strings.Contains(string(data), want) {
+			return string(data)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server.log never held %q:\n%s", want, data)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// seatsState is the state roundtable seats gives the peer seat of room.
+func seatsState(t *testing.T, bin, cwd, name string) string {
+	t.Helper()
+	cmd := exec.Command(bin, "seats", "--room", name)
+	cmd.Dir = cwd
+	cmd.Env = append(os.Environ(), e2eEnv(t)...)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("roundtable seats: %v", err)
+	}
+	var seats []room.SeatInfo
+	if err := json.Unmarshal(out, &seats); err != nil {
+		t.Fatalf("roundtable seats printed %q: %v", out, err)
+	}
+	for _, s := range seats {
+		if s.Seat == room.SeatPeer {
+			return s.State
+		}
+	}
+	return ""
+}
+
+// TestE2ESeatHangUpAndKill: a roundtable seat whose terminal closes (its
+// pane killed) leaves its disconnect line and exits; one killed
+// (SIGKILL, no line written) is gone for roundtable seats and for watch,
+// from its lock.
+func TestE2ESeatHangUpAndKill(t *testing.T) {
+	bin := tmuxtest.Build(t, "./cmd/roundtable")
+	cwd := t.TempDir()
+	res, err := room.Seed(cwd, "seated", room.CreateOptions{Topic: "Cache or not", Budget: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := res.Dir
+	s := tmuxtest.Start(t, tmuxtest.Options{Width: 120, Height: 30, Dir: cwd, Env: e2eEnv(t)},
+		bin, "seat", "--room", "seated", "--seat", "peer", "--provider", "mock")
+	seatServerLog(t, dir, "call seat=peer tool=wait_for_message")
+	pid := s.PID()
+	s.KillPane()
+	seatServerLog(t, dir, "disconnect seat=peer pid="+strconv.Itoa(pid))
+	if st := seatsState(t, bin, cwd, "seated"); st != room.StateDisconnected {
+		t.Errorf("after the hang-up, seats says the peer is %q", st)
+	}
+
+	// Played again, then killed outright.
+	cmd := exec.Command(bin, "seat", "--room", "seated", "--seat", "peer", "--provider", "mock")
+	cmd.Dir = cwd
+	cmd.Env = append(os.Environ(), e2eEnv(t)...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	seatServerLog(t, dir, "connect seat=peer agent=roundtable:mock pid="+strconv.Itoa(cmd.Process.Pid))
+	w := tmuxtest.Start(t, tmuxtest.Options{Width: 120, Height: 30, Dir: cwd, Env: e2eEnv(t)}, bin, "watch", "--room", "seated")
+	w.WaitFor("parked", 20*time.Second)
+	if st := seatsState(t, bin, cwd, "seated"); st != room.StateParked {
+		t.Fatalf("a live seat: seats says %q", st)
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	if st := seatsState(t, bin, cwd, "seated"); st != room.StateDisconnected {
+		t.Errorf("after SIGKILL, seats says the peer is %q", st)
+	}
+	w.WaitUntil("the killed seat gone", func(sc string) bool {
+		return strings.Contains(sc, "disconnected") && !strings.Contains(sc, "parked")
+	}, 20*time.Second)
+}
+
+// TestNohupDebateKeepsRunning: a debate started with SIGHUP ignored
+// (nohup) keeps running through a hang-up; SIGTERM still stops it.
+func TestNohupDebateKeepsRunning(t *testing.T) {
+	bin := tmuxtest.Build(t, "./cmd/roundtable")
+	cwd := t.TempDir()
+	cmd := exec.Command("/bin/sh", "-c", `trap "" HUP; exec "$0" "$@"`, bin, "debate", "--topic", "Nohup", "--rounds", "3", "--room", "live", "--format", "jsonl")
+	cmd.Dir = cwd
+	cmd.Env = append(os.Environ(), e2eEnv(t)...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(out)
+	next := func(want debate.EventType) {
+		t.Helper()
+		for {
+			var ev struct {
+				Event string `json:"event"`
+			}
+			if err := dec.Decode(&ev); err != nil {
+				t.Fatalf("the debate's events: %v", err)
+			}
+			if ev.Event == string(want) {
+				return
+			}
+		}
+	}
+	next(debate.EventTurnEnd)
+	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	// Still speaking after the hang-up: the next turn ends.
+	next(debate.EventTurnEnd)
+	next(debate.EventToken)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Errorf("after SIGTERM: %v, want exit status 130", err)
+	}
+	checkStopped(t, roomWhenClosed(t, cwd), "terminated (SIGTERM)")
+}
