@@ -36,6 +36,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.GoOn):
 		m.goOn()
 	case key.Matches(msg, k.Quit):
+		if m.Running() && !m.quitting && m.cancel != nil {
+			// Stopping a live debate asks once, whichever key asks.
+			m.ask(quitQuestion, true)
+			return nil
+		}
 		return m.quit(false)
 	case key.Matches(msg, k.ForceQuit):
 		return m.quit(true)
@@ -130,8 +135,20 @@ func drainCmd(events <-chan debate.Event) tea.Cmd {
 	}
 }
 
-// stopQuestion is what esc asks before it stops a running debate.
-const stopQuestion = "Stop the debate? y/n (what was said is saved; R resumes it)"
+// stopQuestion is what esc asks before it stops a running debate, and
+// quitQuestion what q asks before it stops one and goes back.
+const (
+	stopQuestion = "Stop the debate? y/n (what was said is saved; R resumes it)"
+	quitQuestion = "Stop the debate and go back? y/n (what was said is saved; R resumes it)"
+)
+
+// ask puts question on the status line and waits for y or anything else
+// (answerStop); thenQuit: a yes also leaves the screen, as q does.
+func (m *Model) ask(question string, thenQuit bool) {
+	m.confirmStop, m.quitOnStop = true, thenQuit
+	m.statusBefore = m.status
+	m.setStatus(question)
+}
 
 // stop is esc: on a running debate it asks once whether to stop it
 // (answerStop); once the debate has ended, it goes back to the parent
@@ -139,9 +156,7 @@ const stopQuestion = "Stop the debate? y/n (what was said is saved; R resumes it
 func (m *Model) stop() tea.Cmd {
 	if m.Running() {
 		if m.cancel != nil {
-			m.confirmStop = true
-			m.statusBefore = m.status
-			m.setStatus(stopQuestion)
+			m.ask(stopQuestion, false)
 		}
 		return nil
 	}
@@ -155,12 +170,16 @@ func (m *Model) stop() tea.Cmd {
 // was said is saved and stays on screen); any other key, esc and n
 // included, leaves it running, and does nothing else.
 func (m *Model) answerStop(msg tea.KeyPressMsg) tea.Cmd {
-	m.confirmStop = false
-	if m.status == stopQuestion {
+	thenQuit := m.quitOnStop
+	m.confirmStop, m.quitOnStop = false, false
+	if m.status == stopQuestion || m.status == quitQuestion {
 		m.setStatus(m.statusBefore)
 	}
 	if s := msg.String(); (s != "y" && s != "Y") || !m.Running() {
 		return nil
+	}
+	if thenQuit {
+		return m.quit(false)
 	}
 	if m.cancel == nil {
 		return nil

@@ -79,7 +79,7 @@ func TestLiveDebate(t *testing.T) {
 }
 
 // TestStopAndQuit stops a paced debate with esc, then starts it again and
-// quits with q: both times what was said is saved and the room closed as
+// quits with q (and y): both times what was said is saved and the room closed as
 // cancelled.
 func TestStopAndQuit(t *testing.T) {
 	h := newHarness(t)
@@ -104,6 +104,7 @@ func TestStopAndQuit(t *testing.T) {
 	h.until("the second run's tokens", 10*time.Second, speaking)
 	second := h.m.room.Config().Room
 	h.send(press("q"))
+	h.send(press("y"))
 	h.until("quit", 10*time.Second, func(Model) bool { return h.quit })
 	checkCancelled(t, cwd, second)
 }

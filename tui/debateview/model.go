@@ -104,6 +104,7 @@ type Model struct {
 	// confirmStop: esc asked "stop the debate? y/n" and waits for the
 	// answer (answerStop).
 	confirmStop  bool
+	quitOnStop   bool   // the question was q's: a yes also leaves the screen
 	statusBefore string // the status the question replaced
 
 	note interject // the person's notes: composer, pause (interject.go)

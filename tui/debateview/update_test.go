@@ -297,8 +297,24 @@ func TestUpdateKeys(t *testing.T) {
 			},
 		},
 		{
-			name: "q while running stops, saves and goes back only when the stream ends",
+			name: "q while running asks, and n leaves it running",
 			keys: []string{"q"},
+			check: func(t *testing.T, s *synth, msgs []tea.Msg) {
+				if s.cancelled != 0 || len(msgs) != 0 || s.m.quitting {
+					t.Fatalf("q alone: cancel %d msgs %v quitting %v", s.cancelled, msgs, s.m.quitting)
+				}
+				if !strings.Contains(plain(s.m.View()), "Stop the debate and go back? y/n") {
+					t.Fatalf("q does not ask:\n%s", plain(s.m.View()))
+				}
+				s.send(press("n"))
+				if s.cancelled != 0 || !s.m.Running() || strings.Contains(plain(s.m.View()), "Stop the debate") {
+					t.Errorf("after n: cancel %d running %v\n%s", s.cancelled, s.m.Running(), plain(s.m.View()))
+				}
+			},
+		},
+		{
+			name: "q while running, y: stops, saves and goes back only when the stream ends",
+			keys: []string{"q", "y"},
 			check: func(t *testing.T, s *synth, msgs []tea.Msg) {
 				if s.cancelled != 1 || len(msgs) != 0 || !s.m.quitting {
 					t.Fatalf("cancel %d msgs %v quitting %v", s.cancelled, msgs, s.m.quitting)
@@ -333,6 +349,7 @@ func TestUpdateKeys(t *testing.T) {
 				events := make(chan debate.Event)
 				s.send(startedMsg{id: s.m.id, run: s.m.run, room: s.m.room, events: events, cancel: func() { s.cancelled++ }})
 				s.send(press("q"))
+				s.send(press("y"))
 				close(events) // the engine ends, so the drain returns
 				var back bool
 				for _, m := range msgsOf(s.send(press("q"))) {

@@ -38,6 +38,9 @@ type Room struct {
 	Err string
 	// Junk: unreadable, or no message and closed or long unused (isJunk).
 	Junk bool
+	// Abandoned: an open debate whose process is gone (its run lock free):
+	// opening it closes it as failed, and R resumes it.
+	Abandoned bool
 }
 
 // Status is a one-word state: open, closed, done, stopped, failed or junk.
@@ -45,6 +48,8 @@ func (r Room) Status() string {
 	switch {
 	case r.Junk:
 		return "junk"
+	case !r.Closed && r.Abandoned:
+		return "failed"
 	case !r.Closed:
 		return "open"
 	case r.Mode != ModeDebate:
@@ -72,6 +77,11 @@ func List(cwd string) ([]Room, error) {
 	out := make([]Room, len(sums))
 	for i, s := range sums {
 		out[i] = fromSummary(s)
+		if s.Debate && !s.Closed && s.Err == nil {
+			// An open debate's run lock says whether a process still runs
+			// it: one killed outright leaves the room open.
+			out[i].Abandoned = !room.RunHolder(room.Dir(cwd, s.Name)).Live
+		}
 	}
 	return out, nil
 }

@@ -142,3 +142,46 @@ func TestTruncateMiddle(t *testing.T) {
 		}
 	}
 }
+
+// TestListAbandonedDebate: an open debate whose process is gone (its run
+// lock free) is listed as failed, with a hint saying what enter and R do;
+// one whose run lock is held stays open.
+func TestListAbandonedDebate(t *testing.T) {
+	cwd := t.TempDir()
+	cfg := room.Config{Topic: "Killed mid-turn", Mode: room.ModeDebate, Agents: []string{"A", "B"}, Rounds: 2, Spec: "SPEC.md"}
+	writeRoom(t, cwd, fixture{name: "killed", created: time.Hour, cfg: cfg})
+	cfg.Topic = "Still running"
+	writeRoom(t, cwd, fixture{name: "running", created: time.Hour, cfg: cfg})
+	r, err := room.Open(cwd, "running")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock, err := r.LockRun()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = lock.Unlock() }()
+	rooms, err := List(cwd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Room{}
+	for _, r := range rooms {
+		got[r.Name] = r
+	}
+	if k := got["killed"]; !k.Abandoned || k.Status() != "failed" {
+		t.Errorf("killed: abandoned %v status %s, want failed", k.Abandoned, k.Status())
+	}
+	if k := got["running"]; k.Abandoned || k.Status() != "open" {
+		t.Errorf("running: abandoned %v status %s, want open", k.Abandoned, k.Status())
+	}
+	m := loaded(t, cwd, 140, 20)
+	for i, idx := range m.shown {
+		if m.rooms[idx].Name == "killed" {
+			m.cursor = i
+		}
+	}
+	if h := m.hint(); !strings.Contains(h, "ended without closing") || !strings.Contains(h, "R goes on") {
+		t.Errorf("hint on the killed debate: %q", h)
+	}
+}

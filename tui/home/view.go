@@ -380,6 +380,8 @@ func (m *Model) hint() string {
 		return "This room holds nothing worth keeping: d deletes it (u undoes that)."
 	case r.Mode == ModeMCP:
 		return "enter watches this MCP room live; d deletes it."
+	case !r.Closed && r.Abandoned:
+		return "Its process ended without closing it: enter opens it (R goes on from the cut turn); d deletes it."
 	case !r.Closed:
 		return "enter watches this debate live; d deletes it."
 	}
