@@ -25,7 +25,13 @@ func TestRoomFormRefusesAClosedRoom(t *testing.T) {
 	if f.Ready() || !strings.Contains(f.err, "room shut is closed (decided)") || !strings.Contains(f.err, "such as shut-2") {
 		t.Fatalf("ready %v err %q", f.Ready(), f.err)
 	}
-	if v := plain(f.View()); strings.Contains(v, "roundtable --room shut") {
+	v := plain(f.View())
+	if strings.Contains(v, "roundtable --room shut") {
 		t.Fatalf("the form offers commands for the closed room:\n%s", v)
+	}
+	// The whole sentence is on screen, wrapped under the name, once.
+	flat := strings.Join(strings.Fields(v), " ")
+	if !strings.Contains(flat, "such as shut-2") || strings.Count(flat, "shut is closed") != 1 || strings.Contains(flat, `create room "shut"`) {
+		t.Fatalf("the refusal is not shown whole, once:\n%s", v)
 	}
 }

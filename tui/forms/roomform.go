@@ -383,6 +383,9 @@ func (f *RoomForm) seeded(msg seededMsg) tea.Cmd {
 	if msg.err != nil {
 		f.stage = stageEdit
 		f.err = "Could not create the room: " + mdrender.Inline(msg.err.Error())
+		// Under the name, wrapped whole: a closed room is fixed there, and
+		// a cause at the end of a long sentence stays in sight.
+		f.errAt = roomName
 		return nil
 	}
 	f.stage = stageReady

@@ -37,6 +37,10 @@ func seed(cwd, name string, opt room.CreateOptions, lead, peer, program string) 
 		return seedResult{}, false, err
 	}
 	res, err := room.Seed(cwd, name, opt)
+	var closed *room.ClosedRoomError
+	if errors.As(err, &closed) {
+		return seedResult{}, false, err // it names the room and a free name
+	}
 	if err != nil {
 		return seedResult{}, false, fmt.Errorf("create room %q: %w", name, err)
 	}
