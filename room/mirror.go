@@ -351,7 +351,7 @@ func withoutPIDs(log string) string {
 			continue
 		}
 		b.WriteString(ts)
-		for _, tok := range splitLogTokens(rest) {
+		for _, tok := range SplitLogTokens(rest) {
 			if strings.HasPrefix(tok, "pid=") {
 				continue
 			}

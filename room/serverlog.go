@@ -106,7 +106,7 @@ func ParseLogLine(line string) (LogLine, bool) {
 	if err != nil {
 		return LogLine{}, false
 	}
-	toks := splitLogTokens(rest)
+	toks := SplitLogTokens(rest)
 	if len(toks) == 0 {
 		return LogLine{}, false
 	}
@@ -121,12 +121,14 @@ func ParseLogLine(line string) (LogLine, bool) {
 	return ll, true
 }
 
-// splitLogTokens splits on spaces outside double-quoted values.
-func splitLogTokens(s string) []string {
+// SplitLogTokens splits a server.log line on the spaces outside
+// double-quoted values (AppendLog's format: a quoted value is a Go string
+// literal), each token a slice of line.
+func SplitLogTokens(line string) []string {
 	var toks []string
-	var cur strings.Builder
-	inQuote, esc := false, false
-	for _, c := range s {
+	start, inQuote, esc := 0, false, false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
 		switch {
 		case esc:
 			esc = false
@@ -135,16 +137,14 @@ func splitLogTokens(s string) []string {
 		case c == '"':
 			inQuote = !inQuote
 		case c == ' ' && !inQuote:
-			if cur.Len() > 0 {
-				toks = append(toks, cur.String())
-				cur.Reset()
+			if i > start {
+				toks = append(toks, line[start:i])
 			}
-			continue
+			start = i + 1
 		}
-		cur.WriteRune(c)
 	}
-	if cur.Len() > 0 {
-		toks = append(toks, cur.String())
+	if start < len(line) {
+		toks = append(toks, line[start:])
 	}
 	return toks
 }

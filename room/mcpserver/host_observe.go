@@ -79,7 +79,7 @@ func redactLog(text string) string {
 	b.Grow(len(text))
 	for line := range strings.SplitAfterSeq(text, "\n") {
 		body := strings.TrimSuffix(line, "\n")
-		toks := logTokens(body)
+		toks := room.SplitLogTokens(body)
 		kept := toks[:0]
 		for _, t := range toks {
 			if !hiddenField(t) {
@@ -105,33 +105,6 @@ func hiddenField(tok string) bool {
 		}
 	}
 	return false
-}
-
-// logTokens splits a server.log line on the spaces outside double-quoted
-// values (room.AppendLog's format: a quoted value is a Go string literal).
-func logTokens(line string) []string {
-	var toks []string
-	start, inQuote, esc := 0, false, false
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case esc:
-			esc = false
-		case inQuote && c == '\\':
-			esc = true
-		case c == '"':
-			inQuote = !inQuote
-		case c == ' ' && !inQuote:
-			if i > start {
-				toks = append(toks, line[start:i])
-			}
-			start = i + 1
-		}
-	}
-	if start < len(line) {
-		toks = append(toks, line[start:])
-	}
-	return toks
 }
 
 // hostPath is a path as the seat's client is shown it: as it is for a
