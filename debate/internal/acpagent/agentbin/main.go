@@ -59,7 +59,7 @@ func main() {
 	for range s.SessionChildren {
 		c := exec.Command(os.Args[0])
 		c.Env = append(os.Environ(), "ACPAGENT_CHILD=session", "ACPAGENT_PIDDIR="+s.PidDir)
-		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		newSession(c)
 		if err := c.Start(); err == nil {
 			mark(s.PidDir, "session", c.Process.Pid)
 		}
