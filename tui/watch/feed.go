@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
@@ -311,5 +312,26 @@ func specCmd(id int64, md *mdrender.Renderer, r *room.Room, spec, path string, w
 			return specMsg{id: id, path: path, width: width, err: err}
 		}
 		return specMsg{id: id, path: path, width: width, rendered: md.Render(string(data), width)}
+	}
+}
+
+// runWatchCmd reads a debate room's run lock every holderPoll and answers
+// when what it says differs from gone: the process running the debate has
+// ended without closing the room (debate.Abandoned), or a process runs it
+// again (--resume). It stops with the session.
+func runWatchCmd(id int64, s *session, r *room.Room, gone bool) tea.Cmd {
+	return func() tea.Msg {
+		t := time.NewTicker(holderPoll)
+		defer t.Stop()
+		for {
+			if now := debate.Abandoned(r); now != gone {
+				return runMsg{id: id, gone: now}
+			}
+			select {
+			case <-s.ctx.Done():
+				return nil
+			case <-t.C:
+			}
+		}
 	}
 }

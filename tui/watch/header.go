@@ -59,6 +59,8 @@ func (m *Model) roomSegments() []string {
 	switch {
 	case m.st.Closed != nil:
 		segs = append(segs, s.Muted.Render("closed"))
+	case m.cfg.IsDebate() && m.runGone:
+		segs = append(segs, s.Warning.Render("its process ended: not running"))
 	case m.cfg.IsDebate():
 		// A debate has no turns to take; its seats line says who spoke.
 	case m.st.OutOfBudget && m.st.Turn == room.SeatLead:

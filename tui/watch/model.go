@@ -96,6 +96,7 @@ type Model struct {
 	logSig   string
 	err      string // a failure to read the room, shown until a read works
 	loaded   bool   // a state has been read
+	runGone  bool   // a debate room open with no process running it (runWatchCmd)
 
 	list     *msgList
 	status   string
@@ -261,6 +262,17 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.refreshProcs()
 			cmd = tea.Batch(seatsWatchCmd(m.id, m.sess, m.room.Dir(), m.logSig, m.seats), m.rearm())
 		}
+	case runMsg:
+		if msg.id == m.id {
+			m.runGone = msg.gone
+			switch gone := runGoneText(m.opts.Room); {
+			case msg.gone:
+				m.setStatus(gone, false)
+			case m.status == gone:
+				m.setStatus("a process runs the debate again", true)
+			}
+			cmd = runWatchCmd(m.id, m.sess, m.room, msg.gone)
+		}
 	case seatproc.ExitedMsg:
 		if msg.Status.Room == m.opts.Room {
 			m.refreshProcs()
@@ -312,12 +324,25 @@ func (m *Model) opened(msg openedMsg) tea.Cmd {
 	if msg.from == phaseWaiting {
 		m.setStatus("the room appeared: attached", true)
 	}
+	var run tea.Cmd
+	if m.cfg.IsDebate() && m.opts.Remote == nil {
+		// A debate run here: its run lock says whether a process still
+		// runs it (a remote copy has no lock to read).
+		run = runWatchCmd(m.id, m.sess, m.room, false)
+	}
 	return tea.Batch(
 		stateCmd(m.id, m.sess, m.room, msg.next),
 		seatsCmd(m.id, m.sess, m.room.Dir(), ""),
 		draftsCmd(m.id, m.sess, m.room, ""),
 		m.tick(),
+		run,
 	)
+}
+
+// runGoneText is what the screen says of a debate whose process ended
+// without closing its room.
+func runGoneText(name string) string {
+	return "the debate's process ended without closing the room; roundtable debate --resume " + name + " goes on from the cut turn"
 }
 
 // tick schedules the clock's next move while the room is open, for when a

@@ -48,6 +48,13 @@ type seatsMsg struct {
 	sig   string
 }
 
+// runMsg says whether the debate shown has lost its process (gone: the
+// room is open and nothing runs it) or has one again.
+type runMsg struct {
+	id   int64
+	gone bool
+}
+
 // tickMsg moves the clock of the elapsed time and the seats' "ago".
 type tickMsg struct {
 	id  int64
