@@ -29,13 +29,18 @@ func startLive(t *testing.T, cwd, topic string) *tmuxtest.Session {
 	bin := tmuxtest.Build(t, "./cmd/roundtable")
 	s := tmuxtest.Start(t, tmuxtest.Options{Width: 140, Height: 40, Dir: cwd, Env: e2eEnv(t)},
 		bin, "tui", "--topic", topic, "--rounds", "3", "--room", "live")
-	screen := s.WaitFor("Software Architect is speaking", 30*time.Second)
-	// Some of the turn said: the header's count of tokens out grows.
-	base := outTokens(screen)
-	s.WaitUntil("the Software Architect's first words", func(sc string) bool {
-		return strings.Contains(sc, "Software Architect is speaking") && outTokens(sc) > base+3
-	}, 30*time.Second)
+	waitWords(s, "Software Architect")
 	return s
+}
+
+// waitWords waits until persona is speaking and has said a few words (the
+// header's count of tokens out grows), so a stop cuts a turn with text.
+func waitWords(s *tmuxtest.Session, persona string) {
+	screen := s.WaitFor(persona+" is speaking", 30*time.Second)
+	base := outTokens(screen)
+	s.WaitUntil("the "+persona+"'s first words", func(sc string) bool {
+		return strings.Contains(sc, persona+" is speaking") && outTokens(sc) > base+3
+	}, 30*time.Second)
 }
 
 var outRe = regexp.MustCompile(`(\d+) out\)`)
@@ -139,7 +144,7 @@ func TestE2EStopAsksThenResumes(t *testing.T) {
 	s.WaitFor("Stop the debate? y/n", 10*time.Second)
 	s.SendKeys("n")
 	s.WaitUntil("the question gone", func(sc string) bool { return !strings.Contains(sc, "Stop the debate?") }, 10*time.Second)
-	s.WaitFor("Security Reviewer is speaking", 30*time.Second)
+	waitWords(s, "Security Reviewer")
 	s.SendKeys("Escape")
 	s.WaitFor("Stop the debate? y/n", 10*time.Second)
 	s.SendKeys("y")
