@@ -225,28 +225,7 @@ func TestE2EDebatePaneClosed(t *testing.T) {
 func TestE2EAbandonedDebateOpensResumable(t *testing.T) {
 	bin := tmuxtest.Build(t, "./cmd/roundtable")
 	cwd := t.TempDir()
-	cmd := exec.Command(bin, "debate", "--topic", "Killed", "--rounds", "2", "--room", "live", "--format", "jsonl")
-	cmd.Dir = cwd
-	cmd.Env = append(os.Environ(), e2eEnv(t)...)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	dec := json.NewDecoder(out)
-	for ends := 0; ends < 1; {
-		var ev struct {
-			Event string `json:"event"`
-		}
-		if err := dec.Decode(&ev); err != nil {
-			t.Fatalf("the debate's events: %v", err)
-		}
-		if ev.Event == string(debate.EventTurnEnd) {
-			ends++
-		}
-	}
+	cmd, _ := startHeadlessInto(t, bin, cwd, "Killed", "2", 0)
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
 
@@ -278,7 +257,28 @@ func TestE2EAbandonedDebateOpensResumable(t *testing.T) {
 func TestHeadlessDebateSIGHUP(t *testing.T) {
 	bin := tmuxtest.Build(t, "./cmd/roundtable")
 	cwd := t.TempDir()
-	cmd := exec.Command(bin, "debate", "--topic", "Hup five", "--rounds", "3", "--room", "live", "--format", "jsonl")
+	// Into the second turn: one saved, a few tokens of the next said.
+	cmd, out := startHeadlessInto(t, bin, cwd, "Hup five", "3", 3)
+	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Errorf("roundtable debate after SIGHUP: %v, want exit status 130", err)
+	}
+	checkStopped(t, roomWhenClosed(t, cwd), "hung up (SIGHUP)")
+	resumeHeadless(t, cwd)
+}
+
+// startHeadlessInto starts `roundtable debate` (jsonl, room "live") in
+// cwd and reads its events until the first turn has ended and tokens more
+// tokens of the next have streamed; it returns the running command and the
+// rest of its output.
+func startHeadlessInto(t *testing.T, bin, cwd, topic, rounds string, tokens int) (*exec.Cmd, io.Reader) {
+	t.Helper()
+	cmd := exec.Command(bin, "debate", "--topic", topic, "--rounds", rounds, "--room", "live", "--format", "jsonl")
 	cmd.Dir = cwd
 	cmd.Env = append(os.Environ(), e2eEnv(t)...)
 	out, err := cmd.StdoutPipe()
@@ -288,9 +288,8 @@ func TestHeadlessDebateSIGHUP(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Into the second turn: one saved, a few tokens of the next said.
 	dec := json.NewDecoder(out)
-	for ends, tokens := 0, 0; ends < 1 || tokens < 3; {
+	for ends, said := 0, 0; ends < 1 || said < tokens; {
 		var ev struct {
 			Event string `json:"event"`
 		}
@@ -302,21 +301,11 @@ func TestHeadlessDebateSIGHUP(t *testing.T) {
 			ends++
 		case string(debate.EventToken):
 			if ends > 0 {
-				tokens++
+				said++
 			}
 		}
 	}
-	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
-		t.Fatal(err)
-	}
-	go func() { _, _ = io.Copy(io.Discard, out) }()
-	err = cmd.Wait()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
-		t.Errorf("roundtable debate after SIGHUP: %v, want exit status 130", err)
-	}
-	checkStopped(t, roomWhenClosed(t, cwd), "hung up (SIGHUP)")
-	resumeHeadless(t, cwd)
+	return cmd, io.MultiReader(dec.Buffered(), out)
 }
 
 // seatServerLog waits until the room's server.log holds want and returns it.
