@@ -213,7 +213,7 @@ func (s SeatSettings) openRoom() (r *room.Room, created bool, err error) {
 		}
 	}
 	if errors.Is(err, room.ErrNoRoom) {
-		return nil, false, &seatError{msg: fmt.Sprintf("no room %q under %s; create it with roundtable seed --room %s --topic \"...\", or give --topic", s.Room, orWorkingDir(s.Cwd), s.Room), is: room.ErrNoRoom}
+		return nil, false, NoRoomError(s.Cwd, s.Room)
 	}
 	if err != nil {
 		return nil, false, err
@@ -232,6 +232,15 @@ func (s SeatSettings) openRoom() (r *room.Room, created bool, err error) {
 	return r, created, nil
 }
 
+// NoRoomError refuses room name, missing under cwd, saying how to create
+// it: roundtable seed, or --topic (seat and host create it then). It
+// matches room.ErrNoRoom.
+func NoRoomError(cwd, name string) error {
+	return &seatError{msg: fmt.Sprintf("no room %q under %s; create it with roundtable seed --room %s --topic \"...\", or give --topic to create it here", name, orWorkingDir(cwd), name), is: room.ErrNoRoom}
+}
+
+// orWorkingDir names the folder --cwd gives: the working directory when
+// it is empty.
 func orWorkingDir(cwd string) string {
 	if cwd != "" {
 		return cwd

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/mcpserver"
 )
@@ -294,8 +294,7 @@ func hostRoom(o hostOptions, name string) (*room.Room, error) {
 	}
 	switch {
 	case errors.Is(err, room.ErrNoRoom):
-		return nil, fmt.Errorf("no room %q under %s; create it with roundtable seed --room %s --topic \"...\", or give --topic to create it here",
-			name, orWorkingDir(o.cwd), name)
+		return nil, debate.NoRoomError(o.cwd, name)
 	case err != nil:
 		return nil, fmt.Errorf("open room %q: %w", name, err)
 	}
@@ -329,16 +328,4 @@ func hostURL(addr string, tls bool) string {
 		scheme = "https"
 	}
 	return scheme + "://" + addr + mcpserver.EndpointPath
-}
-
-// orWorkingDir names the folder --cwd gives: the working directory when
-// it is empty.
-func orWorkingDir(cwd string) string {
-	if cwd != "" {
-		return cwd
-	}
-	if wd, err := os.Getwd(); err == nil {
-		return wd
-	}
-	return "the working directory"
 }
