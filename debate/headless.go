@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
@@ -111,7 +112,7 @@ func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Wr
 		if ow.err != nil {
 			// Nobody reads any more (a reader like head exited): stop
 			// rather than talk to no one, and say so in the room.
-			sess.StopBecause(ErrOutputClosed)
+			sess.StopBecause(outputCause(ctx, ow.err))
 		}
 	}
 	// The md transcript comes at the end of a debate that ended; one
@@ -123,7 +124,7 @@ func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Wr
 	}
 
 	switch {
-	case ow.err != nil:
+	case ow.err != nil && ctx.Err() == nil:
 		return &outputClosedError{fmt.Sprintf("the output was closed (%v), so the debate stopped; what was said is saved in room %s", ow.err, name)}
 	case last.Type == EventDone:
 		fmt.Fprintf(stderr, "roundtable: saved; read it again with: roundtable transcript --room %s\n", name)
@@ -144,6 +145,28 @@ type outputClosedError struct{ msg string }
 
 func (e *outputClosedError) Error() string { return e.msg }
 func (e *outputClosedError) Unwrap() error { return ErrOutputClosed }
+
+// hangupGrace is how long a debate whose terminal failed (EIO) waits for
+// the hang-up signal the kernel sends with it, so closed.json names the
+// hang-up rather than the failed write that raced it.
+const hangupGrace = 2 * time.Second
+
+// outputCause is why a debate whose output failed with err stops: the
+// signal that stopped ctx when the output was a terminal that went away
+// (EIO comes with SIGHUP, in either order), else ErrOutputClosed.
+func outputCause(ctx context.Context, err error) error {
+	if !errors.Is(err, syscall.EIO) {
+		return ErrOutputClosed
+	}
+	t := time.NewTimer(hangupGrace)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	case <-t.C:
+		return ErrOutputClosed
+	}
+}
 
 // outWriter keeps the first error writing w; it writes nothing after one.
 type outWriter struct {

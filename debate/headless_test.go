@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -241,5 +242,27 @@ func TestHeadlessCancelIsOneLine(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestOutputCauseNamesTheHangUp: a terminal that goes fails the write
+// (EIO) and sends SIGHUP, in either order; the debate stops for the
+// hang-up when it comes, and for the closed output otherwise.
+func TestOutputCauseNamesTheHangUp(t *testing.T) {
+	hup := errors.New("hung up (SIGHUP)")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		cancel(hup)
+	}()
+	eio := &os.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.EIO}
+	if got := outputCause(ctx, eio); got != hup {
+		t.Errorf("EIO, then the hang-up: cause %v, want %v", got, hup)
+	}
+	if got := outputCause(context.Background(), syscall.EPIPE); got != ErrOutputClosed {
+		t.Errorf("EPIPE: cause %v, want ErrOutputClosed", got)
+	}
+	if got := outputCause(context.Background(), eio); got != ErrOutputClosed {
+		t.Errorf("EIO with no hang-up: cause %v, want ErrOutputClosed", got)
 	}
 }
