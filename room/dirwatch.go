@@ -34,6 +34,7 @@ type DirWatch struct {
 	cancel  context.CancelFunc
 	done    chan struct{}
 	inotify bool
+	local   bool // every folder is on a filesystem whose events are complete
 }
 
 // WatchDirs starts a DirWatch. The folders that exist are watched before it
@@ -49,6 +50,7 @@ func WatchDirs(ctx context.Context, paths func() []string, match func(string) bo
 		d.w, d.inotify = w, true
 	}
 	d.addAll(true)
+	d.local = d.inotify && d.allComplete()
 	last := d.sig()
 	go d.run(ctx, last)
 	return d
@@ -80,6 +82,22 @@ func (d *DirWatch) fire() {
 	close(d.ch)
 	d.ch = make(chan struct{})
 	d.mu.Unlock()
+}
+
+// allComplete reports whether every folder watched at the start, and the
+// first one asked for (the one the others will appear in), is on a
+// filesystem whose events are complete (eventsComplete).
+func (d *DirWatch) allComplete() bool {
+	paths := d.paths()
+	if len(paths) == 0 || !eventsComplete(paths[0]) {
+		return false
+	}
+	for p := range d.added {
+		if !eventsComplete(p) {
+			return false
+		}
+	}
+	return true
 }
 
 // addAll watches the folders that exist now; outside the first call, a
@@ -114,6 +132,9 @@ func (d *DirWatch) run(ctx context.Context, last string) {
 	if d.w != nil {
 		defer d.w.Close()
 		events, errs = d.w.Events, d.w.Errors
+		if d.local {
+			period = rescanLocal
+		}
 	} else {
 		period = rescanNoInotify
 	}
@@ -142,11 +163,17 @@ func (d *DirWatch) run(ctx context.Context, last string) {
 				errs = nil
 				continue
 			}
-			d.fire() // overflow or trouble: let readers look again
+			d.addAll(false) // overflow or trouble: events may be lost,
+			d.fire()        // so watch what appeared and let readers look again
 		case <-tick.C:
-			d.addAll(false)
+			// Only the signature is read each tick: a folder appearing
+			// inside a watched one sends an event, and one the events
+			// missed changes the signature, so the folders are listed
+			// again only then (listing them every second was most of an
+			// idle home screen's CPU beyond Bubble Tea's own).
 			if s := d.sig(); s != last {
 				last = s
+				d.addAll(false)
 				d.fire()
 			}
 		}

@@ -13,7 +13,9 @@
 // across processes. Readers never lock: every message is written to a
 // temporary name and renamed into place, so a reader sees a whole file or
 // none. A long-lived Room parses each message file once; a Notifier wakes
-// readers from inotify, with a cheap periodic rescan as a fallback.
+// readers from inotify, with a cheap periodic rescan as a fallback (every
+// second where events may be missing, as on a network filesystem; every
+// 30 s on a local one).
 //
 // Where this store has moved on from room-format.md, this comment is the
 // contract. Beside the original's files a room may hold: drafts/<seat>.json

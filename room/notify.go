@@ -8,9 +8,15 @@ import (
 )
 
 // RescanInterval is how often a DirWatch checks its folders by itself, in
-// case inotify events overflow or the filesystem has none. It is cheap: a
-// few stat calls, no listing.
+// case the filesystem sends no event for some changes (NFS, SMB, FUSE: a
+// change made on another machine). It is cheap: a few stat calls, no
+// listing unless they changed.
 const RescanInterval = time.Second
+
+// rescanLocal is the rescan period on a local filesystem, where inotify
+// sees every change and an overflow is reported: only a safety net, so an
+// idle screen does not wake for it every second.
+const rescanLocal = 30 * time.Second
 
 // rescanNoInotify is the rescan period when inotify is unavailable.
 const rescanNoInotify = 250 * time.Millisecond

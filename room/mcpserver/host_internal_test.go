@@ -65,6 +65,24 @@ func post(t *testing.T, url, token, session, body string) *http.Response {
 	return res
 }
 
+// endSession ends an MCP session over HTTP (DELETE with its ID).
+func endSession(t *testing.T, url, token, session string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodDelete, url+EndpointPath, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Mcp-Session-Id", session)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	_, _ = io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Errorf("DELETE session %s: %d", session, res.StatusCode)
+	}
+}
+
 const initReq = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","clientInfo":{"name":"t","version":"1"},"capabilities":{}}}`
 
 // TestHostRateLimit: past its burst a token gets 429 with Retry-After;

@@ -194,17 +194,34 @@ func (m *Model) setStyles(dark bool) {
 // (keys read together, a paste without bracketed paste) is handled a
 // message at a time and laid out once.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	cmd := m.apply(msg)
+	return m, cmd
+}
+
+// apply is Update in place: the program (run.go) keeps one Model and
+// applies each message to it, rather than copying its ~60 KB of styles
+// and composers in and out on every message.
+func (m *Model) apply(msg tea.Msg) tea.Cmd {
 	if run, ok := msg.(burst.Msg); ok {
 		cmds := make([]tea.Cmd, 0, len(run))
 		for _, one := range run {
 			cmds = append(cmds, m.update(one))
 		}
 		m.layout()
-		return m, tea.Batch(cmds...)
+		return tea.Batch(cmds...)
 	}
 	cmd := m.update(msg)
+	if _, ok := msg.(tickMsg); ok && m.header != nil {
+		// The clock moves only the header (elapsed time, the seats'
+		// "ago"): the body and footer stay as they were laid out unless
+		// the header's height changed.
+		if h := m.headerLines(); len(h) == len(m.header) {
+			m.header = h
+			return cmd
+		}
+	}
 	m.layout()
-	return m, cmd
+	return cmd
 }
 
 // update handles one message; Update lays the screen out after it.
@@ -443,7 +460,9 @@ func isNoRoom(err error) bool {
 func isPermission(err error) bool { return errors.Is(err, fs.ErrPermission) }
 
 // View is the screen as text; Program's View puts it in a full window.
-func (m Model) View() string {
+func (m Model) View() string { return m.view() }
+
+func (m *Model) view() string {
 	lines := make([]string, 0, len(m.header)+len(m.body)+len(m.footer))
 	lines = append(lines, m.header...)
 	lines = append(lines, m.body...)

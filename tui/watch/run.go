@@ -17,21 +17,21 @@ import (
 const FPS = 50
 
 // program is the screen as a full-window tea.Model.
-type program struct{ m Model }
+type program struct{ m *Model }
 
 // Program wraps the screen as the root model of a program: full window
-// (alternate screen), mouse wheel on.
-func Program(m Model) tea.Model { return program{m} }
+// (alternate screen), mouse wheel on. The program owns the one Model and
+// updates it in place.
+func Program(m Model) tea.Model { return program{&m} }
 
 func (p program) Init() tea.Cmd { return p.m.Init() }
 
 func (p program) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	m, cmd := p.m.Update(msg)
-	return program{m}, cmd
+	return p, p.m.apply(msg)
 }
 
 func (p program) View() tea.View {
-	v := tea.NewView(p.m.View())
+	v := tea.NewView(p.m.view())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "roundtable watch · " + p.m.opts.Room

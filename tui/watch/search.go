@@ -214,7 +214,7 @@ func (m *Model) markBody(lines []string) []string {
 }
 
 // overlay draws the palette, when open, over the screen's view.
-func (m Model) overlay(view string) string {
+func (m *Model) overlay(view string) string {
 	if m.find == nil {
 		return view
 	}
