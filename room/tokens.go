@@ -51,10 +51,8 @@ const (
 	tokenLen = len(TokenPrefix) + 43
 	// maxTokensFile bounds what is read of tokens.json: three entries take
 	// under 500 bytes.
-	maxTokensFile = 64 << 10
-	// maxBearer bounds an Authorization header value.
-	maxBearer              = 4096
-	tokensMode fs.FileMode = 0o600
+	maxTokensFile             = 64 << 10
+	tokensMode    fs.FileMode = 0o600
 	// racyWindow: a tokens.json changed less than this before it was read
 	// may change again without its size, time or inode telling (a second
 	// rotation within the file system's clock tick that gets the first
@@ -66,7 +64,6 @@ const (
 var (
 	ErrBadGrant  = errors.New("bad grant")
 	ErrBadTokens = errors.New("bad tokens file")
-	ErrBearer    = errors.New("bad Authorization header")
 )
 
 // Grant is what a verified token allows: one grant of one room.
@@ -494,62 +491,6 @@ func (t *TokenSet) Problems() []error {
 		}
 	}
 	return out
-}
-
-// ParseBearer reads an Authorization header value: "Bearer <token>", the
-// scheme in any case, then one space or more, then a token of RFC 6750's
-// b64token characters. Surrounding spaces and tabs are ignored. Its errors
-// wrap ErrBearer, say what is wrong and never quote the header, which may
-// hold a token.
-func ParseBearer(header string) (string, error) {
-	const send = "send Authorization: Bearer <token>, with the token the host printed for your seat"
-	h := strings.Trim(header, " \t")
-	if h == "" {
-		return "", fmt.Errorf("%w: there is no Authorization header; %s", ErrBearer, send)
-	}
-	if len(h) > maxBearer {
-		return "", fmt.Errorf("%w: the Authorization header is %d bytes long, more than %d; %s", ErrBearer, len(h), maxBearer, send)
-	}
-	scheme, rest, _ := strings.Cut(h, " ")
-	if !strings.EqualFold(scheme, "Bearer") {
-		return "", fmt.Errorf("%w: the Authorization header does not start with Bearer and a space; %s", ErrBearer, send)
-	}
-	tok := strings.TrimLeft(rest, " ")
-	if tok == "" {
-		return "", fmt.Errorf("%w: Bearer is not followed by a token; %s", ErrBearer, send)
-	}
-	if i := badB64Token(tok); i >= 0 {
-		var what string
-		switch {
-		case strings.TrimRight(tok, "=") == "":
-			what = "only '=' padding, no token"
-		case tok[i] == ' ' || tok[i] == '\t':
-			what = fmt.Sprintf("a space at character %d", i+1)
-		case tok[i] == '=':
-			what = fmt.Sprintf("an '=' before its end (character %d)", i+1)
-		default:
-			what = fmt.Sprintf("a character a token cannot hold at character %d", i+1)
-		}
-		return "", fmt.Errorf("%w: the bearer token has %s; %s", ErrBearer, what, send)
-	}
-	return tok, nil
-}
-
-// badB64Token returns the index of the first byte of s that breaks
-// b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=",
-// or -1.
-func badB64Token(s string) int {
-	end := len(strings.TrimRight(s, "="))
-	if end == 0 {
-		return 0
-	}
-	for i := range end {
-		c := s[i]
-		if !asciiAlnum(c) && strings.IndexByte("-._~+/", c) < 0 {
-			return i
-		}
-	}
-	return -1
 }
 
 func asciiAlnum(c byte) bool {

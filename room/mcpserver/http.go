@@ -157,7 +157,7 @@ func (h *Host) serveMCP(w http.ResponseWriter, r *http.Request) {
 // its own answers (a room gone, 401 sentences), and the SDK is otherwise
 // only a test dependency.
 func (h *Host) identify(w http.ResponseWriter, r *http.Request) (room.Grant, string, bool) {
-	token, perr := room.ParseBearer(r.Header.Get("Authorization"))
+	token, perr := parseBearer(r.Header.Get("Authorization"))
 	bound := perr == nil && h.sessionBound(r, token)
 	if !bound && !h.authReserve(w, r) {
 		return room.Grant{}, "", false
