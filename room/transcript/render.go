@@ -47,7 +47,7 @@ func renderMarkdownTo(out *bytes.Buffer, src string, scratch *bytes.Buffer) {
 		scratch.WriteString("</code></pre>")
 	}
 	// Writing to a bytes.Buffer cannot fail.
-	_ = sanitizerPolicy().SanitizeReaderToWriter(bytes.NewReader(scratch.Bytes()), out)
+	_ = htmlPolicy().SanitizeReaderToWriter(bytes.NewReader(scratch.Bytes()), out)
 }
 
 var bufWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 4096) }}
@@ -70,13 +70,13 @@ var markdownEngine = sync.OnceValue(func() goldmark.Markdown {
 // fenced block's language.
 var codeClass = regexp.MustCompile(`^language-[A-Za-z0-9_+#.-]{1,40}$`)
 
-// sanitizerPolicy is a bluemonday policy built from nothing rather than from
+// htmlPolicy is a bluemonday policy built from nothing rather than from
 // UGCPolicy, so that every allowed element is one goldmark emits: no script,
 // style, img, iframe, object, embed, svg, math, link, meta, form or input;
 // no event handler, style or id attribute; links only to http, https and
 // mailto URLs (absolute, parseable), with rel="nofollow noreferrer noopener"
 // and target="_blank".
-var sanitizerPolicy = sync.OnceValue(func() *bluemonday.Policy {
+var htmlPolicy = sync.OnceValue(func() *bluemonday.Policy {
 	p := bluemonday.NewPolicy()
 	p.AllowElements(
 		"p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6",
