@@ -125,31 +125,11 @@ func (g *SeatGame) wait(ctx context.Context, n *room.Notifier) (room.State, erro
 	// it. One collection per turn costs a few milliseconds.
 	debug.FreeOSMemory()
 	start := time.Now()
-	ret := func(reason string) {
-		g.log(room.EventWaitReturn, room.F("seat", g.s.Seat), room.F("reason", reason), room.F("waited_ms", time.Since(start).Milliseconds()))
-	}
-	for {
-		changed := n.Changed() // before reading, so no change is missed
-		st, err := g.r.State()
-		if err != nil {
-			ret(room.WaitFailed)
-			return st, err
-		}
-		switch {
-		case st.Closed != nil:
-			ret(room.WaitClosed)
-			return st, nil
-		case st.Turn == g.s.Seat:
-			ret(room.WaitMessage)
-			return st, nil
-		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			ret(room.WaitCancelled)
-			return st, context.Cause(ctx)
-		}
-	}
+	st, reason, err := room.Park(ctx, n, g.r.State, func(st room.State) bool {
+		return st.Closed != nil || st.Turn == g.s.Seat
+	}, room.ParkOptions{})
+	g.log(room.EventWaitReturn, room.F("seat", g.s.Seat), room.F("reason", reason), room.F("waited_ms", time.Since(start).Milliseconds()))
+	return st, err
 }
 
 // emptyRetries is how many times a seat asks again after an empty reply,

@@ -158,74 +158,63 @@ func waitTimeout(req mcp.CallToolRequest) time.Duration {
 }
 
 func (s *Seat) waitForMessage(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	timer := time.NewTimer(waitTimeout(req))
-	defer timer.Stop()
 	start := time.Now()
-	reason := room.WaitCancelled // each return below says why it returns
+	reason := room.WaitCancelled // what the wait_return line says
 	defer func() { s.logWaitReturn(start, reason) }()
-	var progress <-chan time.Time
 	var token mcp.ProgressToken
-	notify := func() {
-		waited := time.Since(start).Round(time.Second)
-		_ = server.ServerFromContext(ctx).SendNotificationToClient(ctx, "notifications/progress", map[string]any{
-			"progressToken": token,
-			"progress":      waited.Seconds(),
-			"message":       fmt.Sprintf("parked %s, listening for the %s", waited, otherSeat(s.opt.Seat)),
-		})
-	}
 	if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
 		token = req.Params.Meta.ProgressToken
-		t := time.NewTicker(progressEvery)
-		defer t.Stop()
-		progress = t.C
 	}
-	parked := false
-	for {
-		changed := s.notifier.Changed() // before reading, so no change is missed
-		st, err := s.state()
-		if err != nil {
-			reason = room.WaitFailed
-			return fault(err)
+	opts := room.ParkOptions{Timeout: waitTimeout(req), Stop: s.stop}
+	if token != nil {
+		notify := func() {
+			waited := time.Since(start).Round(time.Second)
+			_ = server.ServerFromContext(ctx).SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+				"progressToken": token,
+				"progress":      waited.Seconds(),
+				"message":       fmt.Sprintf("parked %s, listening for the %s", waited, otherSeat(s.opt.Seat)),
+			})
 		}
-		fresh := s.unread(st)
+		// The client learns at once that the seat is listening, then
+		// every progressEvery.
+		opts.OnPark, opts.OnTick, opts.Every = notify, notify, progressEvery
+	}
+	var fresh []room.Message
+	var notes []room.Note
+	st, why, err := room.Park(ctx, s.notifier, s.state, func(st room.State) bool {
+		fresh = s.unread(st)
 		if st.Closed != nil {
-			reason = room.WaitClosed
-			s.markShown(fresh)
-			out := map[string]any{"closed": true, "reason": st.Closed.Reason, "spec_path": st.Closed.SpecPath}
-			if len(fresh) > 0 {
-				out["messages"] = fresh
-			}
-			s.addNotes(out, s.takeNotes(st), st, false)
-			return reply(out)
+			return true
 		}
-		if notes := s.takeNotes(st); len(fresh) > 0 || len(notes) > 0 {
-			reason = room.WaitMessage
-			if len(fresh) == 0 {
-				reason = room.WaitNote // the host's note wakes the seat; it takes no turn
-			}
-			s.markShown(fresh)
-			out := map[string]any{"messages": nonNil(fresh)}
-			s.addNotes(out, notes, st, len(fresh) == 0)
-			return reply(merge(out, s.status(st)))
+		notes = s.takeNotes(st)
+		return len(fresh) > 0 || len(notes) > 0
+	}, opts)
+	reason = why
+	switch why {
+	case room.WaitFailed:
+		return fault(err)
+	case room.WaitClosed:
+		s.markShown(fresh)
+		out := map[string]any{"closed": true, "reason": st.Closed.Reason, "spec_path": st.Closed.SpecPath}
+		if len(fresh) > 0 {
+			out["messages"] = fresh
 		}
-		if !parked && token != nil {
-			notify() // the client learns at once that the seat is listening
+		s.addNotes(out, s.takeNotes(st), st, false)
+		return reply(out)
+	case room.WaitMessage:
+		if len(fresh) == 0 {
+			reason = room.WaitNote // the host's note wakes the seat; it takes no turn
 		}
-		parked = true
-		select {
-		case <-changed:
-		case <-timer.C:
-			reason = room.WaitIdle
-			return reply(s.idle(st))
-		case <-s.stop: // the host is shutting down: the agent calls again elsewhere
-			reason = room.WaitIdle
-			return reply(s.idle(st))
-		case <-ctx.Done():
-			return refuse("wait_for_message was cancelled before the %s posted.", otherSeat(s.opt.Seat))
-		case <-progress:
-			notify()
-		}
+		s.markShown(fresh)
+		out := map[string]any{"messages": nonNil(fresh)}
+		s.addNotes(out, notes, st, len(fresh) == 0)
+		return reply(merge(out, s.status(st)))
+	case room.WaitIdle:
+		// The timeout passed, or the host is shutting down: the agent
+		// calls again (elsewhere).
+		return reply(s.idle(st))
 	}
+	return refuse("wait_for_message was cancelled before the %s posted.", otherSeat(s.opt.Seat))
 }
 
 // idle is the reply when a wait times out. It carries a note when waiting is
