@@ -13,4 +13,24 @@
 // Providers are the only seam to a language model: the deterministic mock
 // (the default, no keys) and the OpenAI-compatible provider (openrouter,
 // openai, ollama, or any server given by a base URL).
+//
+// Where each rule lives:
+//
+//   - the turn order, rounds, the verdict and budgets: engine.go; a
+//     person's notes between rounds: interject.go;
+//   - what a debate saves in its room (messages, the cut turn, closed.json
+//     and why): recorder.go; stopping, resuming and a dead run's lock:
+//     session.go, resume.go, retry.go;
+//   - the typed events every view shares: event.go (the contract where
+//     the code moved on from debate-events.md); the headless output:
+//     headless.go;
+//   - providers: provider.go, mock*.go, openai.go; cost: cost.go;
+//   - coding agents over ACP: agent.go and agentproc.go (starting one),
+//     agentclient.go (RequestPermission: the permission policy, what
+//     --allow-agent-tools allows), agentrestraint.go and agentcodex.go (each
+//     preset's own read-only restraints), agentcopy.go (a disposable copy
+//     for agents without them), agentmark.go and agentreap_linux.go (no
+//     agent process outlives its debate);
+//   - a seat roundtable plays in an MCP room: seat.go, seatplay.go (its
+//     turns; it parks on room.Park like an MCP seat), seatnotes.go.
 package debate

@@ -9,4 +9,25 @@
 // Every refusal (out of turn, budget spent, closed, no spec yet, a peer
 // calling a lead tool) is a tool result with isError and a sentence that
 // tells the agent what to do next; Go errors are internal faults only.
+//
+// Where each rule lives:
+//
+//   - the tools, their arguments and annotations: tools.go (mcp.NewTool
+//     marks a tool destructive unless all four hints are set);
+//   - turn-taking and the round budget: the store (room/append.go,
+//     PostMessage), which every seat shares; post here only words the
+//     store's refusal for the agent (refusals.go);
+//   - parking until the other seat posts: handlers.go waitForMessage, on
+//     room.Park (room/park.go), the loop a played seat uses too; its
+//     wait_return line: waitlog.go;
+//   - a person's note reaching a parked seat: notes.go (takeNotes, read
+//     inside the park loop, so a note wakes the seat);
+//   - what agents of the original server expect on the wire: compat.go;
+//     replies: reply.go; a large read_room: splice.go, readroom.go;
+//   - the HTTP host: host.go (rooms and their services), http.go (the order
+//     of checks on a request), bearer.go (the Authorization header: the
+//     store keeps only hashes and grants, room.TokenSet.Authorize),
+//     authguard.go (wrong-token waves), httpguard.go (Origin and Host),
+//     caps.go (sessions, waits and streams per token and per host),
+//     hostlive.go and hostpicker.go (rooms added while serving).
 package mcpserver
