@@ -79,12 +79,15 @@ func TestLLMAgentDebate(t *testing.T) {
 				w := watchProcs(t, "HOME="+home, isOwnGroup)
 				out, errOut, code = runIn(t, env, cwd, args...)
 				groups = w.finish(t)
-				// The tiny model sometimes gives qwen nothing to say, and
-				// qwen fails its turn with this; the debate is then saved as
-				// failed, as it should be. Run it again in a fresh room, as
-				// the seat test does, at most twice.
-				if code != 0 && strings.Contains(errOut, "Model stream ended with empty response text") && try < 3 {
-					t.Logf("try %d: %s; running the debate again in a fresh room", try, strings.TrimSpace(tail(errOut, 300)))
+				// The tiny model sometimes gives an agent nothing to say:
+				// qwen then fails its turn with this (the debate is saved as
+				// failed, as it should be), and opencode ends its turn blank.
+				// Run the debate again in a fresh room, as the seat test
+				// does, at most twice.
+				emptied := code != 0 && strings.Contains(errOut, "Model stream ended with empty response text")
+				blank := code == 0 && blankTurn(out, d.persona)
+				if (emptied || blank) && try < 3 {
+					t.Logf("try %d: %s (blank turn: %v); running the debate again in a fresh room", try, strings.TrimSpace(tail(errOut, 300)), blank)
 					if err := os.RemoveAll(filepath.Join(cwd, room.Folder)); err != nil {
 						t.Fatal(err)
 					}
@@ -282,4 +285,16 @@ func keys[V any](m map[string]V) []string {
 		ks = append(ks, k)
 	}
 	return ks
+}
+
+// blankTurn reports whether the jsonl output of a debate ends persona's
+// turn with nothing but spaces.
+func blankTurn(out, persona string) bool {
+	for _, line := range strings.Split(out, "\n") {
+		var ev debate.Event
+		if json.Unmarshal([]byte(line), &ev) == nil && ev.Type == debate.EventTurnEnd && ev.Agent == persona {
+			return strings.TrimSpace(ev.Text) == ""
+		}
+	}
+	return false
 }
