@@ -18,10 +18,22 @@
 // 30 s on a local one).
 //
 // Where this store has moved on from room-format.md, this comment is the
-// contract. Beside the original's files a room may hold: drafts/<seat>.json
-// (the text a played seat or persona is composing; never a message),
+// contract. A room's seats are an ordered list of names (Config.Seats): the
+// lead and the peer for an MCP room, unless room.json carries a "seats"
+// array (written only when the list is not that default, so the original
+// server's rooms stay byte for byte as they were); a debate room's
+// personas in speaking order, then "moderator". A seat's files are named
+// by SeatFile: lead and peer as themselves, any other name as a slug and a
+// hash of it, so a persona's name never reaches the file system; the real
+// name is inside the file. Beside the original's files a room may hold:
+// drafts/<SeatFile(seat)>.json (the text any seat is composing, a played
+// seat, a person, a debate persona or the moderator, with "seat" its real
+// name; never a message; a debate's run writes it at most ~30 times a
+// second per seat and removes it when the turn ends, so a closed room has
+// none),
 // notes/ (a person's steering notes, one immutable file each, never a
-// message), seats/<seat>.lock (who holds a seat: an MCP seat server, the
+// message; they name a sender, not a seat), seats/<SeatFile(seat)>.lock
+// (who holds a seat: an MCP seat server, the
 // host, roundtable seat or a person, with its pid; readers decide "gone"
 // from the lock), run.lock (the process running a debate, with its pid: a
 // free lock on an open debate means its process ended without closing it),
