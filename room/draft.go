@@ -79,6 +79,20 @@ func (r *Room) ClearDraft(seat string) error {
 	return nil
 }
 
+// ClearDrafts removes the draft of every seat of the room, then the drafts
+// folder when nothing else is in it: what a debate's run does when the
+// room closes, so a closed room has no drafts/.
+func (r *Room) ClearDrafts() error {
+	var first error
+	for _, seat := range r.cfg.Seats() {
+		if err := r.ClearDraft(seat); err != nil && first == nil {
+			first = err
+		}
+	}
+	_ = os.Remove(DraftsDir(r.dir)) // fails, harmlessly, when not empty
+	return first
+}
+
 // Drafts reads the drafts being composed, in the room's seat order. A file
 // that is missing, torn, too large, about a seat the room does not have,
 // or not under its seat's name is skipped: drafts are a view of work in
