@@ -17,6 +17,13 @@
 // second where events may be missing, as on a network filesystem; every
 // 30 s on a local one).
 //
+// Readers follow a room through Feed: a snapshot, then every change in
+// order (messages, notes, drafts, the close), built on the room's one
+// Notifier, which tells drafts apart so state readers are not woken by
+// them. A debate's run writes everything a screen draws into the store, so
+// a Feed shows a debate streaming in this process, in another, or (through
+// a host's mirror) on another machine, and a finished one the same way.
+//
 // Where this store has moved on from room-format.md, this comment is the
 // contract. A room's seats are an ordered list of names (Config.Seats): the
 // lead and the peer for an MCP room, unless room.json carries a "seats"
