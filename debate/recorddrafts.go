@@ -10,8 +10,8 @@ import (
 
 // DraftInterval is the least time between two writes of one seat's draft:
 // a debate streaming at any token rate writes each speaker's text in
-// progress at most ~30 times a second.
-const DraftInterval = 33 * time.Millisecond
+// progress at most 30 times in any second.
+const DraftInterval = time.Second / 30
 
 // drafts writes the text each speaker of a recorded debate has said so far
 // of its turn as the seat's draft in the room (room.Draft), so a reader of
@@ -27,7 +27,11 @@ type drafts struct {
 	seats map[string]*draftSeat
 	// last is when each seat's draft was last written, across its turns,
 	// so short turns in quick succession keep to the rate too.
-	last   map[string]time.Time
+	last map[string]time.Time
+	// onDisk holds the seats whose draft file this writer wrote and has
+	// not removed: a turn that ended before its first write removes
+	// nothing.
+	onDisk map[string]bool
 	closed bool
 	// io is held while a draft file is written or removed, so a turn's
 	// end, which removes its draft, never races a write of it.
@@ -38,6 +42,9 @@ type drafts struct {
 	running bool
 
 	writes atomic.Int64 // draft files written, for the benchmarks
+	// onWrite, when set (benchmarks), hears of each write as it is
+	// decided, under mu.
+	onWrite func(seat string, at time.Time)
 }
 
 // draftSeat is one speaker's turn in progress.
@@ -49,7 +56,7 @@ type draftSeat struct {
 }
 
 func newDrafts(r *room.Room) *drafts {
-	return &drafts{r: r, seats: map[string]*draftSeat{}, last: map[string]time.Time{}, wake: make(chan struct{}, 1)}
+	return &drafts{r: r, seats: map[string]*draftSeat{}, last: map[string]time.Time{}, onDisk: map[string]bool{}, wake: make(chan struct{}, 1)}
 }
 
 // begin starts seat's turn, spoken by agent (the model label).
@@ -74,6 +81,9 @@ func (d *drafts) token(seat, text string) {
 		d.seats[seat] = s
 	}
 	s.text = append(s.text, text...)
+	// Only a seat turning dirty wakes the writer: one already dirty is
+	// either about to be written or has the writer's timer set for it.
+	wake := !s.dirty
 	s.dirty = true
 	if !d.running {
 		d.running = true
@@ -81,9 +91,11 @@ func (d *drafts) token(seat, text string) {
 		go d.run(d.stop, d.done)
 	}
 	d.mu.Unlock()
-	select {
-	case d.wake <- struct{}{}:
-	default:
+	if wake {
+		select {
+		case d.wake <- struct{}{}:
+		default:
+		}
 	}
 }
 
@@ -95,11 +107,17 @@ func (d *drafts) end(seat string) {
 	d.mu.Unlock()
 }
 
-// clear removes seat's draft file.
+// clear removes seat's draft file, if this writer wrote one.
 func (d *drafts) clear(seat string) {
 	d.io.Lock()
-	_ = d.r.ClearDraft(seat) // a draft left behind is a view, never an error
-	d.io.Unlock()
+	defer d.io.Unlock()
+	d.mu.Lock()
+	wrote := d.onDisk[seat]
+	delete(d.onDisk, seat)
+	d.mu.Unlock()
+	if wrote {
+		_ = d.r.ClearDraft(seat) // a draft left behind is a view, never an error
+	}
 }
 
 // close stops the writer and removes every draft of the room, so a closed
@@ -161,6 +179,10 @@ func (d *drafts) flush() time.Duration {
 		}
 		s.dirty = false
 		d.last[seat] = now
+		d.onDisk[seat] = true
+		if d.onWrite != nil {
+			d.onWrite(seat, now)
+		}
 		due = append(due, room.Draft{Seat: seat, Agent: s.agent, StartedAt: s.started, Text: string(s.text)})
 	}
 	d.mu.Unlock()
