@@ -96,14 +96,53 @@ type Recorder struct {
 	budget   string                     // the budget event's reason: the room closes complete, saying so
 	err      error
 	closed   bool
+	// drafts writes each speaker's turn in progress as its seat's draft
+	// (nil: drafts off, see WithoutDrafts); moderator is the moderator's
+	// name, whose tokens (if any) are the moderator seat's.
+	drafts    *drafts
+	moderator string
+	seats     map[string]bool
 }
 
 // maxSavedActivity bounds the activity lines saved with one message, so a
 // busy agent cannot bloat the room; the latest are kept.
 const maxSavedActivity = 200
 
-// NewRecorder returns a recorder writing into r (from CreateRoom).
-func NewRecorder(r *room.Room) *Recorder { return &Recorder{r: r} }
+// NewRecorder returns a recorder writing into r (from CreateRoom). While a
+// persona speaks, its text so far is its seat's draft in the room,
+// rewritten at most every DraftInterval and removed when the turn's
+// message is written, when the turn is cut, and when the room closes.
+func NewRecorder(r *room.Room) *Recorder {
+	rc := &Recorder{r: r, drafts: newDrafts(r), seats: map[string]bool{}}
+	for _, s := range r.Config().Seats() {
+		rc.seats[s] = true
+	}
+	if m := r.Config().Moderator; m != nil {
+		rc.moderator = m.Name
+	}
+	return rc
+}
+
+// WithoutDrafts turns the drafts off: only finished turns reach the room
+// (what the benchmarks compare the drafts against). Call it before the
+// first event.
+func (rc *Recorder) WithoutDrafts() *Recorder {
+	rc.drafts = nil
+	return rc
+}
+
+// draftSeat is the seat a speaker's draft belongs to: the persona's name,
+// or the moderator seat for the moderator; "" when the room has no such
+// seat (its draft is not written).
+func (rc *Recorder) draftSeat(agent string) string {
+	if agent != "" && agent == rc.moderator {
+		return room.SeatModerator
+	}
+	if rc.seats[agent] {
+		return agent
+	}
+	return ""
+}
 
 // Room is the room being written.
 func (rc *Recorder) Room() *room.Room { return rc.r }
@@ -115,8 +154,18 @@ func (rc *Recorder) Err() error { return rc.err }
 // so far; a failed write does not stop later ones.
 func (rc *Recorder) Handle(ev Event) error {
 	switch ev.Type {
+	case EventTurnStart:
+		if seat := rc.draftSeat(ev.Agent); seat != "" && rc.drafts != nil {
+			rc.drafts.begin(seat, ev.Model)
+		}
+	case EventToken:
+		if seat := rc.draftSeat(ev.Agent); seat != "" && rc.drafts != nil {
+			rc.drafts.token(seat, ev.Text)
+		}
 	case EventTurnEnd:
 		rc.flush("")
+		seat := rc.draftSeat(ev.Agent)
+		rc.endDraft(seat)
 		act := rc.takeActivity(ev.Agent)
 		if ev.Incomplete {
 			e := ev
@@ -124,8 +173,11 @@ func (rc *Recorder) Handle(ev Event) error {
 			break
 		}
 		rc.write(room.Post{Seat: ev.Agent, Agent: ev.Model, Kind: KindTurn, Text: orNoReply(ev.Text), Round: ev.Round, Activity: act, Usage: roomUsage(ev.Usage)})
+		rc.clearDraft(seat)
 	case EventSummary:
 		rc.flush("")
+		rc.endDraft(room.SeatModerator)
+		defer rc.clearDraft(room.SeatModerator)
 		var act []room.Activity
 		for name := range rc.activity {
 			// The moderator's agent: the only speaker left with activity
@@ -171,9 +223,23 @@ func (rc *Recorder) Handle(ev Event) error {
 		rc.close(ReasonFailed + why)
 	case EventNote:
 		rc.note(ev)
-	case EventSessionStart, EventRoundStart, EventTurnStart, EventToken, EventRetry, EventRoundEnd, EventPause:
+	case EventSessionStart, EventRoundStart, EventRetry, EventRoundEnd, EventPause:
 	}
 	return rc.err
+}
+
+// endDraft stops writing seat's draft ("" and drafts off: nothing).
+func (rc *Recorder) endDraft(seat string) {
+	if seat != "" && rc.drafts != nil {
+		rc.drafts.end(seat)
+	}
+}
+
+// clearDraft removes seat's draft once its message is written.
+func (rc *Recorder) clearDraft(seat string) {
+	if seat != "" && rc.drafts != nil {
+		rc.drafts.clear(seat)
+	}
 }
 
 // takeActivity returns and forgets what name's agent did.
@@ -204,6 +270,7 @@ func (rc *Recorder) flush(why string) {
 	}
 	text := strings.TrimRight(ev.Text, "\n ") + "\n\n*[incomplete: " + oneLine(why) + "]*"
 	rc.write(room.Post{Seat: ev.Agent, Agent: ev.Model, Kind: KindIncomplete, Text: text, Round: ev.Round, Activity: act, Usage: roomUsage(ev.Usage)})
+	rc.clearDraft(rc.draftSeat(ev.Agent))
 }
 
 func (rc *Recorder) write(p room.Post) {
@@ -225,6 +292,10 @@ func (rc *Recorder) closeWith(reason, detail string) {
 		return
 	}
 	rc.closed = true
+	if rc.drafts != nil {
+		// Before closed.json: a reader that sees the close sees no draft.
+		rc.drafts.close()
+	}
 	if _, err := rc.r.Close(room.CloseOptions{Reason: reason, Detail: oneLine(detail)}); err != nil {
 		rc.fail(err)
 	}

@@ -35,15 +35,45 @@ type DirWatch struct {
 	done    chan struct{}
 	inotify bool
 	local   bool // every folder is on a filesystem whose events are complete
+
+	side *sideTopic // a second kind of change, reported apart (nil: none)
+}
+
+// sideTopic is a second kind of change a DirWatch reports on its own
+// channel and count, so readers of the first are not woken by it: the
+// room Notifier's drafts, which change up to ~30 times a second per seat
+// while a debate streams, beside its messages, notes and close.
+type sideTopic struct {
+	match func(path string) bool
+	sig   func() string
+	gen   atomic.Uint64
+	mu    sync.Mutex
+	ch    chan struct{}
+}
+
+func (t *sideTopic) fire() {
+	t.gen.Add(1)
+	t.mu.Lock()
+	close(t.ch)
+	t.ch = make(chan struct{})
+	t.mu.Unlock()
 }
 
 // WatchDirs starts a DirWatch. The folders that exist are watched before it
 // returns, so a change made after the call is never missed. It runs until
 // ctx ends or Close.
 func WatchDirs(ctx context.Context, paths func() []string, match func(string) bool, sig func() string) *DirWatch {
+	return watchDirs(ctx, paths, match, sig, nil)
+}
+
+// watchDirs is WatchDirs with a side topic (nil: none).
+func watchDirs(ctx context.Context, paths func() []string, match func(string) bool, sig func() string, side *sideTopic) *DirWatch {
 	ctx, cancel := context.WithCancel(ctx)
+	if side != nil {
+		side.ch = make(chan struct{})
+	}
 	d := &DirWatch{
-		paths: paths, match: match, sig: sig,
+		paths: paths, match: match, sig: sig, side: side,
 		ch: make(chan struct{}), added: map[string]bool{}, cancel: cancel, done: make(chan struct{}),
 	}
 	if w, err := fsnotify.NewWatcher(); err == nil {
@@ -52,7 +82,11 @@ func WatchDirs(ctx context.Context, paths func() []string, match func(string) bo
 	d.addAll(true)
 	d.local = d.inotify && d.allComplete()
 	last := d.sig()
-	go d.run(ctx, last)
+	sideLast := ""
+	if side != nil {
+		sideLast = side.sig()
+	}
+	go d.run(ctx, last, sideLast)
 	return d
 }
 
@@ -82,6 +116,15 @@ func (d *DirWatch) fire() {
 	close(d.ch)
 	d.ch = make(chan struct{})
 	d.mu.Unlock()
+}
+
+// fireAll fires both topics: when events may have been lost, or a folder
+// appeared that may hold either.
+func (d *DirWatch) fireAll() {
+	d.fire()
+	if d.side != nil {
+		d.side.fire()
+	}
 }
 
 // allComplete reports whether every folder watched at the start, and the
@@ -117,14 +160,14 @@ func (d *DirWatch) addAll(initial bool) {
 				d.added[p] = true
 				again = true
 				if !initial {
-					d.fire()
+					d.fireAll()
 				}
 			}
 		}
 	}
 }
 
-func (d *DirWatch) run(ctx context.Context, last string) {
+func (d *DirWatch) run(ctx context.Context, last, sideLast string) {
 	defer close(d.done)
 	var events chan fsnotify.Event
 	var errs chan error
@@ -154,6 +197,8 @@ func (d *DirWatch) run(ctx context.Context, last string) {
 			}
 			if d.match(ev.Name) {
 				d.fire()
+			} else if d.side != nil && d.side.match(ev.Name) {
+				d.side.fire()
 			}
 			if ev.Has(fsnotify.Create) {
 				d.addAll(false)
@@ -164,7 +209,7 @@ func (d *DirWatch) run(ctx context.Context, last string) {
 				continue
 			}
 			d.addAll(false) // overflow or trouble: events may be lost,
-			d.fire()        // so watch what appeared and let readers look again
+			d.fireAll()     // so watch what appeared and let readers look again
 		case <-tick.C:
 			// Only the signature is read each tick: a folder appearing
 			// inside a watched one sends an event, and one the events
@@ -175,6 +220,13 @@ func (d *DirWatch) run(ctx context.Context, last string) {
 				last = s
 				d.addAll(false)
 				d.fire()
+			}
+			if d.side != nil {
+				if s := d.side.sig(); s != sideLast {
+					sideLast = s
+					d.addAll(false)
+					d.side.fire()
+				}
 			}
 		}
 	}

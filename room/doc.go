@@ -17,11 +17,30 @@
 // second where events may be missing, as on a network filesystem; every
 // 30 s on a local one).
 //
+// Readers follow a room through Feed: a snapshot, then every change in
+// order (messages, notes, drafts, the close), built on the room's one
+// Notifier, which tells drafts apart so state readers are not woken by
+// them. A debate's run writes everything a screen draws into the store, so
+// a Feed shows a debate streaming in this process, in another, or (through
+// a host's mirror) on another machine, and a finished one the same way.
+//
 // Where this store has moved on from room-format.md, this comment is the
-// contract. Beside the original's files a room may hold: drafts/<seat>.json
-// (the text a played seat or persona is composing; never a message),
+// contract. A room's seats are an ordered list of names (Config.Seats): the
+// lead and the peer for an MCP room, unless room.json carries a "seats"
+// array (written only when the list is not that default, so the original
+// server's rooms stay byte for byte as they were); a debate room's
+// personas in speaking order, then "moderator". A seat's files are named
+// by SeatFile: lead and peer as themselves, any other name as a slug and a
+// hash of it, so a persona's name never reaches the file system; the real
+// name is inside the file. Beside the original's files a room may hold:
+// drafts/<SeatFile(seat)>.json (the text any seat is composing, a played
+// seat, a person, a debate persona or the moderator, with "seat" its real
+// name; never a message; a debate's run writes it at most ~30 times a
+// second per seat and removes it when the turn ends, so a closed room has
+// none),
 // notes/ (a person's steering notes, one immutable file each, never a
-// message), seats/<seat>.lock (who holds a seat: an MCP seat server, the
+// message; they name a sender, not a seat), seats/<SeatFile(seat)>.lock
+// (who holds a seat: an MCP seat server, the
 // host, roundtable seat or a person, with its pid; readers decide "gone"
 // from the lock), run.lock (the process running a debate, with its pid: a
 // free lock on an open debate means its process ended without closing it),

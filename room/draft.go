@@ -7,15 +7,15 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"time"
 )
 
-// Draft is the text a seat played by roundtable (`roundtable seat`) is
-// composing, before it becomes one message. It lives in
-// <room>/drafts/<seat>.json, outside messages/, so the store never counts
-// it and the original server never sees it; watchers show it live.
+// Draft is the text a seat is composing, before it becomes one message: a
+// seat played by roundtable (`roundtable seat`), a person at the keyboard,
+// a debate's persona or its moderator. It lives in
+// <room>/drafts/<SeatFile(seat)>.json, outside messages/, so the store
+// never counts it and the original server never sees it; watchers show it
+// live. Seat is the seat's real name: readers match by it.
 type Draft struct {
 	Seat      string    `json:"seat"`
 	Agent     string    `json:"agent"`
@@ -30,11 +30,28 @@ const maxDraftBytes = 6*MaxTextBytes + 64<<10
 // DraftsDir is the folder holding the drafts of the room in roomDir.
 func DraftsDir(roomDir string) string { return filepath.Join(roomDir, "drafts") }
 
+// DraftFile is the path of seat's draft in the room in roomDir.
+func DraftFile(roomDir, seat string) string {
+	return filepath.Join(DraftsDir(roomDir), SeatFile(seat)+".json")
+}
+
+// DraftFiles are the paths of the drafts of every seat of the room, in
+// seat order: what a reader stats to notice a draft change.
+func (r *Room) DraftFiles() []string {
+	seats := r.cfg.Seats()
+	out := make([]string, len(seats))
+	for i, s := range seats {
+		out[i] = DraftFile(r.dir, s)
+	}
+	return out
+}
+
 // WriteDraft replaces d.Seat's draft with d, atomically: a reader sees the
-// old draft or the new one, never a torn file.
+// old draft or the new one, never a torn file. d.Seat must be a seat of
+// the room (ErrBadSeat).
 func (r *Room) WriteDraft(d Draft) error {
-	if d.Seat != SeatLead && d.Seat != SeatPeer {
-		return fmt.Errorf("%w: a draft belongs to the lead or the peer, not %q", ErrBadSeat, d.Seat)
+	if err := r.checkSeat(d.Seat); err != nil {
+		return fmt.Errorf("a draft belongs to a seat of the room: %w", err)
 	}
 	dir := DraftsDir(r.dir)
 	if err := mkdirNoLink(dir); err != nil {
@@ -44,7 +61,7 @@ func (r *Room) WriteDraft(d Draft) error {
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(filepath.Join(dir, d.Seat+".json"), data); err != nil {
+	if err := writeAtomic(DraftFile(r.dir, d.Seat), data); err != nil {
 		return fmt.Errorf("write the %s draft of room %s: %w", d.Seat, r.cfg.Room, err)
 	}
 	return nil
@@ -52,40 +69,71 @@ func (r *Room) WriteDraft(d Draft) error {
 
 // ClearDraft removes seat's draft; a draft that is not there is fine.
 func (r *Room) ClearDraft(seat string) error {
-	err := os.Remove(filepath.Join(DraftsDir(r.dir), seat+".json"))
+	if !validSeatName(seat) {
+		return nil // no such file can exist
+	}
+	err := os.Remove(DraftFile(r.dir, seat))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("clear the %s draft of room %s: %w", seat, r.cfg.Room, err)
 	}
 	return nil
 }
 
-// Drafts reads the drafts being composed, the lead's first. A file that is
-// missing, torn, too large or about another seat is skipped: drafts are a
-// view of work in progress, never something to fail on.
+// ClearDrafts removes the draft of every seat of the room, then the drafts
+// folder when nothing else is in it: what a debate's run does when the
+// room closes, so a closed room has no drafts/.
+func (r *Room) ClearDrafts() error {
+	var first error
+	for _, seat := range r.cfg.Seats() {
+		if err := r.ClearDraft(seat); err != nil && first == nil {
+			first = err
+		}
+	}
+	_ = os.Remove(DraftsDir(r.dir)) // fails, harmlessly, when not empty
+	return first
+}
+
+// Drafts reads the drafts being composed, in the room's seat order. A file
+// that is missing, torn, too large, about a seat the room does not have,
+// or not under its seat's name is skipped: drafts are a view of work in
+// progress, never something to fail on.
 func (r *Room) Drafts() ([]Draft, error) {
-	names, err := listNames(DraftsDir(r.dir))
+	return readDrafts(r.dir, r.cfg.Seats())
+}
+
+func readDrafts(dir string, seats []string) ([]Draft, error) {
+	names, err := listNames(DraftsDir(dir))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
 		return nil, err
 	}
-	var out []Draft
+	byFile := make(map[string]int, len(seats)) // file name → seat index
+	for i, s := range seats {
+		byFile[SeatFile(s)+".json"] = i
+	}
+	found := make([]*Draft, len(seats))
 	for _, n := range names {
-		seat, ok := strings.CutSuffix(n, ".json")
-		if !ok || (seat != SeatLead && seat != SeatPeer) {
+		i, ok := byFile[n]
+		if !ok {
 			continue
 		}
-		data, err := readRegular(filepath.Join(DraftsDir(r.dir), n), maxDraftBytes)
+		data, err := readRegular(filepath.Join(DraftsDir(dir), n), maxDraftBytes)
 		if err != nil {
 			continue
 		}
 		var d Draft
-		if json.Unmarshal(data, &d) != nil || d.Seat != seat {
+		if json.Unmarshal(data, &d) != nil || d.Seat != seats[i] {
 			continue
 		}
-		out = append(out, d)
+		found[i] = &d
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Seat == SeatLead && out[j].Seat != SeatLead })
+	var out []Draft
+	for _, d := range found {
+		if d != nil {
+			out = append(out, *d)
+		}
+	}
 	return out, nil
 }

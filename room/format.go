@@ -39,7 +39,8 @@ const maxFileBytes = 4 << 20
 
 // Config is room.json. Mode, Agents and Rounds are set only for debates;
 // Personas and Moderator too, so a debate can be run again from its room
-// (extra fields, which readers of the format ignore).
+// (extra fields, which readers of the format ignore). SeatNames only when
+// an MCP room's seats are not the default lead and peer.
 type Config struct {
 	Room      string        `json:"room"`
 	Topic     string        `json:"topic"`
@@ -51,6 +52,9 @@ type Config struct {
 	Rounds    int           `json:"rounds,omitempty"`
 	Personas  []PersonaInfo `json:"personas,omitempty"`
 	Moderator *PersonaInfo  `json:"moderator,omitempty"`
+	// SeatNames is the seats of an MCP room that has other seats than the
+	// lead and the peer; left out when it has those (see Seats).
+	SeatNames []string `json:"seats,omitempty"`
 }
 
 // PersonaInfo is who sat at a debate: the name (the seat of its messages)

@@ -3,6 +3,7 @@ package room
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -228,14 +229,26 @@ func mirrorClosed(dir, name string, c Closed) error {
 }
 
 // mirrorDrafts makes the mirror's drafts those of ds: a seat's draft is
-// written, or removed when ds has none for it.
+// written, or removed when ds has none for it. The seats are those of the
+// mirror's room.json (the default when it cannot be read yet).
 func mirrorDrafts(dir string, ds []Draft) []string {
 	var bad []string
+	seats := DefaultSeats()
+	if data, err := readRegular(filepath.Join(dir, "room.json"), 1<<20); err == nil {
+		var cfg Config
+		if json.Unmarshal(data, &cfg) == nil {
+			seats = cfg.Seats()
+		}
+	}
+	have := map[string]bool{}
+	for _, s := range seats {
+		have[s] = true
+	}
 	want := map[string]Draft{}
 	for _, d := range ds {
 		switch {
-		case d.Seat != SeatLead && d.Seat != SeatPeer:
-			bad = append(bad, fmt.Sprintf("a draft for the seat %q, not lead or peer", d.Seat))
+		case !have[d.Seat]:
+			bad = append(bad, fmt.Sprintf("a draft for the seat %q, which the room does not have", d.Seat))
 		case len(d.Text) > MaxTextBytes || len(d.Agent) > 4<<10:
 			bad = append(bad, fmt.Sprintf("the %s draft is too large", d.Seat))
 		default:
@@ -246,8 +259,8 @@ func mirrorDrafts(dir string, ds []Draft) []string {
 	if err := mkdirNoLink(ddir); err != nil {
 		return append(bad, err.Error())
 	}
-	for _, seat := range []string{SeatLead, SeatPeer} {
-		p := filepath.Join(ddir, seat+".json")
+	for _, seat := range seats {
+		p := DraftFile(dir, seat)
 		d, ok := want[seat]
 		if !ok {
 			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -45,17 +45,18 @@ type SeatLock struct {
 	pid string // where the holder's pid is written (see seatlock_*.go)
 }
 
-// LockSeat takes seat for this process, or returns a *SeatTakenError naming
-// the process that holds it. Release it with Unlock.
+// LockSeat takes seat, one of the room's seats (ErrBadSeat otherwise), for
+// this process, or returns a *SeatTakenError naming the process that holds
+// it. Release it with Unlock. The lock is seats/<SeatFile(seat)>.lock.
 func (r *Room) LockSeat(seat string) (*SeatLock, error) {
-	if err := ValidateSeat(seat); err != nil {
+	if err := r.checkSeat(seat); err != nil {
 		return nil, err
 	}
 	dir := SeatsDir(r.dir)
 	if err := mkdirNoLink(dir); err != nil {
 		return nil, fmt.Errorf("create %s: %w", dir, err)
 	}
-	l, pid, err := lockHolder(filepath.Join(dir, seat+".lock"))
+	l, pid, err := lockHolder(seatLockFile(r.dir, seat))
 	if err != nil {
 		return nil, fmt.Errorf("lock the %s seat of room %s: %w", seat, r.cfg.Room, err)
 	}
@@ -126,10 +127,15 @@ func readLock(path string) Holder {
 // SeatHolder says who holds seat of the room in dir by its lock: a person
 // at the keyboard, a `roundtable seat`, or an agent's seat server.
 func SeatHolder(dir, seat string) Holder {
-	if ValidateSeat(seat) != nil {
+	if !validSeatName(seat) {
 		return Holder{}
 	}
-	return readLock(filepath.Join(SeatsDir(dir), seat+".lock"))
+	return readLock(seatLockFile(dir, seat))
+}
+
+// seatLockFile is the lock of seat in the room in dir.
+func seatLockFile(dir, seat string) string {
+	return filepath.Join(SeatsDir(dir), SeatFile(seat)+".lock")
 }
 
 // RunFile is the lock a debate's run holds in its room while it runs.

@@ -102,7 +102,7 @@ func DiscardNew(r *Room, seat string) error {
 			return nil
 		}
 	}
-	for sub, allowed := range map[string]string{"messages": "", "seats": seat + ".lock"} {
+	for sub, allowed := range map[string]string{"messages": "", "seats": SeatFile(seat) + ".lock"} {
 		list, err := os.ReadDir(filepath.Join(r.dir, sub))
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err

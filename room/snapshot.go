@@ -315,7 +315,7 @@ var ObservePoll = 250 * time.Millisecond
 func (r *Room) SnapshotWait(ctx context.Context, c Cursor, wait time.Duration, changed func() <-chan struct{}) (Snapshot, error) {
 	deadline := time.Now().Add(min(wait, MaxObserveWait*time.Second))
 	sidecar := func() string {
-		return StatSig(append([]string{filepath.Join(r.dir, LogFile)}, draftFiles(r.dir)...)...)
+		return StatSig(append([]string{filepath.Join(r.dir, LogFile)}, r.DraftFiles()...)...)
 	}
 	for {
 		var ch <-chan struct{}
@@ -353,10 +353,4 @@ func isClosed(ch <-chan struct{}) bool {
 	default:
 		return false
 	}
-}
-
-// draftFiles are the two draft files of the room in dir.
-func draftFiles(dir string) []string {
-	d := DraftsDir(dir)
-	return []string{filepath.Join(d, SeatLead+".json"), filepath.Join(d, SeatPeer+".json")}
 }

@@ -84,6 +84,9 @@ type CreateOptions struct {
 	Rounds    int
 	Personas  []PersonaInfo
 	Moderator *PersonaInfo
+	// Seats are an MCP room's seats when not the default lead and peer
+	// (Config.Seats); ignored for a debate, whose personas are its seats.
+	Seats []string
 }
 
 // Create opens room name under cwd, creating it when it does not exist. The
@@ -95,6 +98,13 @@ func Create(cwd, name string, opt CreateOptions) (r *Room, created bool, err err
 	}
 	if len(opt.Topic) > MaxTopicBytes {
 		return nil, false, &TooLargeError{What: "topic", Size: len(opt.Topic), Limit: MaxTopicBytes}
+	}
+	seats, err := checkSeatList(opt.Seats)
+	if err != nil {
+		return nil, false, err
+	}
+	if opt.Mode == ModeDebate {
+		seats = nil // a debate's personas are its seats
 	}
 	cwd, err = ResolveDir(cwd)
 	if err != nil {
@@ -120,6 +130,7 @@ func Create(cwd, name string, opt CreateOptions) (r *Room, created bool, err err
 		CreatedAt: formatTime(time.Now()),
 		Mode:      opt.Mode, Agents: opt.Agents, Rounds: opt.Rounds,
 		Personas: opt.Personas, Moderator: opt.Moderator,
+		SeatNames: seats,
 	}
 	data, err := encodeJSON(cfg)
 	if err != nil {

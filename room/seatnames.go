@@ -1,0 +1,124 @@
+package room
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// A room's seats are names, in order. An MCP room has the lead and the
+// peer (DefaultSeats) unless its room.json lists others under "seats"; a
+// debate room's seats are its personas, in speaking order, then the
+// moderator's (SeatModerator), who gives the verdict.
+//
+// A seat's files (drafts/<file>.json, seats/<file>.lock) are named by
+// SeatFile: the lead and the peer keep their own names, which the original
+// server's tools and older readers know; any other seat, whatever its name
+// holds (spaces, other scripts, "..", slashes), gets a lowercase ASCII slug
+// and a short hash of the name, so it is always one safe file name. The
+// seat's real name is in the file (a draft's "seat"), and readers match by
+// it.
+
+// DefaultSeats are the seats of an MCP room whose room.json lists none.
+func DefaultSeats() []string { return []string{SeatLead, SeatPeer} }
+
+// maxSeatBytes bounds a seat's name.
+const maxSeatBytes = 256
+
+// Seats is the room's seats in order: see the comment above.
+func (c Config) Seats() []string {
+	if c.IsDebate() {
+		var out []string
+		if len(c.Personas) > 0 {
+			for _, p := range c.Personas {
+				out = append(out, p.Name)
+			}
+		} else {
+			out = append(out, c.Agents...)
+		}
+		if !slices.Contains(out, SeatModerator) {
+			out = append(out, SeatModerator)
+		}
+		return out
+	}
+	if len(c.SeatNames) > 0 {
+		return slices.Clone(c.SeatNames)
+	}
+	return DefaultSeats()
+}
+
+// HasSeat reports whether seat is one of the room's seats.
+func (c Config) HasSeat(seat string) bool {
+	if seat == "" {
+		return false
+	}
+	return slices.Contains(c.Seats(), seat)
+}
+
+// checkSeat refuses a seat that is not one of the room's (ErrBadSeat).
+func (r *Room) checkSeat(seat string) error {
+	if r.cfg.HasSeat(seat) {
+		return nil
+	}
+	return fmt.Errorf("%w: %q is not a seat of room %s (its seats: %s)", ErrBadSeat, seat, r.cfg.Room, strings.Join(r.cfg.Seats(), ", "))
+}
+
+// validSeatName reports whether name can be a seat at all: not empty,
+// valid UTF-8, without control characters, at most maxSeatBytes.
+func validSeatName(name string) bool {
+	if name == "" || len(name) > maxSeatBytes || !utf8.ValidString(name) {
+		return false
+	}
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// checkSeatList validates the seats a new room is created with: distinct
+// valid names, at least two. The default list comes back nil, so room.json
+// leaves it out and stays as the original server writes it.
+func checkSeatList(seats []string) ([]string, error) {
+	if len(seats) == 0 || slices.Equal(seats, DefaultSeats()) {
+		return nil, nil
+	}
+	if len(seats) < 2 {
+		return nil, fmt.Errorf("%w: a room needs at least two seats, not %q", ErrBadSeat, seats)
+	}
+	seen := map[string]bool{}
+	for _, s := range seats {
+		if !validSeatName(s) {
+			return nil, fmt.Errorf("%w: %q: a seat is 1-%d bytes of text without control characters", ErrBadSeat, s, maxSeatBytes)
+		}
+		if seen[s] {
+			return nil, fmt.Errorf("%w: the seat %q is listed twice", ErrBadSeat, s)
+		}
+		seen[s] = true
+	}
+	return slices.Clone(seats), nil
+}
+
+// SeatFile is the file name stem of seat's files (its draft, its lock):
+// "lead" and "peer" as they are; any other name as a lowercase ASCII slug
+// of at most 32 characters, a dash and 8 hex characters of its SHA-256
+// ("dr-ada-lovelace-1f2e3d4c"), so no name can leave its folder or collide
+// with another's.
+func SeatFile(seat string) string {
+	if seat == SeatLead || seat == SeatPeer {
+		return seat
+	}
+	sum := sha256.Sum256([]byte(seat))
+	slug := Slug(seat)
+	if len(slug) > 32 {
+		slug = strings.Trim(slug[:32], "-")
+	}
+	if slug == "" {
+		slug = "seat"
+	}
+	return slug + "-" + hex.EncodeToString(sum[:4])
+}
