@@ -38,6 +38,7 @@ type RoomFeed struct {
 	Room  *room.Room
 	First Snapshot
 	watch *roomWatch
+	next  next // the change after First was read
 }
 
 // Close stops the feed's watch; the screen built from it does so itself
@@ -59,6 +60,7 @@ type feedState struct {
 	draftAt map[string]time.Time // the start of the draft that turn shows
 
 	watch     *roomWatch // nil when the room is not watched (closed)
+	next      next       // what to wait on for the change after the last read
 	abandoned bool       // the process running the debate ended without closing it
 }
 
@@ -137,6 +139,7 @@ func OpenRoom(ctx context.Context, r *room.Room) (RoomFeed, error) {
 	if err != nil {
 		return RoomFeed{}, err
 	}
+	nx := w.next()
 	first, err := read(w.r, true)
 	if err != nil {
 		w.cancel()
@@ -146,7 +149,7 @@ func OpenRoom(ctx context.Context, r *room.Room) (RoomFeed, error) {
 		w.cancel()
 		w = nil
 	}
-	return RoomFeed{Room: r, First: first, watch: w}, nil
+	return RoomFeed{Room: r, First: first, watch: w, next: nx}, nil
 }
 
 // feedMsg is the room after a change.
@@ -155,15 +158,16 @@ type feedMsg struct {
 	watch *roomWatch
 	snap  Snapshot
 	err   error
+	next  next // taken before the read
 }
 
-// feedCmd waits for the room to change (or, every runPoll, for its run to
-// end or come back), then reads it.
-func feedCmd(id int64, w *roomWatch, abandoned bool) tea.Cmd {
+// feedCmd waits for the room to change after the last read (nx, taken
+// before it), or, every runPoll, for its run to end or come back, then
+// reads it.
+func feedCmd(id int64, w *roomWatch, nx next, abandoned bool) tea.Cmd {
 	return func() tea.Msg {
 		t := time.NewTicker(runPoll)
 		defer t.Stop()
-		nx := w.next()
 		for {
 			select {
 			case <-w.ctx.Done():
@@ -175,8 +179,9 @@ func feedCmd(id int64, w *roomWatch, abandoned bool) tea.Cmd {
 					continue
 				}
 			}
+			after := w.next()
 			snap, err := read(w.r, true)
-			return feedMsg{id: id, watch: w, snap: snap, err: err}
+			return feedMsg{id: id, watch: w, snap: snap, err: err, next: after}
 		}
 	}
 }
@@ -186,14 +191,14 @@ func feedCmd(id int64, w *roomWatch, abandoned bool) tea.Cmd {
 // the same debate ready to run again (r), as for NewReplay.
 func NewFromRoom(opts Options, f RoomFeed, rerun *Launch) Model {
 	m := newRoomModel(opts, f.Room, rerun)
-	m.feed.watch = f.watch
+	m.feed.watch, m.feed.next = f.watch, f.next
 	if f.watch != nil {
 		m.autoFocus = true
 		m.animating = true // Init starts the tick
 		for _, c := range m.cols {
 			c.scroll.follow = true
 		}
-		m.setStatus(fmt.Sprintf("Watching room %s: its debate runs in another process, which saves it as it goes. esc goes back; the debate goes on.", m.roomName()))
+		m.setWatchingStatus()
 	}
 	m.applyRoom(f.First)
 	m.syncKeys()
@@ -226,6 +231,10 @@ func newRoomModel(opts Options, r *room.Room, rerun *Launch) Model {
 // runs: open, and watched.
 func (m *Model) watching() bool { return m.feed != nil && m.feed.watch != nil }
 
+// followingRun reports whether the screen follows a debate another
+// process is running now: its spinner and clock move.
+func (m *Model) followingRun() bool { return m.watching() && !m.feed.abandoned }
+
 // Close stops the screen's watch on its room, if any: call it when the
 // screen is left. It does not wait.
 func (m *Model) Close() {
@@ -240,16 +249,22 @@ func (m *Model) onFeed(msg feedMsg) tea.Cmd {
 	if !m.watching() || msg.watch != m.feed.watch {
 		return nil
 	}
+	m.feed.next = msg.next
 	if msg.err != nil {
 		m.setError("Cannot read room " + m.roomName() + ": " + mdrender.Inline(msg.err.Error()) + ". The screen reads it again at its next change.")
-		return feedCmd(m.id, m.feed.watch, m.feed.abandoned)
+		return m.waitFeed()
 	}
 	m.applyRoom(msg.snap)
 	cmds := []tea.Cmd{m.growNow(false), m.animate()}
 	if m.watching() {
-		cmds = append(cmds, feedCmd(m.id, m.feed.watch, m.feed.abandoned))
+		cmds = append(cmds, m.waitFeed())
 	}
 	return tea.Batch(cmds...)
+}
+
+// waitFeed waits for the room's next change.
+func (m *Model) waitFeed() tea.Cmd {
+	return feedCmd(m.id, m.feed.watch, m.feed.next, m.feed.abandoned)
 }
 
 // applyRoom takes a snapshot of the room into the screen: the messages and
@@ -303,10 +318,19 @@ func (m *Model) applyRoom(s Snapshot) {
 	m.takeDrafts(s.Drafts)
 	if s.Abandoned != f.abandoned {
 		f.abandoned = s.Abandoned
+		m.ended = time.Time{}
 		if s.Abandoned {
+			m.ended = m.now // the clock stops with the run
 			m.setError("The process running this debate ended without closing its room: esc, then open the room again to close it as failed; R there resumes it.")
+		} else {
+			m.setWatchingStatus() // a process runs it again (--resume)
 		}
 	}
+}
+
+// setWatchingStatus says that another process runs the debate.
+func (m *Model) setWatchingStatus() {
+	m.setStatus(fmt.Sprintf("Watching room %s: its debate runs in another process, which saves it as it goes. esc goes back; the debate goes on.", m.roomName()))
 }
 
 // takeTurn takes a persona's finished turn: the turn its draft showed

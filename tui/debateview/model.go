@@ -244,7 +244,7 @@ func (m *Model) SetDark(dark bool) tea.Cmd {
 func (m Model) Init() tea.Cmd {
 	if m.watching() {
 		// Another process runs the debate: follow its room.
-		return tea.Batch(m.renderMissing(), feedCmd(m.id, m.feed.watch, m.feed.abandoned), animTickCmd(m.ctx, m.id))
+		return tea.Batch(m.renderMissing(), m.waitFeed(), animTickCmd(m.ctx, m.id))
 	}
 	if m.launch == nil || m.phase == phaseReplay {
 		return m.renderMissing() // a replay runs again only on r
@@ -332,7 +332,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 // animate keeps the spinner and the clock moving while the debate runs;
 // a finished screen has nothing that moves and costs no CPU.
 func (m *Model) animate() tea.Cmd {
-	if (!m.Running() && !m.watching()) || m.animating {
+	if (!m.Running() && !m.followingRun()) || m.animating {
 		return nil
 	}
 	m.animating = true
