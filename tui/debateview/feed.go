@@ -114,8 +114,8 @@ type next struct{ n, d <-chan struct{} }
 
 func (w *roomWatch) next() next { return next{w.n.Changed(), w.drafts.Changed()} }
 
-// read is the room now. The run lock is read only when asked (abandoned
-// true), since drafts change many times a second.
+// read is the room now. The run lock is read only when asked (withRun),
+// since drafts change many times a second: feedCmd reads it every runPoll.
 func read(r *room.Room, withRun bool) (Snapshot, error) {
 	st, err := r.State()
 	if err != nil {
@@ -169,6 +169,7 @@ func feedCmd(id int64, w *roomWatch, nx next, abandoned bool) tea.Cmd {
 		t := time.NewTicker(runPoll)
 		defer t.Stop()
 		for {
+			withRun := false
 			select {
 			case <-w.ctx.Done():
 				return nil
@@ -178,9 +179,13 @@ func feedCmd(id int64, w *roomWatch, nx next, abandoned bool) tea.Cmd {
 				if debate.Abandoned(w.r) == abandoned {
 					continue
 				}
+				withRun = true
 			}
 			after := w.next()
-			snap, err := read(w.r, true)
+			snap, err := read(w.r, withRun)
+			if !withRun {
+				snap.Abandoned = abandoned
+			}
 			return feedMsg{id: id, watch: w, snap: snap, err: err, next: after}
 		}
 	}

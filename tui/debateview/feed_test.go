@@ -299,3 +299,38 @@ func TestFeedFollowsTheRoom(t *testing.T) {
 	})
 	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
 }
+
+// TestFeedRunEnds: the process running a followed debate ends without
+// closing its room (its run lock let go): the header says so.
+func TestFeedRunEnds(t *testing.T) {
+	cwd := t.TempDir()
+	l := mockLaunch(cwd, 1)
+	r, err := debate.CreateRoom(cwd, "elsewhere", l.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := r.LockRun()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t)
+	f, err := OpenRoom(h.ctx, r)
+	if err != nil {
+		_ = run.Unlock()
+		t.Fatal(err)
+	}
+	h.start(NewFromRoom(h.options(), f, nil), 160, 40)
+	defer h.m.Close()
+	if v := plain(h.m.View()); !strings.Contains(v, "waiting · in another process") {
+		t.Fatalf("the header does not say the debate runs in another process:\n%s", v)
+	}
+	if err := run.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	h.until("the header to say the run ended", 15*time.Second, func(m Model) bool {
+		return strings.Contains(plain(m.View()), "its process ended: not running")
+	})
+	if st, _ := r.State(); st.Closed != nil {
+		t.Errorf("following the room closed it: %+v", st.Closed)
+	}
+}
