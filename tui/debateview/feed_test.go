@@ -334,3 +334,38 @@ func TestFeedRunEnds(t *testing.T) {
 		t.Errorf("following the room closed it: %+v", st.Closed)
 	}
 }
+
+// TestApplyRoomNoteDuringTurn: a note given while a persona speaks goes
+// after the turn in progress in every column (the speaker reads it before
+// its next turn), and the turn's message still ends that turn, not a new
+// one after the note.
+func TestApplyRoomNoteDuringTurn(t *testing.T) {
+	_, r, st := savedDebate(t)
+	first := st.Messages[0]
+	m := fedScreen(t, r)
+	d := room.Draft{Seat: first.Seat, StartedAt: first.Time().Add(-time.Second), Text: "halfway"}
+	m.applyRoom(Snapshot{State: upTo(st, 0), Drafts: []room.Draft{d}})
+	noted := upTo(st, 0)
+	noted.Notes = []room.Note{{Seq: 1, From: room.NoteFromUser, Text: "Mind the budget", AfterSeq: 0, Round: 1}}
+	d.Text = "halfway there"
+	m.applyRoom(Snapshot{State: noted, Drafts: []room.Draft{d}})
+	_ = m.growNow(true)
+	c := m.cols[m.byName[first.Seat]]
+	if len(c.turns) != 2 || !c.turns[0].streaming || !c.turns[1].note || c.current() != c.turns[0] {
+		t.Fatalf("the speaker's column after a note: %d turns, first streaming %v", len(c.turns), len(c.turns) > 0 && c.turns[0].streaming)
+	}
+	if v := draw(&m); !strings.Contains(columnOf(t, v, first.Seat), "halfway there") || !strings.Contains(v, "Mind the budget") {
+		t.Errorf("the turn in progress or the note is not shown:\n%s", v)
+	}
+	withMsg := upTo(st, 1)
+	withMsg.Notes = noted.Notes
+	m.applyRoom(Snapshot{State: withMsg})
+	if len(c.turns) != 2 || c.turns[0].streaming || c.turns[0].text != first.Text || !c.turns[1].note {
+		t.Errorf("the message did not end the turn before the note: %d turns, first %+v", len(c.turns), *c.turns[0])
+	}
+	for _, other := range m.cols {
+		if other != c && (len(other.turns) != 1 || !other.turns[0].note) {
+			t.Errorf("%s: %d turns, want the note alone", other.name, len(other.turns))
+		}
+	}
+}
