@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -103,6 +104,7 @@ func (m Model) Close() []seatproc.Status {
 	stopped := m.seats.StopAll(seatproc.Grace)
 	m.tracker.Close()
 	m.home.Close()
+	m.debate.Close()
 	if m.watch != nil {
 		m.watch.Close()
 	}
@@ -247,6 +249,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.debate = debateview.NewReplay(m.debateOptions(), msg.r, msg.st, m.rerun(msg.r.Config()))
 		return m.show(screenDebate)
+	case liveMsg:
+		if msg.err != nil {
+			m.home.SetStatus("Cannot open the room: " + mdrender.Inline(msg.err.Error()))
+			return m, nil
+		}
+		m.debate.Close()
+		m.debate = debateview.NewFromRoom(m.debateOptions(), msg.feed, m.rerun(msg.feed.Room.Config()))
+		return m.show(screenDebate)
 	case tea.KeyPressMsg:
 		if m.screen == screenWatch && key.Matches(msg, forceQuit) {
 			return m, tea.Quit
@@ -310,6 +320,9 @@ func (m Model) show(s screen) (tea.Model, tea.Cmd) {
 	if m.screen == screenHome && s != screenHome {
 		m.home.Close()
 	}
+	if m.screen == screenDebate && s != screenDebate {
+		m.debate.Close() // stops following a room another process runs
+	}
 	switch s {
 	case screenHome:
 		if m.screen != screenHome {
@@ -352,28 +365,33 @@ func (m Model) showForm(s debate.Settings, err error) (tea.Model, tea.Cmd) {
 	return m.show(screenDebateForm)
 }
 
-// open opens a room from the home screen: a finished debate as a replay,
-// anything else live in the watch screen. A debate room still open whose
-// run is gone (its process killed, its terminal closed before it could
-// save) is closed as the failed debate it is and shown as a replay, where
-// R resumes it.
+// open opens a room from the home screen: a debate room in the debate
+// screen, drawn from the store whatever its state (a finished debate as a
+// replay, one another process runs as it goes), anything else live in the
+// watch screen. A debate room still open whose run is gone (its process
+// killed, its terminal closed before it could save) is closed as the
+// failed debate it is and shown as a replay, where R resumes it.
 func (m *Model) open(r home.Room) tea.Cmd {
 	if r.Mode == home.ModeDebate && r.Closed {
 		return openReplayCmd(m.opts.Cwd, r.Name)
 	}
 	if r.Mode == home.ModeDebate {
-		return openDebateCmd(m.opts.Cwd, r.Name)
+		return openDebateCmd(m.opts.Context, m.opts.Cwd, r.Name)
 	}
 	return func() tea.Msg { return forms.WatchMsg{Room: r.Name} }
 }
 
-// openDebateCmd opens an open debate room: live in the watch screen while
-// a process runs its debate, as a replay once nobody does.
-func openDebateCmd(cwd, name string) tea.Cmd {
+// openDebateCmd opens an open debate room: followed from the store while a
+// process runs its debate, as a replay once nobody does.
+func openDebateCmd(ctx context.Context, cwd, name string) tea.Cmd {
 	return func() tea.Msg {
 		r, err := room.Open(cwd, name)
-		if err != nil || !debate.Abandoned(r) {
-			return forms.WatchMsg{Room: name}
+		if err != nil {
+			return replayMsg{err: err}
+		}
+		if !debate.Abandoned(r) {
+			f, err := debateview.OpenRoom(ctx, r)
+			return liveMsg{feed: f, err: err}
 		}
 		if err := debate.CloseAbandoned(r); err != nil {
 			return replayMsg{err: err}

@@ -327,3 +327,41 @@ func TestFormStartsThroughStart(t *testing.T) {
 		t.Fatalf("the debate screen has no running debate")
 	}
 }
+
+// TestOpenDebateRunningElsewhere: a debate room that another process runs
+// (its run lock held) opens in the debate screen, following the room, not
+// in the watch screen, and is left open.
+func TestOpenDebateRunningElsewhere(t *testing.T) {
+	o := testOptions(t)
+	m, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { m.Close() }()
+	m, _ = step(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	r, _, err := room.Create(o.Cwd, "running", room.CreateOptions{Topic: "Followed topic", Mode: room.ModeDebate, Agents: []string{"A", "B"}, Rounds: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := r.LockRun()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = run.Unlock() }()
+	if _, err := r.Record(room.Post{Seat: "A", Agent: "mock", Kind: debate.KindTurn, Text: "A's first turn", Round: 1}); err != nil {
+		t.Fatal(err)
+	}
+	_, cmd := step(t, m, home.OpenMsg{Room: home.Room{Name: "running", Mode: home.ModeDebate}})
+	m, _ = step(t, m, cmd())
+	v := m.View().Content
+	if m.screen != screenDebate || !strings.Contains(v, "in another process") || !strings.Contains(v, "A's first turn") {
+		t.Fatalf("a debate run elsewhere: screen %d\n%s", m.screen, v)
+	}
+	if st, _ := r.State(); st.Closed != nil {
+		t.Errorf("opening a running debate closed its room: %+v", st.Closed)
+	}
+	m, _ = step(t, m, debateview.BackMsg{})
+	if m.screen != screenHome {
+		t.Fatalf("back: screen %d", m.screen)
+	}
+}

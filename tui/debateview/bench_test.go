@@ -251,3 +251,41 @@ func BenchmarkColdLayout(b *testing.B) {
 		_ = s.m.View()
 	}
 }
+
+// BenchmarkFeedDraft is one draft write taken in by a screen following a
+// room another process runs, at 200×50 with five personas: the snapshot
+// applied (the speaker's draft grown by ~30 tokens, what one write carries
+// at 900 tokens/s and 30 writes a second), its growing render, the frame.
+// It reports the cost per snapshot and per token.
+func BenchmarkFeedDraft(b *testing.B) {
+	cwd := b.TempDir()
+	r, _, err := room.Create(cwd, "feed", room.CreateOptions{Topic: "Should we adopt GraphQL", Mode: room.ModeDebate, Agents: benchPanel, Rounds: 3})
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := newRoomModel(Options{Context: context.Background(), Now: func() time.Time { return fixedNow }, Dark: true, Renderer: mdrender.New(true)}, r, nil)
+	m.feed.watch = &roomWatch{cancel: func() {}}
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
+	toks := tokens(words(400, 3))
+	const perWrite = 30
+	start := fixedNow
+	var text strings.Builder
+	n := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if n >= len(toks) { // the turn ends: its message, a new draft
+			start = start.Add(time.Minute)
+			text.Reset()
+			n = 0
+		}
+		for k := 0; k < perWrite && n < len(toks); k++ {
+			text.WriteString(toks[n])
+			n++
+		}
+		m.applyRoom(Snapshot{Drafts: []room.Draft{{Seat: benchPanel[0], StartedAt: start, Text: text.String()}}})
+		_ = m.growNow(true)
+		_ = m.refresh()
+		_ = m.View()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/perWrite, "ns/token")
+}

@@ -81,13 +81,16 @@ func newColumn(name string, seat theme.Seat) *column {
 	return &column{name: name, label: mdrender.Inline(name), seat: seat, scroll: newScroller()}
 }
 
-// current is the turn being spoken, nil when none.
+// current is the turn being spoken, nil when none: the last turn, or the
+// last before the notes given while it was spoken.
 func (c *column) current() *turn {
-	if len(c.turns) == 0 {
-		return nil
-	}
-	if t := c.turns[len(c.turns)-1]; t.streaming {
-		return t
+	for i := len(c.turns) - 1; i >= 0; i-- {
+		if t := c.turns[i]; !t.note {
+			if t.streaming {
+				return t
+			}
+			return nil
+		}
 	}
 	return nil
 }

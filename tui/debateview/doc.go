@@ -3,10 +3,15 @@
 // each turn rendered as Markdown with Glamour as it streams in, and the
 // moderator's verdict in a full-width panel below.
 //
-// The screen runs a live debate (NewLive: the engine's events are read
-// through a re-arming command that drains everything queued per frame, and
-// the debate is saved as a room exactly as the headless command saves it)
-// or replays a finished one from its room (NewReplay).
+// The screen runs a live debate in this process (New, NewStarted: the
+// engine's events are read through a re-arming command that drains
+// everything queued per frame, events.go, and the debate is saved as a
+// room exactly as the headless command saves it), or draws a debate room
+// from the store whatever its state (feed.go): one another process runs
+// is followed as it changes, each persona's draft streaming into its
+// column (OpenRoom, NewFromRoom), and a closed one is the same step read
+// once (NewReplay). applyRoom is the one step from room state (messages,
+// notes, drafts, closure) to the columns.
 //
 // Rendering work stays out of View and, for finished text, out of Update:
 // a finished turn is rendered once by a background command into the shared

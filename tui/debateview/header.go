@@ -109,6 +109,9 @@ func (m *Model) stateLabel() string {
 	case phaseFailed:
 		return s.Error.Render("✗ failed")
 	case phaseReplay:
+		if m.watching() {
+			return m.elsewhereLabel()
+		}
 		if m.closed != "" {
 			return s.Muted.Render("replay · " + m.closed)
 		}

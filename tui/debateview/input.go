@@ -191,7 +191,7 @@ func (m *Model) answerStop(msg tea.KeyPressMsg) tea.Cmd {
 
 // again runs the same debate again, in a new room.
 func (m *Model) again() tea.Cmd {
-	if m.Running() || m.launch == nil {
+	if m.Running() || m.launch == nil || m.watching() {
 		return nil
 	}
 	m.run++
@@ -347,7 +347,7 @@ func (m *Model) syncKeys() {
 	} else {
 		k.Stop.SetHelp("esc", "back")
 	}
-	k.Again.SetEnabled(!running && m.launch != nil)
+	k.Again.SetEnabled(!running && m.launch != nil && !m.watching())
 	k.Retry.SetEnabled(m.canRetry())
 	if m.stopped() {
 		k.Retry.SetHelp("R", "resume")

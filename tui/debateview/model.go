@@ -126,6 +126,8 @@ type Model struct {
 
 	find *finder // search.go
 
+	feed *feedState // a debate room read from the store (feed.go); nil otherwise
+
 	// Prepared by Update, joined by View.
 	lay     layout
 	boxes   [][]string // per visible column: frame lines
@@ -240,6 +242,10 @@ func (m *Model) SetDark(dark bool) tea.Cmd {
 
 // Init starts the debate (a replay has nothing to start).
 func (m Model) Init() tea.Cmd {
+	if m.watching() {
+		// Another process runs the debate: follow its room.
+		return tea.Batch(m.renderMissing(), m.waitFeed(), animTickCmd(m.ctx, m.id))
+	}
 	if m.launch == nil || m.phase == phaseReplay {
 		return m.renderMissing() // a replay runs again only on r
 	}
@@ -286,6 +292,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.id == m.id && msg.run == m.run {
 			cmds = append(cmds, m.handleEvents(msg))
 		}
+	case feedMsg:
+		if msg.id == m.id {
+			cmds = append(cmds, m.onFeed(msg))
+		}
 	case growTickMsg:
 		if msg.id == m.id {
 			m.growPending = false
@@ -322,7 +332,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 // animate keeps the spinner and the clock moving while the debate runs;
 // a finished screen has nothing that moves and costs no CPU.
 func (m *Model) animate() tea.Cmd {
-	if !m.Running() || m.animating {
+	if (!m.Running() && !m.followingRun()) || m.animating {
 		return nil
 	}
 	m.animating = true

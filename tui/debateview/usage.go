@@ -7,7 +7,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/roundtable-dev/roundtable/debate"
-	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/tui/internal/cells"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
@@ -49,19 +48,6 @@ func (m *Model) countTurn(name string, u debate.Usage) {
 	v := m.acct.per[name]
 	v.Add(u)
 	m.acct.per[name] = v
-}
-
-// countReplay takes a replayed room's recorded usage: each message's, to
-// its speaker and to the total.
-func (m *Model) countReplay(st room.State) {
-	for _, msg := range st.Messages {
-		u := debate.UsageOf(msg)
-		if u == (debate.Usage{}) {
-			continue
-		}
-		m.countTurn(msg.Seat, u)
-		m.usage.Add(u)
-	}
 }
 
 // personaUsage is what c's persona spent so far: its finished turns, and

@@ -1,0 +1,143 @@
+//go:build unix
+
+package app
+
+import (
+	"encoding/json"
+	"io"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/internal/tmuxtest"
+)
+
+// inProgress follows a headless debate's JSON lines: the text of the turn
+// being spoken now, none between turns.
+type inProgress struct {
+	mu    sync.Mutex
+	agent string
+	text  strings.Builder
+}
+
+func (p *inProgress) follow(out io.Reader) {
+	dec := json.NewDecoder(out)
+	for {
+		var ev struct {
+			Event string `json:"event"`
+			Data  struct {
+				Agent string `json:"agent"`
+				Text  string `json:"text"`
+			} `json:"data"`
+		}
+		if dec.Decode(&ev) != nil {
+			return
+		}
+		p.mu.Lock()
+		switch ev.Event {
+		case string(debate.EventTurnStart):
+			p.agent = ev.Data.Agent
+			p.text.Reset()
+		case string(debate.EventToken):
+			p.text.WriteString(ev.Data.Text)
+		case string(debate.EventTurnEnd):
+			p.agent = ""
+			p.text.Reset()
+		}
+		p.mu.Unlock()
+	}
+}
+
+var plainWord = regexp.MustCompile(`^[A-Za-z]+$`)
+
+// triples are the runs of three plain words in the turn spoken now, as
+// the screen would show them on one line, and its speaker.
+func (p *inProgress) triples() (agent string, out []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	words := strings.Fields(p.text.String())
+	for i := 0; i+2 < len(words); i++ {
+		if plainWord.MatchString(words[i]) && plainWord.MatchString(words[i+1]) && plainWord.MatchString(words[i+2]) {
+			out = append(out, words[i]+" "+words[i+1]+" "+words[i+2])
+		}
+	}
+	return p.agent, out
+}
+
+// TestE2EWatchHeadlessDebateStream: a debate run headless in another
+// process opens in the app's debate screen as columns, and the words of a
+// turn in progress appear in its column before that turn's message
+// exists (streamed from the persona's draft in the store); then the
+// verdict, once the debate ends, through the same screen.
+//
+// It needs the engine to write each persona's text in progress as a
+// draft (branch h20-feedstore): without it no words appear before their
+// message, and the test fails.
+func TestE2EWatchHeadlessDebateStream(t *testing.T) {
+	bin := tmuxtest.Build(t, "./cmd/roundtable")
+	cwd := t.TempDir()
+	// Into the second turn, at the mock's lively pace.
+	cmd, out := startHeadlessInto(t, bin, cwd, "Zeppelin fleets", "2", 0)
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	var p inProgress
+	go p.follow(out)
+
+	r, err := room.Open(cwd, "live")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := tmuxtest.Start(t, tmuxtest.Options{Width: 160, Height: 48, Dir: cwd, Env: e2eEnv(t)}, bin, "tui")
+	s.WaitFor("1 room in", 15*time.Second)
+	s.SendKeys("Enter")
+	s.WaitFor("in another process", 15*time.Second)
+
+	// Words of the turn spoken now on screen, in no message saved yet (the
+	// room read after the screen was), and the speaker's name in the
+	// header: they came from its draft.
+	var seen, speaker string
+	s.WaitUntil("words of a turn in progress before its message", func(sc string) bool {
+		agent, triples := p.triples()
+		if agent == "" || !strings.Contains(sc, agent+" is speaking · in another process") {
+			return false
+		}
+		st, err := r.Refresh()
+		if err != nil {
+			return false
+		}
+		for _, tri := range triples {
+			if !strings.Contains(sc, tri) {
+				continue
+			}
+			saved := false
+			for _, m := range st.Messages {
+				saved = saved || strings.Contains(m.Text, tri)
+			}
+			if !saved {
+				seen, speaker = tri, agent
+				return true
+			}
+		}
+		return false
+	}, 60*time.Second)
+	t.Logf("%s's turn in progress showed %q before its message", speaker, seen)
+	if n := strings.Count(strings.Split(s.Capture(), "\n")[2], "╭─"); n != 3 {
+		t.Errorf("%d columns side by side at 160 wide, want 3:\n%s", n, s.Capture())
+	}
+
+	s.WaitUntil("the verdict", func(sc string) bool {
+		return strings.Contains(sc, "Moderator's verdict") && strings.Contains(sc, "replay · complete") && strings.Contains(sc, "Decision:")
+	}, 90*time.Second)
+	s.SendKeys("q")
+	s.WaitFor("1 room in", 15*time.Second)
+	s.SendKeys("q")
+	if code := s.ExitStatus(15 * time.Second); code != 0 {
+		t.Errorf("tui exit status %d", code)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("the headless debate: %v", err)
+	}
+}
