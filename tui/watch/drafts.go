@@ -25,17 +25,13 @@ type draftsMsg struct {
 	sig    string
 }
 
-// draftFiles are the files a drafts signature covers.
-func draftFiles(roomDir string) []string {
-	dir := room.DraftsDir(roomDir)
-	return []string{filepath.Join(dir, room.SeatLead+".json"), filepath.Join(dir, room.SeatPeer+".json")}
-}
-
 // watchDrafts wakes on a draft written, replaced or removed: the drafts
-// folder (once it exists) and the room folder, where it appears.
-func watchDrafts(s *session, roomDir string) *room.DirWatch {
+// folder (once it exists) and the room folder, where it appears. Its
+// signature covers the draft file of every seat of the room.
+func watchDrafts(s *session, r *room.Room) *room.DirWatch {
+	roomDir := r.Dir()
 	dir := room.DraftsDir(roomDir)
-	files := draftFiles(roomDir)
+	files := r.DraftFiles()
 	match := func(p string) bool {
 		if p == dir {
 			return true
@@ -50,13 +46,13 @@ func watchDrafts(s *session, roomDir string) *room.DirWatch {
 // renders their text at the current width, off the Update loop.
 func draftsCmd(id int64, s *session, r *room.Room, sig string) tea.Cmd {
 	return func() tea.Msg {
-		w := s.draftWatch(r.Dir())
+		w := s.draftWatch(r)
 		if w == nil {
 			return nil
 		}
 		for {
 			next := w.Changed()
-			now := room.StatSig(draftFiles(r.Dir())...)
+			now := room.StatSig(r.DraftFiles()...)
 			if now != sig {
 				ds, _ := r.Drafts() // a draft that cannot be read is not shown
 				md := s.renderer()

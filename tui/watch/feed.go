@@ -114,14 +114,14 @@ func (s *session) logWatch(dir string) *room.DirWatch {
 }
 
 // draftWatch returns the watch on the room's drafts, starting it once.
-func (s *session) draftWatch(dir string) *room.DirWatch {
+func (s *session) draftWatch(r *room.Room) *room.DirWatch {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return nil
 	}
 	if s.drafts == nil {
-		s.drafts = watchDrafts(s, dir)
+		s.drafts = watchDrafts(s, r)
 	}
 	return s.drafts
 }
