@@ -7,4 +7,24 @@
 // debateview.BackMsg, ...), hands them the terminal's size and background,
 // and, when the program ends however it ends, stops any debate still
 // running so that it is saved.
+//
+// Where each rule of the screens lives (the terminal's packages are tui/...):
+//
+//   - a debate's columns: tui/debateview; a token reaching a column from
+//     this process's engine: events.go (EventToken) into column.go; from
+//     a debate in another process or a finished one: feed.go (applyRoom,
+//     the room's messages and drafts), which replay.go runs once;
+//   - an MCP room live: tui/watch (feed.go reads the room on its
+//     notifier, drafts.go the seats' words in progress, take*.go a person
+//     taking a seat, note.go a steering note written to the room);
+//   - the room list: tui/home; the new-debate and new-room forms: tui/forms;
+//   - Markdown to the terminal: tui/mdrender (agent text passes
+//     room/transcript's SanitizeTerminal first; raw HTML is escaped, as
+//     Glamour would drop it); colors: tui/theme;
+//   - keys shared by the screens: tui/internal/keys; keys typed together
+//     (a paste without bracketed paste) reaching one screen:
+//     tui/internal/burst; the composer: tui/internal/composer; the
+//     command palette: tui/internal/palette; a terminal that is missing:
+//     tui/internal/noterm; the seat processes the room form starts:
+//     tui/internal/seatproc.
 package app
