@@ -182,7 +182,7 @@ func (r *run) debate() error {
 			} else {
 				g = r.startTurn(round, p, false)
 			}
-			if err := r.turn(round, p, g); err != nil {
+			if err := r.turn(round, p, g, gens != nil); err != nil {
 				return err
 			}
 			if r.budgetSpent(round, i) {
@@ -231,9 +231,12 @@ func (r *run) startTurn(round int, p Persona, blind bool) *gen {
 	return startGen(r.gctx, &r.wg, r.p, req, r.cfg.TurnTimeout, r.cfg.MaxTurnTokens)
 }
 
-// turn streams one persona's turn: turn_start, its tokens, turn_end.
-func (r *run) turn(round int, p Persona, g *gen) error {
-	defer g.cancel(nil)
+// turn streams one persona's turn: turn_start, its tokens, turn_end. A
+// coding agent that fails its turn before saying a word (a small model
+// gave it nothing) is asked again, at most emptyRetries times, each
+// announced by a retry event, as a seat roundtable plays does.
+func (r *run) turn(round int, p Persona, g *gen, blind bool) error {
+	defer func() { g.cancel(nil) }()
 	model := ModelLabel(r.p, p)
 	if !r.send(Event{Type: EventTurnStart, Round: round, Agent: p.Name, Model: model}) {
 		return errCancelled
@@ -248,10 +251,37 @@ func (r *run) turn(round int, p Persona, g *gen) error {
 		u.CompletionTokens = max(u.CompletionTokens, streamed)
 		return u
 	}
+	for attempt := 0; ; attempt++ {
+		err := r.stream(round, p, g, &text, &batch, &streamed)
+		if err != nil {
+			return r.cut(round, p, model, text.String(), seen(Usage{}), err)
+		}
+		usage, truncated, err := g.result()
+		var refused *turnRefusedError
+		if err != nil && r.ctx.Err() == nil && attempt < emptyRetries && text.Len() == 0 && errors.As(err, &refused) {
+			rt := Event{
+				Type: EventRetry, Round: round, Agent: p.Name, Attempt: attempt + 2, Attempts: emptyRetries + 1,
+				Text: "the agent's failure before a word (" + strings.TrimSuffix(refused.Error(), ".") + ")",
+			}
+			if !r.send(rt) {
+				return r.cut(round, p, model, "", seen(usage), errCancelled)
+			}
+			r.total.Add(r.cfg.Prices.Apply(model, usage))
+			g.cancel(nil)
+			g = r.startTurn(round, p, blind)
+			continue
+		}
+		return r.endTurn(round, p, model, text.String(), seen, usage, truncated, err)
+	}
+}
+
+// stream sends g's tokens, retries and activity as they come, adding the
+// text to text, until g is done; errCancelled when the debate was stopped.
+func (r *run) stream(round int, p Persona, g *gen, text *strings.Builder, batch *[]piece, streamed *int) error {
 	for {
 		var done bool
-		batch, done = g.take(batch)
-		for _, pc := range batch {
+		*batch, done = g.take(*batch)
+		for _, pc := range *batch {
 			ev := Event{Type: EventToken, Round: round, Agent: p.Name, Text: pc.text}
 			switch {
 			case pc.retry != nil:
@@ -260,23 +290,28 @@ func (r *run) turn(round int, p Persona, g *gen) error {
 				ev = activityEvent(round, p.Name, *pc.activity)
 			}
 			if !r.send(ev) {
-				return r.cut(round, p, model, text.String(), seen(Usage{}), errCancelled)
+				return errCancelled
 			}
 			if ev.Type == EventToken {
-				streamed++
+				*streamed++
 			}
 			text.WriteString(pc.text)
 		}
 		if done {
-			break
+			return nil
 		}
 		select {
 		case <-g.ready:
 		case <-r.ctx.Done():
-			return r.cut(round, p, model, text.String(), seen(Usage{}), errCancelled)
+			return errCancelled
 		}
 	}
-	usage, truncated, err := g.result()
+}
+
+// endTurn ends a turn whose generation is done: turn_end with its text and
+// usage, or, when it failed, the cut (turn_end marked incomplete when
+// anything was said) and the error that ends the debate.
+func (r *run) endTurn(round int, p Persona, model, text string, seen func(Usage) Usage, usage Usage, truncated bool, err error) error {
 	usage = r.cfg.Prices.Apply(model, usage)
 	if err != nil {
 		if r.ctx.Err() != nil {
@@ -284,17 +319,17 @@ func (r *run) turn(round int, p Persona, g *gen) error {
 		} else {
 			err = &TurnError{Provider: providerName(r.p, p), Agent: p.Name, Round: round, Err: err}
 		}
-		return r.cut(round, p, model, text.String(), seen(usage), err)
+		return r.cut(round, p, model, text, seen(usage), err)
 	}
 	if truncated {
 		note := fmt.Sprintf("\n\n*[cut off: the reply passed the limit of %d tokens]*", r.cfg.MaxTurnTokens)
 		if !r.send(Event{Type: EventToken, Round: round, Agent: p.Name, Text: note}) {
-			return r.cut(round, p, model, text.String(), usage, errCancelled)
+			return r.cut(round, p, model, text, usage, errCancelled)
 		}
-		text.WriteString(note)
+		text += note
 	}
 	r.total.Add(usage)
-	t := Turn{Round: round, Agent: p.Name, Model: model, Text: text.String(), Truncated: truncated}
+	t := Turn{Round: round, Agent: p.Name, Model: model, Text: text, Truncated: truncated}
 	if !r.send(Event{Type: EventTurnEnd, Round: round, Agent: p.Name, Model: model, Text: t.Text, Usage: &usage, Truncated: truncated}) {
 		return errCancelled
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -489,5 +490,69 @@ func TestInvariantCheckerCatchesViolations(t *testing.T) {
 		if invariantErr(evs, cfg) == nil {
 			t.Errorf("%s: the checker accepted a broken stream", name)
 		}
+	}
+}
+
+// TestAgentFailingBeforeAWordIsAskedAgain: a coding agent that fails its
+// turn before saying anything (a small model gave it nothing) is asked
+// again, with a retry event each time, at most emptyRetries times; a
+// provider's own failure is not, and neither is an agent that keeps
+// failing past the retries.
+func TestAgentFailingBeforeAWordIsAskedAgain(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		fails   int64 // failed attempts of the Architect's first turn
+		refused bool  // the agent's refusal, or a provider error
+		retries int
+		done    bool
+	}{
+		{"agent fails once", 1, true, 1, true},
+		{"agent fails twice", 2, true, 2, true},
+		{"agent keeps failing", 5, true, emptyRetries, false},
+		{"provider fails", 1, false, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var attempts atomic.Int64
+			p := &script{name: "agentish", failAt: func(req Request, tok int) error {
+				if req.Info.Purpose != PurposeTurn || req.Info.Speaker.Name != "Software Architect" || req.Info.Round != 1 || tok != 0 {
+					return nil
+				}
+				if attempts.Add(1) > tc.fails {
+					return nil
+				}
+				if tc.refused {
+					return &turnRefusedError{msg: "Internal error: Model stream ended with empty response text."}
+				}
+				return fmt.Errorf("HTTP 502 Bad Gateway: %w", errBoom)
+			}}
+			eng, err := New(Config{Topic: "t", Personas: DefaultPersonas(), Rounds: 1}, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			evs := collect(t, eng.Run(context.Background()))
+			checkInvariants(t, evs, eng.Config())
+			var retries, starts int
+			for _, ev := range evs {
+				if ev.Agent != "Software Architect" {
+					continue
+				}
+				switch ev.Type {
+				case EventRetry:
+					retries++
+					if ev.Attempt != retries+1 || ev.Attempts != emptyRetries+1 || !strings.Contains(ev.Text, "empty response text") {
+						t.Errorf("retry event %+v", ev)
+					}
+				case EventTurnStart:
+					starts++
+				default:
+				}
+			}
+			if retries != tc.retries || starts != 1 {
+				t.Errorf("%d retry events and %d turn_start, want %d and 1", retries, starts, tc.retries)
+			}
+			if last := evs[len(evs)-1]; (last.Type == EventDone) != tc.done {
+				t.Errorf("ended with %s (%q), want done %v", last.Type, last.Text, tc.done)
+			}
+		})
 	}
 }
