@@ -173,24 +173,7 @@ func BenchmarkStoreFeedThroughput(b *testing.B) {
 			var tokens, seen int
 			var elapsed time.Duration
 			for b.Loop() {
-				dir := b.TempDir()
-				eng, err := New(cfg, c.p())
-				if err != nil {
-					b.Fatal(err)
-				}
-				w, err := CreateRoom(dir, "fed", eng.Config())
-				if err != nil {
-					b.Fatal(err)
-				}
-				r, err := room.Open(dir, "fed")
-				if err != nil {
-					b.Fatal(err)
-				}
-				ctx, cancel := context.WithCancel(context.Background())
-				f, err := r.Feed(ctx)
-				if err != nil {
-					b.Fatal(err)
-				}
+				eng, w, f, ctx, cancel := fedRoom(b, cfg, c.p())
 				read := make(chan int)
 				go func() {
 					drafts := 0
@@ -327,24 +310,7 @@ func BenchmarkStoreTokenLatency(b *testing.B) {
 	var lat []time.Duration
 	for b.Loop() {
 		log := &yieldLog{at: map[string][]time.Time{}}
-		eng, err := New(cfg, loggedSource{pacedSource{rate: 1000, dur: time.Second}, log})
-		if err != nil {
-			b.Fatal(err)
-		}
-		dir := b.TempDir()
-		w, err := CreateRoom(dir, "lat", eng.Config())
-		if err != nil {
-			b.Fatal(err)
-		}
-		r, err := room.Open(dir, "lat")
-		if err != nil {
-			b.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		f, err := r.Feed(ctx)
-		if err != nil {
-			b.Fatal(err)
-		}
+		eng, w, f, ctx, cancel := fedRoom(b, cfg, loggedSource{pacedSource{rate: 1000, dur: time.Second}, log})
 		type seen struct {
 			at    time.Time
 			bytes int
@@ -397,4 +363,31 @@ func BenchmarkStoreTokenLatency(b *testing.B) {
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
 	b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-ms")
+}
+
+// fedRoom is a debate engine on p, the room it will write (w) and a Feed
+// on that room through another Room value, as a screen in another process
+// reads it; cancel (ctx's) stops the Feed.
+func fedRoom(b *testing.B, cfg Config, p Provider) (*Engine, *room.Room, *room.Feed, context.Context, context.CancelFunc) {
+	b.Helper()
+	eng, err := New(cfg, p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	w, err := CreateRoom(dir, "fed", eng.Config())
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := room.Open(dir, "fed")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	f, err := r.Feed(ctx)
+	if err != nil {
+		cancel()
+		b.Fatal(err)
+	}
+	return eng, w, f, ctx, cancel
 }
