@@ -116,7 +116,14 @@ func Start(tb testing.TB, opts Options, argv ...string) *Session {
 	if err := os.WriteFile(conf, []byte("set -g remain-on-exit on\nset -g status off\n"), 0o644); err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { _ = s.run("kill-server") })
+	tb.Cleanup(func() {
+		// The program saves what it was doing when its terminal goes (a
+		// debate closes its room): wait for it, so the test's folders are
+		// not removed while it still writes there.
+		pid := s.programPID()
+		_ = s.run("kill-server")
+		waitGone(pid, 15*time.Second)
+	})
 	args := []string{
 		"-f", conf, "new-session", "-d", "-s", s.name,
 		"-x", strconv.Itoa(opts.Width), "-y", strconv.Itoa(opts.Height),
@@ -256,6 +263,43 @@ func (s *Session) PID() int {
 			s.tb.Fatalf("no program running under the tmux pane's shell %s (%v)", shell, err)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// programPID is the program's process id while it runs, else 0.
+func (s *Session) programPID() int {
+	out, err := s.output("display-message", "-p", "-t", s.name, "#{pane_pid}")
+	if err != nil {
+		return 0
+	}
+	shell := strings.TrimSpace(out)
+	data, err := os.ReadFile(filepath.Join("/proc", shell, "task", shell, "children"))
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(data))
+	if len(f) == 0 {
+		return 0
+	}
+	pid, _ := strconv.Atoi(f[0])
+	return pid
+}
+
+// waitGone waits until process pid has exited (or is a zombie), at most
+// timeout.
+func waitGone(pid int, timeout time.Duration) {
+	if pid <= 0 {
+		return
+	}
+	stat := filepath.Join("/proc", strconv.Itoa(pid), "stat")
+	for deadline := time.Now().Add(timeout); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		data, err := os.ReadFile(stat)
+		if err != nil {
+			return
+		}
+		if i := bytes.LastIndexByte(data, ')'); i >= 0 && i+2 < len(data) && data[i+2] == 'Z' {
+			return
+		}
 	}
 }
 
