@@ -35,12 +35,18 @@ func startLive(t *testing.T, cwd, topic string) *tmuxtest.Session {
 
 // waitWords waits until persona is speaking and has said a few words (the
 // header's count of tokens out grows), so a stop cuts a turn with text.
+// It waits for two growths in a row: the count can also jump once when the
+// turn before reports its usage just after this one starts, which is not
+// this persona's words.
 func waitWords(s *tmuxtest.Session, persona string) {
 	screen := s.WaitFor(persona+" is speaking", 30*time.Second)
 	base := outTokens(screen)
-	s.WaitUntil("the "+persona+"'s first words", func(sc string) bool {
-		return strings.Contains(sc, persona+" is speaking") && outTokens(sc) > base+3
-	}, 30*time.Second)
+	for range 2 {
+		screen = s.WaitUntil("the "+persona+"'s first words", func(sc string) bool {
+			return strings.Contains(sc, persona+" is speaking") && outTokens(sc) > base+3
+		}, 30*time.Second)
+		base = outTokens(screen)
+	}
 }
 
 var outRe = regexp.MustCompile(`(\d+) out\)`)
