@@ -18,3 +18,6 @@ func golden(t *testing.T, name, got string) {
 
 // normalize replaces the test's temporary folder with /cwd.
 func normalize(view, dir string) string { return gold.Normalize(view, dir) }
+
+// fixedDir is a test folder whose path has the same length on every run.
+func fixedDir(t *testing.T) string { return gold.Dir(t) }

@@ -14,7 +14,7 @@ import (
 )
 
 func newTestRoomForm(t *testing.T, w, h int) (RoomForm, string) {
-	cwd := t.TempDir()
+	cwd := fixedDir(t) // the commands page wraps around its path
 	f := NewRoomForm(RoomOptions{Cwd: cwd, Dark: true, Program: "roundtable"})
 	f, _ = f.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return f, cwd

@@ -59,14 +59,7 @@ func newSeatsForm(t *testing.T, program string, env map[string]string) (RoomForm
 	t.Helper()
 	g := &seatproc.Group{}
 	t.Cleanup(func() { g.StopAll(time.Second) })
-	// The page wraps the room's path: give the folder the same length on
-	// every run (t.TempDir's random part varies in its number of digits),
-	// so the golden screens wrap where they did.
-	base := t.TempDir()
-	cwd := filepath.Join(base, strings.Repeat("d", max(1, 49-len(base))))
-	if err := os.Mkdir(cwd, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	cwd := fixedDir(t) // the page wraps around its path
 	f := NewRoomForm(RoomOptions{
 		Cwd: cwd, Dark: true, Program: "roundtable", Seats: g, SeatProgram: program,
 		Getenv: func(k string) string { return env[k] },

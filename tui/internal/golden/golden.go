@@ -55,3 +55,17 @@ func Normalize(view, dir string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// Dir is a new empty folder for a test whose screen shows its path: the
+// path has the same length on every run (49 bytes, where t.TempDir's
+// random part varies in its number of digits), so text that wraps around
+// it wraps the same way before Normalize replaces it with /cwd.
+func Dir(tb testing.TB) string {
+	tb.Helper()
+	base := tb.TempDir()
+	dir := filepath.Join(base, strings.Repeat("d", max(1, 49-len(base)-1)))
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
+}
