@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/roundtable-dev/roundtable/room"
 )
 
 // needsCopy reports whether the agent works on a disposable copy of the
@@ -349,6 +351,7 @@ func isEmptyDir(p string) (bool, error) {
 // copyEntries copies the entries (paths relative to src) into dst, a few
 // at a time. A missing entry (a tracked file the user deleted) is skipped.
 func copyEntries(ctx context.Context, src, dst string, entries []string) error {
+	entries = slices.DeleteFunc(slices.Clone(entries), inRoomStore)
 	var (
 		bytes    atomic.Int64
 		mu       sync.Mutex
@@ -409,6 +412,15 @@ func copyEntries(ctx context.Context, src, dst string, entries []string) error {
 	return firstErr
 }
 
+// inRoomStore reports whether rel (relative to the folder copied) is in
+// roundtable's own room store, .roundtable: the debates' rooms, not the
+// project, and written while the copy is made (a persona's draft comes
+// and goes 30 times a second).
+func inRoomStore(rel string) bool {
+	first, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+	return first == room.Folder
+}
+
 // copyEntry copies one entry and returns the bytes it copied. Folders (a
 // submodule, an empty folder) are copied whole, without their .git.
 func copyEntry(src, dst, rel string, mkdir func(string) error) (int64, error) {
@@ -426,8 +438,8 @@ func copyEntry(src, dst, rel string, mkdir func(string) error) (int64, error) {
 	switch {
 	case fi.Mode().IsRegular():
 		if err := copyFile(from, to, fi.Mode().Perm()); err != nil {
-			if errors.Is(err, fs.ErrPermission) {
-				return 0, nil
+			if errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrNotExist) {
+				return 0, nil // unreadable to the agent too, or deleted since listed
 			}
 			return 0, err
 		}

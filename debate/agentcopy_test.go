@@ -243,6 +243,7 @@ func TestCopyFolderPlain(t *testing.T) {
 	write(t, filepath.Join(top, "d/b.txt"), "b")
 	write(t, filepath.Join(top, ".git/config"), "not a repository, only a folder named .git")
 	write(t, filepath.Join(top, "node_modules/x/index.js"), "dependency")
+	write(t, filepath.Join(top, ".roundtable/live/drafts/gemma-1234abcd.json"), "a draft, come and gone")
 	if err := os.MkdirAll(filepath.Join(top, "empty"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +261,7 @@ func TestCopyFolderPlain(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(c.dir, "d-link", "b.txt")); string(data) != "b" {
 		t.Errorf("d-link/b.txt in the copy: %q", data)
 	}
-	for name, want := range map[string]bool{"a.txt": true, "d/b.txt": true, "empty": true, ".git/config": true, "node_modules": false, "out": false} {
+	for name, want := range map[string]bool{"a.txt": true, "d/b.txt": true, "empty": true, ".git/config": true, "node_modules": false, "out": false, ".roundtable": false} {
 		_, err := os.Lstat(filepath.Join(c.dir, name))
 		if (err == nil) != want {
 			t.Errorf("%s in the copy: %v, want present %v", name, err, want)
