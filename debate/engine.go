@@ -232,8 +232,8 @@ func (r *run) startTurn(round int, p Persona, blind bool) *gen {
 }
 
 // turn streams one persona's turn: turn_start, its tokens, turn_end. A
-// coding agent that fails its turn before saying a word (a small model
-// gave it nothing) is asked again, at most emptyRetries times, each
+// coding agent that fails its turn before saying a word (blank space at
+// most: a small model gave it nothing) is asked again, at most emptyRetries times, each
 // announced by a retry event, as a seat roundtable plays does.
 func (r *run) turn(round int, p Persona, g *gen, blind bool) error {
 	defer func() { g.cancel(nil) }()
@@ -258,7 +258,7 @@ func (r *run) turn(round int, p Persona, g *gen, blind bool) error {
 		}
 		usage, truncated, err := g.result()
 		var refused *turnRefusedError
-		if err != nil && r.ctx.Err() == nil && attempt < emptyRetries && text.Len() == 0 && errors.As(err, &refused) {
+		if err != nil && r.ctx.Err() == nil && attempt < emptyRetries && strings.TrimSpace(text.String()) == "" && errors.As(err, &refused) {
 			rt := Event{
 				Type: EventRetry, Round: round, Agent: p.Name, Attempt: attempt + 2, Attempts: emptyRetries + 1,
 				Text: "the agent's failure before a word (" + strings.TrimSuffix(refused.Error(), ".") + ")",
