@@ -3,7 +3,6 @@ package debateview
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -71,15 +70,14 @@ func newFeedState() *feedState {
 	}
 }
 
-// roomWatch wakes the screen when its room changes: the room's Notifier
-// (messages, notes, closure) and a watch on its drafts folder. It runs
-// until its context ends.
+// roomWatch wakes the screen when its room changes: the room's Notifier,
+// for messages, notes and closure (Changed) and for drafts
+// (DraftsChanged). It runs until its context ends.
 type roomWatch struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	r      *room.Room // the watch's own handle on the room
 	n      *room.Notifier
-	drafts *room.DirWatch
 }
 
 // runPoll is how often a watched room's run lock is read: a process
@@ -95,24 +93,14 @@ func startRoomWatch(parent context.Context, r *room.Room) (*roomWatch, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(parent)
-	dir := room.DraftsDir(own.Dir())
-	match := func(p string) bool {
-		if p == dir {
-			return true
-		}
-		base := filepath.Base(p)
-		return filepath.Dir(p) == dir && strings.HasSuffix(base, ".json") && !strings.HasPrefix(base, ".")
-	}
-	roomDir := own.Dir()
-	drafts := room.WatchDirs(ctx, func() []string { return []string{roomDir, dir} }, match, func() string { return room.StatSig(dir) })
-	return &roomWatch{ctx: ctx, cancel: cancel, r: own, n: room.Watch(ctx, own), drafts: drafts}, nil
+	return &roomWatch{ctx: ctx, cancel: cancel, r: own, n: room.Watch(ctx, own)}, nil
 }
 
 // next is what to wait on for the change after now: take it before
 // reading, so no change in between is missed.
 type next struct{ n, d <-chan struct{} }
 
-func (w *roomWatch) next() next { return next{w.n.Changed(), w.drafts.Changed()} }
+func (w *roomWatch) next() next { return next{w.n.Changed(), w.n.DraftsChanged()} }
 
 // read is the room now. The run lock is read only when asked (withRun),
 // since drafts change many times a second: feedCmd reads it every runPoll.
