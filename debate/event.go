@@ -152,6 +152,12 @@ type Event struct {
 	// Err is the cause of an error event, for errors.Is and errors.As. It is
 	// not part of the JSON form.
 	Err error
+
+	// Pieces is how many of the provider's tokens a token event's text
+	// holds: one from the engine, as many as the draft grew by when read
+	// back from the room (StoreEvents); 0 counts as one. Not part of the
+	// JSON form.
+	Pieces int
 }
 
 // Usage counts the tokens of one reply or of a whole debate. Cost is in the

@@ -58,7 +58,7 @@ func TestHeadlessInterjectFrom(t *testing.T) {
 					}
 				}
 				if len(notes) != 2 || notes[0].Round != 1 || notes[1].Round != 3 || notes[0].From != "user" {
-					t.Fatalf("note events %+v, want round 1 and round 3 from the user", notes)
+					t.Fatalf("note events %+v, want round 1 and round 3 from the user\n%s\nstderr: %s", notes, text, errOut.String())
 				}
 				if len(pauses) != 3 {
 					t.Fatalf("%d pause events, want one after each of 3 rounds", len(pauses))

@@ -1,6 +1,7 @@
 package debate
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -49,10 +50,18 @@ type drafts struct {
 
 // draftSeat is one speaker's turn in progress.
 type draftSeat struct {
-	agent   string
-	started time.Time
-	text    []byte
-	dirty   bool // text changed since the last write
+	agent     string
+	started   time.Time
+	text      []byte
+	activity  []room.Activity
+	tokens    int
+	activityN int
+	retries   []room.DraftRetry
+	dirty     bool // changed since the last write
+	// urgent: written at the next nudge, however recent the last write:
+	// a retry, which the backoff between attempts keeps rare, and which
+	// must not wait for text that may not come.
+	urgent bool
 }
 
 func newDrafts(r *room.Room) *drafts {
@@ -70,6 +79,28 @@ func (d *drafts) begin(seat, agent string) {
 
 // token adds text to seat's turn and nudges the writer.
 func (d *drafts) token(seat, text string) {
+	d.change(seat, func(s *draftSeat) { s.text, s.tokens = append(s.text, text...), s.tokens+1 })
+}
+
+// activity shows what seat's agent did last beside its text.
+func (d *drafts) activity(seat string, a room.Activity) {
+	d.change(seat, func(s *draftSeat) {
+		s.activity = append(s.activity, a)
+		if len(s.activity) > room.MaxDraftActivity {
+			s.activity = slices.Delete(s.activity, 0, len(s.activity)-room.MaxDraftActivity)
+		}
+		s.activityN++
+	})
+}
+
+// retry shows that seat's request is being made again.
+func (d *drafts) retry(seat string, rt room.DraftRetry) {
+	d.change(seat, func(s *draftSeat) { s.retries, s.urgent = append(s.retries, rt), true })
+}
+
+// change applies fn to seat's turn (begun now if it was not) and nudges
+// the writer.
+func (d *drafts) change(seat string, fn func(*draftSeat)) {
 	d.mu.Lock()
 	if d.closed {
 		d.mu.Unlock()
@@ -80,10 +111,10 @@ func (d *drafts) token(seat, text string) {
 		s = &draftSeat{started: time.Now().UTC()}
 		d.seats[seat] = s
 	}
-	s.text = append(s.text, text...)
+	fn(s)
 	// Only a seat turning dirty wakes the writer: one already dirty is
 	// either about to be written or has the writer's timer set for it.
-	wake := !s.dirty
+	wake := !s.dirty || s.urgent
 	s.dirty = true
 	if !d.running {
 		d.running = true
@@ -171,19 +202,22 @@ func (d *drafts) flush() time.Duration {
 		if !s.dirty {
 			continue
 		}
-		if left := DraftInterval - now.Sub(d.last[seat]); left > 0 {
+		if left := DraftInterval - now.Sub(d.last[seat]); left > 0 && !s.urgent {
 			if wait == 0 || left < wait {
 				wait = left
 			}
 			continue
 		}
-		s.dirty = false
+		s.dirty, s.urgent = false, false
 		d.last[seat] = now
 		d.onDisk[seat] = true
 		if d.onWrite != nil {
 			d.onWrite(seat, now)
 		}
-		due = append(due, room.Draft{Seat: seat, Agent: s.agent, StartedAt: s.started, Text: string(s.text)})
+		due = append(due, room.Draft{
+			Seat: seat, Agent: s.agent, StartedAt: s.started, Text: string(s.text), Tokens: s.tokens,
+			Activity: slices.Clone(s.activity), ActivityCount: s.activityN, Retries: slices.Clone(s.retries),
+		})
 	}
 	d.mu.Unlock()
 	for _, dr := range due {

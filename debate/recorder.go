@@ -185,7 +185,17 @@ func (rc *Recorder) Handle(ev Event) error {
 			act = append(act, rc.takeActivity(name)...)
 		}
 		rc.write(room.Post{Seat: room.SeatModerator, Agent: ev.Model, Kind: room.KindSummary, Text: orNoReply(ev.Text), Round: ev.Round, Activity: act, Usage: roomUsage(ev.Usage)})
+	case EventRetry:
+		if seat := rc.draftSeat(ev.Agent); seat != "" && rc.drafts != nil {
+			rc.drafts.retry(seat, room.DraftRetry{
+				Attempt: ev.Attempt, Attempts: ev.Attempts, Status: ev.Status,
+				WaitMS: ev.Wait.Milliseconds(), Reason: ev.Text,
+			})
+		}
 	case EventActivity:
+		if seat := rc.draftSeat(ev.Agent); seat != "" && rc.drafts != nil {
+			rc.drafts.activity(seat, room.Activity{Kind: ev.Kind, Text: ev.Text})
+		}
 		if rc.activity == nil {
 			rc.activity = map[string][]room.Activity{}
 		}
@@ -220,10 +230,16 @@ func (rc *Recorder) Handle(ev Event) error {
 			break
 		}
 		rc.flush(why)
-		rc.close(ReasonFailed + why)
+		seat := ""
+		if ev.Agent != "" {
+			if seat = rc.draftSeat(ev.Agent); seat == "" {
+				seat = ev.Agent
+			}
+		}
+		rc.closeNaming(ReasonFailed+why, "", seat)
 	case EventNote:
 		rc.note(ev)
-	case EventSessionStart, EventRoundStart, EventRetry, EventRoundEnd, EventPause:
+	case EventSessionStart, EventRoundStart, EventRoundEnd, EventPause:
 	}
 	return rc.err
 }
@@ -268,7 +284,7 @@ func (rc *Recorder) flush(why string) {
 	if why == "" {
 		why = "cut off"
 	}
-	text := strings.TrimRight(ev.Text, "\n ") + "\n\n*[incomplete: " + oneLine(why) + "]*"
+	text := strings.TrimRight(ev.Text, "\n ") + incompleteNote + oneLine(why) + "]*"
 	rc.write(room.Post{Seat: ev.Agent, Agent: ev.Model, Kind: KindIncomplete, Text: text, Round: ev.Round, Activity: act, Usage: roomUsage(ev.Usage)})
 	rc.clearDraft(rc.draftSeat(ev.Agent))
 }
@@ -287,7 +303,11 @@ func (rc *Recorder) close(reason string) { rc.closeWith(reason, "") }
 
 // closeWith writes closed.json with reason and, when not empty, the detail
 // saying more (closed.json's "detail").
-func (rc *Recorder) closeWith(reason, detail string) {
+func (rc *Recorder) closeWith(reason, detail string) { rc.closeNaming(reason, detail, "") }
+
+// closeNaming is closeWith naming the seat whose failure ended the debate
+// (closed.json's "seat"), when there is one.
+func (rc *Recorder) closeNaming(reason, detail, seat string) {
 	if rc.closed {
 		return
 	}
@@ -296,7 +316,7 @@ func (rc *Recorder) closeWith(reason, detail string) {
 		// Before closed.json: a reader that sees the close sees no draft.
 		rc.drafts.close()
 	}
-	if _, err := rc.r.Close(room.CloseOptions{Reason: reason, Detail: oneLine(detail)}); err != nil {
+	if _, err := rc.r.Close(room.CloseOptions{Reason: reason, Detail: oneLine(detail), Seat: seat}); err != nil {
 		rc.fail(err)
 	}
 }
@@ -316,6 +336,10 @@ func (rc *Recorder) fail(err error) {
 		rc.err = fmt.Errorf("%w in room %s: %w", ErrSave, rc.r.Dir(), err)
 	}
 }
+
+// incompleteNote begins the line an incomplete turn's message ends with,
+// saying why it was cut.
+const incompleteNote = "\n\n*[incomplete: "
 
 func orNoReply(s string) string {
 	if strings.TrimSpace(s) == "" {

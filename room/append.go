@@ -204,6 +204,7 @@ type CloseOptions struct {
 	SpecPath    string // relative to the cwd; empty: the room's spec
 	RequireSpec bool   // refuse unless the spec file exists
 	Detail      string // more on why (Closed.Detail); empty: none
+	Seat        string // the seat whose failure ended the room (Closed.Seat)
 }
 
 // Close writes closed.json once. A second close returns ErrClosed.
@@ -221,7 +222,7 @@ func (r *Room) Close(opt CloseOptions) (Closed, error) {
 	if opt.Reason == "" {
 		opt.Reason = "closed"
 	}
-	c := Closed{Reason: opt.Reason, SpecPath: spec, At: formatTime(time.Now()), Detail: opt.Detail}
+	c := Closed{Reason: opt.Reason, SpecPath: spec, At: formatTime(time.Now()), Detail: opt.Detail, Seat: opt.Seat}
 	data, err := encodeJSON(c)
 	if err != nil {
 		return Closed{}, err

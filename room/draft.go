@@ -21,6 +21,32 @@ type Draft struct {
 	Agent     string    `json:"agent"`
 	StartedAt time.Time `json:"startedAt"`
 	Text      string    `json:"text"`
+	// Tokens is how many tokens the text holds so far, as the speaker's
+	// provider streamed them.
+	Tokens int `json:"tokens,omitempty"`
+	// Activity is what the speaker's agent did so far in this turn (tools
+	// it ran, plans), the latest MaxDraftActivity of ActivityCount in all.
+	Activity      []Activity `json:"activity,omitempty"`
+	ActivityCount int        `json:"activityCount,omitempty"`
+	// Retries are the times the speaker's request failed in this turn and
+	// was made again, in order; the last is pending until text comes.
+	Retries []DraftRetry `json:"retries,omitempty"`
+}
+
+// MaxDraftActivity bounds the activity lines a draft carries: the latest
+// are kept, and ActivityCount says how many there were.
+const MaxDraftActivity = 50
+
+// DraftRetry is a request being made again: the attempt about to be made
+// (2 for the first retry) of Attempts, the HTTP status that failed the
+// last one (0: none, e.g. a dropped connection), how long it waits first,
+// and why, in a sentence.
+type DraftRetry struct {
+	Attempt  int    `json:"attempt"`
+	Attempts int    `json:"attempts"`
+	Status   int    `json:"status,omitempty"`
+	WaitMS   int64  `json:"waitMs,omitempty"`
+	Reason   string `json:"reason"`
 }
 
 // maxDraftBytes bounds a draft file a reader accepts: a message's text is

@@ -12,8 +12,8 @@ import (
 // followed the same way.
 //
 // Within one look at the room, events come as the room's files say they
-// happened: new messages (by seq), new notes (by seq), draft changes (in
-// seat order), then the close. A turn's end (its message written, then its
+// happened: new messages and notes (by seq, a note before the message
+// after it), draft changes (in seat order), then the close. A turn's end (its message written, then its
 // draft removed) therefore reads as the message, then the draft gone.
 
 // FeedKind says what a FeedEvent brings.
@@ -126,35 +126,82 @@ func (f *Feed) Next(ctx context.Context) (FeedEvent, error) {
 	}
 }
 
-// look queues what changed since the last look.
+// NextBatch is Next, returning with the first change every other one
+// that is known by then, in order: a reader that redraws once per batch
+// draws a look at the room once.
+func (f *Feed) NextBatch(ctx context.Context) ([]FeedEvent, error) {
+	first, err := f.Next(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := append([]FeedEvent{first}, f.queue...)
+	f.queue = f.queue[:0]
+	return out, nil
+}
+
+// Poll returns the changes since the last call, without waiting: none
+// when nothing changed.
+func (f *Feed) Poll() ([]FeedEvent, error) {
+	if err := f.look(); err != nil {
+		return nil, err
+	}
+	out := f.queue
+	f.queue = nil
+	return out, nil
+}
+
+// look queues what changed since the last look. When the drafts changed
+// they are read first and the folders then listed afresh, so whatever was
+// written before a draft (the note or message a turn follows) comes
+// before it.
 func (f *Feed) look() error {
-	st, err := f.r.State()
+	var ds []Draft
+	g := f.n.DraftsGen()
+	readDrafts := g != f.draftsGen
+	if readDrafts {
+		f.draftsGen = g
+		var err error
+		if ds, err = f.r.Drafts(); err != nil {
+			return err
+		}
+	}
+	read := f.r.State
+	if readDrafts {
+		read = f.r.Refresh
+	}
+	st, err := read()
 	if err != nil {
 		return err
 	}
-	if st.LastSeq() > f.seq {
-		for _, m := range st.Messages {
-			if m.Seq > f.seq {
-				f.queue = append(f.queue, FeedEvent{Kind: FeedMessage, Message: m})
-			}
+	queued := len(f.queue)
+	notes := NotesAfter(st.Notes, f.noteSeq)
+	for _, m := range st.Messages {
+		if m.Seq <= f.seq {
+			continue
 		}
-		f.seq = st.LastSeq()
+		for len(notes) > 0 && notes[0].AfterSeq < m.Seq {
+			f.queue = append(f.queue, FeedEvent{Kind: FeedNote, Note: notes[0]})
+			notes = notes[1:]
+		}
+		f.queue = append(f.queue, FeedEvent{Kind: FeedMessage, Message: m})
 	}
-	for _, n := range NotesAfter(st.Notes, f.noteSeq) {
+	f.seq = max(f.seq, st.LastSeq())
+	for _, n := range notes {
 		f.queue = append(f.queue, FeedEvent{Kind: FeedNote, Note: n})
-		f.noteSeq = n.Seq
 	}
+	f.noteSeq = max(f.noteSeq, st.LastNoteSeq())
 	closed := st.Closed != nil
-	// The drafts are read when their watch saw a change, and whenever the
-	// room's state changed too: a draft removed just before the message
-	// or the close that the state shows may not have reached the watch
-	// yet, and must not come after them.
-	if g := f.n.DraftsGen(); g != f.draftsGen || len(f.queue) > 0 || closed != f.closed {
-		f.draftsGen = g
-		ds, err := f.r.Drafts()
-		if err != nil {
+	// A draft removed just before the message or the close that the
+	// state shows may not have reached the drafts' watch yet, and must not
+	// come after them: the drafts are read then too.
+	if !readDrafts && (len(f.queue) > queued || closed != f.closed) {
+		f.draftsGen = f.n.DraftsGen()
+		if ds, err = f.r.Drafts(); err != nil {
 			return err
 		}
+		readDrafts = true
+	}
+	if readDrafts {
 		f.diffDrafts(ds)
 	}
 	if closed != f.closed {

@@ -130,6 +130,10 @@ type Closed struct {
 	// the run that died without closing its room. An extra field: the
 	// original server neither writes nor reads it.
 	Detail string `json:"detail,omitempty"`
+	// Seat is the seat whose failure ended the room (a debate persona
+	// whose turn failed, or the moderator); empty otherwise. An extra
+	// field, as Detail.
+	Seat string `json:"seat,omitempty"`
 }
 
 // encodeJSON writes v the way every room file is written: two-space

@@ -113,7 +113,7 @@ func (m *Model) apply(ev debate.Event) {
 			c.retry = nil // the retry worked: the reply is coming
 			c.gen++
 		}
-		m.live++
+		m.live += max(ev.Pieces, 1)
 	case debate.EventTurnEnd:
 		m.turnEnded(ev)
 	case debate.EventRoundEnd:

@@ -1,0 +1,147 @@
+package debate
+
+import (
+	"context"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+// followRun is the event stream a Session hands its front ends: the
+// debate as its room holds it (FollowStore), not the engine's own events,
+// so a screen in this process draws exactly what one in another process,
+// or on another machine, draws from the same room. raw is the recorded
+// engine stream (Record); it is read to its end here, and gives the two
+// things the store does not hold:
+//   - the pause between rounds (PauseBetweenRounds), passed on once the
+//     store has shown the round's end;
+//   - the final event, with its cause (Event.Err) for errors.Is, and
+//     when the room could not be saved (ErrSave) the store never shows
+//     an end.
+//
+// A resumed run (resumed) sends session_start, then only what the run
+// adds: its screen already shows the room's history.
+//
+// The returned stream ends after raw has: once it is closed the debate is
+// saved and every agent stopped, as Session.Events promises. A room that
+// cannot be followed (its folder unreadable) falls back to raw itself.
+func followRun(r *room.Room, resumed bool, raw <-chan Event) <-chan Event {
+	// The feed's watch lives until the stream ends; ctx ends the waits
+	// on it first, so the last look still reads a watched room.
+	watchCtx, stopWatch := context.WithCancel(context.Background())
+	follow, first, err := FollowStore(watchCtx, r)
+	if err != nil {
+		stopWatch()
+		return raw
+	}
+	if resumed {
+		first = first[:1]
+		follow.t.round = 0 // the resumed round starts again
+	}
+	ctx, cancel := context.WithCancel(watchCtx)
+	out := make(chan Event, eventBuffer)
+
+	type batch struct {
+		evs []Event
+		err error
+	}
+	// The reader delivers every batch it read: after a cancel, the loop
+	// below takes batches until the reader is done.
+	batches := make(chan batch)
+	readerDone := make(chan struct{})
+	go func() {
+		defer close(readerDone)
+		for {
+			evs, err := follow.Next(ctx)
+			if err != nil && ctx.Err() != nil {
+				return // stopped waiting: nothing was read
+			}
+			batches <- batch{evs, err}
+			if err != nil || follow.Ended() {
+				return
+			}
+		}
+	}()
+
+	pauses := make(chan Event, 16)
+	ended := make(chan Event, 1)
+	go func() {
+		var final Event
+		for ev := range raw {
+			switch {
+			case ev.Type == EventPause:
+				pauses <- ev
+			case ev.IsTerminal():
+				final = ev
+			}
+		}
+		ended <- final
+	}()
+
+	go func() {
+		defer close(out)
+		defer stopWatch()
+		defer follow.Close()
+		defer cancel()
+		for _, ev := range first {
+			out <- ev
+		}
+		var held []Event // pauses waiting for the store to show their round's end
+		roundEnded := 0  // the last round whose end was sent
+		release := func() {
+			for len(held) > 0 && roundEnded >= held[0].Round {
+				out <- held[0]
+				held = held[1:]
+			}
+		}
+		// The final event is the engine's own (the same ending, with its
+		// cause in Err); the store's stands in only if the engine sent
+		// none.
+		var storeFinal *Event
+		take := func(b batch) {
+			for _, ev := range b.evs {
+				switch {
+				case ev.IsTerminal():
+					storeFinal = &ev
+					continue
+				case ev.Type == EventRoundEnd:
+					roundEnded = max(roundEnded, ev.Round)
+				}
+				out <- ev
+			}
+			release()
+		}
+		for {
+			select {
+			case p := <-pauses:
+				held = append(held, p)
+				release()
+			case b := <-batches:
+				take(b)
+			case final := <-ended:
+				cancel()
+				for draining := true; draining; {
+					select {
+					case b := <-batches:
+						take(b)
+					case <-readerDone:
+						draining = false
+					}
+				}
+				// The last look: everything the run saved is on disk now.
+				if storeFinal == nil {
+					if evs, err := follow.Poll(); err == nil {
+						take(batch{evs: evs})
+					}
+				}
+				switch {
+				case final.Type != "":
+					out <- final
+				case storeFinal != nil:
+					out <- *storeFinal
+				}
+				return
+			}
+		}
+	}()
+	return out
+}

@@ -1,0 +1,375 @@
+package debate
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+// A debate's run writes everything into its room (Recorder): each finished
+// turn a message, each turn in progress its seat's draft (with the agent's
+// last activity and a pending retry), the user's notes, the verdict, and
+// closed.json saying how it ended and, on a failure, whose. StoreEvents
+// reads that back as the debate's events, so a screen has one input and
+// one apply step whatever it shows: a debate running in this process, in
+// another, on another machine through a host's mirror, or one that ended
+// long ago (whose feed is the closed room, read once).
+//
+// What the store cannot say comes coarser than the engine's own events:
+// tokens arrive as the draft grew between two writes (at most 30 a second
+// per seat), a round's end carries no consensus answer, and the pause
+// between rounds is not in the store (the screen that asked for it hears
+// it from its Session).
+
+// StoreEvents follows a debate room's feed as debate events.
+type StoreEvents struct {
+	f *room.Feed
+	t storeTranslator
+}
+
+// FollowStore starts following r (see room.Feed) and returns what the room
+// holds now as events: session_start, then its turns, notes, verdict,
+// turns in progress and, for a closed room, the final event. Next returns
+// the events of each later change. Close it when done.
+func FollowStore(ctx context.Context, r *room.Room) (*StoreEvents, []Event, error) {
+	f, err := r.Feed(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := &StoreEvents{f: f, t: newStoreTranslator(f.Snapshot().Config)}
+	return s, s.t.snapshot(f.Snapshot()), nil
+}
+
+// ReadStore is the events of the room as it is now, read once: the
+// replay of a finished debate.
+func ReadStore(cfg room.Config, st room.State, drafts []room.Draft) []Event {
+	t := newStoreTranslator(cfg)
+	return t.snapshot(room.FeedSnapshot{Config: cfg, State: st, Drafts: drafts})
+}
+
+// Next waits for the room's next change and returns its events (none when
+// the change shows nothing new, e.g. a draft removed after its message);
+// ctx's error when ctx ends, or the error reading the room.
+func (s *StoreEvents) Next(ctx context.Context) ([]Event, error) {
+	batch, err := s.f.NextBatch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []Event
+	for _, fe := range batch {
+		out = s.t.change(out, fe)
+	}
+	return out, nil
+}
+
+// Poll returns the events of what changed since the last look, without
+// waiting (none when nothing did).
+func (s *StoreEvents) Poll() ([]Event, error) {
+	batch, err := s.f.Poll()
+	if err != nil {
+		return nil, err
+	}
+	var out []Event
+	for _, fe := range batch {
+		out = s.t.change(out, fe)
+	}
+	return out, nil
+}
+
+// Ended reports whether the room's final event was returned.
+func (s *StoreEvents) Ended() bool { return s.t.ended }
+
+// Close stops following the room.
+func (s *StoreEvents) Close() { s.f.Close() }
+
+// storeTranslator turns a debate room's contents, in the order the feed
+// gives them, into events.
+type storeTranslator struct {
+	cfg       room.Config
+	agents    []string // the personas, in speaking order
+	persona   map[string]bool
+	round     int
+	roundEnd  int                  // the last round whose round_end was sent
+	lastRound map[string]int       // each persona's latest turn's round
+	lastAt    map[string]time.Time // each seat's latest message
+	open      map[string]*openTurn // each seat's turn in progress (from its draft)
+	lastStart map[string]time.Time // when each seat's last turn seen open began
+	total     Usage
+	ended     bool
+	// live: the room is followed while its debate runs, so every turn
+	// streams (a finished room read once does not: its turns come whole).
+	live bool
+}
+
+// openTurn is what was sent of a turn in progress.
+type openTurn struct {
+	started  time.Time
+	round    int
+	text     string
+	tokens   int // the provider's tokens sent
+	activity int // activity lines sent
+	retries  int // retries sent
+}
+
+func newStoreTranslator(cfg room.Config) storeTranslator {
+	t := storeTranslator{
+		cfg: cfg, persona: map[string]bool{}, lastRound: map[string]int{},
+		lastAt: map[string]time.Time{}, open: map[string]*openTurn{}, lastStart: map[string]time.Time{},
+	}
+	for _, s := range cfg.Seats() {
+		if s != room.SeatModerator {
+			t.agents = append(t.agents, s)
+			t.persona[s] = true
+		}
+	}
+	return t
+}
+
+// rounds is the rounds the debate plans.
+func (t *storeTranslator) rounds() int {
+	if t.cfg.Rounds > 0 {
+		return t.cfg.Rounds
+	}
+	return t.cfg.Budget
+}
+
+// moderatorName is the name the moderator's events carry.
+func (t *storeTranslator) moderatorName() string {
+	if t.cfg.Moderator != nil && t.cfg.Moderator.Name != "" {
+		return t.cfg.Moderator.Name
+	}
+	return "Moderator"
+}
+
+func (t *storeTranslator) snapshot(s room.FeedSnapshot) []Event {
+	out := []Event{{Type: EventSessionStart, Topic: t.cfg.Topic, Agents: t.agents, Rounds: t.rounds()}}
+	st := s.State
+	t.live = st.Closed == nil
+	notes := st.Notes
+	for _, m := range st.Messages {
+		for len(notes) > 0 && notes[0].AfterSeq < m.Seq {
+			out = t.note(out, notes[0])
+			notes = notes[1:]
+		}
+		out = t.message(out, m)
+	}
+	for _, n := range notes {
+		out = t.note(out, n)
+	}
+	if st.Closed != nil {
+		return t.closed(out, st.Closed)
+	}
+	for _, d := range s.Drafts {
+		out = t.draft(out, d)
+	}
+	return out
+}
+
+func (t *storeTranslator) change(out []Event, fe room.FeedEvent) []Event {
+	switch fe.Kind {
+	case room.FeedMessage:
+		return t.message(out, fe.Message)
+	case room.FeedNote:
+		return t.note(out, fe.Note)
+	case room.FeedDraft:
+		if fe.DraftGone {
+			return out // its message, if any, came first
+		}
+		return t.draft(out, fe.Draft)
+	case room.FeedClosed:
+		if fe.Closed == nil {
+			t.ended, t.live = false, true // opened again: a resumed run goes on
+			return out
+		}
+		return t.closed(out, fe.Closed)
+	}
+	return out
+}
+
+// startRound sends round_start when round is a new one.
+func (t *storeTranslator) startRound(out []Event, round int) []Event {
+	if round > t.round {
+		t.round = round
+		out = append(out, Event{Type: EventRoundStart, Round: round})
+	}
+	return out
+}
+
+func (t *storeTranslator) message(out []Event, m room.Message) []Event {
+	if at := m.Time(); at.After(t.lastAt[m.Seat]) {
+		t.lastAt[m.Seat] = at
+	}
+	u := UsageOf(m)
+	t.total.Add(u)
+	var usage *Usage
+	if u != (Usage{}) {
+		usage = &u
+	}
+	if m.Seat == room.SeatModerator || m.Kind == room.KindSummary {
+		delete(t.open, room.SeatModerator)
+		if t.roundEnd < t.round {
+			// The verdict before the last round: the moderator found
+			// consensus.
+			yes := true
+			out = append(out, Event{Type: EventRoundEnd, Round: t.round, Consensus: &yes})
+			t.roundEnd = t.round
+		}
+		return append(out, Event{Type: EventSummary, Round: m.Round, Model: m.Agent, Text: m.Text, Usage: usage})
+	}
+	round := m.Round
+	if round == 0 {
+		round = t.lastRound[m.Seat] + 1
+	}
+	out = t.startRound(out, round)
+	text := m.Text
+	if m.Kind == KindIncomplete {
+		// What was said, without the note the recorder adds on why it
+		// was cut (the error event says that).
+		if i := strings.LastIndex(text, incompleteNote); i >= 0 {
+			text = text[:i]
+		}
+	}
+	o := t.open[m.Seat]
+	if o == nil {
+		out = append(out, Event{Type: EventTurnStart, Round: round, Agent: m.Seat, Model: m.Agent})
+		if t.live {
+			// A turn that ended before its draft was written: its text
+			// comes as one token, so the tokens still add up to it.
+			out = append(out, Event{Type: EventToken, Round: round, Agent: m.Seat, Text: text})
+		}
+	} else if rest, ok := strings.CutPrefix(text, o.text); ok && rest != "" {
+		// What was said after the draft's last write: the tokens add up
+		// to the turn, as the engine's do.
+		out = append(out, Event{Type: EventToken, Round: round, Agent: m.Seat, Text: rest})
+	}
+	if sent := t.activitySent(o); t.live && len(m.Activity) > sent {
+		// What the agent did after the draft's last write: the message
+		// keeps the turn's activity.
+		for _, a := range m.Activity[sent:] {
+			out = append(out, Event{Type: EventActivity, Round: round, Agent: m.Seat, Kind: a.Kind, Text: a.Text})
+		}
+	}
+	if o != nil {
+		t.lastStart[m.Seat] = o.started
+	} else {
+		delete(t.lastStart, m.Seat)
+	}
+	delete(t.open, m.Seat)
+	t.lastRound[m.Seat] = round
+	if m.Kind == KindIncomplete {
+		t.lastRound[m.Seat] = round - 1 // a resumed run says this round again
+	}
+	out = append(out, Event{
+		Type: EventTurnEnd, Round: round, Agent: m.Seat, Model: m.Agent, Text: text,
+		Usage: usage, Incomplete: m.Kind == KindIncomplete,
+	})
+	if len(t.agents) > 0 && m.Seat == t.agents[len(t.agents)-1] && round > t.roundEnd {
+		t.roundEnd = round
+		out = append(out, Event{Type: EventRoundEnd, Round: round})
+	}
+	return out
+}
+
+// stale reports whether d is the draft of a turn whose message is in: the
+// turn this translator saw end, or, for one it never saw open, a draft
+// begun before the message was written (its time has milliseconds only).
+func (t *storeTranslator) stale(d room.Draft) bool {
+	if d.StartedAt.IsZero() {
+		return false
+	}
+	if started, ok := t.lastStart[d.Seat]; ok {
+		return !d.StartedAt.After(started)
+	}
+	last, ok := t.lastAt[d.Seat]
+	return ok && !last.Before(d.StartedAt.Truncate(time.Millisecond))
+}
+
+// activitySent is how many of a turn's activity lines were sent.
+func (t *storeTranslator) activitySent(o *openTurn) int {
+	if o == nil {
+		return 0
+	}
+	return o.activity
+}
+
+func (t *storeTranslator) note(out []Event, n room.Note) []Event {
+	round := n.Round
+	if round == 0 {
+		round = t.round
+	}
+	return append(out, Event{Type: EventNote, Round: round, From: n.From, Text: n.Text})
+}
+
+// draft sends what a turn in progress added since it was last seen: its
+// start, its new text, a new activity line or retry.
+func (t *storeTranslator) draft(out []Event, d room.Draft) []Event {
+	if t.stale(d) {
+		return out // left over from the seat's latest message
+	}
+	agent := d.Seat
+	if d.Seat == room.SeatModerator {
+		agent = t.moderatorName()
+	} else if !t.persona[d.Seat] {
+		return out
+	}
+	o := t.open[d.Seat]
+	if o == nil || !o.started.Equal(d.StartedAt) {
+		o = &openTurn{started: d.StartedAt}
+		t.open[d.Seat] = o
+		if d.Seat != room.SeatModerator {
+			o.round = t.lastRound[d.Seat] + 1
+			out = t.startRound(out, o.round)
+			out = append(out, Event{Type: EventTurnStart, Round: o.round, Agent: agent, Model: d.Agent})
+		}
+	}
+	for _, rt := range d.Retries[min(o.retries, len(d.Retries)):] {
+		out = append(out, Event{
+			Type: EventRetry, Round: o.round, Agent: agent, Text: rt.Reason, Status: rt.Status,
+			Attempt: rt.Attempt, Attempts: rt.Attempts, Wait: time.Duration(rt.WaitMS) * time.Millisecond,
+		})
+	}
+	o.retries = max(o.retries, len(d.Retries))
+	if n := d.ActivityCount - o.activity; n > 0 {
+		for _, a := range d.Activity[max(len(d.Activity)-n, 0):] {
+			out = append(out, Event{Type: EventActivity, Round: o.round, Agent: agent, Kind: a.Kind, Text: a.Text})
+		}
+		o.activity = d.ActivityCount
+	}
+	if d.Seat == room.SeatModerator {
+		return out // the verdict shows whole, as its message
+	}
+	// A draft only grows within a turn: the engine keeps every piece.
+	if add, ok := strings.CutPrefix(d.Text, o.text); ok && add != "" {
+		o.text = d.Text
+		out = append(out, Event{Type: EventToken, Round: o.round, Agent: agent, Text: add, Pieces: max(d.Tokens-o.tokens, 1)})
+		o.tokens = max(d.Tokens, o.tokens+1)
+	}
+	return out
+}
+
+func (t *storeTranslator) closed(out []Event, c *room.Closed) []Event {
+	if t.ended {
+		return out
+	}
+	t.ended = true
+	clear(t.open)
+	total := t.total
+	switch reason := c.Reason; {
+	case IsComplete(reason):
+		if budget, ok := strings.CutPrefix(reason, ReasonBudget); ok {
+			out = append(out, Event{Type: EventBudget, Round: t.round, Text: budget, Usage: &total})
+		}
+		return append(out, Event{Type: EventDone, Usage: &total})
+	case reason == ReasonCancelled || reason == ReasonOutputClosed:
+		return append(out, Event{Type: EventError, Text: CancelledMessage, Usage: &total})
+	default:
+		why := strings.TrimPrefix(reason, ReasonFailed)
+		agent := c.Seat
+		if agent == room.SeatModerator {
+			agent = t.moderatorName()
+		}
+		return append(out, Event{Type: EventError, Text: why, Agent: agent, Usage: &total})
+	}
+}
