@@ -76,6 +76,14 @@ func TestHostServesDebateToObservers(t *testing.T) {
 	if err := json.Unmarshal([]byte(got.text), &next); err != nil || !next.DraftsChanged || len(next.Drafts) != 1 || next.Drafts[0].Text != "Tabs, because" {
 		t.Fatalf("observe_room waiting when a draft was written: %v %s; want the draft in its reply", err, got.text)
 	}
+	for _, tool := range []string{"room_status", "read_room"} {
+		if res := obs.call(tool, nil); res.isError {
+			t.Errorf("the debate's observer calling %s: %s", tool, res.text)
+		}
+	}
+	if res := obs.call("post", map[string]any{"text": "Let me in."}); !res.isError {
+		t.Errorf("the debate's observer posted: %s", res.text)
+	}
 	if err := h.stop(); err != nil {
 		t.Fatalf("host exit: %v\n%s", err, h.output())
 	}

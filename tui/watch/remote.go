@@ -20,7 +20,9 @@ import (
 // (remote_client.go) calls the host's observe_room tool in a loop and
 // writes each snapshot into a mirror of the room in a temporary folder
 // (room.ApplySnapshot); the watch screen runs on the mirror as on any
-// local room, read-only: no note, no seat, no spec, no close.
+// local room, read-only: no note, no seat, no spec, no close. A persona
+// debate's mirror is shown in the debate screen instead (app.RunRemote,
+// which imports both screens; DialRemote is the part they share).
 
 // RemoteOptions configure a remote watch.
 type RemoteOptions struct {
