@@ -50,7 +50,8 @@ import (
 //	}
 //
 // A host's handler is ParseCursor, then SnapshotWait with the room's
-// Notifier, then json.Marshal of the snapshot as the reply's text.
+// Notifier (so a draft written reaches the watcher within a frame), then
+// json.Marshal of the snapshot as the reply's text.
 //
 // Empty fields are left out. A reply with nothing new (Empty) carries next
 // equal to the cursor sent; a client keeps its cursor when a reply has no
@@ -302,25 +303,38 @@ func draftsSig(ds []Draft) string {
 	return hex.EncodeToString(sum[:12])
 }
 
-// ObservePoll is how often SnapshotWait looks at server.log and the
-// drafts, which the room's Notifier does not watch: a few stat calls.
+// ObservePoll is how often SnapshotWait looks at server.log, which the
+// room's Notifier does not watch, and at the drafts when it has no
+// Notifier: a few stat calls.
 var ObservePoll = 250 * time.Millisecond
+
+// DraftCoalesce is how long SnapshotWait, woken by a draft, waits before
+// it answers: a turn in progress rewrites its draft up to ~30 times a
+// second, and a reply a frame later carries what came meanwhile, so a
+// remote screen gets the words within a frame, and a host answers at most
+// about as many calls a second per watcher as a screen draws frames.
+var DraftCoalesce = 30 * time.Millisecond
 
 // SnapshotWait is Snapshot, waiting up to wait (at most MaxObserveWait
 // seconds) while nothing is new: what observe_room answers. It wakes on
-// changed, when given (the room Notifier's Changed: a message, a note, the
-// close), and looks at server.log and the drafts every ObservePoll. When
-// ctx ends (the call cancelled, the host shutting down) it returns at once
-// with what it has, maybe nothing.
-func (r *Room) SnapshotWait(ctx context.Context, c Cursor, wait time.Duration, changed func() <-chan struct{}) (Snapshot, error) {
+// n, when given (the room's Notifier: a message, a note, the close through
+// Changed; a draft written, replaced or removed through DraftsChanged,
+// answered DraftCoalesce later), and looks at server.log (and, without n,
+// the drafts) every ObservePoll. When ctx ends (the call cancelled, the
+// host shutting down) it returns at once with what it has, maybe nothing.
+func (r *Room) SnapshotWait(ctx context.Context, c Cursor, wait time.Duration, n *Notifier) (Snapshot, error) {
 	deadline := time.Now().Add(min(wait, MaxObserveWait*time.Second))
-	sidecar := func() string {
-		return StatSig(append([]string{filepath.Join(r.dir, LogFile)}, r.DraftFiles()...)...)
+	// The files the poll looks at: server.log, and the drafts unless n
+	// watches them (its own rescan is their safety net).
+	files := []string{filepath.Join(r.dir, LogFile)}
+	if n == nil {
+		files = append(files, r.DraftFiles()...)
 	}
+	sidecar := func() string { return StatSig(files...) }
 	for {
-		var ch <-chan struct{}
-		if changed != nil {
-			ch = changed()
+		var ch, drafts <-chan struct{}
+		if n != nil {
+			ch, drafts = n.Changed(), n.DraftsChanged()
 		}
 		sig := sidecar()
 		s, err := r.Snapshot(c)
@@ -336,10 +350,16 @@ func (r *Room) SnapshotWait(ctx context.Context, c Cursor, wait time.Duration, c
 			select {
 			case <-ctx.Done():
 			case <-ch:
+			case <-drafts:
+				t.Reset(min(left, DraftCoalesce))
+				select {
+				case <-ctx.Done():
+				case <-t.C:
+				}
 			case <-t.C:
 			}
 			t.Stop()
-			if ctx.Err() != nil || isClosed(ch) || sidecar() != sig {
+			if ctx.Err() != nil || isClosed(ch) || isClosed(drafts) || sidecar() != sig {
 				break
 			}
 		}

@@ -67,8 +67,8 @@ func BenchmarkSnapshotNothingNew(b *testing.B) {
 		}
 	})
 	b.Run("poll", func(b *testing.B) {
-		// What a parked call does every ObservePoll: stat server.log and
-		// the drafts.
+		// What a parked call without a Notifier does every ObservePoll:
+		// stat server.log and the drafts.
 		files := append([]string{r.dir + "/" + LogFile}, r.DraftFiles()...)
 		for b.Loop() {
 			_ = StatSig(files...)

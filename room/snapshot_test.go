@@ -370,9 +370,46 @@ func TestWithoutPIDs(t *testing.T) {
 	}
 }
 
+// TestSnapshotWaitWakesOnDraft checks that a parked observe call returns
+// with a draft written while it waits, woken by the Notifier's drafts
+// topic rather than the poll: with the poll off, it still comes back
+// holding the draft, not empty at its timeout.
+func TestSnapshotWaitWakesOnDraft(t *testing.T) {
+	defer func(p time.Duration) { ObservePoll = p }(ObservePoll)
+	ObservePoll = time.Hour
+	r, _, err := Create(t.TempDir(), "drafts", CreateOptions{Topic: "t", Budget: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	n := Watch(ctx, r)
+	defer n.Close()
+	s, err := r.SnapshotWait(ctx, Cursor{}, 0, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan Snapshot, 1)
+	go func() {
+		s, err := r.SnapshotWait(ctx, s.Next, 20*time.Second, n)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- s
+	}()
+	time.Sleep(50 * time.Millisecond) // parked
+	if err := r.WriteDraft(Draft{Seat: SeatPeer, Text: "words in progress"}); err != nil {
+		t.Fatal(err)
+	}
+	got := <-done
+	if !got.DraftsChanged || len(got.Drafts) != 1 || got.Drafts[0].Text != "words in progress" {
+		t.Errorf("the wait returned %+v; want the draft written while it waited", got)
+	}
+}
+
 // TestSnapshotWait checks that an observe call parks while nothing is new
-// and returns with the change: a message (through the Notifier), a log line
-// and a draft (looked at every ObservePoll), and nothing at its timeout or
+// and returns with the change: a message and a draft (through the
+// Notifier), a log line (looked at every ObservePoll), and nothing at its timeout or
 // when its context ends.
 func TestSnapshotWait(t *testing.T) {
 	r, _, err := Create(t.TempDir(), "wait", CreateOptions{Topic: "t", Budget: 3})
@@ -383,7 +420,7 @@ func TestSnapshotWait(t *testing.T) {
 	defer cancel()
 	n := Watch(ctx, r)
 	defer n.Close()
-	s, err := r.SnapshotWait(ctx, Cursor{}, time.Minute, n.Changed)
+	s, err := r.SnapshotWait(ctx, Cursor{}, time.Minute, n)
 	if err != nil || s.Config == nil {
 		t.Fatalf("first call: %+v, %v; want the config at once", s, err)
 	}
@@ -410,7 +447,7 @@ func TestSnapshotWait(t *testing.T) {
 	for _, ch := range changes {
 		done := make(chan Snapshot, 1)
 		go func() {
-			s, err := r.SnapshotWait(ctx, c, time.Minute, n.Changed)
+			s, err := r.SnapshotWait(ctx, c, time.Minute, n)
 			if err != nil {
 				t.Error(err)
 			}
@@ -430,7 +467,7 @@ func TestSnapshotWait(t *testing.T) {
 			t.Fatalf("%s: the call never woke", ch.name)
 		}
 	}
-	if s, err := r.SnapshotWait(ctx, c, 100*time.Millisecond, n.Changed); err != nil || !s.Empty() || s.Next != c {
+	if s, err := r.SnapshotWait(ctx, c, 100*time.Millisecond, n); err != nil || !s.Empty() || s.Next != c {
 		t.Errorf("nothing new: %+v, %v; want an empty snapshot at the timeout", s, err)
 	}
 	short, stop := context.WithTimeout(ctx, 100*time.Millisecond)

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -31,6 +32,27 @@ const (
 
 // Grants are every grant, in the order they are shown.
 func Grants() []string { return []string{GrantLead, GrantPeer, GrantObserver} }
+
+// HostGrants are the grants a room with this config is hosted with, in
+// the order they are shown: a persona debate has only the observer's (its
+// seats are its personas, played by the debate itself, so it is watched,
+// never joined); any other room has every grant.
+func (c Config) HostGrants() []string {
+	if c.IsDebate() {
+		return []string{GrantObserver}
+	}
+	return Grants()
+}
+
+// ErrWatchOnly marks a seat's token asked of a persona debate, which has
+// only an observer token (HostGrants).
+var ErrWatchOnly = errors.New("a persona debate is watch-only")
+
+// WatchOnlyError says that room, a persona debate, gives no seat's token
+// (grant), and what to do instead.
+func WatchOnlyError(roomName, grant string) error {
+	return fmt.Errorf("%w: room %q is a persona debate, whose seats are its personas, played by the debate itself; no %s token is given and no MCP seat may join it. Watch it with the observer token (roundtable watch --url)", ErrWatchOnly, roomName, grant)
+}
 
 // TokensFile is the room file that holds the SHA-256 hashes of the room's
 // tokens, never a token itself:
@@ -92,8 +114,9 @@ type tokensDoc struct {
 // TokensPath is the room's tokens.json.
 func (r *Room) TokensPath() string { return filepath.Join(r.dir, TokensFile) }
 
-// IssueTokens makes a fresh random token for each grant of the room that
-// has none yet (all three the first time the room is hosted), saves their
+// IssueTokens makes a fresh random token for each grant of the room
+// (HostGrants) that has none yet (all of them the first time the room is
+// hosted: three, or a debate's one), saves their
 // hashes and returns the plain tokens by grant: they exist nowhere else, so
 // the caller shows them once. A grant that has a token is left alone; the
 // map is empty when every grant has one.
@@ -109,7 +132,7 @@ func (r *Room) IssueTokens() (map[string]string, error) {
 			have[rec.Grant] = true
 		}
 		fresh := make(map[string]string)
-		for _, g := range Grants() {
+		for _, g := range r.cfg.HostGrants() {
 			if have[g] {
 				continue
 			}
@@ -136,10 +159,14 @@ func (r *Room) IssueTokens() (map[string]string, error) {
 
 // RotateToken replaces grant's token by a fresh one and returns it. The
 // old token stops working at once, in a running host too: a TokenSet reads
-// tokens.json again when it changes.
+// tokens.json again when it changes. A persona debate's seat grants have
+// no token (ErrWatchOnly).
 func (r *Room) RotateToken(grant string) (string, error) {
 	if err := ValidateGrant(grant); err != nil {
 		return "", err
+	}
+	if !slices.Contains(r.cfg.HostGrants(), grant) {
+		return "", WatchOnlyError(r.cfg.Room, grant)
 	}
 	var tok string
 	err := r.withLock(func() error {

@@ -545,3 +545,33 @@ func snapshotPath(t *testing.T, p string) string {
 	}
 	return fi.Mode().String() + " " + string(data)
 }
+
+// TestDebateRoomIsWatchOnly checks that a persona debate is hosted with
+// the observer's token alone: IssueTokens gives no seat's, and rotating a
+// seat's is refused with ErrWatchOnly, saying why and what to do.
+func TestDebateRoomIsWatchOnly(t *testing.T) {
+	r, _, err := Create(t.TempDir(), "panel", CreateOptions{Topic: "t", Mode: ModeDebate, Agents: []string{"Ada", "Linus"}, Rounds: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	toks, err := r.IssueTokens()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(toks) != 1 || toks[GrantObserver] == "" {
+		t.Fatalf("a debate room was issued %v; want the observer's token alone", toks)
+	}
+	wantVerify(t, mustTokenSet(t, r), toks[GrantObserver], "panel", GrantObserver)
+	for _, g := range []string{GrantLead, GrantPeer} {
+		_, err := r.RotateToken(g)
+		if !errors.Is(err, ErrWatchOnly) || !strings.Contains(err.Error(), "roundtable watch --url") {
+			t.Errorf("rotate %s of a debate: %v; want ErrWatchOnly saying how to watch it", g, err)
+		}
+	}
+	if _, err := r.RotateToken(GrantObserver); err != nil {
+		t.Errorf("rotate the observer of a debate: %v", err)
+	}
+	if again, err := r.IssueTokens(); err != nil || len(again) != 0 {
+		t.Errorf("second issue on a debate gave %v, %v; want none", again, err)
+	}
+}

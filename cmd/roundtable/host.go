@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -78,13 +79,20 @@ token (bursts of 100), sessions idle for 10 minutes expire, slow clients are
 cut off. SIGTERM or Ctrl-C stops it gracefully: parked waits return idle,
 posts in flight finish.
 
+A persona debate (roundtable debate, or one started in roundtable tui) is
+hosted watch-only: its seats are its personas, played by the debate itself,
+so it gets the observer token alone, and no MCP seat may join it (a seat's
+token for it is refused, saying so). roundtable watch --url with that token
+shows the debate's columns streaming each persona's words as the screen that
+started it does, then the verdict.
+
 A room given with --room that does not exist is created when --topic is
 given (with --budget and --spec), and refused otherwise, so that a mistyped
-name gets no tokens; --all hosts every MCP room under --cwd, and also those created
-there while the host runs (it starts with none if there are none yet): a
-new room's tokens are printed as at start-up, followed by "roundtable host:
-now also serving ROOM". Requests for a room deleted or renamed while hosted
-are refused saying so and what to do.
+name gets no tokens; --all hosts every room under --cwd (MCP rooms and
+debates), and also those created there while the host runs (it starts with
+none if there are none yet): a new room's tokens are printed as at start-up,
+followed by "roundtable host: now also serving ROOM". Requests for a room
+deleted or renamed while hosted are refused saying so and what to do.
 
 A room's tokens.json is trusted only when it belongs to the user running
 the host and no other user can write it, its room folder or .roundtable:
@@ -106,13 +114,13 @@ opened or its tokens cannot be trusted, or the address cannot be listened on,
 	}
 	f := c.Flags()
 	f.StringArrayVar(&o.rooms, "room", nil, "a room to host; repeat for more")
-	f.BoolVar(&o.all, "all", false, "host every MCP room under --cwd, and those created there while it runs")
+	f.BoolVar(&o.all, "all", false, "host every room under --cwd (debates watch-only), and those created there while it runs")
 	f.StringVar(&o.cwd, "cwd", "", "folder holding .roundtable/; default: the working directory")
 	f.StringVar(&o.listen, "listen", defaultListen, "address to listen on, host:port")
 	f.StringVar(&o.tlsCert, "tls-cert", "", "TLS certificate file (PEM); with --tls-key, serves https")
 	f.StringVar(&o.tlsKey, "tls-key", "", "TLS private key file (PEM)")
 	f.BoolVar(&o.insecure, "insecure", false, "allow a non-local --listen without TLS (said on stderr: tokens cross the network in clear text)")
-	f.StringVar(&o.rotate, "rotate", "", "replace the token of a grant (lead, peer or observer) in the rooms given, print it and exit")
+	f.StringVar(&o.rotate, "rotate", "", "replace the token of a grant (lead, peer or observer; a debate's: observer) in the rooms given, print it and exit")
 	f.StringVar(&o.topic, "topic", "", "topic of a room this command creates")
 	f.Var(newIntFlag(&o.budget, 12, "budget", 1, 0), "budget", "rounds of a room this command creates")
 	f.StringVar(&o.spec, "spec", "", "spec path of a room this command creates, relative to --cwd; default SPEC-<room>.md")
@@ -176,7 +184,7 @@ func runHost(cmd *cobra.Command, o hostOptions) error {
 				}
 			}
 			fmt.Fprintf(out, "Room %s: the old %s token no longer works, also in a running host. The new one:\n", r.Config().Room, o.rotate)
-			mcpserver.HostInstructions(out, at, r.Config().Room, map[string]string{o.rotate: tok})
+			mcpserver.RoomInstructions(out, at, r.Config(), map[string]string{o.rotate: tok})
 		}
 		return nil
 	}
@@ -206,7 +214,7 @@ func runHost(cmd *cobra.Command, o hostOptions) error {
 	// Last, so a script that waits for this line has the tokens too.
 	serving := strings.Join(h.Rooms(), ", ")
 	if serving == "" {
-		serving = "no rooms yet (each MCP room created under " + cmpOr(o.cwd, "the working directory") + " is served as it appears)"
+		serving = "no rooms yet (each room created under " + cmpOr(o.cwd, "the working directory") + " is served as it appears)"
 	}
 	fmt.Fprintf(out, "roundtable host: serving %s at %s (Ctrl-C or SIGTERM stops it)\n", serving, url)
 	served := make(chan error, 1)
@@ -247,12 +255,10 @@ func hostRooms(o hostOptions) ([]*room.Room, error) {
 			return nil, fmt.Errorf("list the rooms under %s: %w", cmpOr(o.cwd, "."), err)
 		}
 		for _, s := range list {
-			if !s.Debate {
-				names = append(names, s.Name)
-			}
+			names = append(names, s.Name)
 		}
 		if len(names) == 0 && o.rotate != "" {
-			return nil, fmt.Errorf("there are no MCP rooms under %s to rotate a token of", cmpOr(o.cwd, "the working directory"))
+			return nil, fmt.Errorf("there are no rooms under %s to rotate a token of", cmpOr(o.cwd, "the working directory"))
 		}
 		// With none yet, the host starts anyway: the room picker serves
 		// each one as it is created.
@@ -276,8 +282,11 @@ func hostRooms(o hostOptions) ([]*room.Room, error) {
 		} else if r, err = hostRoom(o, name); err != nil {
 			return nil, err
 		}
-		if r.Config().Mode == room.ModeDebate {
-			return nil, asUsage(fmt.Errorf("room %q is a persona debate, not an MCP room: host an MCP room", name))
+		if o.rotate != "" && !slices.Contains(r.Config().HostGrants(), o.rotate) {
+			if o.all && !slices.Contains(o.rooms, name) {
+				continue // --all: the debates have no seat's token to rotate
+			}
+			return nil, asUsage(room.WatchOnlyError(name, o.rotate))
 		}
 		rooms = append(rooms, r)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/app"
 	"github.com/roundtable-dev/roundtable/tui/watch"
 )
 
@@ -46,7 +47,11 @@ user of the machine sees a command line's arguments (ps), so it is best left
 to throwaway tokens. The token is sent to the host's origin only: a host that
 redirects elsewhere is refused, naming both. The same screen shows the room,
 read-only (no i, t, S or C), its header saying "remote: host:port"; a lost
-connection is retried, and the status line says so.
+connection is retried, and the status line says so. A persona debate the
+host serves (watch-only: its token is the observer's) opens in the debate
+screen instead, as on the machine that runs it: a column per persona
+streaming its words as they come, then the moderator's verdict; its header
+says "on host:port", and nothing that writes (r, R, i) is offered.
 
 Exit codes: 2 for a bad room name, a --cwd that is not an existing folder, a
 --take seat that is taken, closed or not lead or peer, a --url that is not
@@ -119,7 +124,7 @@ func runRemoteWatch(c *cobra.Command, url string) error {
 	if token == "" {
 		return usageError("--url needs the room's observer token: set ROUNDTABLE_TOKEN, or save it in a file only you can read and pass --token-file FILE (roundtable host printed it)")
 	}
-	err := watch.RunRemote(c.Context(), watch.RemoteOptions{URL: url, Token: token, Dark: true})
+	err := app.RunRemote(c.Context(), watch.RemoteOptions{URL: url, Token: token, Dark: true})
 	if errors.Is(err, watch.ErrBadURL) {
 		return asUsage(err)
 	}

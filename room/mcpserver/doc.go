@@ -29,5 +29,11 @@
 //     store keeps only hashes and grants, room.TokenSet.Authorize),
 //     authguard.go (wrong-token waves), httpguard.go (Origin and Host),
 //     caps.go (sessions, waits and streams per token and per host),
-//     hostlive.go and hostpicker.go (rooms added while serving).
+//     hostlive.go and hostpicker.go (rooms added while serving);
+//   - a persona debate hosted watch-only: the store gives it the observer's
+//     token alone (room.Config.HostGrants, IssueTokens, RotateToken),
+//     host.go seatFor refuses a seat's token of it (room.WatchOnlyError),
+//     hostprint.go says so in its observer line; observe_room
+//     (host_observe.go, room.SnapshotWait) wakes on its drafts, so each
+//     persona's words reach a remote screen within a frame.
 package mcpserver

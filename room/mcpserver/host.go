@@ -250,6 +250,11 @@ func (h *Host) seatFor(ctx context.Context, agent string) (*hostSeat, error) {
 	if svc == nil {
 		return nil, fmt.Errorf("room %q is not served by this host; ask its host for a token of a room it serves", a.grant.Room)
 	}
+	if a.grant.Grant != room.GrantObserver && svc.room.Config().IsDebate() {
+		// A seat's token in a debate's tokens.json (written by hand, or
+		// by another program): the debate plays its seats itself.
+		return nil, room.WatchOnlyError(a.grant.Room, a.grant.Grant)
+	}
 	if a.grant.Grant != room.GrantObserver {
 		if err := svc.room.SeatHeld(a.grant.Grant); err != nil {
 			// Who holds it, without its pid on the host.

@@ -53,7 +53,7 @@ func (s *Seat) observeRoom(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 		case <-wctx.Done():
 		}
 	}()
-	snap, err := s.room.SnapshotWait(wctx, c, time.Duration(min(max(wait, 0), MaxWait.Seconds())*float64(time.Second)), s.notifier.Changed)
+	snap, err := s.room.SnapshotWait(wctx, c, time.Duration(min(max(wait, 0), MaxWait.Seconds())*float64(time.Second)), s.notifier)
 	if err != nil {
 		return fault(err)
 	}

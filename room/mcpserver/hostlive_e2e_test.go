@@ -163,7 +163,8 @@ func TestHostAllServesRoomsCreatedWhileRunning(t *testing.T) {
 
 // TestHostAllWaitsForHalfCreatedRoom: a room folder without its room.json
 // yet is not served and not given up on: once its room.json is written the
-// host serves it. A persona debate created meanwhile is not served.
+// host serves it. A persona debate created meanwhile is served watch-only:
+// its observer's token alone.
 func TestHostAllWaitsForHalfCreatedRoom(t *testing.T) {
 	cwd := t.TempDir()
 	issueTokens(t, cwd, "first", 3)
@@ -181,9 +182,18 @@ func TestHostAllWaitsForHalfCreatedRoom(t *testing.T) {
 	if _, _, err := room.Create(cwd, "marker", room.CreateOptions{Topic: "t", Budget: 2}); err != nil {
 		t.Fatal(err)
 	}
+	h.waitOutput("roundtable host: now also serving persona\n")
 	out := h.waitOutput("roundtable host: now also serving marker\n")
-	if strings.Contains(out, "serving half") || strings.Contains(out, "Room half") || strings.Contains(out, "persona") {
-		t.Fatalf("the host served a half-created room or a debate:\n%s", out)
+	if strings.Contains(out, "serving half") || strings.Contains(out, "Room half") {
+		t.Fatalf("the host served a half-created room:\n%s", out)
+	}
+	start, end := strings.Index(out, "Room persona:"), strings.Index(out, "now also serving persona")
+	if start < 0 || end < start {
+		t.Fatalf("no printout of the debate's token:\n%s", out)
+	}
+	if debate := out[start:end]; !strings.HasPrefix(debate, "Room persona: a new token") ||
+		!strings.Contains(debate, "observer (a persona debate is watch-only") || strings.Contains(debate, " seat\n") {
+		t.Fatalf("the debate's printout is not the observer's token alone:\n%s", debate)
 	}
 	if _, err := os.Stat(filepath.Join(half, room.TokensFile)); err == nil {
 		t.Fatal("tokens were issued for a folder that is not a room yet")
@@ -197,9 +207,6 @@ func TestHostAllWaitsForHalfCreatedRoom(t *testing.T) {
 	peer := connectHTTP(t, h.url, toks[room.GrantPeer], protoModern)
 	if st := peer.call("room_status", nil); st.json["you_are"] != "peer" || st.json["room"] != "half" {
 		t.Fatalf("the completed room's peer status: %s", st.text)
-	}
-	if strings.Contains(h.output(), "persona") {
-		t.Fatalf("the host served a persona debate:\n%s", h.output())
 	}
 
 	// A room renamed while hosted is served under its new name with the
@@ -276,7 +283,7 @@ func TestHostRoomServesOnlyItsRooms(t *testing.T) {
 func TestHostAllStartsWithNoRooms(t *testing.T) {
 	cwd := t.TempDir()
 	h := startHost(t, "--all", "--cwd", cwd)
-	if out := h.output(); !strings.Contains(out, "serving no rooms yet (each MCP room created under "+cwd+" is served as it appears)") {
+	if out := h.output(); !strings.Contains(out, "serving no rooms yet (each room created under "+cwd+" is served as it appears)") {
 		t.Fatalf("the empty host's first lines:\n%s", out)
 	}
 	if _, _, err := room.Create(cwd, "first", room.CreateOptions{Topic: "The first room", Budget: 2}); err != nil {
@@ -291,7 +298,7 @@ func TestHostAllStartsWithNoRooms(t *testing.T) {
 
 	empty := t.TempDir()
 	res, err := exec.Command(binary, "host", "--all", "--cwd", empty, "--rotate", "peer").CombinedOutput()
-	if err == nil || !strings.Contains(string(res), "there are no MCP rooms under "+empty+" to rotate a token of") {
+	if err == nil || !strings.Contains(string(res), "there are no rooms under "+empty+" to rotate a token of") {
 		t.Fatalf("--rotate with --all and no room: %v\n%s", err, res)
 	}
 }

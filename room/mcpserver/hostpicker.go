@@ -16,13 +16,15 @@ import (
 )
 
 // roomPicker is what `roundtable host --all` runs beside the server: it
-// watches the rooms' folder (.roundtable under --cwd) and serves each MCP
-// room created there while the host runs, as the rooms found at start-up
+// watches the rooms' folder (.roundtable under --cwd) and serves each room
+// created there while the host runs, as the rooms found at start-up
 // are served: its tokens issued and printed with the lines that connect,
 // then "roundtable host: now also serving ROOM". A folder that is not a
 // room yet (no room.json) is looked at again when it changes; a room that
 // cannot be served (a bad tokens.json) is reported on stderr once and
-// tried again when its files change. Persona debates are left out.
+// tried again when its files change. A persona debate is served to
+// observers only, as at start-up (room.Config.HostGrants): its observer
+// token is the one printed.
 type roomPicker struct {
 	cwd, top string
 	url      string
@@ -35,7 +37,6 @@ type roomPicker struct {
 	out     io.Writer // the tokens and "now also serving" lines
 	errOut  io.Writer // why a room is not served
 
-	debate   map[string]bool   // folders holding a persona debate
 	young    map[string]bool   // folders whose room.json may be half written
 	reported map[string]string // the error last reported for a folder
 	topErr   string            // the error last reported for top
@@ -45,7 +46,7 @@ type roomPicker struct {
 // finished before the host reports it.
 const settle = 2 * time.Second
 
-// PickUpRooms serves on h each MCP room created under cwd from now on
+// PickUpRooms serves on h each room created under cwd from now on
 // (`roundtable host --all`), printing its tokens to out and why a room
 // cannot be served to errOut; the returned stop ends it and waits for it,
 // so nothing is printed after stop returns.
@@ -56,7 +57,7 @@ func PickUpRooms(ctx context.Context, cwd, url string, h *Host, tokens *room.Tok
 	}
 	p := &roomPicker{
 		cwd: cwd, top: filepath.Join(cwd, room.Folder), url: url, host: h, tokens: tokens, out: out, errOut: errOut,
-		hostCtx: ctx, debate: map[string]bool{}, young: map[string]bool{}, reported: map[string]string{},
+		hostCtx: ctx, young: map[string]bool{}, reported: map[string]string{},
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	w := room.WatchDirs(ctx, p.paths, p.match, p.sig)
@@ -162,15 +163,10 @@ func (p *roomPicker) scan(ctx context.Context) {
 			continue
 		}
 		seen[name] = true
-		if p.debate[name] || p.host.Serves(name) {
+		if p.host.Serves(name) {
 			continue
 		}
 		p.try(name)
-	}
-	for name := range p.debate {
-		if !seen[name] {
-			delete(p.debate, name)
-		}
 	}
 	for name := range p.young {
 		if !seen[name] {
@@ -184,7 +180,7 @@ func (p *roomPicker) scan(ctx context.Context) {
 	}
 }
 
-// try serves the room in folder name if it is complete and an MCP room.
+// try serves the room in folder name if it is complete.
 func (p *roomPicker) try(name string) {
 	r, err := room.Open(p.cwd, name)
 	if errors.Is(err, room.ErrNoRoom) {
@@ -202,10 +198,6 @@ func (p *roomPicker) try(name string) {
 		p.report(name, err)
 		return
 	}
-	if r.Config().IsDebate() {
-		p.debate[name] = true
-		return
-	}
 	added, err := p.host.AddRoom(p.hostCtx, r)
 	if errors.Is(err, ErrHostStopping) || !added && err == nil {
 		return
@@ -216,7 +208,7 @@ func (p *roomPicker) try(name string) {
 	}
 	delete(p.reported, name)
 	if err := PrintTokens(p.out, p.url, []*room.Room{r}); err != nil {
-		fmt.Fprintf(p.errOut, "roundtable host: %v; fix the room's folder, then run: roundtable host --room %s --rotate peer (or lead, observer)\n", err, name)
+		fmt.Fprintf(p.errOut, "roundtable host: %v; fix the room's folder, then run: %s\n", err, rotateHint(r.Config()))
 	}
 	p.tokens.Refresh()
 	fmt.Fprintf(p.out, "roundtable host: now also serving %s\n", name)

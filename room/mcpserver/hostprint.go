@@ -28,12 +28,28 @@ import (
 // the endpoint, watch the address. Grants not in tokens are said to keep
 // their earlier token, with the command that replaces one.
 func HostInstructions(w io.Writer, url string, roomName string, tokens map[string]string) {
+	printInstructions(w, url, room.Config{Room: roomName}, tokens)
+}
+
+// RoomInstructions is HostInstructions for the room cfg describes, with
+// the grants it is hosted with (room.Config.HostGrants): a persona
+// debate's observer alone, said to be watch-only.
+func RoomInstructions(w io.Writer, url string, cfg room.Config, tokens map[string]string) {
+	printInstructions(w, url, cfg, tokens)
+}
+
+// observerDebate is the observer's line for a persona debate.
+const observerDebate = "  observer (a persona debate is watch-only: its seats are its personas, played by the debate; no MCP seat may join. roundtable watch --url shows its columns streaming)\n"
+
+func printInstructions(w io.Writer, url string, cfg room.Config, tokens map[string]string) {
+	roomName := cfg.Room
 	base := strings.TrimSuffix(strings.TrimRight(url, "/"), EndpointPath)
 	endpoint := base + EndpointPath
 	var b strings.Builder
 	var kept []string
 	shown := 0
-	for _, g := range room.Grants() {
+	grants := cfg.HostGrants()
+	for _, g := range grants {
 		if tokens[g] != "" {
 			shown++
 		}
@@ -45,7 +61,7 @@ func HostInstructions(w io.Writer, url string, roomName string, tokens map[strin
 			fmt.Fprintf(&b, "Room %s: new tokens, shown this once (the room keeps only their SHA-256 hashes). Give each only to the one it is for.\n", roomName)
 		}
 	}
-	for _, g := range room.Grants() {
+	for _, g := range grants {
 		tok := tokens[g]
 		if tok == "" {
 			kept = append(kept, g)
@@ -53,7 +69,11 @@ func HostInstructions(w io.Writer, url string, roomName string, tokens map[strin
 		}
 		b.WriteString("\n")
 		if g == room.GrantObserver {
-			b.WriteString("  observer (reads and waits; cannot post, write the spec or close)\n")
+			if cfg.IsDebate() {
+				b.WriteString(observerDebate)
+			} else {
+				b.WriteString("  observer (reads and waits; cannot post, write the spec or close)\n")
+			}
 			printLine(&b, "token", tok)
 			// The token goes in the environment, not in argv, where
 			// every user of the machine sees it (ps).
@@ -191,11 +211,12 @@ func PrintTokens(out io.Writer, url string, rooms []*room.Room) error {
 		if err != nil {
 			return fmt.Errorf("issue the tokens of room %q: %w", name, err)
 		}
+		cfg := r.Config()
 		if len(toks) > 0 {
-			HostInstructions(out, url, name, toks)
+			RoomInstructions(out, url, cfg, toks)
 		}
-		if len(toks) < 3 {
-			fmt.Fprintf(out, "Room %s: tokens issued before are not shown again; to replace one: roundtable host --room %s --rotate peer (or lead, observer)\n", name, name)
+		if len(toks) < len(cfg.HostGrants()) {
+			fmt.Fprintf(out, "Room %s: tokens issued before are not shown again; to replace one: %s\n", name, rotateHint(cfg))
 		}
 	}
 	return nil
@@ -228,4 +249,13 @@ func HostTokens(rooms []*room.Room, all bool, errOut io.Writer) (*room.TokenSet,
 		fmt.Fprintf(errOut, "roundtable host: %v; until it is fixed, no token of the room works\n", err)
 	})
 	return tokens, kept, nil
+}
+
+// rotateHint is the command that replaces a token of the room cfg
+// describes, naming its grants.
+func rotateHint(cfg room.Config) string {
+	if cfg.IsDebate() {
+		return "roundtable host --room " + cfg.Room + " --rotate observer (a persona debate has no seat's token: it is watch-only)"
+	}
+	return "roundtable host --room " + cfg.Room + " --rotate peer (or lead, observer)"
 }

@@ -1,6 +1,7 @@
 // Package app is roundtable's terminal app: the root model that routes
 // between the home screen, the two forms, the debate screen and the watch
-// screen, and Run, which shows it in a full window.
+// screen, and Run, which shows it in a full window; RunRemote shows a room
+// a host serves in the screen of its kind.
 //
 // Every screen keeps its own state and keys; the root only switches
 // between them on their messages (home.OpenMsg, forms.StartMsg,
@@ -14,6 +15,11 @@
 //     this process's engine: events.go (EventToken) into column.go; from
 //     a debate in another process or a finished one: feed.go (applyRoom,
 //     the room's messages and drafts), which replay.go runs once;
+//   - a room a host serves, watched with roundtable watch --url: remote.go
+//     RunRemote picks the screen by the room's mode (a persona debate in
+//     the debate screen, debateview.OpenRemote; any other room in the
+//     watch screen), both on the local mirror tui/watch's DialRemote
+//     keeps (remote.go, remote_client.go);
 //   - an MCP room live: tui/watch (feed.go reads the room on its
 //     notifier, drafts.go the seats' words in progress, take*.go a person
 //     taking a seat, note.go a steering note written to the room);

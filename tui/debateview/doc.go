@@ -10,8 +10,11 @@
 // from the store whatever its state (feed.go): one another process runs
 // is followed as it changes, each persona's draft streaming into its
 // column (OpenRoom, NewFromRoom), and a closed one is the same step read
-// once (NewReplay). applyRoom is the one step from room state (messages,
-// notes, drafts, closure) to the columns.
+// once (NewReplay). A debate a host serves on another machine is the same
+// again on the local mirror roundtable watch --url keeps (OpenRemote,
+// remote.go: no run lock to read, the link's state shown, read-only).
+// applyRoom is the one step from room state (messages, notes, drafts,
+// closure) to the columns.
 //
 // Rendering work stays out of View and, for finished text, out of Update:
 // a finished turn is rendered once by a background command into the shared

@@ -37,7 +37,8 @@ type RoomFeed struct {
 	Room  *room.Room
 	First Snapshot
 	watch *roomWatch
-	next  next // the change after First was read
+	next  next       // the change after First was read
+	link  RemoteLink // a mirror of a room a host serves (OpenRemote); nil otherwise
 }
 
 // Close stops the feed's watch; the screen built from it does so itself
@@ -61,6 +62,7 @@ type feedState struct {
 	watch     *roomWatch // nil when the room is not watched (closed)
 	next      next       // what to wait on for the change after the last read
 	abandoned bool       // the process running the debate ended without closing it
+	link      RemoteLink // the room is a mirror of a host's (remote.go); nil otherwise
 }
 
 func newFeedState() *feedState {
@@ -78,6 +80,7 @@ type roomWatch struct {
 	cancel context.CancelFunc
 	r      *room.Room // the watch's own handle on the room
 	n      *room.Notifier
+	link   RemoteLink // a mirror's link to its host, whose news it waits for too; nil: a local room
 }
 
 // runPoll is how often a watched room's run lock is read: a process
@@ -123,12 +126,19 @@ func read(r *room.Room, withRun bool) (Snapshot, error) {
 // starts watching it (until ctx ends or the screen's Close). It reads from
 // disk: call it in a tea.Cmd.
 func OpenRoom(ctx context.Context, r *room.Room) (RoomFeed, error) {
+	return openRoom(ctx, r, nil)
+}
+
+// openRoom is OpenRoom; with link, r is a mirror of a room a host serves
+// (OpenRemote): no run of it is here to check.
+func openRoom(ctx context.Context, r *room.Room, link RemoteLink) (RoomFeed, error) {
 	w, err := startRoomWatch(ctx, r)
 	if err != nil {
 		return RoomFeed{}, err
 	}
+	w.link = link
 	nx := w.next()
-	first, err := read(w.r, true)
+	first, err := read(w.r, link == nil)
 	if err != nil {
 		w.cancel()
 		return RoomFeed{}, err
@@ -137,7 +147,7 @@ func OpenRoom(ctx context.Context, r *room.Room) (RoomFeed, error) {
 		w.cancel()
 		w = nil
 	}
-	return RoomFeed{Room: r, First: first, watch: w, next: nx}, nil
+	return RoomFeed{Room: r, First: first, watch: w, next: nx, link: link}, nil
 }
 
 // feedMsg is the room after a change.
@@ -146,24 +156,36 @@ type feedMsg struct {
 	watch *roomWatch
 	snap  Snapshot
 	err   error
-	next  next // taken before the read
+	next  next        // taken before the read
+	link  *linkStatus // the link's new status, on a mirror (remote.go)
 }
 
 // feedCmd waits for the room to change after the last read (nx, taken
 // before it), or, every runPoll, for its run to end or come back, then
-// reads it.
+// reads it. On a mirror (w.link) there is no run to poll: it waits for the
+// link's news instead.
 func feedCmd(id int64, w *roomWatch, nx next, abandoned bool) tea.Cmd {
 	return func() tea.Msg {
-		t := time.NewTicker(runPoll)
-		defer t.Stop()
+		var poll <-chan time.Time
+		var linkNews <-chan struct{}
+		if w.link != nil {
+			linkNews = w.link.Wake()
+		} else {
+			t := time.NewTicker(runPoll)
+			defer t.Stop()
+			poll = t.C
+		}
 		for {
 			withRun := false
+			var ls *linkStatus
 			select {
 			case <-w.ctx.Done():
 				return nil
 			case <-nx.n:
 			case <-nx.d:
-			case <-t.C:
+			case <-linkNews:
+				ls = newLinkStatus(w.link)
+			case <-poll:
 				if debate.Abandoned(w.r) == abandoned {
 					continue
 				}
@@ -174,7 +196,7 @@ func feedCmd(id int64, w *roomWatch, nx next, abandoned bool) tea.Cmd {
 			if !withRun {
 				snap.Abandoned = abandoned
 			}
-			return feedMsg{id: id, watch: w, snap: snap, err: err, next: after}
+			return feedMsg{id: id, watch: w, snap: snap, err: err, next: after, link: ls}
 		}
 	}
 }
@@ -184,7 +206,7 @@ func feedCmd(id int64, w *roomWatch, nx next, abandoned bool) tea.Cmd {
 // the same debate ready to run again (r), as for NewReplay.
 func NewFromRoom(opts Options, f RoomFeed, rerun *Launch) Model {
 	m := newRoomModel(opts, f.Room, rerun)
-	m.feed.watch, m.feed.next = f.watch, f.next
+	m.feed.watch, m.feed.next, m.feed.link = f.watch, f.next, f.link
 	if f.watch != nil {
 		m.autoFocus = true
 		m.animating = true // Init starts the tick
@@ -243,6 +265,7 @@ func (m *Model) onFeed(msg feedMsg) tea.Cmd {
 		return nil
 	}
 	m.feed.next = msg.next
+	m.showLink(msg.link)
 	if msg.err != nil {
 		m.setError("Cannot read room " + m.roomName() + ": " + mdrender.Inline(msg.err.Error()) + ". The screen reads it again at its next change.")
 		return m.waitFeed()
@@ -323,6 +346,10 @@ func (m *Model) applyRoom(s Snapshot) {
 
 // setWatchingStatus says that another process runs the debate.
 func (m *Model) setWatchingStatus() {
+	if m.remote() {
+		m.setRemoteStatus()
+		return
+	}
 	m.setStatus(fmt.Sprintf("Watching room %s: its debate runs in another process, which saves it as it goes. esc goes back; the debate goes on.", m.roomName()))
 }
 
@@ -469,7 +496,7 @@ func (m *Model) elsewhereLabel() string {
 	if m.feed.abandoned {
 		return s.Error.Render("✗ its process ended: not running")
 	}
-	where := s.Muted.Render(" · in another process")
+	where := s.Muted.Render(m.whereLabel())
 	frame := s.Spinner.Render(spin.Frames[m.frame])
 	for _, c := range m.cols {
 		if c.speaking {

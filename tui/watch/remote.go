@@ -20,7 +20,9 @@ import (
 // (remote_client.go) calls the host's observe_room tool in a loop and
 // writes each snapshot into a mirror of the room in a temporary folder
 // (room.ApplySnapshot); the watch screen runs on the mirror as on any
-// local room, read-only: no note, no seat, no spec, no close.
+// local room, read-only: no note, no seat, no spec, no close. A persona
+// debate's mirror is shown in the debate screen instead (app.RunRemote,
+// which imports both screens; DialRemote is the part they share).
 
 // RemoteOptions configure a remote watch.
 type RemoteOptions struct {
@@ -65,6 +67,20 @@ func (l *RemoteLink) Set(status string, ok bool) {
 	case l.wake <- struct{}{}:
 	default:
 	}
+}
+
+// Label is the host the link goes to (host:port).
+func (l *RemoteLink) Label() string { return l.label }
+
+// Wake returns the channel that receives once after each new status (one
+// pending at most): a screen waits on it, then reads Status.
+func (l *RemoteLink) Wake() <-chan struct{} { return l.wake }
+
+// Status is the connection's latest status; ok is false for trouble.
+func (l *RemoteLink) Status() (status string, ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.status, l.ok
 }
 
 // remoteStatusMsg is the link's latest status.
@@ -148,52 +164,108 @@ func (m *Model) remoteSegment() []string {
 	return []string{m.styles.Warning.Render("remote: " + m.opts.Remote.label)}
 }
 
-// RunRemote shows a room served by a host until the user quits or ctx
-// ends. It connects and reads the room first: a 401 then returns
-// ErrUnauthorized, an unreachable host an error saying so, before any
-// screen is drawn. Once the screen runs, a lost connection is retried with
-// backoff, and said in the status line.
-func RunRemote(ctx context.Context, ro RemoteOptions, progOpts ...tea.ProgramOption) error {
+// Remote is a room a host serves, copied into a local mirror and followed
+// (DialRemote): what a remote screen shows. Close stops following and
+// removes the mirror.
+type Remote struct {
+	// Cwd is the mirror's folder, holding .roundtable/<Room>: open the
+	// room there (room.Open) as any local one.
+	Cwd string
+	// Room is the room's name; Config its room.json as the host sent it.
+	Room   string
+	Config room.Config
+	// Link is the link to the host: its name and the connection's state.
+	Link *RemoteLink
+
+	close func()
+}
+
+// Close stops following the host and removes the mirror. It waits for
+// the follower to stop, so nothing is written to the mirror afterwards.
+func (rm *Remote) Close() {
+	if rm != nil && rm.close != nil {
+		rm.close()
+		rm.close = nil
+	}
+}
+
+// DialRemote connects to the host, reads the room and copies it into a
+// new mirror, then follows the host in the background until Close, each
+// new snapshot written into the mirror (a lost connection is retried with
+// backoff and said through Link). A 401 returns ErrUnauthorized, an
+// unreachable host an error saying so, before any screen is drawn.
+func DialRemote(ctx context.Context, ro RemoteOptions) (*Remote, error) {
 	endpoint, label, err := observeURL(ro.URL)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	o := newObserver(endpoint, ro.Token)
-	defer o.close()
 	first, hasNext, err := o.observe(ctx, room.Cursor{}, 0)
 	switch {
+	case err == nil && hasNext && first.Config != nil:
 	case unauthorized(err):
-		return ErrUnauthorized
+		err = ErrUnauthorized
 	case isCertError(err) || errors.As(err, new(*RedirectError)):
-		return fmt.Errorf("cannot watch the room at %s: %s", label, describeLinkError(err))
+		err = fmt.Errorf("cannot watch the room at %s: %s", label, describeLinkError(err))
 	case seatToken(err):
-		return fmt.Errorf("cannot watch the room at %s: the token is a seat's (lead or peer), not the observer's; give the room's observer token, which roundtable host printed with the others (roundtable host --room R --rotate observer makes a new one)", label)
+		err = fmt.Errorf("cannot watch the room at %s: the token is a seat's (lead or peer), not the observer's; give the room's observer token, which roundtable host printed with the others (roundtable host --room R --rotate observer makes a new one)", label)
 	case isToolError(err):
-		return fmt.Errorf("cannot watch the room at %s: %s", label, describeLinkError(err))
+		err = fmt.Errorf("cannot watch the room at %s: %s", label, describeLinkError(err))
 	case err != nil:
-		return fmt.Errorf("cannot watch the room at %s: %s; check the URL and that roundtable host runs there", label, describeLinkError(err))
-	case !hasNext || first.Config == nil:
-		return fmt.Errorf("the host at %s sent no room; check the URL and the token", label)
+		err = fmt.Errorf("cannot watch the room at %s: %s; check the URL and that roundtable host runs there", label, describeLinkError(err))
+	default:
+		err = fmt.Errorf("the host at %s sent no room; check the URL and the token", label)
+	}
+	if err != nil {
+		o.close()
+		return nil, err
 	}
 	mirror, err := os.MkdirTemp("", "roundtable-remote-")
 	if err != nil {
-		return fmt.Errorf("make a folder for the room's local copy: %w", err)
+		o.close()
+		return nil, fmt.Errorf("make a folder for the room's local copy: %w", err)
 	}
-	defer os.RemoveAll(mirror)
 	link := NewRemoteLink(label)
 	var skip *room.MirrorSkipError
 	if err := room.ApplySnapshot(mirror, first); err != nil && !errors.As(err, &skip) {
-		return fmt.Errorf("copy the room from %s: %w", label, err)
+		o.close()
+		os.RemoveAll(mirror)
+		return nil, fmt.Errorf("copy the room from %s: %w", label, err)
 	}
-
 	loopCtx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		followRemote(loopCtx, o, mirror, first, link)
 	}()
-	defer func() { stop(); <-done }()
-	return Run(ctx, Options{Cwd: mirror, Room: first.Room, ExportDir: ro.ExportDir, Dark: ro.Dark, Remote: link}, progOpts...)
+	return &Remote{
+		Cwd: mirror, Room: first.Room, Config: *first.Config, Link: link,
+		close: func() {
+			stop()
+			<-done
+			o.close()
+			os.RemoveAll(mirror)
+		},
+	}, nil
+}
+
+// Watch shows the mirrored room in the watch screen, read-only, until the
+// user quits or ctx ends.
+func (rm *Remote) Watch(ctx context.Context, ro RemoteOptions, progOpts ...tea.ProgramOption) error {
+	return Run(ctx, Options{Cwd: rm.Cwd, Room: rm.Room, ExportDir: ro.ExportDir, Dark: ro.Dark, Remote: rm.Link}, progOpts...)
+}
+
+// RunRemote shows a room served by a host in the watch screen until the
+// user quits or ctx ends (DialRemote, then Watch); the mirror is removed
+// on the way out. roundtable watch --url goes through app.RunRemote,
+// which shows a persona debate in the debate screen instead.
+func RunRemote(ctx context.Context, ro RemoteOptions, progOpts ...tea.ProgramOption) error {
+	rm, err := DialRemote(ctx, ro)
+	if err != nil {
+		return err
+	}
+	defer rm.Close()
+	return rm.Watch(ctx, ro, progOpts...)
 }
 
 // Backoff of a lost connection: doubling from backoffMin to backoffMax.

@@ -93,7 +93,7 @@ func (h *TestHost) observe(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 		return mcp.NewToolResultError(err.Error()), nil
 	}
 	wait, _ := args["wait_seconds"].(float64)
-	s, err := h.r.SnapshotWait(ctx, c, time.Duration(wait*float64(time.Second)), h.notifier.Changed)
+	s, err := h.r.SnapshotWait(ctx, c, time.Duration(wait*float64(time.Second)), h.notifier)
 	if err != nil {
 		return mcp.NewToolResultError(err.Error()), nil
 	}
