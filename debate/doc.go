@@ -4,11 +4,15 @@
 //
 // Start is the one way a debate starts, for the headless command and the
 // TUI alike: it checks the Settings, asks a self-hosted provider whether it
-// answers, creates the room and runs the Engine, recording as it goes. The
-// Session it returns carries the typed events (see Event and
-// ../shared/design/debate-events.md) that every view shares: the TUI
-// renders them, RunHeadless prints them, and a Recorder has saved each one
-// in the room (mode "debate") through the room store before it arrives.
+// answers, creates the room and runs the Engine, recording as it goes.
+//
+// The store is the engine's only output: a Recorder writes the debate
+// into its room (mode "debate") as it goes, each turn in progress as its
+// seat's draft, and the Session's typed events (see Event and
+// ../shared/design/debate-events.md), which every view shares (the TUI
+// renders them, RunHeadless prints them), are that room read back
+// (FollowStore), the same events any other reader of the room gets,
+// here, in another process (RoomReader) or through a host's mirror.
 //
 // Providers are the only seam to a language model: the deterministic mock
 // (the default, no keys) and the OpenAI-compatible provider (openrouter,
@@ -19,7 +23,10 @@
 //   - the turn order, rounds, the verdict and budgets: engine.go; a
 //     person's notes between rounds: interject.go;
 //   - what a debate saves in its room (messages, the cut turn, closed.json
-//     and why): recorder.go; stopping, resuming and a dead run's lock:
+//     and why): recorder.go; a turn in progress as its seat's draft, at
+//     most 30 writes a second: recorddrafts.go; the room read back as
+//     events: storeevents.go (FollowStore, RoomReader, ReadStore), and
+//     for the Session that runs it, followrun.go; stopping, resuming and a dead run's lock:
 //     session.go, resume.go, retry.go;
 //   - the typed events every view shares: event.go (the contract where
 //     the code moved on from debate-events.md); the headless output:

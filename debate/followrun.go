@@ -10,7 +10,8 @@ import (
 // debate as its room holds it (FollowStore), not the engine's own events,
 // so a screen in this process draws exactly what one in another process,
 // or on another machine, draws from the same room. raw is the recorded
-// engine stream (Record); it is read to its end here, and gives the two
+// engine stream (Record), started by start once the room is read; it is
+// read to its end here, and gives the two
 // things the store does not hold:
 //   - the pause between rounds (PauseBetweenRounds), passed on once the
 //     store has shown the round's end;
@@ -24,11 +25,13 @@ import (
 // The returned stream ends after raw has: once it is closed the debate is
 // saved and every agent stopped, as Session.Events promises. A room that
 // cannot be followed (its folder unreadable) falls back to raw itself.
-func followRun(r *room.Room, resumed bool, raw <-chan Event) <-chan Event {
+func followRun(r *room.Room, resumed bool, start func() <-chan Event) <-chan Event {
 	// The feed's watch lives until the stream ends; ctx ends the waits
 	// on it first, so the last look still reads a watched room.
 	watchCtx, stopWatch := context.WithCancel(context.Background())
 	follow, first, err := FollowStore(watchCtx, r)
+	// The run starts once the room is read: what it writes is all news.
+	raw := start()
 	if err != nil {
 		stopWatch()
 		return raw

@@ -168,11 +168,13 @@ func (p *Plan) launch(ctx context.Context, from *Position, open func(Config) (*r
 	// The session's context is released, and every agent stopped (no
 	// process of theirs left), once the stream has ended: the events
 	// channel closes only after that.
-	s.events = followRun(r, from != nil, record(eng.Run(sctx), NewRecorder(r), func() {
-		cancel(nil)
-		rp.close()
-		_ = lock.Unlock()
-	}))
+	s.events = followRun(r, from != nil, func() <-chan Event {
+		return record(eng.Run(sctx), NewRecorder(r), func() {
+			cancel(nil)
+			rp.close()
+			_ = lock.Unlock()
+		})
+	})
 	return s, nil
 }
 

@@ -45,9 +45,42 @@ func FollowStore(ctx context.Context, r *room.Room) (*StoreEvents, []Event, erro
 // ReadStore is the events of the room as it is now, read once: the
 // replay of a finished debate.
 func ReadStore(cfg room.Config, st room.State, drafts []room.Draft) []Event {
-	t := newStoreTranslator(cfg)
-	return t.snapshot(room.FeedSnapshot{Config: cfg, State: st, Drafts: drafts})
+	return NewRoomReader(cfg).Read(st, drafts)
 }
+
+// A RoomReader turns looks at a debate room that its reader takes itself
+// (a screen watching the room with a watch of its own) into the debate's
+// events, as FollowStore does for a room it follows.
+type RoomReader struct {
+	c       *room.FeedCursor
+	t       storeTranslator
+	started bool
+}
+
+// NewRoomReader is a reader of a debate room with cfg that has read
+// nothing yet.
+func NewRoomReader(cfg room.Config) *RoomReader {
+	return &RoomReader{c: room.NewFeedCursor(cfg), t: newStoreTranslator(cfg)}
+}
+
+// Read returns the events of what st and drafts (read after st) hold
+// beyond the last Read; the first starts with session_start. A room found
+// closed at the first Read is a finished debate: its turns come whole.
+func (r *RoomReader) Read(st room.State, drafts []room.Draft) []Event {
+	var out []Event
+	if !r.started {
+		r.started = true
+		r.t.live = st.Closed == nil
+		out = append(out, r.t.start())
+	}
+	for _, fe := range r.c.Changes(nil, st, drafts, true) {
+		out = r.t.change(out, fe)
+	}
+	return out
+}
+
+// Ended reports whether the final event was returned.
+func (r *RoomReader) Ended() bool { return r.t.ended }
 
 // Next waits for the room's next change and returns its events (none when
 // the change shows nothing new, e.g. a draft removed after its message);
@@ -143,28 +176,20 @@ func (t *storeTranslator) moderatorName() string {
 	return "Moderator"
 }
 
+// snapshot is the events of the room as a feed began: session_start,
+// then everything in it, as a reader that took in nothing before.
 func (t *storeTranslator) snapshot(s room.FeedSnapshot) []Event {
-	out := []Event{{Type: EventSessionStart, Topic: t.cfg.Topic, Agents: t.agents, Rounds: t.rounds()}}
-	st := s.State
-	t.live = st.Closed == nil
-	notes := st.Notes
-	for _, m := range st.Messages {
-		for len(notes) > 0 && notes[0].AfterSeq < m.Seq {
-			out = t.note(out, notes[0])
-			notes = notes[1:]
-		}
-		out = t.message(out, m)
-	}
-	for _, n := range notes {
-		out = t.note(out, n)
-	}
-	if st.Closed != nil {
-		return t.closed(out, st.Closed)
-	}
-	for _, d := range s.Drafts {
-		out = t.draft(out, d)
+	t.live = s.State.Closed == nil
+	out := []Event{t.start()}
+	for _, fe := range room.NewFeedCursor(t.cfg).Changes(nil, s.State, s.Drafts, true) {
+		out = t.change(out, fe)
 	}
 	return out
+}
+
+// start is the session_start event.
+func (t *storeTranslator) start() Event {
+	return Event{Type: EventSessionStart, Topic: t.cfg.Topic, Agents: t.agents, Rounds: t.rounds()}
 }
 
 func (t *storeTranslator) change(out []Event, fe room.FeedEvent) []Event {

@@ -58,11 +58,9 @@ type Feed struct {
 	own  bool // the feed started n, and closes it
 	snap FeedSnapshot
 
-	seq, noteSeq int
-	closed       bool
-	drafts       map[string]Draft
-	draftsGen    uint64
-	queue        []FeedEvent
+	c         *FeedCursor
+	draftsGen uint64
+	queue     []FeedEvent
 }
 
 // Feed starts following the room: it takes the snapshot now, and Next
@@ -72,7 +70,7 @@ func (r *Room) Feed(ctx context.Context) (*Feed, error) {
 	r.mu.Lock()
 	n := r.notifier
 	r.mu.Unlock()
-	f := &Feed{r: r, n: n, drafts: map[string]Draft{}}
+	f := &Feed{r: r, n: n, c: NewFeedCursor(r.cfg)}
 	if n == nil {
 		f.n, f.own = Watch(ctx, r), true
 	}
@@ -88,10 +86,7 @@ func (r *Room) Feed(ctx context.Context) (*Feed, error) {
 		return nil, err
 	}
 	f.snap = FeedSnapshot{Config: r.cfg, State: st, Drafts: ds}
-	f.seq, f.noteSeq, f.closed = st.LastSeq(), st.LastNoteSeq(), st.Closed != nil
-	for _, d := range ds {
-		f.drafts[d.Seat] = d
-	}
+	f.c.Changes(nil, st, ds, true) // the snapshot is taken in
 	return f, nil
 }
 
@@ -173,61 +168,97 @@ func (f *Feed) look() error {
 	if err != nil {
 		return err
 	}
-	queued := len(f.queue)
-	notes := NotesAfter(st.Notes, f.noteSeq)
-	for _, m := range st.Messages {
-		if m.Seq <= f.seq {
-			continue
-		}
-		for len(notes) > 0 && notes[0].AfterSeq < m.Seq {
-			f.queue = append(f.queue, FeedEvent{Kind: FeedNote, Note: notes[0]})
-			notes = notes[1:]
-		}
-		f.queue = append(f.queue, FeedEvent{Kind: FeedMessage, Message: m})
-	}
-	f.seq = max(f.seq, st.LastSeq())
-	for _, n := range notes {
-		f.queue = append(f.queue, FeedEvent{Kind: FeedNote, Note: n})
-	}
-	f.noteSeq = max(f.noteSeq, st.LastNoteSeq())
-	closed := st.Closed != nil
 	// A draft removed just before the message or the close that the
 	// state shows may not have reached the drafts' watch yet, and must not
 	// come after them: the drafts are read then too.
-	if !readDrafts && (len(f.queue) > queued || closed != f.closed) {
+	if !readDrafts && f.c.HasNews(st) {
 		f.draftsGen = f.n.DraftsGen()
 		if ds, err = f.r.Drafts(); err != nil {
 			return err
 		}
 		readDrafts = true
 	}
-	if readDrafts {
-		f.diffDrafts(ds)
-	}
-	if closed != f.closed {
-		f.closed = closed
-		f.queue = append(f.queue, FeedEvent{Kind: FeedClosed, Closed: st.Closed})
-	}
+	f.queue = f.c.Changes(f.queue, st, ds, readDrafts)
 	return nil
 }
 
-// diffDrafts queues the drafts that differ from those delivered.
-func (f *Feed) diffDrafts(ds []Draft) {
+// A FeedCursor is what a reader of one room has taken in so far; Changes
+// gives what a later look at the room adds, in the feed's order. A Feed
+// keeps one; a reader that looks at the room itself (a screen with a
+// watch of its own) may keep one too.
+type FeedCursor struct {
+	seats        []string
+	seq, noteSeq int
+	closed       bool
+	drafts       map[string]Draft
+}
+
+// NewFeedCursor is a cursor on a room with cfg that has taken in nothing.
+func NewFeedCursor(cfg Config) *FeedCursor {
+	return &FeedCursor{seats: cfg.Seats(), drafts: map[string]Draft{}}
+}
+
+// HasNews reports whether st holds a message, a note or a closure (or
+// reopening) the cursor has not taken in.
+func (c *FeedCursor) HasNews(st State) bool {
+	return st.LastSeq() > c.seq || st.LastNoteSeq() > c.noteSeq || (st.Closed != nil) != c.closed
+}
+
+// Changes appends to out what st and the drafts ds hold that the cursor
+// has not taken in, and takes it in: new messages and notes (a note before
+// the message after it), the drafts that changed or went (when withDrafts:
+// ds was read), then the closure.
+func (c *FeedCursor) Changes(out []FeedEvent, st State, ds []Draft, withDrafts bool) []FeedEvent {
+	notes := NotesAfter(st.Notes, c.noteSeq)
+	for _, m := range st.Messages {
+		if m.Seq <= c.seq {
+			continue
+		}
+		for len(notes) > 0 && notes[0].AfterSeq < m.Seq {
+			out = append(out, FeedEvent{Kind: FeedNote, Note: notes[0]})
+			notes = notes[1:]
+		}
+		out = append(out, FeedEvent{Kind: FeedMessage, Message: m})
+	}
+	c.seq = max(c.seq, st.LastSeq())
+	for _, n := range notes {
+		out = append(out, FeedEvent{Kind: FeedNote, Note: n})
+	}
+	c.noteSeq = max(c.noteSeq, st.LastNoteSeq())
+	if withDrafts {
+		out = c.diffDrafts(out, ds)
+	}
+	if closed := st.Closed != nil; closed != c.closed {
+		c.closed = closed
+		out = append(out, FeedEvent{Kind: FeedClosed, Closed: st.Closed})
+	}
+	return out
+}
+
+// diffDrafts appends the drafts that differ from those taken in.
+func (c *FeedCursor) diffDrafts(out []FeedEvent, ds []Draft) []FeedEvent {
 	now := make(map[string]bool, len(ds))
 	for _, d := range ds {
 		now[d.Seat] = true
-		if old, ok := f.drafts[d.Seat]; ok && old.Text == d.Text && old.Agent == d.Agent && old.StartedAt.Equal(d.StartedAt) {
+		if old, ok := c.drafts[d.Seat]; ok && sameDraft(old, d) {
 			continue
 		}
-		f.drafts[d.Seat] = d
-		f.queue = append(f.queue, FeedEvent{Kind: FeedDraft, Draft: d})
+		c.drafts[d.Seat] = d
+		out = append(out, FeedEvent{Kind: FeedDraft, Draft: d})
 	}
-	for _, seat := range f.r.cfg.Seats() {
-		if _, had := f.drafts[seat]; had && !now[seat] {
-			delete(f.drafts, seat)
-			f.queue = append(f.queue, FeedEvent{Kind: FeedDraft, Draft: Draft{Seat: seat}, DraftGone: true})
+	for _, seat := range c.seats {
+		if _, had := c.drafts[seat]; had && !now[seat] {
+			delete(c.drafts, seat)
+			out = append(out, FeedEvent{Kind: FeedDraft, Draft: Draft{Seat: seat}, DraftGone: true})
 		}
 	}
+	return out
+}
+
+// sameDraft reports whether two reads of a seat's draft hold the same.
+func sameDraft(a, b Draft) bool {
+	return a.Text == b.Text && a.Agent == b.Agent && a.StartedAt.Equal(b.StartedAt) && a.Tokens == b.Tokens &&
+		a.ActivityCount == b.ActivityCount && len(a.Activity) == len(b.Activity) && len(a.Retries) == len(b.Retries)
 }
 
 // Close stops the feed, and the Notifier it started (detached from the

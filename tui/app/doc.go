@@ -11,10 +11,13 @@
 //
 // Where each rule of the screens lives (the terminal's packages are tui/...):
 //
-//   - a debate's columns: tui/debateview; a token reaching a column from
-//     this process's engine: events.go (EventToken) into column.go; from
-//     a debate in another process or a finished one: feed.go (applyRoom,
-//     the room's messages and drafts), which replay.go runs once;
+//   - a debate's columns: tui/debateview; a token reaching a column,
+//     whoever runs the debate: the room's draft (debate/recorddrafts.go),
+//     read back as an EventToken (debate/storeevents.go), applied in
+//     events.go (apply) into column.go; the debate's room followed by
+//     its Session when it runs here (debate/followrun.go), by the
+//     screen's own watch when it runs elsewhere or is finished (feed.go
+//     applyRoom; replay.go reads it once);
 //   - a room a host serves, watched with roundtable watch --url: remote.go
 //     RunRemote picks the screen by the room's mode (a persona debate in
 //     the debate screen, debateview.OpenRemote; any other room in the

@@ -3,18 +3,20 @@
 // each turn rendered as Markdown with Glamour as it streams in, and the
 // moderator's verdict in a full-width panel below.
 //
-// The screen runs a live debate in this process (New, NewStarted: the
-// engine's events are read through a re-arming command that drains
-// everything queued per frame, events.go, and the debate is saved as a
-// room exactly as the headless command saves it), or draws a debate room
-// from the store whatever its state (feed.go): one another process runs
-// is followed as it changes, each persona's draft streaming into its
-// column (OpenRoom, NewFromRoom), and a closed one is the same step read
-// once (NewReplay). A debate a host serves on another machine is the same
-// again on the local mirror roundtable watch --url keeps (OpenRemote,
-// remote.go: no run lock to read, the link's state shown, read-only).
-// applyRoom is the one step from room state (messages, notes, drafts,
-// closure) to the columns.
+// Every debate this screen shows comes from the store, as the debate's
+// events (debate.Event), through one apply step (apply, events.go):
+//   - a debate it runs in this process (New, NewStarted): its Session's
+//     events, which the Session reads back from the room as the engine
+//     saves it (debate.FollowStore), through a re-arming command that
+//     drains everything queued per frame;
+//   - a debate room another process runs, or a finished one (feed.go:
+//     OpenRoom, NewFromRoom; NewReplay reads it once): the screen's own
+//     watch on the room, each look turned into events by
+//     debate.RoomReader (applyRoom), each persona's draft streaming into
+//     its column;
+//   - a debate a host serves on another machine: the same, on the local
+//     mirror roundtable watch --url keeps (OpenRemote, remote.go: no run
+//     lock to read, the link's state shown, read-only).
 //
 // Rendering work stays out of View and, for finished text, out of Update:
 // a finished turn is rendered once by a background command into the shared

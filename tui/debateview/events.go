@@ -2,6 +2,7 @@ package debateview
 
 import (
 	"fmt"
+	"slices"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -68,8 +69,11 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// apply takes one event into the screen's state. Rendering is left to
-// refresh and the grow tick.
+// apply takes one event into the screen's state: the one apply step of
+// every debate screen, whether it runs the debate here (its Session's
+// events, themselves read back from the room) or reads the room of a
+// debate run elsewhere or finished (applyRoom, through debate.RoomReader).
+// Rendering is left to refresh and the grow tick.
 func (m *Model) apply(ev debate.Event) {
 	m.applyNote(ev)
 	switch ev.Type {
@@ -84,6 +88,12 @@ func (m *Model) apply(ev debate.Event) {
 		m.round = ev.Round
 	case debate.EventTurnStart:
 		c := m.column(ev.Agent)
+		if t := c.current(); t != nil {
+			// The turn began again before it ended (a room read from the
+			// store: a run that died mid-turn, resumed): the new one
+			// replaces it.
+			c.turns = slices.DeleteFunc(c.turns, func(x *turn) bool { return x == t })
+		}
 		c.speaking, c.thinking, c.err, c.activity = true, true, "", ""
 		c.turns = append(c.turns, &turn{round: ev.Round, streaming: true})
 		c.grow = m.md.NewGrowing(max(c.w, mdrender.MinWidth))
@@ -118,7 +128,9 @@ func (m *Model) apply(ev debate.Event) {
 		m.turnEnded(ev)
 	case debate.EventRoundEnd:
 		if ev.Round >= m.rounds || (ev.Consensus != nil && *ev.Consensus) {
-			m.phase = phaseWeighing
+			if m.feed == nil { // a room read from the store keeps its phase
+				m.phase = phaseWeighing
+			}
 			m.verdict.waiting = true
 			if ev.Round < m.rounds {
 				m.setStatus(fmt.Sprintf("The moderator finds consensus after round %d; the verdict comes now.", ev.Round))

@@ -18,8 +18,8 @@ import (
 // process runs (a headless `roundtable debate`, another terminal's screen)
 // is drawn as it changes, each persona's turn in progress streaming into
 // its column from the persona's draft; a finished one is the same room,
-// closed (the replay). applyRoom is the one step that turns what the store
-// holds into the columns.
+// closed (the replay). applyRoom turns each look at the room into the
+// debate's events (debate.RoomReader) for the one apply step (events.go).
 
 // Snapshot is a debate room as read from the store at one moment: its
 // state (messages, notes, closure), the drafts of the turns being written,
@@ -51,13 +51,9 @@ func (f RoomFeed) Close() {
 
 // feedState is what the screen took in from its room so far.
 type feedState struct {
-	applied int                  // messages taken in
-	notes   int                  // notes taken in
-	models  map[string]bool      // the agents seen in messages
-	labels  []string             // in the order first seen
-	lastAt  map[string]time.Time // each seat's latest message
-	live    map[string]*turn     // each seat's turn in progress, from its draft
-	draftAt map[string]time.Time // the start of the draft that turn shows
+	reader *debate.RoomReader // the room's contents as the debate's events
+	models map[string]bool    // the model labels seen
+	labels []string           // in the order first seen
 
 	watch     *roomWatch // nil when the room is not watched (closed)
 	next      next       // what to wait on for the change after the last read
@@ -65,11 +61,8 @@ type feedState struct {
 	link      RemoteLink // the room is a mirror of a host's (remote.go); nil otherwise
 }
 
-func newFeedState() *feedState {
-	return &feedState{
-		models: map[string]bool{}, lastAt: map[string]time.Time{},
-		live: map[string]*turn{}, draftAt: map[string]time.Time{},
-	}
+func newFeedState(cfg room.Config) *feedState {
+	return &feedState{reader: debate.NewRoomReader(cfg), models: map[string]bool{}}
 }
 
 // roomWatch wakes the screen when its room changes: the room's Notifier,
@@ -105,16 +98,19 @@ type next struct{ n, d <-chan struct{} }
 
 func (w *roomWatch) next() next { return next{w.n.Changed(), w.n.DraftsChanged()} }
 
-// read is the room now. The run lock is read only when asked (withRun),
-// since drafts change many times a second: feedCmd reads it every runPoll.
+// read is the room now. The drafts are read first and the folders then
+// listed afresh, so the note or message a turn follows is never missed
+// beside its draft. The run lock is read only when asked (withRun), since
+// drafts change many times a second: feedCmd reads it every runPoll.
 func read(r *room.Room, withRun bool) (Snapshot, error) {
-	st, err := r.State()
+	drafts, _ := r.Drafts() // a draft that cannot be read is not shown
+	st, err := r.Refresh()
 	if err != nil {
 		return Snapshot{}, err
 	}
 	s := Snapshot{State: st}
 	if st.Closed == nil {
-		s.Drafts, _ = r.Drafts() // a draft that cannot be read is not shown
+		s.Drafts = drafts
 		if withRun {
 			s.Abandoned = debate.Abandoned(r)
 		}
@@ -235,7 +231,7 @@ func newRoomModel(opts Options, r *room.Room, rerun *Launch) Model {
 	m.setPanel(cfg.Agents)
 	m.phase = phaseReplay
 	m.autoFocus = false
-	m.feed = newFeedState()
+	m.feed = newFeedState(cfg)
 	if t, err := parseTime(cfg.CreatedAt); err == nil {
 		m.started = t
 	}
@@ -283,55 +279,29 @@ func (m *Model) waitFeed() tea.Cmd {
 	return feedCmd(m.id, m.feed.watch, m.feed.next, m.feed.abandoned)
 }
 
-// applyRoom takes a snapshot of the room into the screen: the messages and
-// notes not taken in yet, in order; each open seat's draft as its turn in
-// progress; the closure, which ends the watch and says how the debate
-// ended. A closed room read once is the replay.
+// applyRoom takes a look at the room into the screen: what it holds
+// beyond the last look, as the debate's events (debate.RoomReader), goes
+// through the one apply step every debate screen uses (apply, events.go);
+// the closure ends the watch and says how the debate ended. A closed room
+// read once is the replay.
 func (m *Model) applyRoom(s Snapshot) {
 	f := m.feed
-	st := s.State
-	msgs := st.Messages
-	if f.applied > len(msgs) {
-		f.applied = len(msgs) // never happens: messages are only added
+	for _, ev := range f.reader.Read(s.State, s.Drafts) {
+		if ev.IsTerminal() || ev.Type == debate.EventBudget {
+			continue // closeFeed says how it ended, from closed.json
+		}
+		if ev.Model != "" && !f.models[ev.Model] {
+			f.models[ev.Model] = true
+			f.labels = append(f.labels, ev.Model)
+		}
+		m.apply(ev)
 	}
-	notes := noteQueue{notes: st.Notes, next: min(f.notes, len(st.Notes))}
-	for _, msg := range msgs[f.applied:] {
-		notes.upTo(m, msg.Seq)
-		if msg.Agent != "" && !f.models[msg.Agent] {
-			f.models[msg.Agent] = true
-			f.labels = append(f.labels, msg.Agent)
-		}
-		if t := msg.Time(); t.After(f.lastAt[msg.Seat]) {
-			f.lastAt[msg.Seat] = t
-		}
-		if u := debate.UsageOf(msg); u != (debate.Usage{}) {
-			m.countTurn(msg.Seat, u)
-			m.usage.Add(u)
-		}
-		m.round = max(m.round, msg.Round)
-		if msg.Seat == room.SeatModerator {
-			m.verdict.text = msg.Text
-			m.verdict.waiting = false
-			m.verdict.w = 0
-			m.verdict.scroll = newScroller()
-			m.verdict.scroll.follow = false // read from its start
-			m.verdict.gen++
-			if m.autoFocus {
-				m.focus = len(m.cols)
-			}
-			continue
-		}
-		m.takeTurn(msg)
-	}
-	f.applied = len(msgs)
-	notes.rest(m)
-	f.notes = notes.next
 	m.provider = strings.Join(f.labels, ", ")
+	st := s.State
 	if st.Closed != nil || !m.watching() {
-		m.closeFeed(st, s.Drafts)
+		m.closeFeed(st)
 		return
 	}
-	m.takeDrafts(s.Drafts)
 	if s.Abandoned != f.abandoned {
 		f.abandoned = s.Abandoned
 		m.ended = time.Time{}
@@ -353,103 +323,18 @@ func (m *Model) setWatchingStatus() {
 	m.setStatus(fmt.Sprintf("Watching room %s: its debate runs in another process, which saves it as it goes. esc goes back; the debate goes on.", m.roomName()))
 }
 
-// takeTurn takes a persona's finished turn: the turn its draft showed
-// becomes the message, or a new turn is added.
-func (m *Model) takeTurn(msg room.Message) {
-	c := m.column(msg.Seat)
-	incomplete := msg.Kind == debate.KindIncomplete
-	t := m.feed.live[msg.Seat]
-	if t == nil {
-		c.turns = append(c.turns, &turn{round: msg.Round, text: msg.Text, incomplete: incomplete})
-		c.gen++
-		return
-	}
-	delete(m.feed.live, msg.Seat)
-	delete(m.feed.draftAt, msg.Seat)
-	if c.grow != nil {
-		c.grow.Flush()
-		t.body = fitLines(c.grow.View(), c.w)
-		t.w = c.w
-	}
-	t.round, t.text, t.streaming, t.incomplete, t.exact, t.head = msg.Round, msg.Text, false, incomplete, false, ""
-	c.grow, c.speaking, c.thinking = nil, false, false
-	c.gen++
-}
-
-// takeDrafts shows each seat's draft as its turn in progress. A draft
-// older than its seat's latest message is left over from that message; a
-// turn whose draft went away stays until its message comes.
-func (m *Model) takeDrafts(drafts []room.Draft) {
-	f := m.feed
-	weighing := false
-	for _, d := range drafts {
-		if last, ok := f.lastAt[d.Seat]; ok && !d.StartedAt.IsZero() && !last.Before(d.StartedAt) {
-			continue
-		}
-		if d.Seat == room.SeatModerator {
-			weighing = true
-			continue
-		}
-		c := m.column(d.Seat)
-		t := f.live[d.Seat]
-		if t == nil || !f.draftAt[d.Seat].Equal(d.StartedAt) {
-			if t != nil { // the turn began again (a retry): its new draft replaces it
-				c.turns = slices.DeleteFunc(c.turns, func(x *turn) bool { return x == t })
-			}
-			t = &turn{round: m.nextRound(c), streaming: true}
-			c.turns = append(c.turns, t)
-			c.grow = m.md.NewGrowing(max(c.w, mdrender.MinWidth))
-			f.live[d.Seat], f.draftAt[d.Seat] = t, d.StartedAt
-			if m.autoFocus {
-				m.focus = m.byName[d.Seat]
-			}
-		}
-		if c.grow == nil {
-			c.grow = m.md.NewGrowing(max(c.w, mdrender.MinWidth))
-		}
-		if old := c.grow.Text(); strings.HasPrefix(d.Text, old) {
-			c.grow.Append(d.Text[len(old):])
-		} else {
-			c.grow = m.md.NewGrowing(max(c.w, mdrender.MinWidth))
-			c.grow.Append(d.Text)
-		}
-		c.speaking, c.thinking = true, strings.TrimSpace(d.Text) == ""
-		c.gen++
-	}
-	if weighing != m.verdict.waiting && m.verdict.text == "" {
-		m.verdict.waiting = weighing
-		m.verdict.gen++
-		if weighing && m.autoFocus {
-			m.focus = len(m.cols)
-		}
-	}
-}
-
-// nextRound is the round of the turn c's persona begins now: the one
-// after its last turn (each persona speaks once a round).
-func (m *Model) nextRound(c *column) int {
-	for i := len(c.turns) - 1; i >= 0; i-- {
-		if !c.turns[i].note {
-			return c.turns[i].round + 1
-		}
-	}
-	return 1
-}
-
 // closeFeed ends the watch on a room found closed (or read once, as a
 // replay): turns left in progress go (their message, if any, is in),
 // and the status says how the debate ended.
-func (m *Model) closeFeed(st room.State, _ []room.Draft) {
-	f := m.feed
-	for seat, t := range f.live {
-		c := m.column(seat)
-		c.turns = slices.DeleteFunc(c.turns, func(x *turn) bool { return x == t })
-		c.grow, c.speaking, c.thinking = nil, false, false
+func (m *Model) closeFeed(st room.State) {
+	for _, c := range m.cols {
+		if t := c.current(); t != nil && t.streaming {
+			c.turns = slices.DeleteFunc(c.turns, func(x *turn) bool { return x == t })
+		}
+		c.grow, c.speaking, c.thinking, c.retry, c.activity = nil, false, false, nil, ""
 		c.gen++
 	}
-	clear(f.live)
-	clear(f.draftAt)
-	m.verdict.waiting = false
+	m.verdict.waiting, m.verdict.retry, m.verdict.activity = false, nil, ""
 	wasLive := m.watching()
 	m.Close()
 	m.ended = m.started

@@ -2,7 +2,6 @@ package debateview
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -140,9 +139,12 @@ func (m *Model) applyNote(ev debate.Event) {
 	switch ev.Type {
 	case debate.EventNote:
 		m.addNoteBand(ev.From, ev.Text, ev.Round)
-		if m.note.paused > 0 {
+		switch {
+		case m.feed != nil:
+			// A room read from the store: the note is part of what it shows.
+		case m.note.paused > 0:
 			m.setStatus(m.pausedStatus())
-		} else {
+		default:
 			m.setStatus("Your note joined the debate; the next persona reads it.")
 		}
 	case debate.EventPause:
@@ -167,24 +169,6 @@ func (m *Model) addNoteBand(from, text string, round int) {
 		c.gen++
 	}
 }
-
-// noteQueue hands out a replayed room's notes in message order.
-type noteQueue struct {
-	notes []room.Note
-	next  int
-}
-
-// upTo adds to every column the notes given before message seq.
-func (q *noteQueue) upTo(m *Model, seq int) {
-	for q.next < len(q.notes) && q.notes[q.next].AfterSeq < seq {
-		n := q.notes[q.next]
-		m.addNoteBand(n.From, n.Text, n.Round)
-		q.next++
-	}
-}
-
-// rest adds the notes after the last message.
-func (q *noteQueue) rest(m *Model) { q.upTo(m, math.MaxInt) }
 
 // layoutNote lays out a note band at its column's width: a full-width
 // heading bar, then the note's lines behind a bar, and reports whether they
