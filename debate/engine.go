@@ -361,8 +361,9 @@ func (r *run) cut(round int, p Persona, model, text string, usage Usage, err err
 	return err
 }
 
-// silent runs a moderator request without streaming it and returns the
-// whole reply.
+// silent runs a moderator request and returns the whole reply. Only the
+// verdict streams (token events with the moderator's name); a consensus
+// check is not shown.
 func (r *run) silent(purpose Purpose) (string, Usage, error) {
 	m := r.cfg.Moderator
 	info := r.info(purpose, m, r.held, false)
@@ -389,6 +390,13 @@ func (r *run) silent(purpose Purpose) (string, Usage, error) {
 					return "", Usage{}, errCancelled
 				}
 				continue
+			}
+			if purpose == PurposeVerdict && pc.text != "" {
+				// The verdict streams as the moderator writes it; the
+				// summary then carries it whole.
+				if !r.send(Event{Type: EventToken, Round: r.held, Agent: m.Name, Text: pc.text}) {
+					return "", Usage{}, errCancelled
+				}
 			}
 			text.WriteString(pc.text)
 		}

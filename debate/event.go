@@ -65,6 +65,12 @@ const CancelledMessage = "cancelled"
 // rounds with agent the moderator's name. A turn may see several; the
 // views show the last one until the first token (RetryLabel words it).
 //
+// The verdict streams too: token events whose agent is the moderator's
+// name come after the last round_end (or the budget event), with the
+// round held, and concatenate to the summary's text, which carries it
+// whole (a view that does not stream it may ignore them). No turn_start
+// or turn_end surrounds them.
+//
 // A budget event says the debate's total reached --max-cost or
 // --max-tokens-total (Config.MaxCost, MaxTokensTotal) after a turn that
 // was not the last: it
@@ -101,7 +107,7 @@ const CancelledMessage = "cancelled"
 //
 //  1. It ends with exactly one done or error, and nothing follows it.
 //  2. The token deltas of a turn concatenate exactly to its turn_end's
-//     full_text.
+//     full_text; the moderator's, to the summary's text.
 //  3. Rounds count from 1; turn order within a round is the persona order.
 //  4. Cancelling ends it promptly with error {message: "cancelled"}, after
 //     an incomplete turn_end keeping what was said.

@@ -261,6 +261,8 @@ func (o *mdOutput) end() {
 type textOutput struct {
 	w, stderr io.Writer
 	rounds    int
+	inTurn    bool // between a turn_start and its turn_end
+	verdict   bool // the verdict's heading is written: it streams
 }
 
 func (o *textOutput) event(ev Event) {
@@ -272,18 +274,25 @@ func (o *textOutput) event(ev Event) {
 	case EventRoundStart:
 		fmt.Fprintf(w, "\n━━━ Round %d of %d ━━━\n", ev.Round, o.rounds)
 	case EventTurnStart:
+		o.inTurn = true
 		fmt.Fprintf(w, "\n▌ %s", ev.Agent)
 		if ev.Model != "" {
 			fmt.Fprintf(w, " · %s", ev.Model)
 		}
 		fmt.Fprint(w, "\n\n")
 	case EventToken:
+		if !o.inTurn && !o.verdict {
+			// Outside a turn: the verdict, streaming.
+			o.verdict = true
+			fmt.Fprint(w, "\n━━━ Moderator's verdict ━━━\n\n")
+		}
 		fmt.Fprint(w, ev.Text)
 	case EventRetry:
 		noteRetry(o.stderr, ev)
 	case EventActivity:
 		noteActivity(o.stderr, ev)
 	case EventTurnEnd:
+		o.inTurn = false
 		if ev.Incomplete {
 			fmt.Fprint(w, " [incomplete]")
 		}
@@ -298,6 +307,10 @@ func (o *textOutput) event(ev Event) {
 	case EventBudget:
 		fmt.Fprintf(w, "\nThe debate stops here: %s. The moderator gives a verdict on what was said.\n", oneLine(ev.Text))
 	case EventSummary:
+		if o.verdict {
+			fmt.Fprint(w, "\n") // it streamed
+			break
+		}
 		fmt.Fprintf(w, "\n━━━ Moderator's verdict ━━━\n\n%s\n", strings.TrimSpace(ev.Text))
 	case EventDone:
 		if ev.Usage != nil {

@@ -89,7 +89,7 @@ func invariantErr(evs []Event, cfg Config) error {
 	round, turnIdx := 0, 0
 	inTurn, inRound := false, false
 	lastAttempt := 0 // the last retry's attempt in this turn (or moderator request)
-	var text strings.Builder
+	var text, verdict strings.Builder
 	var cur Event
 	sawSummary := false
 	paused := false
@@ -143,6 +143,10 @@ func invariantErr(evs []Event, cfg Config) error {
 				return fmt.Errorf("event %d: activity %+v without a kind or a single line", i+1, ev)
 			}
 		case EventToken:
+			if !inTurn && !inRound && !sawSummary && ev.Agent == cfg.Moderator.Name && ev.Round == round {
+				verdict.WriteString(ev.Text) // the verdict streaming
+				break
+			}
 			if !inTurn || ev.Agent != cur.Agent || ev.Round != cur.Round {
 				return fmt.Errorf("event %d: token %+v outside its turn", i+1, ev)
 			}
@@ -187,6 +191,9 @@ func invariantErr(evs []Event, cfg Config) error {
 			}
 			if inRound || sawSummary || ev.Round != round || strings.TrimSpace(ev.Text) == "" {
 				return fmt.Errorf("event %d: summary out of place or empty (round %d)", i+1, round)
+			}
+			if got := verdict.String(); got != "" && got != ev.Text {
+				return fmt.Errorf("event %d: the verdict streamed %q, the summary says %q", i+1, got, ev.Text)
 			}
 			sawSummary = true
 		case EventDone:

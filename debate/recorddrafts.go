@@ -54,6 +54,7 @@ type draftSeat struct {
 	started   time.Time
 	text      []byte
 	activity  []room.Activity
+	why       string
 	tokens    int
 	activityN int
 	retries   []room.DraftRetry
@@ -80,6 +81,13 @@ func (d *drafts) begin(seat, agent string) {
 // token adds text to seat's turn and nudges the writer.
 func (d *drafts) token(seat, text string) {
 	d.change(seat, func(s *draftSeat) { s.text, s.tokens = append(s.text, text...), s.tokens+1 })
+}
+
+// open begins seat's turn now and writes its draft at once, saying why it
+// speaks (the verdict after a budget stop).
+func (d *drafts) open(seat, why string) {
+	d.begin(seat, "")
+	d.change(seat, func(s *draftSeat) { s.why, s.urgent = why, true })
 }
 
 // activity shows what seat's agent did last beside its text.
@@ -215,7 +223,7 @@ func (d *drafts) flush() time.Duration {
 			d.onWrite(seat, now)
 		}
 		due = append(due, room.Draft{
-			Seat: seat, Agent: s.agent, StartedAt: s.started, Text: string(s.text), Tokens: s.tokens,
+			Seat: seat, Agent: s.agent, StartedAt: s.started, Text: string(s.text), Why: s.why, Tokens: s.tokens,
 			Activity: slices.Clone(s.activity), ActivityCount: s.activityN, Retries: slices.Clone(s.retries),
 		})
 	}

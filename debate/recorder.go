@@ -207,6 +207,10 @@ func (rc *Recorder) Handle(ev Event) error {
 	case EventBudget:
 		rc.flush("")
 		rc.budget = ev.Text
+		if rc.drafts != nil && rc.seats[room.SeatModerator] {
+			// The store says now that the verdict comes early, and why.
+			rc.drafts.open(room.SeatModerator, oneLine(ev.Text))
+		}
 	case EventDone:
 		rc.flush("")
 		if rc.budget != "" {

@@ -131,6 +131,7 @@ type storeTranslator struct {
 	lastStart map[string]time.Time // when each seat's last turn seen open began
 	total     Usage
 	ended     bool
+	budget    bool // the budget event was sent
 	// live: the room is followed while its debate runs, so every turn
 	// streams (a finished room read once does not: its turns come whole).
 	live bool
@@ -233,6 +234,17 @@ func (t *storeTranslator) message(out []Event, m room.Message) []Event {
 		usage = &u
 	}
 	if m.Seat == room.SeatModerator || m.Kind == room.KindSummary {
+		if t.live {
+			// The verdict's tokens add up to it, as a turn's do: what
+			// came after the draft's last write, or all of it.
+			sent := ""
+			if o := t.open[room.SeatModerator]; o != nil {
+				sent = o.text
+			}
+			if rest, ok := strings.CutPrefix(m.Text, sent); ok && rest != "" {
+				out = append(out, Event{Type: EventToken, Round: m.Round, Agent: t.moderatorName(), Text: rest})
+			}
+		}
 		delete(t.open, room.SeatModerator)
 		if t.roundEnd < t.round {
 			// The verdict before the last round: the moderator found
@@ -363,7 +375,13 @@ func (t *storeTranslator) draft(out []Event, d room.Draft) []Event {
 		o.activity = d.ActivityCount
 	}
 	if d.Seat == room.SeatModerator {
-		return out // the verdict shows whole, as its message
+		o.round = t.round
+		if d.Why != "" && !t.budget {
+			// The verdict comes early: a budget was reached.
+			t.budget = true
+			total := t.total
+			out = append(out, Event{Type: EventBudget, Round: t.round, Text: d.Why, Usage: &total})
+		}
 	}
 	// A draft only grows within a turn: the engine keeps every piece.
 	if add, ok := strings.CutPrefix(d.Text, o.text); ok && add != "" {
@@ -383,7 +401,7 @@ func (t *storeTranslator) closed(out []Event, c *room.Closed) []Event {
 	total := t.total
 	switch reason := c.Reason; {
 	case IsComplete(reason):
-		if budget, ok := strings.CutPrefix(reason, ReasonBudget); ok {
+		if budget, ok := strings.CutPrefix(reason, ReasonBudget); ok && !t.budget {
 			out = append(out, Event{Type: EventBudget, Round: t.round, Text: budget, Usage: &total})
 		}
 		return append(out, Event{Type: EventDone, Usage: &total})

@@ -30,7 +30,7 @@ func shape(evs []Event) []string {
 }
 
 // streamedTurns checks that each turn's tokens add up to its text.
-func streamedTurns(t *testing.T, evs []Event) (turns, tokens int) {
+func streamedTurns(t *testing.T, evs []Event) (turns, tokens, verdicts int) {
 	t.Helper()
 	got := map[string]*strings.Builder{}
 	for _, ev := range evs {
@@ -38,8 +38,18 @@ func streamedTurns(t *testing.T, evs []Event) (turns, tokens int) {
 		case EventTurnStart:
 			got[ev.Agent] = &strings.Builder{}
 		case EventToken:
-			got[ev.Agent].WriteString(ev.Text)
+			b := got[ev.Agent]
+			if b == nil { // the verdict: no turn_start
+				b = &strings.Builder{}
+				got[ev.Agent] = b
+			}
+			b.WriteString(ev.Text)
 			tokens++
+		case EventSummary:
+			verdicts++
+			if b := got["Moderator"]; b == nil || b.String() != ev.Text {
+				t.Errorf("the verdict did not stream: %v, then the summary %q", b, ev.Text)
+			}
 		case EventTurnEnd:
 			turns++
 			if b := got[ev.Agent]; b.String() != ev.Text {
@@ -48,7 +58,7 @@ func streamedTurns(t *testing.T, evs []Event) (turns, tokens int) {
 		default:
 		}
 	}
-	return turns, tokens
+	return turns, tokens, verdicts
 }
 
 func TestReadStoreIsTheRunReplayed(t *testing.T) {
@@ -100,7 +110,10 @@ func TestFollowStoreStreamsARunInProgress(t *testing.T) {
 	if want, have := shape(run), shape(got); !slices.Equal(want, have) {
 		t.Fatalf("the store's events differ from the run's:\nrun:   %q\nstore: %q", want, have)
 	}
-	turns, tokens := streamedTurns(t, got)
+	turns, tokens, verdicts := streamedTurns(t, got)
+	if verdicts != 1 {
+		t.Fatalf("%d summaries", verdicts)
+	}
 	if tokens <= turns {
 		t.Fatalf("the store streamed %d token events for %d turns: the turns did not stream", tokens, turns)
 	}

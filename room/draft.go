@@ -21,6 +21,9 @@ type Draft struct {
 	Agent     string    `json:"agent"`
 	StartedAt time.Time `json:"startedAt"`
 	Text      string    `json:"text"`
+	// Why says why the seat speaks now, when that is news: the moderator
+	// giving the verdict early because a budget was reached says which.
+	Why string `json:"why,omitempty"`
 	// Tokens is how many tokens the text holds so far, as the speaker's
 	// provider streamed them.
 	Tokens int `json:"tokens,omitempty"`

@@ -113,6 +113,10 @@ func (m *Model) apply(ev debate.Event) {
 			m.verdict.activity = line
 		}
 	case debate.EventToken:
+		if _, ok := m.byName[ev.Agent]; !ok && len(m.cols) > 0 {
+			m.verdictToken(ev) // no persona's: the moderator's verdict
+			break
+		}
 		c := m.column(ev.Agent)
 		if c.grow == nil {
 			break
@@ -142,6 +146,7 @@ func (m *Model) apply(ev debate.Event) {
 	case debate.EventSummary:
 		m.verdict.waiting = false
 		m.verdict.retry = nil
+		m.verdict.grow = nil
 		m.verdict.text = ev.Text
 		m.verdict.w = 0
 		m.verdict.scroll = newScroller()
@@ -201,7 +206,7 @@ func (m *Model) turnEnded(ev debate.Event) {
 // failure shown in the column (or verdict) it happened in.
 func (m *Model) failed(ev debate.Event) {
 	m.settleUsage(ev.Usage)
-	m.verdict.retry = nil
+	m.verdict.retry, m.verdict.grow = nil, nil
 	for _, c := range m.cols {
 		c.retry = nil
 		if t := c.current(); t != nil {
@@ -264,6 +269,21 @@ func (m *Model) retried(ev debate.Event) {
 	m.verdict.gen++
 }
 
+// verdictToken takes a token of the verdict being written: it streams
+// into the verdict pane.
+func (m *Model) verdictToken(ev debate.Event) {
+	v := &m.verdict
+	if v.grow == nil {
+		v.grow = m.md.NewGrowing(max(v.w, mdrender.MinWidth))
+		if m.autoFocus {
+			m.focus = len(m.cols)
+		}
+	}
+	v.grow.Append(ev.Text)
+	v.waiting, v.retry = true, nil
+	v.gen++
+}
+
 // growNow renders the growing turn when it changed, at most once per
 // mdrender.GrowingInterval; force renders now (the tick that was waiting
 // for the interval to pass).
@@ -275,7 +295,8 @@ func (m *Model) growNow(force bool) tea.Cmd {
 			break
 		}
 	}
-	if c == nil {
+	v := &m.verdict
+	if c == nil && (v.grow == nil || !v.grow.Dirty()) {
 		return nil
 	}
 	now := m.opts.Now()
@@ -286,8 +307,13 @@ func (m *Model) growNow(force bool) tea.Cmd {
 		m.growPending = true
 		return growTickCmd(m.ctx, m.id, wait)
 	}
-	c.grow.Flush()
 	m.lastGrow = now
+	if c == nil {
+		v.grow.Flush() // the verdict: layoutVerdict shows it
+		v.gen++
+		return nil
+	}
+	c.grow.Flush()
 	if t := c.current(); t != nil {
 		t.body = fitLines(c.grow.View(), c.w)
 		t.w = c.w

@@ -334,7 +334,7 @@ func (m *Model) closeFeed(st room.State) {
 		c.grow, c.speaking, c.thinking, c.retry, c.activity = nil, false, false, nil, ""
 		c.gen++
 	}
-	m.verdict.waiting, m.verdict.retry, m.verdict.activity = false, nil, ""
+	m.verdict.waiting, m.verdict.retry, m.verdict.activity, m.verdict.grow = false, nil, "", nil
 	wasLive := m.watching()
 	m.Close()
 	m.ended = m.started

@@ -260,6 +260,15 @@ func (m *Model) layoutVerdict(w int) int {
 	v := &m.verdict
 	w = max(w, 1)
 	switch {
+	case v.waiting && v.grow != nil && v.grow.View() != "":
+		// The verdict as it streams.
+		if v.grow.Width() != w {
+			v.grow.SetWidth(w)
+			v.grow.Flush()
+		}
+		v.lines = fitLines(v.grow.View(), w)
+		v.w, v.exact = 0, false
+		v.gen++
 	case v.waiting:
 		msg := "The moderator is reading the whole debate and writing the verdict…"
 		v.lines = v.lines[:0]

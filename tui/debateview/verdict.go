@@ -2,6 +2,7 @@ package debateview
 
 import (
 	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/tui/mdrender"
 	"github.com/roundtable-dev/roundtable/tui/theme"
 )
 
@@ -15,6 +16,10 @@ type verdictPane struct {
 	// activity is what the moderator's coding agent did last, shown
 	// while the verdict is awaited; "" for none.
 	activity string
+	// grow is the verdict as it streams (token events outside any
+	// persona's column), until the summary brings it whole; nil before
+	// its first token.
+	grow *mdrender.Growing
 
 	lines  []string // rendered at w
 	w      int
