@@ -157,6 +157,7 @@ func (r *run) debate() error {
 		if !r.send(Event{Type: EventRoundStart, Round: round}) {
 			return errCancelled
 		}
+		r.ctl.setRound(round)
 		var gens []*gen
 		if r.cfg.BlindOpening && round == 1 {
 			for i, p := range r.cfg.Personas {

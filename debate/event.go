@@ -164,6 +164,10 @@ type Event struct {
 	// back from the room (StoreEvents); 0 counts as one. Not part of the
 	// JSON form.
 	Pieces int
+
+	// stored: a note event for a note already in the room (the recorder
+	// does not write it again).
+	stored bool
 }
 
 // Usage counts the tokens of one reply or of a whole debate. Cost is in the

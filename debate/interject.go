@@ -34,20 +34,58 @@ var ErrEmptyNote = errors.New("the note is empty; write what the panel should he
 
 // control is what a Session hands the running engine besides Stop: the
 // user's notes waiting to join the transcript, and the go-on after a pause.
+//
+// A debate recorded in a room takes its notes from the room's store
+// (useRoom): Interject writes a room note (room.AddNote, as a note to an
+// MCP room is written), and the engine takes every note the room holds
+// that it has not taken yet, whoever wrote it (this screen, `roundtable
+// note` in another terminal, a watcher of the room). Without a room the
+// notes wait in memory.
 type control struct {
 	mu      sync.Mutex
-	queue   []string
+	queue   []noteIn
+	r       *room.Room    // the room the notes go through; nil: in memory
+	taken   int           // the room's notes taken so far (their seq)
+	round   int           // the round being held: a note's round
 	closed  bool          // no more notes: the verdict is being written, or the debate ended
 	paused  bool          // the engine waits for Continue
 	wake    chan struct{} // signaled (never blocking) when a note is queued
 	proceed chan struct{} // signaled (never blocking) by Continue while paused
 }
 
+// noteIn is a note to join the transcript: who wrote it, what it says,
+// and whether it is in the room already (the recorder does not write it
+// again).
+type noteIn struct {
+	from, text string
+	stored     bool
+}
+
 func newControl() *control {
 	return &control{wake: make(chan struct{}, 1), proceed: make(chan struct{}, 1)}
 }
 
-// interject queues a note.
+// useRoom makes the notes go through r's store; the notes it holds now
+// (a resumed debate's) are taken already.
+func (c *control) useRoom(r *room.Room) error {
+	st, err := r.State()
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.r, c.taken = r, st.LastNoteSeq()
+	c.mu.Unlock()
+	return nil
+}
+
+// setRound says which round is being held.
+func (c *control) setRound(round int) {
+	c.mu.Lock()
+	c.round = round
+	c.mu.Unlock()
+}
+
+// interject queues a note: in the room's store when there is one.
 func (c *control) interject(text string) error {
 	text = strings.TrimSpace(text)
 	switch {
@@ -61,7 +99,16 @@ func (c *control) interject(text string) error {
 	if c.closed {
 		return ErrDebateEnded
 	}
-	c.queue = append(c.queue, text)
+	if c.r != nil {
+		if _, err := c.r.AddNote(NoteFrom, text, c.round); err != nil {
+			if errors.As(err, new(*room.ClosedError)) {
+				return ErrDebateEnded
+			}
+			return fmt.Errorf("save the note in room %s: %w", c.r.Config().Room, err)
+		}
+	} else {
+		c.queue = append(c.queue, noteIn{from: NoteFrom, text: text})
+	}
 	signal(c.wake)
 	return nil
 }
@@ -78,25 +125,39 @@ func (c *control) cont() bool {
 	return true
 }
 
-// take returns the queued notes and forgets them.
-func (c *control) take() []string {
+// take returns the notes not taken yet and forgets them: the room's
+// newer notes, or those queued in memory.
+func (c *control) take() []noteIn {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.takeLocked()
+}
+
+func (c *control) takeLocked() []noteIn {
 	q := c.queue
 	c.queue = nil
+	if c.r == nil {
+		return q
+	}
+	st, err := c.r.State()
+	if err != nil {
+		return q // read again at the next turn
+	}
+	for _, n := range room.NotesAfter(st.Notes, c.taken) {
+		q = append(q, noteIn{from: n.From, text: n.Text, stored: true})
+		c.taken = max(c.taken, n.Seq)
+	}
 	return q
 }
 
-// close refuses every later note; notes still queued are returned so they
-// can be applied before the door shuts.
-func (c *control) close() []string {
+// close refuses every later note; notes not taken yet are returned so
+// they can be applied before the door shuts.
+func (c *control) close() []noteIn {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.closed = true
 	c.paused = false
-	q := c.queue
-	c.queue = nil
-	return q
+	return c.takeLocked()
 }
 
 func (c *control) setPaused(p bool) {
@@ -163,12 +224,16 @@ func (r *run) takeNotes(round int) bool {
 	return r.applyNotes(round, r.ctl.take())
 }
 
-func (r *run) applyNotes(round int, notes []string) bool {
-	for _, text := range notes {
-		if !r.send(Event{Type: EventNote, Round: round, From: NoteFrom, Text: text}) {
+func (r *run) applyNotes(round int, notes []noteIn) bool {
+	for _, n := range notes {
+		from := n.from
+		if from == "" {
+			from = NoteFrom
+		}
+		if !r.send(Event{Type: EventNote, Round: round, From: from, Text: n.text, stored: n.stored}) {
 			return false
 		}
-		r.transcript = append(r.transcript, NoteTurn(round, text))
+		r.transcript = append(r.transcript, NoteTurn(round, n.text))
 	}
 	return true
 }
@@ -220,6 +285,9 @@ func formatNote(b *strings.Builder, t Turn) {
 
 // note saves a note event in the room as the user's note.
 func (rc *Recorder) note(ev Event) {
+	if ev.stored {
+		return // written to the room when it was given
+	}
 	from := ev.From
 	if from == "" {
 		from = NoteFrom

@@ -83,10 +83,11 @@ func (d *drafts) token(seat, text string) {
 	d.change(seat, func(s *draftSeat) { s.text, s.tokens = append(s.text, text...), s.tokens+1 })
 }
 
-// open begins seat's turn now and writes its draft at once, saying why it
-// speaks (the verdict after a budget stop).
-func (d *drafts) open(seat, why string) {
-	d.begin(seat, "")
+// open begins seat's turn now, spoken by agent, and writes its draft at
+// once, saying why it speaks when that is news (the verdict after a budget
+// stop).
+func (d *drafts) open(seat, agent, why string) {
+	d.begin(seat, agent)
 	d.change(seat, func(s *draftSeat) { s.why, s.urgent = why, true })
 }
 

@@ -156,7 +156,9 @@ func (rc *Recorder) Handle(ev Event) error {
 	switch ev.Type {
 	case EventTurnStart:
 		if seat := rc.draftSeat(ev.Agent); seat != "" && rc.drafts != nil {
-			rc.drafts.begin(seat, ev.Model)
+			// Written at once, empty: a reader sees the turn begin (the
+			// persona thinking), and a note given now comes after it.
+			rc.drafts.open(seat, ev.Model, "")
 		}
 	case EventToken:
 		if seat := rc.draftSeat(ev.Agent); seat != "" && rc.drafts != nil {
@@ -209,7 +211,7 @@ func (rc *Recorder) Handle(ev Event) error {
 		rc.budget = ev.Text
 		if rc.drafts != nil && rc.seats[room.SeatModerator] {
 			// The store says now that the verdict comes early, and why.
-			rc.drafts.open(room.SeatModerator, oneLine(ev.Text))
+			rc.drafts.open(room.SeatModerator, "", oneLine(ev.Text))
 		}
 	case EventDone:
 		rc.flush("")

@@ -163,6 +163,11 @@ func (p *Plan) launch(ctx context.Context, from *Position, open func(Config) (*r
 		rp.close()
 		return nil, err
 	}
+	if err := eng.ctl.useRoom(r); err != nil {
+		_ = lock.Unlock()
+		rp.close()
+		return nil, fmt.Errorf("read the notes of room %s: %w", r.Config().Room, err)
+	}
 	sctx, cancel := context.WithCancelCause(ctx)
 	s := &Session{cfg: eng.Config(), pc: p.pc, room: r, cancel: cancel, ctl: eng.ctl}
 	// The session's context is released, and every agent stopped (no

@@ -391,3 +391,57 @@ func fedRoom(b *testing.B, cfg Config, p Provider) (*Engine, *room.Room, *room.F
 	}
 	return eng, w, f, ctx, cancel
 }
+
+// BenchmarkStoreSessionCPU is the CPU (user+system, the whole process) of
+// a 5-persona, 3-round mock debate as a Session runs it now, its events
+// read back from the room (followRun: drafts written, the room followed),
+// against the in-memory path before issue 22 (the engine's own events,
+// only finished turns written). Each op runs both, in turn first; it
+// reports both and their ratio (target: ≤ 1.5). pace-0 is the mock at
+// full speed (the store's worst case: every turn is a burst); pace-1ms a
+// model at 1,000 tokens a second.
+func BenchmarkStoreSessionCPU(b *testing.B) {
+	for _, pace := range []time.Duration{0, time.Millisecond} {
+		b.Run("pace-"+pace.String(), func(b *testing.B) {
+			cfg := Config{Topic: "Should we adopt GraphQL", Personas: personasN(5), Rounds: 3}
+			cpu := map[bool]time.Duration{}
+			i := 0
+			for b.Loop() {
+				for _, store := range [][2]bool{{false, true}, {true, false}}[i%2] {
+					eng, err := New(cfg, NewMock(pace))
+					if err != nil {
+						b.Fatal(err)
+					}
+					r, err := CreateRoom(b.TempDir(), "", eng.Config())
+					if err != nil {
+						b.Fatal(err)
+					}
+					before := processCPU()
+					var evs <-chan Event
+					if store {
+						evs = followRun(r, false, func() <-chan Event { return Record(eng.Run(context.Background()), NewRecorder(r)) })
+					} else {
+						evs = Record(eng.Run(context.Background()), NewRecorder(r).WithoutDrafts())
+					}
+					var last Event
+					for ev := range evs {
+						last = ev
+					}
+					cpu[store] += processCPU() - before
+					if last.Type != EventDone {
+						b.Fatalf("the debate ended with %+v", last)
+					}
+				}
+				i++
+			}
+			if cpu[false] == 0 {
+				b.Log("no CPU figure on this system")
+				return
+			}
+			n := float64(b.N)
+			b.ReportMetric(float64(cpu[false].Microseconds())/1000/n, "memory-cpu-ms/op")
+			b.ReportMetric(float64(cpu[true].Microseconds())/1000/n, "store-cpu-ms/op")
+			b.ReportMetric(float64(cpu[true])/float64(cpu[false]), "cpu-ratio")
+		})
+	}
+}

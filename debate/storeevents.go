@@ -131,7 +131,8 @@ type storeTranslator struct {
 	lastStart map[string]time.Time // when each seat's last turn seen open began
 	total     Usage
 	ended     bool
-	budget    bool // the budget event was sent
+	budget    bool    // the budget event was sent
+	held      []Event // notes given while a persona spoke (note)
 	// live: the room is followed while its debate runs, so every turn
 	// streams (a finished room read once does not: its turns come whole).
 	live bool
@@ -302,6 +303,7 @@ func (t *storeTranslator) message(out []Event, m room.Message) []Event {
 		Type: EventTurnEnd, Round: round, Agent: m.Seat, Model: m.Agent, Text: text,
 		Usage: usage, Incomplete: m.Kind == KindIncomplete,
 	})
+	out = t.release(out)
 	if len(t.agents) > 0 && m.Seat == t.agents[len(t.agents)-1] && round > t.roundEnd {
 		t.roundEnd = round
 		out = append(out, Event{Type: EventRoundEnd, Round: round})
@@ -331,12 +333,39 @@ func (t *storeTranslator) activitySent(o *openTurn) int {
 	return o.activity
 }
 
+// note sends a note, or holds it while a persona speaks: it comes after
+// that turn, which did not hear it, as the engine gives it to the next.
 func (t *storeTranslator) note(out []Event, n room.Note) []Event {
 	round := n.Round
 	if round == 0 {
 		round = t.round
 	}
-	return append(out, Event{Type: EventNote, Round: round, From: n.From, Text: n.Text})
+	ev := Event{Type: EventNote, Round: round, From: n.From, Text: n.Text}
+	if t.speaking() {
+		t.held = append(t.held, ev)
+		return out
+	}
+	return append(out, ev)
+}
+
+// speaking reports whether a persona's turn is open.
+func (t *storeTranslator) speaking() bool {
+	for seat := range t.open {
+		if seat != room.SeatModerator {
+			return true
+		}
+	}
+	return false
+}
+
+// release sends the notes held while a persona spoke, once none does.
+func (t *storeTranslator) release(out []Event) []Event {
+	if len(t.held) == 0 || t.speaking() {
+		return out
+	}
+	out = append(out, t.held...)
+	t.held = nil
+	return out
 }
 
 // draft sends what a turn in progress added since it was last seen: its
@@ -398,6 +427,7 @@ func (t *storeTranslator) closed(out []Event, c *room.Closed) []Event {
 	}
 	t.ended = true
 	clear(t.open)
+	out = t.release(out)
 	total := t.total
 	switch reason := c.Reason; {
 	case IsComplete(reason):

@@ -92,6 +92,11 @@ func (r *Room) AddNote(from, text string, round int) (Note, error) {
 		if k := len(r.msgs); k > 0 {
 			n.AfterSeq = r.msgs[k-1].Seq
 		}
+		if r.cfg.IsDebate() && r.composingLocked() {
+			// A persona is speaking: the note comes after its turn, which
+			// did not hear it (the next persona does).
+			n.AfterSeq++
+		}
 		data, err := encodeJSON(n)
 		if err != nil {
 			return err
@@ -152,6 +157,14 @@ func (r *Room) refreshNotesLocked() []Skipped {
 		sortNotes(r.notes)
 	}
 	return fresh
+}
+
+// composingLocked reports whether some seat's draft is in the room: a
+// turn is being spoken (a debate's run removes a turn's draft once its
+// message is in, and every draft when it closes).
+func (r *Room) composingLocked() bool {
+	names, err := listNames(DraftsDir(r.dir))
+	return err == nil && len(names) > 0
 }
 
 func readNote(path string) (Note, error) {

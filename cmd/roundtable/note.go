@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/room"
 )
 
@@ -25,12 +26,16 @@ func newNoteCmd() *cobra.Command {
 	var o noteOptions
 	c := &cobra.Command{
 		Use:   `note --room R [--cwd DIR] ("text" | -)`,
-		Short: "Send a steering note from you, the host, to both seats of an MCP room",
+		Short: "Send a steering note to both seats of an MCP room, or to a running debate's panel",
 		Long: `Write a steering note to an MCP room, as i does in roundtable watch. Both
 seats get it once, marked as from the host, with their next read_room or
 wait_for_message; a seat parked in wait_for_message wakes for it. The seat
 prompts tell agents that host notes outrank the course of the debate. A note
 takes no turn and spends no round of the budget.
+
+On a persona debate that runs now (headless, or in a screen elsewhere) the
+note is yours to the panel, as i in its debate screen: the next persona to
+speak reads it, and so does the moderator.
 
 The text is the arguments, joined by spaces, or with - the whole of stdin.
 Notes are saved in the room's notes folder, where the original roundtable-mcp
@@ -73,7 +78,17 @@ func runNote(cmd *cobra.Command, o noteOptions, args []string) error {
 		return fmt.Errorf("cannot open room %q: %w", o.room, err)
 	}
 	if r.Config().IsDebate() {
-		return fmt.Errorf("room %q is a persona debate, not an MCP room; speak to the panel with i in its debate screen or roundtable debate --interject-from", o.room)
+		// A persona debate takes the person's notes from its room: the
+		// engine running it hands this one to the next persona to speak.
+		if debate.Abandoned(r) {
+			return fmt.Errorf("room %q is a persona debate that nothing runs now; resume it (roundtable debate --resume %s), then send the note", o.room, o.room)
+		}
+		n, err := r.AddNote(room.NoteFromUser, text, 0)
+		if err != nil {
+			return noteError(o.room, err)
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "note %d sent to debate %s: the next persona to speak reads it, and the moderator too\n", n.Seq, o.room)
+		return nil
 	}
 	n, err := r.AddNote(room.NoteFromHost, text, 0)
 	if err != nil {

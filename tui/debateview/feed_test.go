@@ -335,10 +335,10 @@ func TestFeedRunEnds(t *testing.T) {
 	}
 }
 
-// TestApplyRoomNoteDuringTurn: a note given while a persona speaks goes
-// after the turn in progress in every column (the speaker reads it before
-// its next turn), and the turn's message still ends that turn, not a new
-// one after the note.
+// TestApplyRoomNoteDuringTurn: a note given while a persona speaks comes
+// once the turn in progress ends, after it in every column (the speaker
+// did not hear it; the next persona does), as the engine hands it on; the
+// turn's message ends that turn, not a new one after the note.
 func TestApplyRoomNoteDuringTurn(t *testing.T) {
 	_, r, st := savedDebate(t)
 	first := st.Messages[0]
@@ -346,16 +346,16 @@ func TestApplyRoomNoteDuringTurn(t *testing.T) {
 	d := room.Draft{Seat: first.Seat, StartedAt: first.Time().Add(-time.Second), Text: "halfway"}
 	m.applyRoom(Snapshot{State: upTo(st, 0), Drafts: []room.Draft{d}})
 	noted := upTo(st, 0)
-	noted.Notes = []room.Note{{Seq: 1, From: room.NoteFromUser, Text: "Mind the budget", AfterSeq: 0, Round: 1}}
+	noted.Notes = []room.Note{{Seq: 1, From: room.NoteFromUser, Text: "Mind the budget", AfterSeq: 1, Round: 1}}
 	d.Text = "halfway there"
 	m.applyRoom(Snapshot{State: noted, Drafts: []room.Draft{d}})
 	_ = m.growNow(true)
 	c := m.cols[m.byName[first.Seat]]
-	if len(c.turns) != 2 || !c.turns[0].streaming || !c.turns[1].note || c.current() != c.turns[0] {
-		t.Fatalf("the speaker's column after a note: %d turns, first streaming %v", len(c.turns), len(c.turns) > 0 && c.turns[0].streaming)
+	if len(c.turns) != 1 || !c.turns[0].streaming || c.current() != c.turns[0] {
+		t.Fatalf("the speaker's column after a note during its turn: %d turns, first streaming %v", len(c.turns), len(c.turns) > 0 && c.turns[0].streaming)
 	}
-	if v := draw(&m); !strings.Contains(columnOf(t, v, first.Seat), "halfway there") || !strings.Contains(v, "Mind the budget") {
-		t.Errorf("the turn in progress or the note is not shown:\n%s", v)
+	if v := draw(&m); !strings.Contains(columnOf(t, v, first.Seat), "halfway there") || strings.Contains(v, "Mind the budget") {
+		t.Errorf("the turn in progress is not shown, or the note already is:\n%s", v)
 	}
 	withMsg := upTo(st, 1)
 	withMsg.Notes = noted.Notes

@@ -1,6 +1,7 @@
 package debateview
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -47,10 +48,14 @@ func noteKeys() (speak, goOn key.Binding) {
 // but ctrl+c.
 func (m *Model) composing() bool { return m.note.made && m.note.box.IsOpen() }
 
-// canSpeak reports whether a note can reach the debate now: it runs and
-// the verdict is not being written yet (or the debate is paused before it).
+// canSpeak reports whether a note can reach the debate now: it runs, here
+// or in another process on this machine, and the verdict is not being
+// written yet (or the debate is paused before it).
 func (m *Model) canSpeak() bool {
-	return m.note.sess != nil && (m.phase == phaseRunning || m.note.paused > 0)
+	if m.note.sess != nil {
+		return m.phase == phaseRunning || m.note.paused > 0
+	}
+	return m.followingRun() && !m.remote() && !m.verdict.waiting && m.verdict.text == ""
 }
 
 // openComposer is i.
@@ -78,25 +83,66 @@ func (m *Model) composerUpdate(msg tea.Msg) tea.Cmd {
 	case res.Err != "":
 		m.setError(mdrender.Inline(res.Err))
 	case res.Outcome == composer.Sent:
-		m.sendNote(res.Text)
+		return tea.Batch(cmd, m.sendNote(res.Text))
 	case res.Outcome == composer.Cancelled:
 		m.setStatus("Note put away; i opens it again with what you wrote.")
 	}
 	return cmd
 }
 
-// sendNote hands the note to the running debate. It only queues it (no
-// I/O): the engine applies it before the next turn, and the recorder saves
-// it in the room.
-func (m *Model) sendNote(text string) {
+// sendNote sends the note in the background: it is written into the
+// room's notes (room.AddNote: a debate running here through its Session,
+// one another process runs straight into its room), and the engine running
+// it hands it to the next persona to speak.
+func (m *Model) sendNote(text string) tea.Cmd {
 	if !m.canSpeak() {
 		m.note.box.SetValue(text)
 		m.setError("The debate no longer takes notes: the moderator is writing the verdict, or it has ended. Your note is kept in the composer.")
-		return
+		return nil
 	}
-	if err := m.note.sess.Interject(text); err != nil {
-		m.note.box.SetValue(text)
-		m.setError("The note was not taken: " + mdrender.Inline(err.Error()))
+	m.setStatus("Sending your note…")
+	id, sess, r := m.id, m.note.sess, m.room
+	return func() tea.Msg {
+		var err error
+		if sess != nil {
+			err = sess.Interject(text)
+		} else {
+			err = noteToRoom(r, text)
+		}
+		return noteSentMsg{id: id, text: text, err: err}
+	}
+}
+
+// noteToRoom writes a note from the person into a debate room that
+// another process runs, through a handle of its own.
+func noteToRoom(r *room.Room, text string) error {
+	own, err := room.Open(r.Cwd(), r.Config().Room)
+	if err != nil {
+		return err
+	}
+	_, err = own.AddNote(debate.NoteFrom, strings.TrimSpace(text), 0)
+	var closed *room.ClosedError
+	if errors.As(err, &closed) {
+		return debate.ErrDebateEnded
+	}
+	return err
+}
+
+// noteSentMsg says whether a note was taken.
+type noteSentMsg struct {
+	id   int64
+	text string
+	err  error
+}
+
+// onNoteSent says how the note went; a refused one goes back into the
+// composer.
+func (m *Model) onNoteSent(msg noteSentMsg) {
+	if msg.err != nil {
+		if m.note.made {
+			m.note.box.SetValue(msg.text)
+		}
+		m.setError("The note was not taken: " + mdrender.Inline(msg.err.Error()) + " It is kept in the composer (i).")
 		return
 	}
 	if m.note.paused > 0 {

@@ -296,6 +296,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.id == m.id {
 			cmds = append(cmds, m.onFeed(msg))
 		}
+	case noteSentMsg:
+		if msg.id == m.id {
+			m.onNoteSent(msg)
+		}
 	case growTickMsg:
 		if msg.id == m.id {
 			m.growPending = false
