@@ -2,7 +2,6 @@ package watch
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -25,33 +24,16 @@ type draftsMsg struct {
 	sig    string
 }
 
-// watchDrafts wakes on a draft written, replaced or removed: the drafts
-// folder (once it exists) and the room folder, where it appears. Its
-// signature covers the draft file of every seat of the room.
-func watchDrafts(s *session, r *room.Room) *room.DirWatch {
-	roomDir := r.Dir()
-	dir := room.DraftsDir(roomDir)
-	files := r.DraftFiles()
-	match := func(p string) bool {
-		if p == dir {
-			return true
-		}
-		base := filepath.Base(p)
-		return filepath.Dir(p) == dir && strings.HasSuffix(base, ".json") && !strings.HasPrefix(base, ".")
-	}
-	return room.WatchDirs(s.ctx, func() []string { return []string{roomDir, dir} }, match, func() string { return room.StatSig(files...) })
-}
-
 // draftsCmd waits until the drafts differ from sig, then reads them and
 // renders their text at the current width, off the Update loop.
 func draftsCmd(id int64, s *session, r *room.Room, sig string) tea.Cmd {
 	return func() tea.Msg {
-		w := s.draftWatch(r)
-		if w == nil {
+		n := s.attach(r) // the room's one Notifier: its drafts side
+		if n == nil {
 			return nil
 		}
 		for {
-			next := w.Changed()
+			next := n.DraftsChanged()
 			now := room.StatSig(r.DraftFiles()...)
 			if now != sig {
 				ds, _ := r.Drafts() // a draft that cannot be read is not shown

@@ -34,7 +34,6 @@ type session struct {
 	notifier *room.Notifier
 	appear   *room.DirWatch // waiting for the room to appear
 	log      *room.DirWatch // server.log
-	drafts   *room.DirWatch // the drafts folder
 }
 
 func newSession(parent context.Context) *session {
@@ -49,13 +48,10 @@ func (s *session) renderer() *mdrender.Renderer { return s.md.Load() }
 func (s *session) close() {
 	s.cancel()
 	s.mu.Lock()
-	n, a, l, d := s.notifier, s.appear, s.log, s.drafts
-	s.notifier, s.appear, s.log, s.drafts = nil, nil, nil, nil
+	n, a, l := s.notifier, s.appear, s.log
+	s.notifier, s.appear, s.log = nil, nil, nil
 	s.closed = true
 	s.mu.Unlock()
-	if d != nil {
-		d.Close()
-	}
 	if n != nil {
 		n.Close()
 	}
@@ -111,19 +107,6 @@ func (s *session) logWatch(dir string) *room.DirWatch {
 		s.log = room.WatchLog(s.ctx, dir)
 	}
 	return s.log
-}
-
-// draftWatch returns the watch on the room's drafts, starting it once.
-func (s *session) draftWatch(r *room.Room) *room.DirWatch {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return nil
-	}
-	if s.drafts == nil {
-		s.drafts = watchDrafts(s, r)
-	}
-	return s.drafts
 }
 
 // wait blocks until ch fires (true) or the session ends (false).
