@@ -86,21 +86,15 @@ func (r *RoomReader) Ended() bool { return r.t.ended }
 // the change shows nothing new, e.g. a draft removed after its message);
 // ctx's error when ctx ends, or the error reading the room.
 func (s *StoreEvents) Next(ctx context.Context) ([]Event, error) {
-	batch, err := s.f.NextBatch(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var out []Event
-	for _, fe := range batch {
-		out = s.t.change(out, fe)
-	}
-	return out, nil
+	return s.events(s.f.NextBatch(ctx))
 }
 
 // Poll returns the events of what changed since the last look, without
 // waiting (none when nothing did).
-func (s *StoreEvents) Poll() ([]Event, error) {
-	batch, err := s.f.Poll()
+func (s *StoreEvents) Poll() ([]Event, error) { return s.events(s.f.Poll()) }
+
+// events translates a batch of the feed's changes.
+func (s *StoreEvents) events(batch []room.FeedEvent, err error) ([]Event, error) {
 	if err != nil {
 		return nil, err
 	}

@@ -68,6 +68,39 @@ func (p *inProgress) triples() (agent string, out []string) {
 	return p.agent, out
 }
 
+// waitWordsInProgress waits until the screen shows words of the turn the
+// headless debate speaks now that are in no message of r yet, and the
+// header names its speaker "is speaking · "+where; it returns the speaker
+// and the words. Such words can only have come from the turn's draft.
+func waitWordsInProgress(t *testing.T, s *tmuxtest.Session, p *inProgress, r *room.Room, where string) (speaker, seen string) {
+	t.Helper()
+	s.WaitUntil("words of a turn in progress before its message", func(sc string) bool {
+		agent, triples := p.triples()
+		if agent == "" || !strings.Contains(sc, agent+" is speaking · "+where) {
+			return false
+		}
+		st, err := r.Refresh()
+		if err != nil {
+			return false
+		}
+		for _, tri := range triples {
+			if !strings.Contains(sc, tri) {
+				continue
+			}
+			saved := false
+			for _, m := range st.Messages {
+				saved = saved || strings.Contains(m.Text, tri)
+			}
+			if !saved {
+				seen, speaker = tri, agent
+				return true
+			}
+		}
+		return false
+	}, 60*time.Second)
+	return speaker, seen
+}
+
 // TestE2EWatchHeadlessDebateStream: a debate run headless in another
 // process opens in the app's debate screen as columns, and the words of a
 // turn in progress appear in its column before that turn's message
@@ -98,31 +131,7 @@ func TestE2EWatchHeadlessDebateStream(t *testing.T) {
 	// Words of the turn spoken now on screen, in no message saved yet (the
 	// room read after the screen was), and the speaker's name in the
 	// header: they came from its draft.
-	var seen, speaker string
-	s.WaitUntil("words of a turn in progress before its message", func(sc string) bool {
-		agent, triples := p.triples()
-		if agent == "" || !strings.Contains(sc, agent+" is speaking · in another process") {
-			return false
-		}
-		st, err := r.Refresh()
-		if err != nil {
-			return false
-		}
-		for _, tri := range triples {
-			if !strings.Contains(sc, tri) {
-				continue
-			}
-			saved := false
-			for _, m := range st.Messages {
-				saved = saved || strings.Contains(m.Text, tri)
-			}
-			if !saved {
-				seen, speaker = tri, agent
-				return true
-			}
-		}
-		return false
-	}, 60*time.Second)
+	speaker, seen := waitWordsInProgress(t, s, &p, r, "in another process")
 	t.Logf("%s's turn in progress showed %q before its message", speaker, seen)
 	if n := strings.Count(strings.Split(s.Capture(), "\n")[2], "╭─"); n != 3 {
 		t.Errorf("%d columns side by side at 160 wide, want 3:\n%s", n, s.Capture())

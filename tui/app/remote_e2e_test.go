@@ -118,31 +118,7 @@ func TestE2EWatchRemoteDebate(t *testing.T) {
 
 	// Words of the turn spoken now, in no message saved yet, with the
 	// speaker named in the header: they came from its draft, via the host.
-	var seen string
-	s.WaitUntil("words of a turn in progress before its message", func(sc string) bool {
-		agent, triples := p.triples()
-		if agent == "" || !strings.Contains(sc, agent+" is speaking · on "+host) {
-			return false
-		}
-		st, err := r.Refresh()
-		if err != nil {
-			return false
-		}
-		for _, tri := range triples {
-			if !strings.Contains(sc, tri) {
-				continue
-			}
-			saved := false
-			for _, m := range st.Messages {
-				saved = saved || strings.Contains(m.Text, tri)
-			}
-			if !saved {
-				seen = tri
-				return true
-			}
-		}
-		return false
-	}, 60*time.Second)
+	_, seen := waitWordsInProgress(t, s, &p, r, "on "+host)
 	t.Logf("a turn in progress showed %q before its message", seen)
 
 	// The turn grows on screen between two captures while it is spoken
