@@ -59,6 +59,9 @@ type draftSeat struct {
 	activityN int
 	retries   []room.DraftRetry
 	dirty     bool // changed since the last write
+	// quiet: the turn began with nothing said; its empty draft waits a
+	// DraftInterval (opened).
+	quiet bool
 	// urgent: written at the next nudge, however recent the last write:
 	// a retry, which the backoff between attempts keeps rare, and which
 	// must not wait for text that may not come.
@@ -84,11 +87,19 @@ func (d *drafts) token(seat, text string) {
 }
 
 // open begins seat's turn now, spoken by agent, and writes its draft at
-// once, saying why it speaks when that is news (the verdict after a budget
-// stop).
+// once, saying why it speaks (the verdict after a budget stop).
 func (d *drafts) open(seat, agent, why string) {
 	d.begin(seat, agent)
 	d.change(seat, func(s *draftSeat) { s.why, s.urgent = why, true })
+}
+
+// opened begins seat's turn now, spoken by agent, and writes its draft,
+// empty, once a DraftInterval has passed without a word (the first word
+// writes it at once): a reader sees the turn begin (the persona thinking)
+// without a write for each turn over sooner.
+func (d *drafts) opened(seat, agent string) {
+	d.begin(seat, agent)
+	d.change(seat, func(s *draftSeat) { s.quiet = true })
 }
 
 // activity shows what seat's agent did last beside its text.
@@ -211,7 +222,13 @@ func (d *drafts) flush() time.Duration {
 		if !s.dirty {
 			continue
 		}
-		if left := DraftInterval - now.Sub(d.last[seat]); left > 0 && !s.urgent {
+		left := DraftInterval - now.Sub(d.last[seat])
+		if s.quiet && len(s.text) == 0 && !s.urgent {
+			// A turn that began and has said nothing yet is written once
+			// it has been quiet a while: one over sooner needs no draft.
+			left = max(left, s.started.Add(DraftInterval).Sub(now))
+		}
+		if left > 0 && !s.urgent {
 			if wait == 0 || left < wait {
 				wait = left
 			}

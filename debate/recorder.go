@@ -156,9 +156,10 @@ func (rc *Recorder) Handle(ev Event) error {
 	switch ev.Type {
 	case EventTurnStart:
 		if seat := rc.draftSeat(ev.Agent); seat != "" && rc.drafts != nil {
-			// Written at once, empty: a reader sees the turn begin (the
-			// persona thinking), and a note given now comes after it.
-			rc.drafts.open(seat, ev.Model, "")
+			// Written empty once the persona has thought a moment: a
+			// reader sees the turn begin, and a note given then comes
+			// after it.
+			rc.drafts.opened(seat, ev.Model)
 		}
 	case EventToken:
 		if seat := rc.draftSeat(ev.Agent); seat != "" && rc.drafts != nil {

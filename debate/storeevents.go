@@ -34,7 +34,10 @@ type StoreEvents struct {
 // turns in progress and, for a closed room, the final event. Next returns
 // the events of each later change. Close it when done.
 func FollowStore(ctx context.Context, r *room.Room) (*StoreEvents, []Event, error) {
-	f, err := r.Feed(ctx)
+	return followStore(r.Feed(ctx))
+}
+
+func followStore(f *room.Feed, err error) (*StoreEvents, []Event, error) {
 	if err != nil {
 		return nil, nil, err
 	}

@@ -146,9 +146,8 @@ func (f *Feed) Poll() ([]FeedEvent, error) {
 }
 
 // look queues what changed since the last look. When the drafts changed
-// they are read first and the folders then listed afresh, so whatever was
-// written before a draft (the note or message a turn follows) comes
-// before it.
+// they are read first, then the state, so whatever was written before a
+// draft (the note or message a turn follows) comes before it.
 func (f *Feed) look() error {
 	var ds []Draft
 	g := f.n.DraftsGen()
@@ -160,11 +159,10 @@ func (f *Feed) look() error {
 			return err
 		}
 	}
-	read := f.r.State
-	if readDrafts {
-		read = f.r.Refresh
-	}
-	st, err := read()
+	// The state after the drafts: the watch takes the kernel's events in
+	// the order they happened, so a note or message written before a
+	// draft it saw has been seen too, and State lists its folder.
+	st, err := f.r.State()
 	if err != nil {
 		return err
 	}
