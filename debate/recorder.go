@@ -90,10 +90,11 @@ func CreateRoom(cwd, name string, cfg Config) (*room.Room, error) {
 // through Record, or call Handle for each event yourself.
 type Recorder struct {
 	r        *room.Room
-	pending  *Event                     // an incomplete turn, written once the error says why
-	activity map[string][]room.Activity // by speaker: what their agent did, saved with their next message
-	pendAct  []room.Activity            // the pending turn's
-	budget   string                     // the budget event's reason: the room closes complete, saying so
+	pending  *Event                       // an incomplete turn, written once the error says why
+	activity map[string][]room.Activity   // by speaker: what their agent did, saved with their next message
+	retries  map[string][]room.DraftRetry // by speaker: requests made again, saved with their next message
+	pendAct  []room.Activity              // the pending turn's
+	budget   string                       // the budget event's reason: the room closes complete, saying so
 	err      error
 	closed   bool
 	// drafts writes each speaker's turn in progress as its seat's draft
@@ -103,6 +104,9 @@ type Recorder struct {
 	moderator string
 	seats     map[string]bool
 }
+
+// maxSavedRetries bounds the retries saved with one message.
+const maxSavedRetries = 20
 
 // maxSavedActivity bounds the activity lines saved with one message, so a
 // busy agent cannot bloat the room; the latest are kept.
@@ -175,7 +179,7 @@ func (rc *Recorder) Handle(ev Event) error {
 			rc.pending, rc.pendAct = &e, act
 			break
 		}
-		rc.write(room.Post{Seat: ev.Agent, Agent: ev.Model, Kind: KindTurn, Text: orNoReply(ev.Text), Round: ev.Round, Activity: act, Usage: roomUsage(ev.Usage)})
+		rc.write(room.Post{Seat: ev.Agent, Agent: ev.Model, Kind: KindTurn, Text: orNoReply(ev.Text), Round: ev.Round, Activity: act, Usage: roomUsage(ev.Usage), Retries: rc.takeRetries(ev.Agent)})
 		rc.clearDraft(seat)
 	case EventSummary:
 		rc.flush("")
@@ -189,11 +193,18 @@ func (rc *Recorder) Handle(ev Event) error {
 		}
 		rc.write(room.Post{Seat: room.SeatModerator, Agent: ev.Model, Kind: room.KindSummary, Text: orNoReply(ev.Text), Round: ev.Round, Activity: act, Usage: roomUsage(ev.Usage)})
 	case EventRetry:
+		rt := room.DraftRetry{
+			Attempt: ev.Attempt, Attempts: ev.Attempts, Status: ev.Status,
+			WaitMS: ev.Wait.Milliseconds(), Reason: ev.Text,
+		}
 		if seat := rc.draftSeat(ev.Agent); seat != "" && rc.drafts != nil {
-			rc.drafts.retry(seat, room.DraftRetry{
-				Attempt: ev.Attempt, Attempts: ev.Attempts, Status: ev.Status,
-				WaitMS: ev.Wait.Milliseconds(), Reason: ev.Text,
-			})
+			rc.drafts.retry(seat, rt)
+		}
+		if rc.retries == nil {
+			rc.retries = map[string][]room.DraftRetry{}
+		}
+		if r := rc.retries[ev.Agent]; len(r) < maxSavedRetries {
+			rc.retries[ev.Agent] = append(r, rt)
 		}
 	case EventActivity:
 		if seat := rc.draftSeat(ev.Agent); seat != "" && rc.drafts != nil {
@@ -263,6 +274,13 @@ func (rc *Recorder) clearDraft(seat string) {
 	if seat != "" && rc.drafts != nil {
 		rc.drafts.clear(seat)
 	}
+}
+
+// takeRetries returns and forgets name's retries in its turn.
+func (rc *Recorder) takeRetries(name string) []room.DraftRetry {
+	r := rc.retries[name]
+	delete(rc.retries, name)
+	return r
 }
 
 // takeActivity returns and forgets what name's agent did.

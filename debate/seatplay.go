@@ -23,12 +23,17 @@ func (g *SeatGame) Play(ctx context.Context) (err error) {
 	n := room.Watch(ctx, g.r)
 	defer n.Close()
 	seat := g.s.Seat
-	g.log(room.EventConnect, room.F("seat", seat), room.F("agent", g.label), room.F("pid", g.pid), room.F("waits", room.WaitsLogged))
+	hold, err := g.r.HoldLocked(seat, g.lock, room.HoldOptions{
+		Agent: g.label, Fields: []room.Field{room.F("waits", room.WaitsLogged)}, Lenient: true,
+	})
+	if err != nil {
+		return err
+	}
 	defer func() {
 		// Whatever stops the seat, its half-written turn is not left to
 		// look like one in progress.
 		_ = g.r.ClearDraft(seat)
-		g.log(room.EventDisconnect, room.F("seat", seat), room.F("pid", g.pid))
+		_ = hold.Release()
 		if ctx.Err() != nil && (err == nil || errors.Is(err, context.Canceled) || errors.Is(err, ctx.Err())) {
 			err = &StoppedError{Msg: fmt.Sprintf("stopped: the %s seat of room %s is free again; nothing half-written was posted", seat, g.r.Config().Room)}
 		}

@@ -270,14 +270,21 @@ func (t *storeTranslator) message(out []Event, m room.Message) []Event {
 	if o == nil {
 		out = append(out, Event{Type: EventTurnStart, Round: round, Agent: m.Seat, Model: m.Agent})
 		if t.live {
-			// A turn that ended before its draft was written: its text
-			// comes as one token, so the tokens still add up to it.
+			// A turn over before its draft was read: its retries, then
+			// its text as one token, so the tokens still add up to it.
+			out = t.retries(out, m.Retries, 0, round, m.Seat)
 			out = append(out, Event{Type: EventToken, Round: round, Agent: m.Seat, Text: text})
 		}
-	} else if rest, ok := strings.CutPrefix(text, o.text); ok && rest != "" {
-		// What was said after the draft's last write: the tokens add up
-		// to the turn, as the engine's do.
-		out = append(out, Event{Type: EventToken, Round: round, Agent: m.Seat, Text: rest})
+	} else if o.text == "" && t.live {
+		// Retries after the draft's last read, before any word.
+		out = t.retries(out, m.Retries, o.retries, round, m.Seat)
+	}
+	if o != nil {
+		if rest, ok := strings.CutPrefix(text, o.text); ok && rest != "" {
+			// What was said after the draft's last write: the tokens add
+			// up to the turn, as the engine's do.
+			out = append(out, Event{Type: EventToken, Round: round, Agent: m.Seat, Text: rest})
+		}
 	}
 	if sent := t.activitySent(o); t.live && len(m.Activity) > sent {
 		// What the agent did after the draft's last write: the message
@@ -320,6 +327,17 @@ func (t *storeTranslator) stale(d room.Draft) bool {
 	}
 	last, ok := t.lastAt[d.Seat]
 	return ok && !last.Before(d.StartedAt.Truncate(time.Millisecond))
+}
+
+// retries sends the retries in rs after the first sent.
+func (t *storeTranslator) retries(out []Event, rs []room.DraftRetry, sent, round int, agent string) []Event {
+	for _, rt := range rs[min(sent, len(rs)):] {
+		out = append(out, Event{
+			Type: EventRetry, Round: round, Agent: agent, Text: rt.Reason, Status: rt.Status,
+			Attempt: rt.Attempt, Attempts: rt.Attempts, Wait: time.Duration(rt.WaitMS) * time.Millisecond,
+		})
+	}
+	return out
 }
 
 // activitySent is how many of a turn's activity lines were sent.
@@ -387,12 +405,7 @@ func (t *storeTranslator) draft(out []Event, d room.Draft) []Event {
 			out = append(out, Event{Type: EventTurnStart, Round: o.round, Agent: agent, Model: d.Agent})
 		}
 	}
-	for _, rt := range d.Retries[min(o.retries, len(d.Retries)):] {
-		out = append(out, Event{
-			Type: EventRetry, Round: o.round, Agent: agent, Text: rt.Reason, Status: rt.Status,
-			Attempt: rt.Attempt, Attempts: rt.Attempts, Wait: time.Duration(rt.WaitMS) * time.Millisecond,
-		})
-	}
+	out = t.retries(out, d.Retries, o.retries, o.round, agent)
 	o.retries = max(o.retries, len(d.Retries))
 	if n := d.ActivityCount - o.activity; n > 0 {
 		for _, a := range d.Activity[max(len(d.Activity)-n, 0):] {

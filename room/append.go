@@ -24,6 +24,8 @@ type Post struct {
 	Activity []Activity
 	// Usage is saved with a debate turn or verdict: its token counts.
 	Usage *Usage
+	// Retries are saved with a debate turn: its requests made again.
+	Retries []DraftRetry
 }
 
 // staleTemp is how old a temporary file must be before a writer removes it
@@ -115,7 +117,7 @@ func (r *Room) appendChecked(p Post, check func(State) error) (Message, State, e
 		msg = Message{
 			Seq: r.nextSeqLocked(), At: formatTime(now),
 			Seat: p.Seat, Agent: p.Agent, Kind: p.Kind, Text: p.Text, Round: p.Round,
-			Activity: p.Activity, Usage: p.Usage,
+			Activity: p.Activity, Usage: p.Usage, Retries: p.Retries,
 		}
 		data, err := encodeJSON(msg)
 		if err != nil {

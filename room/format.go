@@ -89,6 +89,9 @@ type Message struct {
 	// Usage is what a debate turn or verdict cost, as the provider
 	// reported it (an extra field, which readers of the format ignore).
 	Usage *Usage `json:"usage,omitempty"`
+	// Retries are the times the turn's request failed and was made
+	// again, in order (an extra field, as Activity).
+	Retries []DraftRetry `json:"retries,omitempty"`
 
 	// File is the message's file name inside messages/ (not stored).
 	File string `json:"-"`

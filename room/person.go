@@ -6,7 +6,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -79,11 +78,7 @@ func (r *Room) seatTaken(seat string, pid int) *SeatTakenError {
 type Person struct {
 	r    *Room
 	seat string
-	lock *SeatLock
-	pid  int
-
-	mu       sync.Mutex
-	released bool
+	hold *SeatHold // the seat's lock and its connect line
 }
 
 // TakeSeatAsPerson seats a person in seat. It refuses (writing nothing to
@@ -124,12 +119,11 @@ func (r *Room) TakeSeatAsPerson(seat string) (*Person, error) {
 			return nil, &SeatTakenError{Room: r.cfg.Room, Seat: seat, PID: s.PID, Agent: s.Agent}
 		}
 	}
-	p := &Person{r: r, seat: seat, lock: lock, pid: os.Getpid()}
-	if err := r.Log(EventConnect, F("seat", seat), F("agent", PersonAgent), F("pid", p.pid)); err != nil {
-		_ = lock.Unlock()
-		return nil, fmt.Errorf("write the %s seat's connect line to server.log of room %s: %w", seat, r.cfg.Room, err)
+	hold, err := r.HoldLocked(seat, lock, HoldOptions{Agent: PersonAgent})
+	if err != nil {
+		return nil, err
 	}
-	return p, nil
+	return &Person{r: r, seat: seat, hold: hold}, nil
 }
 
 // Seat is the seat the person plays.
@@ -140,9 +134,7 @@ func (p *Person) Room() *Room { return p.r }
 
 // Released reports whether Release has run.
 func (p *Person) Released() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.released
+	return p.hold.Released()
 }
 
 // errReleased refuses to act for a person who gave the seat up.
@@ -228,15 +220,11 @@ func (p *Person) Release() error {
 	if p == nil {
 		return nil
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.released {
+	if p.hold.Released() {
 		return nil
 	}
-	p.released = true
 	_ = p.r.ClearDraft(p.seat)
-	_ = p.r.Log(EventDisconnect, F("seat", p.seat), F("pid", p.pid))
-	return p.lock.Unlock()
+	return p.hold.Release()
 }
 
 // seatsGone marks disconnected each seat held through the seat lock (a

@@ -28,11 +28,16 @@ func TestTokenSetAddWhileVerifying(t *testing.T) {
 	var wg sync.WaitGroup
 	var bad atomic.Value
 	var verified atomic.Int64
+	// The rooms are added once a verifier runs: on a busy machine the
+	// adds could otherwise all be done before any verifier was scheduled.
+	began := make(chan struct{})
+	var once sync.Once
 	for w := range 4 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for k := 0; ; k++ {
+				once.Do(func() { close(began) })
 				select {
 				case <-stop:
 					return
@@ -53,6 +58,7 @@ func TestTokenSetAddWhileVerifying(t *testing.T) {
 			}
 		}()
 	}
+	<-began
 	for i, r := range rooms {
 		added, err := ts.Add(r)
 		if err != nil || !added {

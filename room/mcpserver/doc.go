@@ -20,6 +20,9 @@
 //   - parking until the other seat posts: handlers.go waitForMessage, on
 //     room.Park (room/park.go), the loop a played seat uses too; its
 //     wait_return line: waitlog.go;
+//   - who holds the seat: lazy.go beginAs, a room.SeatHold (the seat's
+//     lock and its connect line) taken on the first request, released on
+//     the way out; a host's sessions: host.go holdSeat and logConnect;
 //   - a person's note reaching a parked seat: notes.go (takeNotes, read
 //     inside the park loop, so a note wakes the seat);
 //   - what agents of the original server expect on the wire: compat.go;

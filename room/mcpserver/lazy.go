@@ -27,11 +27,12 @@ type starting struct {
 	begun  atomic.Bool
 	pid    int // logged on connect and disconnect
 	failed string
-	// lock is the seat's lock (room.LockSeat), held from the connect to
-	// the disconnect when it was free: readers then tell from it that the
-	// seat is gone however its process ends. Nil when another MCP server
-	// held it (the seat is then played twice, as the original allows).
-	lock *room.SeatLock
+	// hold is the seat held (room.SeatHold): its connect line and, when
+	// it was free, its lock, so readers tell from the lock that the seat
+	// is gone however its process ends. Without the lock when another
+	// MCP server held it (the seat is then played twice, as the original
+	// allows).
+	hold *room.SeatHold
 }
 
 // needsRoom reports whether a JSON-RPC request is one that starts the seat:
@@ -98,12 +99,14 @@ func (s *Seat) beginAs(client string) error {
 		return err
 	}
 	s.start.pid = os.Getpid()
-	fields := []room.Field{room.F("seat", s.opt.Seat), room.F("agent", s.opt.Agent), room.F("pid", s.start.pid), room.F("waits", room.WaitsLogged)}
-	if lock, err := s.room.LockSeat(s.opt.Seat); err == nil {
-		s.start.lock = lock
-		fields = append(fields, room.F(room.LockField, room.LockHeldValue))
+	hold, err := s.room.HoldSeat(s.opt.Seat, room.HoldOptions{
+		Agent: s.opt.Agent, Fields: []room.Field{room.F("waits", room.WaitsLogged)},
+		MarkLock: true, Lenient: true,
+	})
+	if err != nil {
+		return err
 	}
-	s.log(room.EventConnect, fields...)
+	s.start.hold = hold
 	s.start.begun.Store(true)
 	return nil
 }
@@ -112,11 +115,8 @@ func (s *Seat) beginAs(client string) error {
 func (s *Seat) end() {
 	s.start.mu.Lock()
 	defer s.start.mu.Unlock()
-	if s.start.begun.Load() {
-		s.log(room.EventDisconnect, room.F("seat", s.opt.Seat), room.F("pid", s.start.pid))
-	}
-	_ = s.start.lock.Unlock()
-	s.start.lock = nil
+	_ = s.start.hold.Release()
+	s.start.hold = nil
 }
 
 // openRoom creates or opens the room and starts watching it, once.
