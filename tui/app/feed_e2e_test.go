@@ -150,3 +150,58 @@ func TestE2EWatchHeadlessDebateStream(t *testing.T) {
 		t.Errorf("the headless debate: %v", err)
 	}
 }
+
+// TestE2EReplayLooksLikeTheRun: a debate run in the app, then opened again
+// from the home screen once finished, is drawn by the same code from the
+// same room: every line of the screen is the same but the header's state
+// ("✓ verdict in", then "replay · complete") and the status line.
+func TestE2EReplayLooksLikeTheRun(t *testing.T) {
+	bin := tmuxtest.Build(t, "./cmd/roundtable")
+	s := tmuxtest.Start(t, tmuxtest.Options{Width: 200, Height: 70, Dir: t.TempDir(), Env: e2eEnv(t)},
+		bin, "tui", "--topic", "Should we adopt GraphQL", "--rounds", "1", "--fast")
+	// settled is the screen once two captures a moment apart agree: the
+	// finished turns' renders, made in the background, are in.
+	settled := func(what string) []string {
+		s.WaitFor(what, 60*time.Second)
+		last := ""
+		var got string
+		s.WaitUntil(what+", settled", func(sc string) bool {
+			same := sc == last
+			last, got = sc, sc
+			if !same {
+				time.Sleep(300 * time.Millisecond)
+			}
+			return same
+		}, 15*time.Second)
+		return strings.Split(got, "\n")
+	}
+	live := settled("✓ verdict in")
+	s.SendKeys("q")
+	s.WaitFor("1 room in", 15*time.Second)
+	s.SendKeys("Enter")
+	replay := settled("replay · complete")
+	if len(live) != len(replay) {
+		t.Fatalf("%d lines live, %d in the replay", len(live), len(replay))
+	}
+	differ := 0
+	for i := range live {
+		if live[i] == replay[i] {
+			continue
+		}
+		differ++
+		header := strings.Contains(live[i], "✓ verdict in") && strings.Contains(replay[i], "replay · complete")
+		status := strings.Contains(live[i], "Done. Saved in room") && strings.Contains(replay[i], "A finished debate, read from room")
+		if !header && !status {
+			t.Errorf("line %d differs:\nlive:   %q\nreplay: %q", i, live[i], replay[i])
+		}
+	}
+	if differ != 2 {
+		t.Errorf("%d lines differ, want the header's state and the status line", differ)
+	}
+	s.SendKeys("q")
+	s.WaitFor("1 room in", 15*time.Second)
+	s.SendKeys("q")
+	if code := s.ExitStatus(15 * time.Second); code != 0 {
+		t.Errorf("tui exit status %d", code)
+	}
+}
