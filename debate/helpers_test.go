@@ -59,6 +59,9 @@ func checkInvariants(t *testing.T, evs []Event, cfg Config) {
 }
 
 func invariantErr(evs []Event, cfg Config) error {
+	if strings.TrimSpace(cfg.Moderator.Name) == "" {
+		cfg.Moderator.Name = DefaultModerator().Name // a zero Moderator is the default one
+	}
 	if len(evs) == 0 {
 		return errors.New("no events")
 	}
