@@ -208,6 +208,9 @@ func (t *storeTranslator) change(out []Event, fe room.FeedEvent) []Event {
 			return out
 		}
 		return t.closed(out, fe.Closed)
+	case room.FeedHolder:
+		// Who runs the debate is no event of it: a screen reads the run
+		// lock itself (debate.Abandoned).
 	}
 	return out
 }

@@ -18,9 +18,10 @@
 // 30 s on a local one).
 //
 // Readers follow a room through Feed: a snapshot, then every change in
-// order (messages, notes, drafts, the close), built on the room's one
-// Notifier, which tells drafts apart so state readers are not woken by
-// them. A debate's run writes everything a screen draws into the store, so
+// order (messages, notes, drafts, who holds each seat, the close), built
+// on the room's one Notifier, which tells drafts apart so state readers
+// are not woken by them. A holder that dies writes nothing, so a feed
+// reads again every 2 s the holders it last saw live. A debate's run writes everything a screen draws into the store, so
 // a Feed shows a debate streaming in this process, in another, or (through
 // a host's mirror) on another machine, and a finished one the same way.
 //

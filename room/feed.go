@@ -2,6 +2,9 @@ package room
 
 import (
 	"context"
+	"maps"
+	"slices"
+	"time"
 )
 
 // A Feed is how a reader follows a room, in this process or another: a
@@ -31,7 +34,16 @@ const (
 	// FeedClosed: the room closed (Closed); Closed nil: it was opened
 	// again (a resumed debate moves its closed.json aside).
 	FeedClosed
+	// FeedHolder: who holds a seat changed (HolderOf, Holder): a player
+	// took it, let it go, or died (the kernel freed its lock). In a
+	// debate room HolderOf is "" and Holder is its run (run.lock), which
+	// holds every persona's seat.
+	FeedHolder
 )
+
+// holderPoll is how often a feed reads again the holders it last saw
+// live: a holder killed writes nothing, only the kernel frees its lock.
+const holderPoll = 2 * time.Second
 
 // FeedEvent is one change of a room.
 type FeedEvent struct {
@@ -41,6 +53,8 @@ type FeedEvent struct {
 	Draft     Draft
 	DraftGone bool
 	Closed    *Closed
+	HolderOf  string
+	Holder    Holder
 }
 
 // FeedSnapshot is the room when the feed began.
@@ -48,6 +62,9 @@ type FeedSnapshot struct {
 	Config Config
 	State  State
 	Drafts []Draft // in seat order
+	// Holders are who holds each seat (by seat; "" for a debate's run),
+	// as FeedHolder reports their changes.
+	Holders map[string]Holder
 }
 
 // Feed follows one room. It is for one reader: Next is not safe for
@@ -61,6 +78,10 @@ type Feed struct {
 	c         *FeedCursor
 	draftsGen uint64
 	queue     []FeedEvent
+
+	holders    map[string]Holder // as last delivered
+	holdersGen uint64            // the watch's count when they were read
+	holdersAt  time.Time         // when they were read
 }
 
 // Feed starts following the room: it takes the snapshot now, and Next
@@ -85,7 +106,9 @@ func (r *Room) Feed(ctx context.Context) (*Feed, error) {
 		f.Close()
 		return nil, err
 	}
-	f.snap = FeedSnapshot{Config: r.cfg, State: st, Drafts: ds}
+	f.holdersGen, f.holdersAt = f.n.Gen(), time.Now()
+	f.holders = readHolders(r)
+	f.snap = FeedSnapshot{Config: r.cfg, State: st, Drafts: ds, Holders: maps.Clone(f.holders)}
 	f.c.Changes(nil, st, ds, true) // the snapshot is taken in
 	return f, nil
 }
@@ -112,13 +135,66 @@ func (f *Feed) Next(ctx context.Context) (FeedEvent, error) {
 		if len(f.queue) > 0 {
 			continue
 		}
+		var poll <-chan time.Time
+		var t *time.Timer
+		if f.anyLive() {
+			t = time.NewTimer(time.Until(f.holdersAt.Add(holderPoll)))
+			poll = t.C
+		}
 		select {
 		case <-ctx.Done():
 			return FeedEvent{}, ctx.Err()
 		case <-changed:
 		case <-draftsChanged:
+		case <-poll:
+		}
+		if t != nil {
+			t.Stop()
 		}
 	}
+}
+
+// anyLive reports whether a holder last seen is live: only a poll tells
+// when it dies.
+func (f *Feed) anyLive() bool {
+	for _, h := range f.holders {
+		if h.Live {
+			return true
+		}
+	}
+	return false
+}
+
+// readHolders is who holds each seat of r now: its run for a debate room,
+// each seat's lock otherwise.
+func readHolders(r *Room) map[string]Holder {
+	if r.cfg.IsDebate() {
+		return map[string]Holder{"": RunHolder(r.dir)}
+	}
+	out := map[string]Holder{}
+	for _, seat := range r.cfg.Seats() {
+		out[seat] = SeatHolder(r.dir, seat)
+	}
+	return out
+}
+
+// lookHolders queues the holders that changed, when the watch saw a
+// change since they were read or a live one is due a poll.
+func (f *Feed) lookHolders() {
+	g := f.n.Gen()
+	pollDue := f.anyLive() && time.Since(f.holdersAt) >= holderPoll
+	if g == f.holdersGen && !pollDue {
+		return
+	}
+	f.holdersGen, f.holdersAt = g, time.Now()
+	now := readHolders(f.r)
+	keys := slices.Sorted(maps.Keys(now))
+	for _, k := range keys {
+		if now[k] != f.holders[k] {
+			f.queue = append(f.queue, FeedEvent{Kind: FeedHolder, HolderOf: k, Holder: now[k]})
+		}
+	}
+	f.holders = now
 }
 
 // NextBatch is Next, returning with the first change every other one
@@ -177,6 +253,7 @@ func (f *Feed) look() error {
 		readDrafts = true
 	}
 	f.queue = f.c.Changes(f.queue, st, ds, readDrafts)
+	f.lookHolders()
 	return nil
 }
 

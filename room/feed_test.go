@@ -212,3 +212,70 @@ func TestFeedFollowsAWriterInAnotherProcess(t *testing.T) {
 		t.Fatalf("events %v, last draft %q", kinds, last)
 	}
 }
+
+// TestFeedSeatHolders: the feed says who holds a seat as it changes: a
+// player taking it, letting it go, and one that dies, whose lock the
+// kernel frees without a word (the feed polls the holders it saw live).
+func TestFeedSeatHolders(t *testing.T) {
+	cwd := t.TempDir()
+	r, _, err := Create(cwd, "held", CreateOptions{Topic: "t", Budget: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader, err := Open(cwd, "held")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	f, err := reader.Feed(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if h := f.Snapshot().Holders[SeatLead]; h.Live {
+		t.Fatalf("the lead is held before anyone took it: %+v", h)
+	}
+	next := func(want string) Holder {
+		t.Helper()
+		for {
+			ev, err := f.Next(ctx)
+			if err != nil {
+				t.Fatalf("waiting for %s: %v", want, err)
+			}
+			if ev.Kind == FeedHolder && ev.HolderOf == SeatLead {
+				return ev.Holder
+			}
+		}
+	}
+	lock, err := r.LockSeat(SeatLead)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := next("the lead taken"); !h.Live || h.PID != os.Getpid() {
+		t.Fatalf("the lead taken reads %+v", h)
+	}
+	if err := lock.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if h := next("the lead let go"); h.Live {
+		t.Fatalf("the lead let go reads %+v", h)
+	}
+	// A holder that dies: a process named in the lock file, then killed.
+	sleeper := exec.Command("sleep", "60")
+	if err := sleeper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = sleeper.Process.Kill(); _ = sleeper.Wait() }()
+	if err := writeHolder(holderFile(seatLockFile(r.Dir(), SeatLead)), sleeper.Process.Pid); err != nil {
+		t.Fatal(err)
+	}
+	if h := next("the lead held by another process"); !h.Live || h.PID != sleeper.Process.Pid {
+		t.Fatalf("the lead held by another process reads %+v", h)
+	}
+	_ = sleeper.Process.Kill()
+	_ = sleeper.Wait()
+	if h := next("the holder dead"); h.Live {
+		t.Fatalf("the dead holder reads %+v", h)
+	}
+}

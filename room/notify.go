@@ -48,20 +48,23 @@ func (n *Notifier) DraftsGen() uint64 { return n.side.gen.Load() }
 // lists the messages folder only after a change. It runs until ctx ends or
 // Close. When inotify cannot be used, it still works by rescanning.
 func Watch(ctx context.Context, r *Room) *Notifier {
-	dir, msgs, notes, drafts := r.dir, filepath.Join(r.dir, "messages"), NotesDir(r.dir), DraftsDir(r.dir)
+	dir, msgs, notes, drafts, seats := r.dir, filepath.Join(r.dir, "messages"), NotesDir(r.dir), DraftsDir(r.dir), SeatsDir(r.dir)
 	match := func(p string) bool {
 		name := filepath.Base(p)
-		if d := filepath.Dir(p); d == msgs || d == notes {
+		switch filepath.Dir(p) {
+		case msgs, notes:
 			return strings.HasSuffix(name, ".json") && !strings.HasPrefix(name, ".")
+		case seats:
+			return !strings.HasPrefix(name, ".") // a holder took or let go a seat
 		}
 		switch name {
-		case "closed.json", "room.json", "messages", "notes":
+		case "closed.json", "room.json", "messages", "notes", "seats", RunFile:
 			return true
 		}
 		return p == dir
 	}
 	sig := func() string {
-		return StatSig(msgs, notes, filepath.Join(dir, "closed.json"), filepath.Join(dir, "room.json"))
+		return StatSig(msgs, notes, seats, filepath.Join(dir, "closed.json"), filepath.Join(dir, "room.json"), filepath.Join(dir, RunFile))
 	}
 	side := &sideTopic{
 		match: func(p string) bool {
@@ -70,7 +73,7 @@ func Watch(ctx context.Context, r *Room) *Notifier {
 		},
 		sig: func() string { return StatSig(append([]string{drafts}, r.DraftFiles()...)...) },
 	}
-	n := &Notifier{watchDirs(ctx, fixed(dir, msgs, notes, drafts), match, sig, side)}
+	n := &Notifier{watchDirs(ctx, fixed(dir, msgs, notes, drafts, seats), match, sig, side)}
 	r.mu.Lock()
 	r.notifier = n
 	r.lastGen = ^uint64(0)

@@ -30,7 +30,28 @@ func startLive(t *testing.T, cwd, topic string) *tmuxtest.Session {
 	s := tmuxtest.Start(t, tmuxtest.Options{Width: 140, Height: 40, Dir: cwd, Env: e2eEnv(t)},
 		bin, "tui", "--topic", topic, "--rounds", "3", "--room", "live")
 	waitWords(s, "Software Architect")
+	waitDraft(t, cwd, "Software Architect")
 	return s
+}
+
+// waitDraft waits until persona's draft in the room "live" under cwd has
+// words: the engine has them too, so a stop now cuts a turn with text
+// (the screen's count of tokens can also grow from the turn before).
+func waitDraft(t *testing.T, cwd, persona string) {
+	t.Helper()
+	r, err := room.Open(cwd, "live")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		ds, _ := r.Drafts()
+		for _, d := range ds {
+			if d.Seat == persona && len(strings.Fields(d.Text)) >= 3 {
+				return
+			}
+		}
+	}
+	t.Fatalf("%s's draft never had words", persona)
 }
 
 // waitWords waits until persona is speaking and has said a few words (the
@@ -151,6 +172,7 @@ func TestE2EStopAsksThenResumes(t *testing.T) {
 	s.SendKeys("n")
 	s.WaitUntil("the question gone", func(sc string) bool { return !strings.Contains(sc, "Stop the debate?") }, 10*time.Second)
 	waitWords(s, "Security Reviewer")
+	waitDraft(t, cwd, "Security Reviewer")
 	s.SendKeys("Escape")
 	s.WaitFor("Stop the debate? y/n", 10*time.Second)
 	s.SendKeys("y")
