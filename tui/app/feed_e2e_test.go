@@ -5,6 +5,7 @@ package app
 import (
 	"encoding/json"
 	"io"
+	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
@@ -68,6 +69,25 @@ func (p *inProgress) triples() (agent string, out []string) {
 	return p.agent, out
 }
 
+// startFollowedDebate starts a headless debate (room "live" under cwd) and
+// follows its JSON lines in p: the built binary, cwd, the process, what
+// it says now and its room.
+func startFollowedDebate(t *testing.T) (bin, cwd string, cmd *exec.Cmd, p *inProgress, r *room.Room) {
+	t.Helper()
+	bin = tmuxtest.Build(t, "./cmd/roundtable")
+	cwd = t.TempDir()
+	// Into the second turn, at the mock's lively pace.
+	cmd, out := startHeadlessInto(t, bin, cwd, "Zeppelin fleets", "2", 0)
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	p = &inProgress{}
+	go p.follow(out)
+	r, err := room.Open(cwd, "live")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin, cwd, cmd, p, r
+}
+
 // waitWordsInProgress waits until the screen shows words of the turn the
 // headless debate speaks now that are in no message of r yet, and the
 // header names its speaker "is speaking · "+where; it returns the speaker
@@ -111,18 +131,7 @@ func waitWordsInProgress(t *testing.T, s *tmuxtest.Session, p *inProgress, r *ro
 // draft (branch h20-feedstore): without it no words appear before their
 // message, and the test fails.
 func TestE2EWatchHeadlessDebateStream(t *testing.T) {
-	bin := tmuxtest.Build(t, "./cmd/roundtable")
-	cwd := t.TempDir()
-	// Into the second turn, at the mock's lively pace.
-	cmd, out := startHeadlessInto(t, bin, cwd, "Zeppelin fleets", "2", 0)
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	var p inProgress
-	go p.follow(out)
-
-	r, err := room.Open(cwd, "live")
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin, cwd, cmd, p, r := startFollowedDebate(t)
 	s := tmuxtest.Start(t, tmuxtest.Options{Width: 160, Height: 48, Dir: cwd, Env: e2eEnv(t)}, bin, "tui")
 	s.WaitFor("1 room in", 15*time.Second)
 	s.SendKeys("Enter")
@@ -131,7 +140,7 @@ func TestE2EWatchHeadlessDebateStream(t *testing.T) {
 	// Words of the turn spoken now on screen, in no message saved yet (the
 	// room read after the screen was), and the speaker's name in the
 	// header: they came from its draft.
-	speaker, seen := waitWordsInProgress(t, s, &p, r, "in another process")
+	speaker, seen := waitWordsInProgress(t, s, p, r, "in another process")
 	t.Logf("%s's turn in progress showed %q before its message", speaker, seen)
 	if n := strings.Count(strings.Split(s.Capture(), "\n")[2], "╭─"); n != 3 {
 		t.Errorf("%d columns side by side at 160 wide, want 3:\n%s", n, s.Capture())

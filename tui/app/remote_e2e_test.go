@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/tui/internal/tmuxtest"
 )
 
@@ -94,17 +93,7 @@ func shownOfTurn(p *inProgress, agent, screen string) int {
 // then the verdict and "complete" once the debate ends; q quits and the
 // local copy of the room is gone.
 func TestE2EWatchRemoteDebate(t *testing.T) {
-	bin := tmuxtest.Build(t, "./cmd/roundtable")
-	cwd := t.TempDir()
-	// Into the second turn, at the mock's lively pace.
-	cmd, out := startHeadlessInto(t, bin, cwd, "Zeppelin fleets", "2", 0)
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	var p inProgress
-	go p.follow(out)
-	r, err := room.Open(cwd, "live")
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin, cwd, cmd, p, r := startFollowedDebate(t)
 	url, token := startHostOf(t, bin, cwd, "live")
 
 	tmp := t.TempDir() // where the watch keeps its copy of the room
@@ -118,7 +107,7 @@ func TestE2EWatchRemoteDebate(t *testing.T) {
 
 	// Words of the turn spoken now, in no message saved yet, with the
 	// speaker named in the header: they came from its draft, via the host.
-	_, seen := waitWordsInProgress(t, s, &p, r, "on "+host)
+	_, seen := waitWordsInProgress(t, s, p, r, "on "+host)
 	t.Logf("a turn in progress showed %q before its message", seen)
 
 	// The turn grows on screen between two captures while it is spoken
@@ -132,7 +121,7 @@ func TestE2EWatchRemoteDebate(t *testing.T) {
 			t.Fatal(err)
 		}
 		agent, _ := p.triples()
-		before := shownOfTurn(&p, agent, s.Capture())
+		before := shownOfTurn(p, agent, s.Capture())
 		if agent == "" || before == 0 {
 			time.Sleep(200 * time.Millisecond)
 			continue
@@ -142,7 +131,7 @@ func TestE2EWatchRemoteDebate(t *testing.T) {
 			if err != nil || len(now.Messages) != len(st.Messages) {
 				return true // the turn ended: try again
 			}
-			grew = shownOfTurn(&p, agent, sc) > before
+			grew = shownOfTurn(p, agent, sc) > before
 			return grew
 		}, 30*time.Second)
 	}
