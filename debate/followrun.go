@@ -11,8 +11,7 @@ import (
 // so a screen in this process draws exactly what one in another process,
 // or on another machine, draws from the same room. raw is the recorded
 // engine stream (Record), started by start once the room is read; it is
-// read to its end here, and gives the two
-// things the store does not hold:
+// read to its end here, and gives the two things the store does not hold:
 //   - the pause between rounds (PauseBetweenRounds), passed on once the
 //     store has shown the round's end;
 //   - the final event, with its cause (Event.Err) for errors.Is, and
@@ -38,28 +37,26 @@ func followRun(r *room.Room, resumed bool, start func() <-chan Event) <-chan Eve
 	}
 	if resumed {
 		first = first[:1]
-		follow.t.round = 0 // the resumed round starts again
+		follow.r.t.round = 0 // the resumed round starts again
 	}
 	ctx, cancel := context.WithCancel(watchCtx)
 	out := make(chan Event, eventBuffer)
 
-	type batch struct {
-		evs []Event
-		err error
-	}
 	// The reader delivers every batch it read: after a cancel, the loop
-	// below takes batches until the reader is done.
-	batches := make(chan batch)
+	// below takes batches until the reader is done. A room it cannot read
+	// any more ends it: the last look, or the engine's final event, says
+	// the rest.
+	batches := make(chan []Event)
 	readerDone := make(chan struct{})
 	go func() {
 		defer close(readerDone)
 		for {
 			evs, err := follow.Next(ctx)
-			if err != nil && ctx.Err() != nil {
-				return // stopped waiting: nothing was read
+			if err != nil {
+				return
 			}
-			batches <- batch{evs, err}
-			if err != nil || follow.Ended() {
+			batches <- evs
+			if follow.Ended() {
 				return
 			}
 		}
@@ -100,8 +97,8 @@ func followRun(r *room.Room, resumed bool, start func() <-chan Event) <-chan Eve
 		// cause in Err); the store's stands in only if the engine sent
 		// none.
 		var storeFinal *Event
-		take := func(b batch) {
-			for _, ev := range b.evs {
+		take := func(evs []Event) {
+			for _, ev := range evs {
 				switch {
 				case ev.IsTerminal():
 					storeFinal = &ev
@@ -133,7 +130,7 @@ func followRun(r *room.Room, resumed bool, start func() <-chan Event) <-chan Eve
 				// The last look: everything the run saved is on disk now.
 				if storeFinal == nil {
 					if evs, err := follow.Poll(); err == nil {
-						take(batch{evs: evs})
+						take(evs)
 					}
 				}
 				switch {

@@ -148,6 +148,15 @@ func (rc *Recorder) draftSeat(agent string) string {
 	return ""
 }
 
+// drafting is the seat whose draft agent's words are written to: its
+// draftSeat, or "" when the drafts are off.
+func (rc *Recorder) drafting(agent string) string {
+	if rc.drafts == nil {
+		return ""
+	}
+	return rc.draftSeat(agent)
+}
+
 // Room is the room being written.
 func (rc *Recorder) Room() *room.Room { return rc.r }
 
@@ -159,14 +168,14 @@ func (rc *Recorder) Err() error { return rc.err }
 func (rc *Recorder) Handle(ev Event) error {
 	switch ev.Type {
 	case EventTurnStart:
-		if seat := rc.draftSeat(ev.Agent); seat != "" && rc.drafts != nil {
+		if seat := rc.drafting(ev.Agent); seat != "" {
 			// Written empty once the persona has thought a moment: a
 			// reader sees the turn begin, and a note given then comes
 			// after it.
 			rc.drafts.opened(seat, ev.Model)
 		}
 	case EventToken:
-		if seat := rc.draftSeat(ev.Agent); seat != "" && rc.drafts != nil {
+		if seat := rc.drafting(ev.Agent); seat != "" {
 			rc.drafts.token(seat, ev.Text)
 		}
 	case EventTurnEnd:
@@ -197,7 +206,7 @@ func (rc *Recorder) Handle(ev Event) error {
 			Attempt: ev.Attempt, Attempts: ev.Attempts, Status: ev.Status,
 			WaitMS: ev.Wait.Milliseconds(), Reason: ev.Text,
 		}
-		if seat := rc.draftSeat(ev.Agent); seat != "" && rc.drafts != nil {
+		if seat := rc.drafting(ev.Agent); seat != "" {
 			rc.drafts.retry(seat, rt)
 		}
 		if rc.retries == nil {
@@ -207,7 +216,7 @@ func (rc *Recorder) Handle(ev Event) error {
 			rc.retries[ev.Agent] = append(r, rt)
 		}
 	case EventActivity:
-		if seat := rc.draftSeat(ev.Agent); seat != "" && rc.drafts != nil {
+		if seat := rc.drafting(ev.Agent); seat != "" {
 			rc.drafts.activity(seat, room.Activity{Kind: ev.Kind, Text: ev.Text})
 		}
 		if rc.activity == nil {

@@ -9,8 +9,8 @@ import (
 )
 
 // A debate's run writes everything into its room (Recorder): each finished
-// turn a message, each turn in progress its seat's draft (with the agent's
-// last activity and a pending retry), the user's notes, the verdict, and
+// turn a message, each turn in progress its seat's draft (with its agent's
+// activity and its retries), the user's notes, the verdict, and
 // closed.json saying how it ended and, on a failure, whose. StoreEvents
 // reads that back as the debate's events, so a screen has one input and
 // one apply step whatever it shows: a debate running in this process, in
@@ -26,7 +26,7 @@ import (
 // StoreEvents follows a debate room's feed as debate events.
 type StoreEvents struct {
 	f *room.Feed
-	t storeTranslator
+	r *RoomReader // read the feed's snapshot; its translator takes each change after
 }
 
 // FollowStore starts following r (see room.Feed) and returns what the room
@@ -34,15 +34,13 @@ type StoreEvents struct {
 // turns in progress and, for a closed room, the final event. Next returns
 // the events of each later change. Close it when done.
 func FollowStore(ctx context.Context, r *room.Room) (*StoreEvents, []Event, error) {
-	return followStore(r.Feed(ctx))
-}
-
-func followStore(f *room.Feed, err error) (*StoreEvents, []Event, error) {
+	f, err := r.Feed(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	s := &StoreEvents{f: f, t: newStoreTranslator(f.Snapshot().Config)}
-	return s, s.t.snapshot(f.Snapshot()), nil
+	snap := f.Snapshot()
+	s := &StoreEvents{f: f, r: NewRoomReader(snap.Config)}
+	return s, s.r.Read(snap.State, snap.Drafts), nil
 }
 
 // ReadStore is the events of the room as it is now, read once: the
@@ -103,13 +101,13 @@ func (s *StoreEvents) events(batch []room.FeedEvent, err error) ([]Event, error)
 	}
 	var out []Event
 	for _, fe := range batch {
-		out = s.t.change(out, fe)
+		out = s.r.t.change(out, fe)
 	}
 	return out, nil
 }
 
 // Ended reports whether the room's final event was returned.
-func (s *StoreEvents) Ended() bool { return s.t.ended }
+func (s *StoreEvents) Ended() bool { return s.r.Ended() }
 
 // Close stops following the room.
 func (s *StoreEvents) Close() { s.f.Close() }
@@ -172,18 +170,7 @@ func (t *storeTranslator) moderatorName() string {
 	if t.cfg.Moderator != nil && t.cfg.Moderator.Name != "" {
 		return t.cfg.Moderator.Name
 	}
-	return "Moderator"
-}
-
-// snapshot is the events of the room as a feed began: session_start,
-// then everything in it, as a reader that took in nothing before.
-func (t *storeTranslator) snapshot(s room.FeedSnapshot) []Event {
-	t.live = s.State.Closed == nil
-	out := []Event{t.start()}
-	for _, fe := range room.NewFeedCursor(t.cfg).Changes(nil, s.State, s.Drafts, true) {
-		out = t.change(out, fe)
-	}
-	return out
+	return DefaultModerator().Name
 }
 
 // start is the session_start event.
@@ -292,9 +279,7 @@ func (t *storeTranslator) message(out []Event, m room.Message) []Event {
 	if sent := t.activitySent(o); t.live && len(m.Activity) > sent {
 		// What the agent did after the draft's last write: the message
 		// keeps the turn's activity.
-		for _, a := range m.Activity[sent:] {
-			out = append(out, Event{Type: EventActivity, Round: round, Agent: m.Seat, Kind: a.Kind, Text: a.Text})
-		}
+		out = activities(out, m.Activity[sent:], round, m.Seat)
 	}
 	if o != nil {
 		t.lastStart[m.Seat] = o.started
@@ -339,6 +324,14 @@ func (t *storeTranslator) retries(out []Event, rs []room.DraftRetry, sent, round
 			Type: EventRetry, Round: round, Agent: agent, Text: rt.Reason, Status: rt.Status,
 			Attempt: rt.Attempt, Attempts: rt.Attempts, Wait: time.Duration(rt.WaitMS) * time.Millisecond,
 		})
+	}
+	return out
+}
+
+// activities sends the activity lines as agent's in round.
+func activities(out []Event, as []room.Activity, round int, agent string) []Event {
+	for _, a := range as {
+		out = append(out, Event{Type: EventActivity, Round: round, Agent: agent, Kind: a.Kind, Text: a.Text})
 	}
 	return out
 }
@@ -411,9 +404,7 @@ func (t *storeTranslator) draft(out []Event, d room.Draft) []Event {
 	out = t.retries(out, d.Retries, o.retries, o.round, agent)
 	o.retries = max(o.retries, len(d.Retries))
 	if n := d.ActivityCount - o.activity; n > 0 {
-		for _, a := range d.Activity[max(len(d.Activity)-n, 0):] {
-			out = append(out, Event{Type: EventActivity, Round: o.round, Agent: agent, Kind: a.Kind, Text: a.Text})
-		}
+		out = activities(out, d.Activity[max(len(d.Activity)-n, 0):], o.round, agent)
 		o.activity = d.ActivityCount
 	}
 	if d.Seat == room.SeatModerator {

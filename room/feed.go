@@ -237,7 +237,9 @@ func (f *Feed) look() error {
 	}
 	// The state after the drafts: the watch takes the kernel's events in
 	// the order they happened, so a note or message written before a
-	// draft it saw has been seen too, and State lists its folder.
+	// draft event it took is in State. A draft written since (read from
+	// disk here) may pass a note written just before it, which then comes
+	// at the next look.
 	st, err := f.r.State()
 	if err != nil {
 		return err
