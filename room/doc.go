@@ -56,9 +56,9 @@
 // Who holds a seat is one record, SeatHold (seathold.go): the seat's lock
 // and its connect line in server.log, answered by the disconnect line on
 // Release. A person at the keyboard, a seat roundtable plays and an
-// agent's MCP stdio server each hold a seat through one; a host's HTTP
-// sessions write the same lines, several sessions under one lock; a
-// debate's personas are held by its run lock. Every seat parks until its
+// agent's MCP stdio server each hold a seat through one, and so does each
+// of a host's HTTP sessions, the sessions of one seat sharing its lock
+// (SharedLocks); a debate's personas are held by its run lock. Every seat parks until its
 // turn in one loop, Park (park.go).
 //
 // The package knows nothing of MCP, debates or terminals.

@@ -12,14 +12,15 @@ import (
 // record of who holds a seat: the seat's lock (SeatLock) where it has it,
 // and the connect line in server.log naming the player, which Release
 // answers with the disconnect line before it lets the lock go. A host's
-// HTTP sessions write the same lines, several sessions sharing one lock
-// (room/mcpserver host.go); a debate's personas are held by its run lock
-// (LockRun).
+// HTTP sessions are SeatHolds too, several sessions of one seat sharing one
+// lock through a SharedLocks (room/mcpserver host.go); a debate's personas
+// are held by its run lock (LockRun).
 type SeatHold struct {
-	r    *Room
-	seat string
-	pid  int
-	lock *SeatLock // nil: held without the lock (another process has it)
+	r      *Room
+	seat   string
+	pid    int
+	locked bool         // the hold has the seat's lock (its own or a share)
+	unlock func() error // lets the lock (or this hold's share of it) go
 
 	mu       sync.Mutex
 	released bool
@@ -44,36 +45,95 @@ type HoldOptions struct {
 	// Lenient holds the seat even when its connect line cannot be
 	// written (an MCP seat server's server.log is for diagnosis only).
 	Lenient bool
+	// Shared takes the lock through a set shared with other holds of this
+	// process (a host's sessions of one seat): the first takes it, the
+	// last to release lets it go.
+	Shared *SharedLocks
+}
+
+// SharedLocks are seat locks held by this process on behalf of several
+// holds of one seat: a host whose HTTP sessions of one token all play that
+// seat. The zero value is ready; it is safe from several goroutines.
+type SharedLocks struct {
+	mu   sync.Mutex
+	held map[string]*sharedLock // by room folder and seat
+}
+
+type sharedLock struct {
+	lock  *SeatLock
+	holds int
+}
+
+// take takes seat's lock of r for one more hold, or counts one more hold
+// under the lock the set has already.
+func (s *SharedLocks) take(r *Room, seat string) (func() error, error) {
+	key := r.dir + "\x00" + seat
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sl := s.held[key]
+	if sl == nil {
+		lock, err := r.LockSeat(seat)
+		if err != nil {
+			return nil, err
+		}
+		if s.held == nil {
+			s.held = map[string]*sharedLock{}
+		}
+		sl = &sharedLock{lock: lock}
+		s.held[key] = sl
+	}
+	sl.holds++
+	return func() error {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if sl.holds--; sl.holds > 0 {
+			return nil
+		}
+		delete(s.held, key)
+		return sl.lock.Unlock()
+	}, nil
 }
 
 // HoldSeat takes seat for this process: its lock (see NeedLock), then its
 // connect line. On any error nothing is held and nothing written.
 func (r *Room) HoldSeat(seat string, o HoldOptions) (*SeatHold, error) {
+	if o.Shared != nil {
+		unlock, err := o.Shared.take(r, seat)
+		if err != nil {
+			if o.NeedLock {
+				return nil, err
+			}
+			return r.holdWith(seat, false, noUnlock, o)
+		}
+		return r.holdWith(seat, true, unlock, o)
+	}
 	lock, err := r.LockSeat(seat)
 	if err != nil {
 		if o.NeedLock {
 			return nil, err
 		}
-		lock = nil
+		return r.holdWith(seat, false, noUnlock, o)
 	}
-	return r.holdWith(seat, lock, o)
+	return r.holdWith(seat, true, lock.Unlock, o)
 }
+
+func noUnlock() error { return nil }
 
 // HoldLocked is HoldSeat for a seat whose lock this process took already
 // (checking more before it said it plays the seat): it writes the connect
 // line, and Release lets lock go.
 func (r *Room) HoldLocked(seat string, lock *SeatLock, o HoldOptions) (*SeatHold, error) {
-	return r.holdWith(seat, lock, o)
+	return r.holdWith(seat, true, lock.Unlock, o)
 }
 
-func (r *Room) holdWith(seat string, lock *SeatLock, o HoldOptions) (*SeatHold, error) {
-	h := &SeatHold{r: r, seat: seat, pid: os.Getpid(), lock: lock}
+func (r *Room) holdWith(seat string, locked bool, unlock func() error, o HoldOptions) (*SeatHold, error) {
+	h := &SeatHold{r: r, seat: seat, pid: os.Getpid(), locked: locked, unlock: unlock}
 	fields := append([]Field{F("seat", seat), F("agent", o.Agent), F("pid", h.pid)}, o.Fields...)
-	if lock != nil && o.MarkLock {
+	if locked && o.MarkLock {
 		fields = append(fields, F(LockField, LockHeldValue))
 	}
 	if err := r.Log(EventConnect, fields...); err != nil && !o.Lenient {
-		_ = lock.Unlock()
+		_ = unlock()
 		return nil, fmt.Errorf("write the %s seat's connect line to server.log of room %s: %w", seat, r.cfg.Room, err)
 	}
 	return h, nil
@@ -86,7 +146,7 @@ func (h *SeatHold) Seat() string { return h.seat }
 func (h *SeatHold) PID() int { return h.pid }
 
 // Locked reports whether the hold has the seat's lock.
-func (h *SeatHold) Locked() bool { return h.lock != nil }
+func (h *SeatHold) Locked() bool { return h.locked }
 
 // Released reports whether Release was called.
 func (h *SeatHold) Released() bool {
@@ -109,5 +169,5 @@ func (h *SeatHold) Release(fields ...Field) error {
 	}
 	h.released = true
 	_ = h.r.Log(EventDisconnect, append([]Field{F("seat", h.seat), F("pid", h.pid)}, fields...)...)
-	return h.lock.Unlock()
+	return h.unlock()
 }

@@ -22,7 +22,8 @@
 //     wait_return line: waitlog.go;
 //   - who holds the seat: lazy.go beginAs, a room.SeatHold (the seat's
 //     lock and its connect line) taken on the first request, released on
-//     the way out; a host's sessions: host.go holdSeat and logConnect;
+//     the way out; a host's sessions: host.go connect and drop, one
+//     room.SeatHold per session, sharing the host's lock (room.SharedLocks);
 //   - a person's note reaching a parked seat: notes.go (takeNotes, read
 //     inside the park loop, so a note wakes the seat);
 //   - what agents of the original server expect on the wire: compat.go;

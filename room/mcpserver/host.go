@@ -56,51 +56,9 @@ type Host struct {
 	mu    sync.Mutex
 	seats map[string]*hostSeat // by session key (sessionKey)
 	ids   map[string]time.Time // session IDs issued and not ended, when issued
-	// locks are the seat locks the host holds (room.LockSeat), by
-	// "room/seat", while at least one session plays that seat.
-	locks map[string]*heldSeat
-}
-
-// heldSeat is a seat lock the host holds, and how many sessions play the
-// seat under it.
-type heldSeat struct {
-	lock     *room.SeatLock
-	sessions int
-}
-
-// holdSeat takes the lock of seat in r for the host, or counts one more
-// session under it; it reports whether the host holds it. A lock another
-// process holds (an agent's stdio server) is not taken, as a stdio server
-// does. Called with h.mu held.
-func (h *Host) holdSeat(r *room.Room, seat string) bool {
-	key := r.Config().Room + "/" + seat
-	if hs := h.locks[key]; hs != nil {
-		hs.sessions++
-		return true
-	}
-	lock, err := r.LockSeat(seat)
-	if err != nil {
-		return false
-	}
-	if h.locks == nil {
-		h.locks = map[string]*heldSeat{}
-	}
-	h.locks[key] = &heldSeat{lock: lock, sessions: 1}
-	return true
-}
-
-// releaseSeat counts one session less under the host's lock of seat in
-// room, letting the lock go with the last. Called with h.mu held.
-func (h *Host) releaseSeat(roomName, seat string) {
-	key := roomName + "/" + seat
-	hs := h.locks[key]
-	if hs == nil {
-		return
-	}
-	if hs.sessions--; hs.sessions <= 0 {
-		_ = hs.lock.Unlock()
-		delete(h.locks, key)
-	}
+	// locks are the seat locks the host holds while at least one session
+	// plays that seat: each session's room.SeatHold takes a share.
+	locks room.SharedLocks
 }
 
 // HostOptions configure a Host.
@@ -145,7 +103,10 @@ type hostSeat struct {
 	inflight atomic.Int32 // tool calls running (a parked wait is one)
 	handlers map[string]server.ToolHandlerFunc
 	listed   []mcp.Tool // the seat's tool list, its own descriptions
-	locked   bool       // the host holds the seat's lock for this session (holdSeat)
+	// hold is the seat this session plays (nil for an observer): its
+	// connect line and a share of the host's lock of the seat, unless
+	// another process (an agent's stdio server) holds that lock.
+	hold *room.SeatHold
 }
 
 // NewHost builds a host for rooms; ctx bounds the rooms' notifiers.
@@ -284,9 +245,6 @@ func (h *Host) seatFor(ctx context.Context, agent string) (*hostSeat, error) {
 		s.extra = []server.ServerTool{h.observeTool(s)}
 	}
 	hs := &hostSeat{seat: s, grant: a.grant, key: key, remote: a.remote, handlers: map[string]server.ToolHandlerFunc{}}
-	if a.grant.Grant != room.GrantObserver {
-		hs.locked = h.holdSeat(svc.room, a.grant.Grant)
-	}
 	for _, t := range s.tools() {
 		hs.handlers[t.Tool.Name] = t.Handler
 		if s.shows(t.Tool.Name) {
@@ -294,8 +252,10 @@ func (h *Host) seatFor(ctx context.Context, agent string) (*hostSeat, error) {
 		}
 	}
 	hs.last.Store(time.Now().UnixNano())
+	if err := h.connect(hs); err != nil {
+		return nil, err
+	}
 	h.seats[key] = hs
-	h.logConnect(hs)
 	return hs, nil
 }
 
@@ -307,22 +267,28 @@ func shortKey(key string) string {
 	return key
 }
 
-func (h *Host) logConnect(hs *hostSeat) {
+// connect logs hs's connect line; a seat's session holds its seat
+// (room.SeatHold) with a share of the host's lock of it.
+func (h *Host) connect(hs *hostSeat) error {
 	s := hs.seat
 	if hs.grant.Grant == room.GrantObserver {
 		_ = s.room.Log(EventObserverConnect, room.F("grant", room.GrantObserver), room.F("agent", s.opt.Agent),
 			room.F("transport", "http"), room.F("remote", hs.remote), room.F("session", shortKey(hs.key)))
-		return
+		return nil
 	}
-	fields := []room.Field{
-		room.F("seat", s.opt.Seat), room.F("agent", s.opt.Agent), room.F("pid", s.start.pid),
-		room.F("waits", room.WaitsLogged), room.F("transport", "http"), room.F("remote", hs.remote),
-		room.F("session", shortKey(hs.key)),
+	hold, err := s.room.HoldSeat(s.opt.Seat, room.HoldOptions{
+		Agent: s.opt.Agent,
+		Fields: []room.Field{
+			room.F("waits", room.WaitsLogged), room.F("transport", "http"), room.F("remote", hs.remote),
+			room.F("session", shortKey(hs.key)),
+		},
+		MarkLock: true, Lenient: true, Shared: &h.locks,
+	})
+	if err != nil {
+		return fmt.Errorf("seat %s of room %q cannot start: %w", s.opt.Seat, s.opt.Room, err)
 	}
-	if hs.locked {
-		fields = append(fields, room.F(room.LockField, room.LockHeldValue))
-	}
-	s.log(room.EventConnect, fields...)
+	hs.hold = hold
+	return nil
 }
 
 // The server.log events of a host's observers. They carry no seat field,
@@ -339,14 +305,6 @@ func (h *Host) drop(key, why string) {
 	hs := h.seats[key]
 	delete(h.seats, key)
 	delete(h.ids, key)
-	if hs != nil && hs.locked {
-		// After the disconnect line: released below, once it is written.
-		defer func() {
-			h.mu.Lock()
-			h.releaseSeat(hs.seat.opt.Room, hs.grant.Grant)
-			h.mu.Unlock()
-		}()
-	}
 	h.mu.Unlock()
 	if hs == nil {
 		return
@@ -357,8 +315,9 @@ func (h *Host) drop(key, why string) {
 			room.F("remote", hs.remote), room.F("session", shortKey(hs.key)), room.F("why", why))
 		return
 	}
-	s.log(room.EventDisconnect, room.F("seat", s.opt.Seat), room.F("pid", s.start.pid), room.F("transport", "http"),
-		room.F("remote", hs.remote), room.F("session", shortKey(hs.key)), room.F("why", why))
+	// The disconnect line first, then the session's share of the lock.
+	_ = hs.hold.Release(room.F("transport", "http"), room.F("remote", hs.remote),
+		room.F("session", shortKey(hs.key)), room.F("why", why))
 }
 
 // sweep drops the seats idle longer than the TTL with no call running.
