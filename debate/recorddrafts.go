@@ -36,7 +36,10 @@ type drafts struct {
 	closed bool
 	// io is held while a draft file is written or removed, so a turn's
 	// end, which removes its draft, never races a write of it.
-	io      sync.Mutex
+	io sync.Mutex
+	// writers write each seat's drafts, the next write made ready after
+	// each (room.DraftWriter); used under io.
+	writers map[string]*room.DraftWriter
 	wake    chan struct{}
 	stop    chan struct{}
 	done    chan struct{}
@@ -59,6 +62,7 @@ type draftSeat struct {
 	activityN int
 	retries   []room.DraftRetry
 	dirty     bool // changed since the last write
+	written   int  // drafts of the turn written so far
 	// quiet: the turn began with nothing said; its empty draft waits a
 	// DraftInterval (opened).
 	quiet bool
@@ -166,6 +170,10 @@ func (d *drafts) clear(seat string) {
 	wrote := d.onDisk[seat]
 	delete(d.onDisk, seat)
 	d.mu.Unlock()
+	if w := d.writers[seat]; w != nil {
+		w.Close()
+		delete(d.writers, seat)
+	}
 	if wrote {
 		_ = d.r.ClearDraft(seat) // a draft left behind is a view, never an error
 	}
@@ -185,6 +193,10 @@ func (d *drafts) close() {
 	}
 	d.io.Lock()
 	defer d.io.Unlock()
+	for seat, w := range d.writers {
+		w.Close()
+		delete(d.writers, seat)
+	}
 	_ = d.r.ClearDrafts() // a draft left behind is a view, never an error
 }
 
@@ -216,6 +228,7 @@ func (d *drafts) flush() time.Duration {
 	defer d.io.Unlock()
 	now := time.Now()
 	var due []room.Draft
+	var prepare []string
 	var wait time.Duration
 	d.mu.Lock()
 	for seat, s := range d.seats {
@@ -235,6 +248,12 @@ func (d *drafts) flush() time.Duration {
 			continue
 		}
 		s.dirty, s.urgent = false, false
+		s.written++
+		if s.written >= 2 {
+			// A turn that goes on streaming: its next write is made ready
+			// (a turn over in a burst, one write, is not worth it).
+			prepare = append(prepare, seat)
+		}
 		d.last[seat] = now
 		d.onDisk[seat] = true
 		if d.onWrite != nil {
@@ -247,9 +266,36 @@ func (d *drafts) flush() time.Duration {
 	}
 	d.mu.Unlock()
 	for _, dr := range due {
-		if d.r.WriteDraft(dr) == nil {
+		w := d.writer(dr.Seat)
+		if w == nil {
+			continue
+		}
+		if w.Write(dr) == nil {
 			d.writes.Add(1)
 		}
 	}
+	// The next writes made ready now, while no reader waits on them.
+	for _, seat := range prepare {
+		if w := d.writers[seat]; w != nil {
+			w.Prepare()
+		}
+	}
 	return wait
+}
+
+// writer is seat's draft writer, made on its first write; nil for a seat
+// the room does not have (its drafts are not written). Called under io.
+func (d *drafts) writer(seat string) *room.DraftWriter {
+	if w := d.writers[seat]; w != nil {
+		return w
+	}
+	w, err := d.r.DraftWriter(seat)
+	if err != nil {
+		return nil
+	}
+	if d.writers == nil {
+		d.writers = map[string]*room.DraftWriter{}
+	}
+	d.writers[seat] = w
+	return w
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -82,15 +83,27 @@ func (r *Room) WriteDraft(d Draft) error {
 	if err := r.checkSeat(d.Seat); err != nil {
 		return fmt.Errorf("a draft belongs to a seat of the room: %w", err)
 	}
-	dir := DraftsDir(r.dir)
-	if err := mkdirNoLink(dir); err != nil {
-		return err
-	}
 	data, err := encodeJSON(d)
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(DraftFile(r.dir, d.Seat), data); err != nil {
+	// drafts/ is checked once per Room, not at each of up to 30 writes a
+	// second: a write that finds it gone (another process cleared the
+	// room's drafts) makes it again.
+	for range 2 {
+		if !r.draftsMade.Load() {
+			if err := mkdirNoLink(DraftsDir(r.dir)); err != nil {
+				return err
+			}
+			r.draftsMade.Store(true)
+		}
+		err = writeAtomic(DraftFile(r.dir, d.Seat), data)
+		if !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		r.draftsMade.Store(false)
+	}
+	if err != nil {
 		return fmt.Errorf("write the %s draft of room %s: %w", d.Seat, r.cfg.Room, err)
 	}
 	return nil
@@ -118,6 +131,15 @@ func (r *Room) ClearDrafts() error {
 			first = err
 		}
 	}
+	// What a draft writer killed mid-turn left ready (DraftWriter).
+	if names, err := os.ReadDir(DraftsDir(r.dir)); err == nil {
+		for _, e := range names {
+			if strings.HasPrefix(e.Name(), tempPrefix) {
+				_ = os.Remove(filepath.Join(DraftsDir(r.dir), e.Name()))
+			}
+		}
+	}
+	r.draftsMade.Store(false)
 	_ = os.Remove(DraftsDir(r.dir)) // fails, harmlessly, when not empty
 	return first
 }

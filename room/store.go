@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -38,6 +39,10 @@ type Room struct {
 	// while nothing changed; lastGen is its generation at the last listing.
 	notifier *Notifier
 	lastGen  uint64
+	// draftsMade: this Room made (or found) drafts/ a real folder, so a
+	// draft write need not check it again; cleared when drafts/ may be
+	// gone (ClearDrafts, or a write that found it gone).
+	draftsMade atomic.Bool
 }
 
 // Skipped is a file under messages/ that could not be read as a message.
