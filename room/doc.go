@@ -37,8 +37,9 @@
 // drafts/<SeatFile(seat)>.json (the text any seat is composing, a played
 // seat, a person, a debate persona or the moderator, with "seat" its real
 // name; never a message; a debate's run writes it at most ~30 times a
-// second per seat and removes it when the turn ends, so a closed room has
-// none),
+// second per seat, through a DraftWriter that makes each next write ready
+// (draftwriter.go: dot files in drafts/ that readers pass over), and
+// removes it when the turn ends, so a closed room has none),
 // notes/ (a person's steering notes, one immutable file each, never a
 // message; they name a sender, not a seat), seats/<SeatFile(seat)>.lock
 // (who holds a seat: an MCP seat server, the
