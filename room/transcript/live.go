@@ -1,0 +1,115 @@
+package transcript
+
+import (
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+// Live is a room as a live page draws it (room/webpage): the HTML
+// transcript's pieces apart, so a page can put each message in its seat's
+// column and add the ones that land later. Every piece of HTML in it is
+// the export's own: headers escaped, bodies through goldmark and
+// bluemonday.
+type Live struct {
+	Topic  string
+	Room   string
+	Mode   string // "persona debate" or "MCP room"
+	Debate bool
+	Rounds string
+	// Seats are the columns: a debate's personas, an MCP room's seats, in
+	// the room's order, with the agents seen in each.
+	Seats []LiveSeat
+	// Parts are the messages, notes and verdicts, in the transcript's
+	// order.
+	Parts  []LivePart
+	End    string
+	Closed bool
+	// Style is the export's style sheet and each seat's colors.
+	Style string
+}
+
+// LiveSeat is one column.
+type LiveSeat struct {
+	Name   string `json:"name"`
+	Agents string `json:"agents"`
+	Class  string `json:"class"`
+}
+
+// LivePart is one message, note or verdict, rendered.
+type LivePart struct {
+	// Seq is the message's seq, or the note's number for a note.
+	Seq     int    `json:"seq"`
+	Note    bool   `json:"note,omitempty"`
+	Verdict bool   `json:"verdict,omitempty"`
+	Seat    string `json:"seat,omitempty"` // a message's seat: its column
+	Class   string `json:"class,omitempty"`
+	Group   string `json:"group"` // its round's title
+	HTML    string `json:"html"`
+}
+
+// LiveView reads r through the store and lays it out for a live page.
+func LiveView(r *room.Room) (*Live, error) {
+	d, err := load(r)
+	if err != nil {
+		return nil, err
+	}
+	l := &Live{Topic: d.Topic, Room: d.Room, Mode: d.Mode, Debate: d.Debate, Rounds: d.Rounds, End: d.End.Text, Closed: d.End.Closed}
+	for _, s := range d.Seats {
+		if d.Debate && s.Seat == room.SeatModerator {
+			continue // the verdict has its own place
+		}
+		l.Seats = append(l.Seats, LiveSeat{Name: s.Seat, Agents: s.Agents, Class: s.Class})
+	}
+	var all []*entry
+	var groups []string
+	var verdict []bool
+	for gi := range d.Groups {
+		for ei := range d.Groups[gi].Entries {
+			all = append(all, &d.Groups[gi].Entries[ei])
+			groups = append(groups, d.Groups[gi].Title)
+			verdict = append(verdict, false)
+		}
+	}
+	for vi := range d.Verdicts {
+		all = append(all, &d.Verdicts[vi])
+		groups = append(groups, "Verdict")
+		verdict = append(verdict, !d.Verdicts[vi].Note)
+	}
+	html := renderArticles(all)
+	for i, e := range all {
+		p := LivePart{Seq: e.Seq, Note: e.Note, Verdict: verdict[i], Group: groups[i], HTML: string(html[i])}
+		if !e.Note {
+			p.Seat, p.Class = e.Seat, e.Class
+		}
+		l.Parts = append(l.Parts, p)
+	}
+	l.Style = pageStyle(d.colors)
+	return l, nil
+}
+
+// After is the parts that came after message seq and note noteSeq: what a
+// page that has those adds.
+func (l *Live) After(seq, noteSeq int) []LivePart {
+	out := []LivePart{}
+	for _, p := range l.Parts {
+		if (p.Note && p.Seq > noteSeq) || (!p.Note && p.Seq > seq) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// LastSeqs are the highest message seq and note number among the parts.
+func (l *Live) LastSeqs() (seq, noteSeq int) {
+	for _, p := range l.Parts {
+		if p.Note {
+			noteSeq = max(noteSeq, p.Seq)
+		} else {
+			seq = max(seq, p.Seq)
+		}
+	}
+	return seq, noteSeq
+}
+
+// PageCSS is the HTML transcript's style sheet, without any seat's colors:
+// for pages that draw no seat.
+func PageCSS() string { return pageCSS }

@@ -1,0 +1,222 @@
+// Package webpage draws a room in a browser, live: the page `roundtable
+// host` serves at /rooms/{name}, its index at /, and the form that takes an
+// observer token. The page is the HTML transcript's markup and styles
+// (room/transcript) with one column per seat, made live by one small
+// script (live.js) on the room's event stream: no framework, no build
+// step, nothing loaded from outside the host, and a Content-Security-Policy
+// that lets the page run only its own script, talk only to its own host
+// and show only its own style sheet. Agent text is sanitized exactly as in
+// the HTML export: rendered and cleaned on the host; text still being
+// written is shown as plain text.
+//
+// The package draws; the host (room/mcpserver, with debate/web's routes)
+// decides who may see what.
+package webpage
+
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed" // the page's script and style sheet
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+
+	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/transcript"
+)
+
+//go:embed live.css
+var liveCSS string
+
+//go:embed live.js
+var liveJS []byte
+
+// ScriptPath is where the host serves the page's script (Script).
+const ScriptPath = "/assets/live.js"
+
+// PageOptions are the URLs a room's page uses.
+type PageOptions struct {
+	// Stream is the room's event stream (text/event-stream).
+	Stream string
+	// Parts is where the page fetches the turns written since its last
+	// (Parts answers it).
+	Parts string
+	// After is the stream's position at the end of what the page was
+	// drawn with: the stream is opened from there (?after=), so the page
+	// gets the turn in progress and what follows, nothing twice.
+	After string
+	// Markdown and HTML are the transcript's exports.
+	Markdown, HTML string
+}
+
+// RoomPath is a room's page.
+func RoomPath(name string) string { return "/rooms/" + url.PathEscape(name) }
+
+type pageData struct {
+	*transcript.Live
+	Opt              PageOptions
+	Style            template.CSS
+	Seq, Note        int
+	Total            int // rounds of a debate, the budget of an MCP room
+	ByCol            map[string][]template.HTML
+	Notes, Verdict   []template.HTML
+	Columns          int
+	StateText, State string
+}
+
+// Page writes r's live page to w, with its security headers.
+func Page(w http.ResponseWriter, r *room.Room, o PageOptions) error {
+	l, err := transcript.LiveView(r)
+	if err != nil {
+		return err
+	}
+	cfg := r.Config()
+	d := pageData{Live: l, Opt: o, ByCol: map[string][]template.HTML{}, Columns: min(max(1, len(l.Seats)), 8)}
+	d.Seq, d.Note = l.LastSeqs()
+	d.Total = cfg.Budget
+	if cfg.IsDebate() {
+		d.Total = cfg.Rounds
+	}
+	for _, p := range l.Parts {
+		h := template.HTML(p.HTML) //nolint:gosec // the HTML export's own article: escaped header, bluemonday body
+		switch {
+		case p.Note:
+			d.Notes = append(d.Notes, h)
+		case p.Verdict:
+			d.Verdict = append(d.Verdict, h)
+		default:
+			d.ByCol[p.Seat] = append(d.ByCol[p.Seat], h)
+		}
+	}
+	d.StateText, d.State = "connecting…", "open"
+	if l.Closed {
+		d.StateText, d.State = "finished", "closed"
+	}
+	style := l.Style + liveCSS
+	d.Style = template.CSS(style) //nolint:gosec // our own style sheets and palette, no room data
+	var b bytes.Buffer
+	if err := pageTemplate().ExecuteTemplate(&b, "room", d); err != nil {
+		return fmt.Errorf("draw the page of room %s: %w", cfg.Room, err)
+	}
+	writeHead(w, style, http.StatusOK)
+	_, err = w.Write(b.Bytes())
+	return err
+}
+
+// PartsReply is what Parts answers: the parts after the page's last, and
+// how the room stands.
+type PartsReply struct {
+	Parts  []transcript.LivePart `json:"parts"`
+	Rounds string                `json:"rounds"`
+	End    string                `json:"end"`
+	Closed bool                  `json:"closed"`
+}
+
+// Parts writes, as JSON, r's messages after seq and notes after noteSeq,
+// rendered as the HTML export renders them.
+func Parts(w http.ResponseWriter, r *room.Room, seq, noteSeq int) error {
+	l, err := transcript.LiveView(r)
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(PartsReply{Parts: l.After(seq, noteSeq), Rounds: l.Rounds, End: l.End, Closed: l.Closed})
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	_, err = w.Write(data)
+	return err
+}
+
+// PartsQuery reads Parts' seq and note from a request's query; absent or
+// bad numbers are 0 (everything).
+func PartsQuery(q url.Values) (seq, noteSeq int) {
+	seq, _ = strconv.Atoi(q.Get("seq"))
+	noteSeq, _ = strconv.Atoi(q.Get("note"))
+	return max(seq, 0), max(noteSeq, 0)
+}
+
+// Script writes the page's script.
+func Script(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Type", "text/javascript; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Content-Type-Options", "nosniff")
+	_, _ = w.Write(liveJS)
+}
+
+// IndexRoom is one room on the index.
+type IndexRoom struct {
+	Name, Topic, Mode, State string
+}
+
+// Index writes the host's index page: the rooms the visitor may watch.
+func Index(w http.ResponseWriter, rooms []IndexRoom) {
+	var b bytes.Buffer
+	type row struct {
+		IndexRoom
+		Href string
+	}
+	rows := make([]row, len(rooms))
+	for i, r := range rooms {
+		rows[i] = row{r, RoomPath(r.Name)}
+	}
+	style := transcript.PageCSS() + liveCSS
+	if err := pageTemplate().ExecuteTemplate(&b, "index", map[string]any{"Rooms": rows, "Style": template.CSS(style)}); err != nil { //nolint:gosec // our style sheets
+		http.Error(w, "roundtable: could not draw the room list: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	writeHead(w, style, http.StatusOK)
+	_, _ = w.Write(b.Bytes())
+}
+
+// Login writes the form that takes an observer token (status: 401 when
+// the visitor has none that opens what it asked for). action is where the
+// form posts; next, the page to go back to; problem, what went wrong last
+// time ("" for none).
+func Login(w http.ResponseWriter, status int, action, next, problem string) {
+	var b bytes.Buffer
+	style := transcript.PageCSS() + liveCSS
+	data := map[string]any{"Action": action, "Next": next, "Problem": problem, "Style": template.CSS(style)} //nolint:gosec // our style sheets
+	if err := pageTemplate().ExecuteTemplate(&b, "login", data); err != nil {
+		http.Error(w, "roundtable: could not draw the sign-in form: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	writeHead(w, style, status)
+	_, _ = w.Write(b.Bytes())
+}
+
+// writeHead sends the headers of a page whose only style sheet is style.
+func writeHead(w http.ResponseWriter, style string, status int) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", CSP(style))
+	h.Set("Cache-Control", "no-store")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	w.WriteHeader(status)
+}
+
+// CSP is the pages' Content-Security-Policy: the host's own script only,
+// the one inline style sheet named by its hash, requests to the host only
+// (the stream, the parts), forms posted to the host only, no frames, no
+// images, no fonts, no plugins.
+func CSP(style string) string {
+	sum := sha256.Sum256([]byte(style))
+	return "default-src 'none'; script-src 'self'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) +
+		"'; connect-src 'self'; form-action 'self'; img-src 'none'; font-src 'none'; media-src 'none';" +
+		" object-src 'none'; frame-src 'none'; worker-src 'none'; manifest-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+}
+
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("webpage").Parse(pageHTML))
+})
