@@ -8,10 +8,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/debate/web"
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/mcpserver"
 )
@@ -31,7 +33,16 @@ type hostOptions struct {
 	publicURL       string
 	rate            int
 	allowOrigins    []string
+	starterFile     string
+	provider        debate.ProviderConfig
+	debateBudget    debate.Config // --max-cost and --max-tokens-total of the debates it starts
+	fast            bool
+	heartbeat       time.Duration
 }
+
+// hostDebateFlags are the flags of `roundtable debate` that a host passes
+// on, as given, to each debate its web API starts.
+var hostDebateFlags = []string{"provider", "model", "base-url", "max-tokens", "max-cost", "max-tokens-total", "fast"}
 
 // defaultListen is where a host listens unless told otherwise: this
 // machine only.
@@ -127,6 +138,15 @@ opened or its tokens cannot be trusted, or the address cannot be listened on,
 	f.StringVar(&o.publicURL, "url", "", "the URL agents reach the host at, for the printed lines; default: from --listen")
 	f.StringArrayVar(&o.allowOrigins, "allow-origin", nil, "a web origin (scheme://host[:port]) whose pages may use the host; repeatable; default none: requests with an Origin header get 403")
 	f.Var(newIntFlag(&o.rate, mcpserver.DefaultRate, "rate-limit", 1, 0), "rate-limit", "requests a second allowed per token, in bursts of twice that")
+	f.StringVar(&o.starterFile, "starter-token-file", "", "also write the starter token (it starts debates over the web API) to this file, mode 0600")
+	f.StringVar(&o.provider.Name, "provider", "", "provider of the debates the web API starts: mock, openrouter, openai, ollama (env ROUNDTABLE_PROVIDER; default mock)")
+	f.StringVar(&o.provider.Model, "model", "", "model of those debates (env ROUNDTABLE_MODEL)")
+	f.StringVar(&o.provider.BaseURL, "base-url", "", "server URL of any OpenAI-compatible API for those debates (env ROUNDTABLE_BASE_URL)")
+	f.Var(newIntFlag(&o.provider.MaxTokens, debate.DefaultMaxTokens, "max-tokens", 1, 0), "max-tokens", "the max_tokens those debates send with every request")
+	f.BoolVar(&o.fast, "fast", false, "no pause between the mock's tokens in those debates")
+	addBudgetFlags(c, &o.debateBudget)
+	f.DurationVar(&o.heartbeat, "sse-heartbeat", web.DefaultHeartbeat, "how often an idle event stream of the web API carries a heartbeat")
+	_ = f.MarkHidden("sse-heartbeat")
 	return c
 }
 
@@ -201,14 +221,27 @@ func runHost(cmd *cobra.Command, o hostOptions) error {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	h, err := mcpserver.NewHost(ctx, mcpserver.HostOptions{Rooms: rooms, Tokens: tokens, Version: buildVersion(), Rate: float64(o.rate), Burst: 2 * o.rate, AllowOrigins: o.allowOrigins, PublicURL: url})
+	face, starterToken, err := newWebFace(ctx, cmd, o)
 	if err != nil {
 		ln.Close()
 		return err
 	}
+	h, err := mcpserver.NewHost(ctx, mcpserver.HostOptions{
+		Rooms: rooms, Tokens: tokens, Version: buildVersion(), Rate: float64(o.rate), Burst: 2 * o.rate,
+		AllowOrigins: o.allowOrigins, PublicURL: url, Web: face.srv, StarterSHA256: face.starterSum,
+	})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	face.serve(ctx, h, url, tokens, out)
+	defer face.close()
 	if err := mcpserver.PrintTokens(out, url, rooms); err != nil {
 		ln.Close()
 		return err
+	}
+	if starterToken != "" {
+		mcpserver.PrintStarter(out, url, starterToken, o.starterFile)
 	}
 	tokens.Refresh() // hold the hashes just issued (a room deleted later is told apart)
 	// Last, so a script that waits for this line has the tokens too.
@@ -232,6 +265,7 @@ func runHost(cmd *cobra.Command, o hostOptions) error {
 	case <-cmd.Context().Done():
 	}
 	stopPicker()
+	face.close() // the debates it started write their end before the host stops
 	sctx, scancel := context.WithTimeout(context.Background(), mcpserver.ShutdownGrace)
 	defer scancel()
 	if err := h.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {

@@ -161,6 +161,10 @@ func refuseHTTP(w http.ResponseWriter, r *http.Request, code int, msg string) {
 	if r.ContentLength != 0 {
 		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(unreadGrace))
 	}
+	if strings.HasPrefix(r.URL.Path, webAPIPrefix) {
+		jsonError(w, code, msg)
+		return
+	}
 	httpError(w, code, msg)
 }
 
