@@ -97,6 +97,21 @@ token for it is refused, saying so). roundtable watch --url with that token
 shows the debate's columns streaming each persona's words as the screen that
 started it does, then the verdict.
 
+The same listener serves a web API (the original boardroom's): GET /health;
+GET /api/sessions lists the rooms a token may watch; GET /api/sessions/ROOM
+is its transcript as JSON; GET /api/sessions/ROOM/stream streams it as
+Server-Sent Events (seed 002's events, a heartbeat every 15 s, resumable
+with Last-Event-ID), a debate or an MCP room, running or finished; and
+POST /api/sessions {"topic": ..., "rounds": N, "agents": [{"name", "persona"}]}
+starts a debate in a new room, run as a headless roundtable debate with the
+--provider, --model, --base-url, --max-tokens, --max-cost and
+--max-tokens-total given here (its output goes to debate.log in its room; a
+stopping host stops it). Starting one needs the starter token, printed at
+each start (and written to --starter-token-file, mode 0600); it also watches
+every room. A room's observer token watches that room only. A browser sends
+the token in an HttpOnly cookie set by POST /api/login (a form field
+token), never in a URL; pages of other sites are refused as on /mcp.
+
 A room given with --room that does not exist is created when --topic is
 given (with --budget and --spec), and refused otherwise, so that a mistyped
 name gets no tokens; --all hosts every room under --cwd (MCP rooms and

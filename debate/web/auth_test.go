@@ -3,6 +3,8 @@ package web_test
 import (
 	"encoding/json"
 	"net/http"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -134,5 +136,30 @@ func TestSessionValidation(t *testing.T) {
 	}
 	if got := roomFolders(t, cwd); len(got) > 0 {
 		t.Fatalf("room folders %v after bad bodies", got)
+	}
+}
+
+// TestHostStopsItsDebates: a host that stops stops the debates its web API
+// started, as their terminal's Ctrl-C would: the room is closed, saying
+// so, and no child process is left.
+func TestHostStopsItsDebates(t *testing.T) {
+	cwd := t.TempDir()
+	h := startHost(t, cwd)
+	id := h.create(contractBody)
+	kids := children(t, h.cmd.Process.Pid)
+	// Stop once the debate is under way: its first turn has begun.
+	h.readStream("/api/sessions/"+id+"/stream", h.starter, "", func(e sse) bool { return e.Name == "token" })
+	h.stop()
+	b, err := os.ReadFile(filepath.Join(cwd, ".roundtable", id, "closed.json"))
+	if err != nil {
+		t.Fatalf("the stopped debate's room has no closed.json: %v", err)
+	}
+	if !strings.Contains(string(b), "cancelled") {
+		t.Fatalf("closed.json: %s", b)
+	}
+	for _, pid := range kids {
+		if alive(pid) {
+			t.Fatalf("the debate's process %d outlived the host", pid)
+		}
 	}
 }

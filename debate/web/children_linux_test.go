@@ -31,3 +31,14 @@ func children(t *testing.T, pid int) []int {
 	}
 	return out
 }
+
+// alive reports whether process pid runs (and is no zombie).
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	return len(f) > 0 && f[0] != "Z"
+}

@@ -7,3 +7,5 @@ import "testing"
 // children: only Linux lists them here (/proc); the room folders say the
 // rest.
 func children(*testing.T, int) []int { return nil }
+
+func alive(int) bool { return false }

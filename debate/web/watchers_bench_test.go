@@ -37,22 +37,28 @@ func rssKiB(tb testing.TB, pid int) int {
 func debateRate(tb testing.TB, cwd, id string) float64 {
 	tb.Helper()
 	dir := filepath.Join(cwd, ".roundtable", id)
-	log, err := os.ReadFile(filepath.Join(dir, "debate.log"))
-	if err != nil {
-		tb.Fatal(err)
-	}
 	var tokens int
-	for _, line := range strings.Split(string(log), "\n") {
-		var e struct {
-			Event string
-			Data  struct {
-				Usage struct {
-					CompletionTokens int `json:"completion_tokens"`
+	// The debate prints its done line just after it closes its room.
+	for try := 0; tokens == 0 && try < 100; try++ {
+		if try > 0 {
+			time.Sleep(50 * time.Millisecond)
+		}
+		log, err := os.ReadFile(filepath.Join(dir, "debate.log"))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, line := range strings.Split(string(log), "\n") {
+			var e struct {
+				Event string
+				Data  struct {
+					Usage struct {
+						CompletionTokens int `json:"completion_tokens"`
+					}
 				}
 			}
-		}
-		if json.Unmarshal([]byte(line), &e) == nil && e.Event == "done" {
-			tokens = e.Data.Usage.CompletionTokens
+			if json.Unmarshal([]byte(line), &e) == nil && e.Event == "done" {
+				tokens = e.Data.Usage.CompletionTokens
+			}
 		}
 	}
 	var cfg struct{ CreatedAt string }
