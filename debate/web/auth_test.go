@@ -60,8 +60,14 @@ func TestSessionRefusals(t *testing.T) {
 	}
 
 	// The observer watches its own room and no other.
-	st := h.readStream("/api/sessions/plans/stream", obs, "", func(e sse) bool { return e.Name == "session_start" })
-	if st.status != http.StatusOK || len(st.events) != 1 {
+	seats := 0
+	st := h.readStream("/api/sessions/plans/stream", obs, "", func(e sse) bool {
+		if e.Name == "seat_state" {
+			seats++
+		}
+		return seats == 2
+	})
+	if st.status != http.StatusOK || len(st.events) != 3 || string(st.events[1].Data) != `{"seat":"lead","held":false}` || string(st.events[2].Data) != `{"seat":"peer","held":false}` {
 		t.Fatalf("the observer's stream of its room: %d %v", st.status, names(st.events))
 	}
 	var s0 payload

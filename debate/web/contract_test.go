@@ -228,6 +228,9 @@ func TestStreamContract(t *testing.T) {
 	if slices.Max(tokens) < 2 {
 		t.Fatalf("no turn streamed: tokens per turn %v", tokens)
 	}
+	if !slices.ContainsFunc(whole.events, func(e sse) bool { return e.Name == "run_state" && string(e.Data) == `{"running":true}` }) {
+		t.Fatalf("no run_state says the debate runs: %v", names(whole.events))
+	}
 	if whole.heartbeats == 0 {
 		t.Fatal("no heartbeat in the stream (every 100 ms here)")
 	}

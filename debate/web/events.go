@@ -2,10 +2,13 @@ package web
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/room"
 )
 
 // The stream's event names: seed 002's, then ours, which a client that
@@ -35,6 +38,8 @@ const (
 	evUsage        = "usage"         // {usage}: the total, before done or error
 	evErrorDetail  = "error_detail"  // {message, agent?, round?, provider?}: before error
 	evClosed       = "closed"        // {reason, spec?, detail?}: an MCP room's close, before done
+	evSeatState    = "seat_state"    // {seat, held}: an MCP room's seat taken or let go (a person, an agent's seat server, a host session)
+	evRunState     = "run_state"     // {running}: a debate's process holds its run, or no longer does
 )
 
 // event is one event of a stream, with its place in it. Every event has
@@ -185,6 +190,13 @@ type (
 		Round    int    `json:"round,omitempty"`
 		Provider string `json:"provider,omitempty"`
 	}
+	seatStateData struct {
+		Seat string `json:"seat"`
+		Held bool   `json:"held"`
+	}
+	runStateData struct {
+		Running bool `json:"running"`
+	}
 	closedData struct {
 		Reason string `json:"reason"`
 		Spec   string `json:"spec,omitempty"`
@@ -255,6 +267,33 @@ func (t *translator) finish(out []event, s *sent, name string, round int, agent,
 	}
 	out = t.emit(out, evTokenReset, turnData{Round: round, Agent: agent})
 	return t.token(out, name, round, agent, full)
+}
+
+// holders adds to out, before its final event if it has one, the seats
+// (or a debate's run) whose holder changed since seen (what was sent,
+// updated here): who holds a seat is read beside the debate's events.
+func (t *translator) holders(out []event, now, seen map[string]room.Holder, debateRoom bool) []event {
+	var final []event
+	if n := len(out); n > 0 && out[n-1].terminal() {
+		// The terminal event stays last; the events before it that go
+		// with it (usage, closed, error_detail) keep their ids.
+		return out
+	}
+	for _, seat := range slices.Sorted(maps.Keys(now)) {
+		h := now[seat]
+		if old, ok := seen[seat]; ok && old.Live == h.Live {
+			continue
+		}
+		seen[seat] = h
+		if debateRoom {
+			if seat == "" {
+				final = t.emit(final, evRunState, runStateData{Running: h.Live})
+			}
+			continue
+		}
+		final = t.emit(final, evSeatState, seatStateData{Seat: seat, Held: h.Live})
+	}
+	return append(out, final...)
 }
 
 // add translates one debate event.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/room"
 )
 
 func feed(tr *translator, evs ...debate.Event) []event {
@@ -155,5 +156,34 @@ func TestResumePosition(t *testing.T) {
 		if _, ok := parseID(bad); ok {
 			t.Fatalf("%q parsed as an ID", bad)
 		}
+	}
+}
+
+// TestTranslatorHolders: a seat's holder is sent when it changes (an MCP
+// room's seats, a debate's run), and never after the final event.
+func TestTranslatorHolders(t *testing.T) {
+	tr := newTranslator(true, nil)
+	seen := map[string]room.Holder{}
+	live := room.Holder{Known: true, PID: 7, Live: true}
+	got := view(tr.holders(nil, map[string]room.Holder{"lead": live, "peer": {}}, seen, false))
+	got += view(tr.holders(nil, map[string]room.Holder{"lead": live, "peer": {}}, seen, false))
+	got += view(tr.holders(nil, map[string]room.Holder{"lead": {Known: true, PID: 7}, "peer": {}}, seen, false))
+	want := `0.0 seat_state {"seat":"lead","held":true}
+1.0 seat_state {"seat":"peer","held":false}
+2.0 seat_state {"seat":"lead","held":false}
+`
+	if got != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
+	}
+	tr = newTranslator(false, nil)
+	seen = map[string]room.Holder{}
+	got = view(tr.holders(nil, map[string]room.Holder{"": live}, seen, true))
+	done := feed(tr, debate.Event{Type: debate.EventDone})
+	got += view(tr.holders(done, map[string]room.Holder{"": {}}, seen, true))
+	want = `0.0 run_state {"running":true}
+1.0 done {}
+`
+	if got != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
 	}
 }

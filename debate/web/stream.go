@@ -95,14 +95,15 @@ func follow(ctx context.Context, h *hub, r *room.Room) {
 	if len(first) > 0 && first[0].Type == debate.EventSessionStart {
 		first = first[1:] // sent already, from room.json
 	}
-	h.push(translate(tr, first), st.Ended())
+	seen := map[string]room.Holder{}
+	h.push(tr.holders(translate(tr, first), st.Holders(), seen, cfg.IsDebate()), st.Ended())
 	for !st.Ended() {
 		evs, err := st.Next(ctx)
 		if err != nil {
 			fail(err)
 			return
 		}
-		h.push(translate(tr, evs), st.Ended())
+		h.push(tr.holders(translate(tr, evs), st.Holders(), seen, cfg.IsDebate()), st.Ended())
 	}
 }
 
