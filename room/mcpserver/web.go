@@ -247,9 +247,10 @@ func BeginStream(ctx context.Context) (end func(), why string) {
 }
 
 // webRefusal is the gate's refusal of a web request: refusal's, except
-// that a page the host serves may call it from the host's own origin
-// (the scheme and Host of the request, when that Host is one the gate
-// accepts by name: a loopback name on a loopback listen, or --url's).
+// that a page the host serves may call it from the host's own origin:
+// --url's, or the scheme and Host of the request when that Host is one
+// the gate accepts by name (a loopback name on a loopback listen, or
+// --url's). The Host rule still applies.
 func (g *gate) webRefusal(r *http.Request) string {
 	origin := r.Header.Get("Origin")
 	if origin != "" && g.ownOrigin(origin, r) {
@@ -263,6 +264,9 @@ func (g *gate) ownOrigin(origin string, r *http.Request) bool {
 	o, err := ParseOrigin(origin)
 	if err != nil {
 		return false
+	}
+	if g.publicOrigin != "" && o == g.publicOrigin {
+		return true
 	}
 	scheme := "http"
 	if r.TLS != nil {

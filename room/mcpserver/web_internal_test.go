@@ -49,7 +49,7 @@ func TestHostWebFace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, srv, toks, _ := testHost(t, HostOptions{Web: whoWeb, StarterSHA256: sum})
+	h, srv, toks, _ := testHost(t, HostOptions{Web: whoWeb, StarterSHA256: sum, PublicURL: "https://rooms.example/mcp"})
 	h.gate.listening(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	bearer := func(tok string) map[string]string { return map[string]string{"Authorization": "Bearer " + tok} }
 
@@ -66,6 +66,8 @@ func TestHostWebFace(t *testing.T) {
 		{"bad cookie", map[string]string{"Cookie": TokenCookie + "=rt_" + strings.Repeat("y", 43)}, 401, "not valid"},
 		{"own origin", map[string]string{"Origin": srv.URL}, 200, "anonymous"},
 		{"other origin", map[string]string{"Origin": "http://evil.example"}, 403, "Origin"},
+		{"public origin, behind a proxy", map[string]string{"Origin": "https://rooms.example", "Host": "rooms.example"}, 200, "anonymous"},
+		{"public name, other scheme", map[string]string{"Origin": "http://rooms.example:8080", "Host": "rooms.example"}, 403, "Origin"},
 		{"other site", map[string]string{"Sec-Fetch-Site": "cross-site"}, 403, "another site"},
 		{"rebinding", map[string]string{"Origin": "http://evil.example:1", "Host": "evil.example:1"}, 403, "Host header"},
 	} {
