@@ -308,7 +308,7 @@ func (t *storeTranslator) message(out []Event, m room.Message) []Event {
 	}
 	out = append(out, Event{
 		Type: EventTurnEnd, Round: round, Agent: m.Seat, Model: m.Agent, Text: text,
-		Usage: usage, Incomplete: m.Kind == KindIncomplete,
+		Usage: usage, Incomplete: m.Kind == KindIncomplete, MessageKind: m.Kind,
 	})
 	out = t.release(out)
 	if len(t.agents) > 0 && m.Seat == t.agents[len(t.agents)-1] && round > t.roundEnd {

@@ -28,7 +28,7 @@ const (
 	evRetry        = "retry"         // {round, agent, reason, status?, attempt, max_attempts, wait_ms}
 	evActivity     = "activity"      // {round, agent, kind, text}
 	evTokenReset   = "token_reset"   // {round, agent}: drop what this turn (or the verdict) streamed; its tokens start again
-	evTurnMeta     = "turn_meta"     // {round, agent, model?, usage?, incomplete?, truncated?}: after turn_end
+	evTurnMeta     = "turn_meta"     // {round, agent, kind?, model?, usage?, incomplete?, truncated?}: after turn_end
 	evConsensus    = "consensus"     // {round, reached}: after round_end, when the moderator checked
 	evNote         = "note"          // {round, from, text}
 	evPause        = "pause"         // {round}
@@ -156,6 +156,7 @@ type (
 	turnMetaData struct {
 		Round      int           `json:"round"`
 		Agent      string        `json:"agent"`
+		Kind       string        `json:"kind,omitempty"` // an MCP room's message kind (brief, challenge, answer…)
 		Model      string        `json:"model,omitempty"`
 		Usage      *debate.Usage `json:"usage,omitempty"`
 		Incomplete bool          `json:"incomplete,omitempty"`
@@ -338,9 +339,13 @@ func (t *translator) add(out []event, e debate.Event) []event {
 		delete(t.open, e.Agent)
 		out = t.finish(out, s, evToken, e.Round, e.Agent, e.Text)
 		out = t.emit(out, evTurnEnd, turnEndData{Round: e.Round, Agent: e.Agent, FullText: e.Text})
-		if e.Model != "" || e.Usage != nil || e.Incomplete || e.Truncated {
+		kind := ""
+		if t.mcp {
+			kind = e.MessageKind
+		}
+		if e.Model != "" || e.Usage != nil || e.Incomplete || e.Truncated || kind != "" {
 			out = t.emit(out, evTurnMeta, turnMetaData{
-				Round: e.Round, Agent: e.Agent, Model: e.Model, Usage: e.Usage,
+				Round: e.Round, Agent: e.Agent, Kind: kind, Model: e.Model, Usage: e.Usage,
 				Incomplete: e.Incomplete, Truncated: e.Truncated,
 			})
 		}
