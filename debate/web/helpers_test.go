@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -107,6 +108,9 @@ func startHost(t testing.TB, cwd string, args ...string) *host {
 	tok, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if fi, err := os.Stat(file); err != nil || (runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600) {
+		t.Fatalf("--starter-token-file: %v, mode %v, want 0600", err, fi.Mode())
 	}
 	h.starter = strings.TrimSpace(string(tok))
 	return h
