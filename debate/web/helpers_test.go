@@ -109,8 +109,12 @@ func startHost(t testing.TB, cwd string, args ...string) *host {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fi, err := os.Stat(file); err != nil || (runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600) {
-		t.Fatalf("--starter-token-file: %v, mode %v, want 0600", err, fi.Mode())
+	fi, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
+		t.Fatalf("--starter-token-file has mode %v, want 0600", fi.Mode().Perm())
 	}
 	h.starter = strings.TrimSpace(string(tok))
 	return h
