@@ -136,6 +136,12 @@ type Event struct {
 	// debate's total (done, error).
 	Usage *Usage
 
+	// MessageKind is a turn_end's message kind as its room holds it: a
+	// debate's "turn" or "incomplete", an MCP room's brief, challenge,
+	// answer… (set when read back from the room, StoreEvents). Not part of
+	// the JSON form.
+	MessageKind string
+
 	Incomplete bool  // turn_end: the turn was cut short by an error or cancellation
 	Truncated  bool  // turn_end: the turn was cut at Config.MaxTurnTokens
 	Consensus  *bool // round_end: the moderator's answer when a consensus check ran

@@ -2,6 +2,7 @@ package debate
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"time"
 
@@ -25,8 +26,9 @@ import (
 
 // StoreEvents follows a debate room's feed as debate events.
 type StoreEvents struct {
-	f *room.Feed
-	r *RoomReader // read the feed's snapshot; its translator takes each change after
+	f       *room.Feed
+	r       *RoomReader            // read the feed's snapshot; its translator takes each change after
+	holders map[string]room.Holder // who holds each seat, as last read (Holders)
 }
 
 // FollowStore starts following r (see room.Feed) and returns what the room
@@ -39,7 +41,10 @@ func FollowStore(ctx context.Context, r *room.Room) (*StoreEvents, []Event, erro
 		return nil, nil, err
 	}
 	snap := f.Snapshot()
-	s := &StoreEvents{f: f, r: NewRoomReader(snap.Config)}
+	s := &StoreEvents{f: f, r: NewRoomReader(snap.Config), holders: maps.Clone(snap.Holders)}
+	if s.holders == nil {
+		s.holders = map[string]room.Holder{}
+	}
 	return s, s.r.Read(snap.State, snap.Drafts), nil
 }
 
@@ -101,10 +106,20 @@ func (s *StoreEvents) events(batch []room.FeedEvent, err error) ([]Event, error)
 	}
 	var out []Event
 	for _, fe := range batch {
+		if fe.Kind == room.FeedHolder {
+			s.holders[fe.HolderOf] = fe.Holder
+		}
 		out = s.r.t.change(out, fe)
 	}
 	return out, nil
 }
+
+// Holders is who holds each seat of the room (by seat; "" for a debate's
+// run, which holds every persona's) as the feed last read it: the
+// snapshot's, then each change Next or Poll took. Who holds a seat is no
+// event of the debate (a view that shows it reads it here); the map is
+// the follower's, not to be changed.
+func (s *StoreEvents) Holders() map[string]room.Holder { return s.holders }
 
 // Ended reports whether the room's final event was returned.
 func (s *StoreEvents) Ended() bool { return s.r.Ended() }
@@ -293,7 +308,7 @@ func (t *storeTranslator) message(out []Event, m room.Message) []Event {
 	}
 	out = append(out, Event{
 		Type: EventTurnEnd, Round: round, Agent: m.Seat, Model: m.Agent, Text: text,
-		Usage: usage, Incomplete: m.Kind == KindIncomplete,
+		Usage: usage, Incomplete: m.Kind == KindIncomplete, MessageKind: m.Kind,
 	})
 	out = t.release(out)
 	if len(t.agents) > 0 && m.Seat == t.agents[len(t.agents)-1] && round > t.roundEnd {

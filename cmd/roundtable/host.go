@@ -8,10 +8,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/debate/web"
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/mcpserver"
 )
@@ -31,7 +33,16 @@ type hostOptions struct {
 	publicURL       string
 	rate            int
 	allowOrigins    []string
+	starterFile     string
+	provider        debate.ProviderConfig
+	debateBudget    debate.Config // --max-cost and --max-tokens-total of the debates it starts
+	fast            bool
+	heartbeat       time.Duration
 }
+
+// hostDebateFlags are the flags of `roundtable debate` that a host passes
+// on, as given, to each debate its web API starts.
+var hostDebateFlags = []string{"provider", "model", "base-url", "max-tokens", "max-cost", "max-tokens-total", "fast"}
 
 // defaultListen is where a host listens unless told otherwise: this
 // machine only.
@@ -86,6 +97,21 @@ token for it is refused, saying so). roundtable watch --url with that token
 shows the debate's columns streaming each persona's words as the screen that
 started it does, then the verdict.
 
+The same listener serves a web API (the original boardroom's): GET /health;
+GET /api/sessions lists the rooms a token may watch; GET /api/sessions/ROOM
+is its transcript as JSON; GET /api/sessions/ROOM/stream streams it as
+Server-Sent Events (seed 002's events, a heartbeat every 15 s, resumable
+with Last-Event-ID), a debate or an MCP room, running or finished; and
+POST /api/sessions {"topic": ..., "rounds": N, "agents": [{"name", "persona"}]}
+starts a debate in a new room, run as a headless roundtable debate with the
+--provider, --model, --base-url, --max-tokens, --max-cost and
+--max-tokens-total given here (its output goes to debate.log in its room; a
+stopping host stops it). Starting one needs the starter token, printed at
+each start (and written to --starter-token-file, mode 0600); it also watches
+every room. A room's observer token watches that room only. A browser sends
+the token in an HttpOnly cookie set by POST /api/login (a form field
+token), never in a URL; pages of other sites are refused as on /mcp.
+
 A room given with --room that does not exist is created when --topic is
 given (with --budget and --spec), and refused otherwise, so that a mistyped
 name gets no tokens; --all hosts every room under --cwd (MCP rooms and
@@ -127,6 +153,15 @@ opened or its tokens cannot be trusted, or the address cannot be listened on,
 	f.StringVar(&o.publicURL, "url", "", "the URL agents reach the host at, for the printed lines; default: from --listen")
 	f.StringArrayVar(&o.allowOrigins, "allow-origin", nil, "a web origin (scheme://host[:port]) whose pages may use the host; repeatable; default none: requests with an Origin header get 403")
 	f.Var(newIntFlag(&o.rate, mcpserver.DefaultRate, "rate-limit", 1, 0), "rate-limit", "requests a second allowed per token, in bursts of twice that")
+	f.StringVar(&o.starterFile, "starter-token-file", "", "also write the starter token (it starts debates over the web API) to this file, mode 0600")
+	f.StringVar(&o.provider.Name, "provider", "", "provider of the debates the web API starts: mock, openrouter, openai, ollama (env ROUNDTABLE_PROVIDER; default mock)")
+	f.StringVar(&o.provider.Model, "model", "", "model of those debates (env ROUNDTABLE_MODEL)")
+	f.StringVar(&o.provider.BaseURL, "base-url", "", "server URL of any OpenAI-compatible API for those debates (env ROUNDTABLE_BASE_URL)")
+	f.Var(newIntFlag(&o.provider.MaxTokens, debate.DefaultMaxTokens, "max-tokens", 1, 0), "max-tokens", "the max_tokens those debates send with every request")
+	f.BoolVar(&o.fast, "fast", false, "no pause between the mock's tokens in those debates")
+	addBudgetFlags(c, &o.debateBudget)
+	f.DurationVar(&o.heartbeat, "sse-heartbeat", web.DefaultHeartbeat, "how often an idle event stream of the web API carries a heartbeat")
+	_ = f.MarkHidden("sse-heartbeat")
 	return c
 }
 
@@ -201,14 +236,27 @@ func runHost(cmd *cobra.Command, o hostOptions) error {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	h, err := mcpserver.NewHost(ctx, mcpserver.HostOptions{Rooms: rooms, Tokens: tokens, Version: buildVersion(), Rate: float64(o.rate), Burst: 2 * o.rate, AllowOrigins: o.allowOrigins, PublicURL: url})
+	face, starterToken, err := newWebFace(ctx, cmd, o)
 	if err != nil {
 		ln.Close()
 		return err
 	}
+	h, err := mcpserver.NewHost(ctx, mcpserver.HostOptions{
+		Rooms: rooms, Tokens: tokens, Version: buildVersion(), Rate: float64(o.rate), Burst: 2 * o.rate,
+		AllowOrigins: o.allowOrigins, PublicURL: url, Web: face.srv, StarterSHA256: face.starterSum,
+	})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	face.serve(ctx, h, url, tokens, out)
+	defer face.close()
 	if err := mcpserver.PrintTokens(out, url, rooms); err != nil {
 		ln.Close()
 		return err
+	}
+	if starterToken != "" {
+		mcpserver.PrintStarter(out, url, starterToken, o.starterFile)
 	}
 	tokens.Refresh() // hold the hashes just issued (a room deleted later is told apart)
 	// Last, so a script that waits for this line has the tokens too.
@@ -232,6 +280,7 @@ func runHost(cmd *cobra.Command, o hostOptions) error {
 	case <-cmd.Context().Done():
 	}
 	stopPicker()
+	face.close() // the debates it started write their end before the host stops
 	sctx, scancel := context.WithTimeout(context.Background(), mcpserver.ShutdownGrace)
 	defer scancel()
 	if err := h.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {

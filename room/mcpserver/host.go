@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/tls"
 	"encoding/hex"
 	"encoding/json"
@@ -52,6 +53,7 @@ type Host struct {
 	gate       *gate      // Origin and Host rules (httpguard.go)
 	conns      conns      // open connections, for the guard (httpguard.go)
 	caps       *caps      // sessions, waits and streams held (caps.go)
+	webStreams webStreams // the web face's open streams (web.go)
 
 	mu    sync.Mutex
 	seats map[string]*hostSeat // by session key (sessionKey)
@@ -78,6 +80,12 @@ type HostOptions struct {
 	// PublicURL is the URL clients reach the host at; its host name is
 	// allowed as a Host header on a loopback listen (httpguard.go).
 	PublicURL string
+	// Web, when set, serves every path but /mcp, behind the host's checks
+	// (web.go); GrantOf tells it who the request is.
+	Web http.Handler
+	// StarterSHA256 is the hash of the host's starter token
+	// (NewStarterToken); zero: the host has none.
+	StarterSHA256 [sha256.Size]byte
 }
 
 // Defaults of HostOptions.

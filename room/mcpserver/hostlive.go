@@ -115,3 +115,14 @@ func roomGone(w http.ResponseWriter, r *http.Request, err error) {
 // codeRoomGone is the JSON-RPC error code of a request for a gone room,
 // in the range JSON-RPC leaves to servers.
 const codeRoomGone = -32010
+
+// Room is the room name the host serves; ok is false when it serves none
+// of that name.
+func (h *Host) Room(name string) (r *room.Room, ok bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if svc := h.services[name]; svc != nil {
+		return svc.room, true
+	}
+	return nil, false
+}

@@ -207,6 +207,8 @@ func (p *roomPicker) try(name string) {
 		return
 	}
 	delete(p.reported, name)
+	printMu.Lock()
+	defer printMu.Unlock()
 	if err := PrintTokens(p.out, p.url, []*room.Room{r}); err != nil {
 		fmt.Fprintf(p.errOut, "roundtable host: %v; fix the room's folder, then run: %s\n", err, rotateHint(r.Config()))
 	}
@@ -222,4 +224,28 @@ func (p *roomPicker) report(name string, err error) {
 	}
 	p.reported[name] = msg
 	fmt.Fprintf(p.errOut, "roundtable host: room %s is not served: %s; it is tried again when its files change\n", name, msg)
+}
+
+// printMu keeps the lines printed for one room together when rooms are
+// added at once (the room picker, ServeNew).
+var printMu sync.Mutex
+
+// ServeNew serves r, a room created while the host runs (a debate its web
+// face started), as the room picker serves one it finds: added, its
+// tokens issued and printed on out with url, then a line saying so. ctx
+// bounds the room's notifier, as AddRoom's does. When the host serves it
+// already (the picker was first) nothing more happens.
+func ServeNew(ctx context.Context, h *Host, r *room.Room, url string, tokens *room.TokenSet, out io.Writer) error {
+	added, err := h.AddRoom(ctx, r)
+	if err != nil || !added {
+		return err
+	}
+	printMu.Lock()
+	defer printMu.Unlock()
+	if err := PrintTokens(out, url, []*room.Room{r}); err != nil {
+		return err
+	}
+	tokens.Refresh()
+	fmt.Fprintf(out, "roundtable host: now also serving %s\n", r.Config().Room)
+	return nil
 }

@@ -259,3 +259,14 @@ func rotateHint(cfg room.Config) string {
 	}
 	return "roundtable host --room " + cfg.Room + " --rotate peer (or lead, observer)"
 }
+
+// PrintStarter prints the host's starter token (GrantStarter) and where
+// its web API is; file, when set, is where it was also written.
+func PrintStarter(out io.Writer, url, token, file string) {
+	base := strings.TrimSuffix(url, EndpointPath)
+	fmt.Fprintf(out, "Starter token (starts debates with POST %s/api/sessions and watches every room served here; a new one at each start of the host):\n  %s\n", base, token)
+	if file != "" {
+		fmt.Fprintf(out, "  (also written to %s)\n", file)
+	}
+	fmt.Fprintf(out, "Web API: %s/api/sessions (send Authorization: Bearer <token>); health: %s/health\n", base, base)
+}

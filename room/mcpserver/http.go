@@ -97,6 +97,9 @@ func (h *Host) buildHTTP() {
 	}
 	mux := http.NewServeMux()
 	mux.Handle(EndpointPath, http.HandlerFunc(h.serveMCP))
+	if h.opt.Web != nil {
+		mux.Handle("/", http.HandlerFunc(h.serveWeb))
+	}
 	h.handler = mux
 	h.httpSrv.Handler = mux
 }
@@ -115,6 +118,10 @@ func (h *Host) serveMCP(w http.ResponseWriter, r *http.Request) {
 	}
 	grant, token, ok := h.identify(w, r)
 	if !ok {
+		return
+	}
+	if grant.Grant == GrantStarter {
+		refuseHTTP(w, r, http.StatusForbidden, "the starter token starts and watches debates through the host's web API (/api/sessions); it holds no seat over MCP. Connect an agent with a room's seat token")
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBody) // whoever reads it next
@@ -158,6 +165,12 @@ func (h *Host) serveMCP(w http.ResponseWriter, r *http.Request) {
 // only a test dependency.
 func (h *Host) identify(w http.ResponseWriter, r *http.Request) (room.Grant, string, bool) {
 	token, perr := parseBearer(r.Header.Get("Authorization"))
+	return h.check(w, r, token, perr)
+}
+
+// check is identify's verdict on token (perr: why it could not be read):
+// the host's starter token (web.go) or a room's.
+func (h *Host) check(w http.ResponseWriter, r *http.Request, token string, perr error) (room.Grant, string, bool) {
 	bound := perr == nil && h.sessionBound(r, token)
 	if !bound && !h.authReserve(w, r) {
 		return room.Grant{}, "", false
@@ -165,6 +178,10 @@ func (h *Host) identify(w http.ResponseWriter, r *http.Request) (room.Grant, str
 	if perr != nil {
 		unauthorized(w, r, perr.Error())
 		return room.Grant{}, "", false
+	}
+	if h.isStarter(token) {
+		h.authRefund(r)
+		return room.Grant{Grant: GrantStarter}, token, true
 	}
 	grant, err := h.opt.Tokens.Authorize(token)
 	if errors.Is(err, room.ErrRoomGone) {
@@ -267,6 +284,19 @@ func (h *Host) servePost(w http.ResponseWriter, r *http.Request, grant room.Gran
 	h.posts.Add(1)
 	defer h.posts.Add(-1)
 	h.streamable.ServeHTTP(w, r)
+}
+
+// webAPIPrefix starts the paths of the web face's JSON API, whose
+// refusals are JSON: {"error": "<sentence>"}.
+const webAPIPrefix = "/api/"
+
+func jsonError(w http.ResponseWriter, code int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	b, _ := json.Marshal(map[string]string{"error": msg})
+	_, _ = w.Write(append(b, '\n'))
 }
 
 func httpError(w http.ResponseWriter, code int, msg string) {

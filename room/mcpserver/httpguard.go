@@ -120,6 +120,9 @@ type gate struct {
 	allowed  map[string]bool // --allow-origin, ParseOrigin forms
 	loopback atomic.Bool     // the host listens on loopback only (Serve)
 	public   string          // hostName of --url, allowed as a Host
+	// publicOrigin is --url's origin (ParseOrigin form): the host's own
+	// pages, behind a proxy too, call its web face from there (web.go).
+	publicOrigin string
 }
 
 func newGate(origins []string, publicURL string) (*gate, error) {
@@ -133,6 +136,9 @@ func newGate(origins []string, publicURL string) (*gate, error) {
 	}
 	if u, err := url.Parse(publicURL); err == nil && u.Host != "" {
 		g.public = hostName(u.Host)
+		if o, err := ParseOrigin(u.Scheme + "://" + u.Host); err == nil {
+			g.publicOrigin = o
+		}
 	}
 	return g, nil
 }
@@ -160,6 +166,10 @@ func (g *gate) refusal(r *http.Request) string {
 func refuseHTTP(w http.ResponseWriter, r *http.Request, code int, msg string) {
 	if r.ContentLength != 0 {
 		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(unreadGrace))
+	}
+	if strings.HasPrefix(r.URL.Path, webAPIPrefix) {
+		jsonError(w, code, msg)
+		return
 	}
 	httpError(w, code, msg)
 }

@@ -1,0 +1,21 @@
+// Package web is the web face of roundtable host: seed 002's HTTP API over
+// the rooms a host serves, on the host's listener and behind its checks
+// (room/mcpserver: HostOptions.Web, GrantOf).
+//
+//	GET  /health                      {"status":"ok","provider":"<name>"}, no token needed
+//	GET  /api/sessions                the rooms the token may watch
+//	POST /api/sessions                start a debate (the host's starter token)
+//	GET  /api/sessions/{id}           the room's transcript as JSON (room/transcript.Model)
+//	GET  /api/sessions/{id}/stream    the room as Server-Sent Events
+//
+// The stream (stream.go, events.go) carries seed 002's events with its
+// payload keys exactly, for a debate and for an MCP room alike (agent is
+// the seat, round the room's round, rounds its budget), running or
+// finished (a finished room replays), then events of our own whose names
+// seed 002 does not use, which its clients skip. Every event has an ID;
+// Last-Event-ID resumes after it without a token lost or repeated. One
+// hub per room follows the room once (debate.FollowStore) and keeps its
+// events, whoever watches.
+//
+// A debate started here runs as a child process of the host (starter.go).
+package web

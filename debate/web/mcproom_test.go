@@ -1,0 +1,119 @@
+package web
+
+import (
+	"bufio"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/mcpserver"
+)
+
+// TestMCPRoomStream: an MCP room streams as a debate does, its seats the
+// agents, its rounds the budget: a post comes as a turn of the lead
+// (round 1) with its kind in turn_meta, the peer's answer closes the
+// round, and the room's close ends the stream with closed (its reason and
+// spec) and done.
+func TestMCPRoomStream(t *testing.T) {
+	cwd := t.TempDir()
+	r, _, err := room.Create(cwd, "plans", room.CreateOptions{Topic: "Plan <the> cache", Budget: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := New(ctx, Options{Host: oneRoom{r}, Provider: "mock", Heartbeat: time.Hour})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		s.ServeHTTP(w, req.WithContext(mcpserver.WithGrant(req.Context(), room.Grant{Room: "plans", Grant: room.GrantObserver})))
+	}))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + StreamPath("plans"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	lines := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			if l := sc.Text(); strings.HasPrefix(l, "event: ") || strings.HasPrefix(l, "data: ") {
+				lines <- l
+			}
+		}
+		close(lines)
+	}()
+	read := func(n int) string {
+		t.Helper()
+		var b strings.Builder
+		for range n {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					t.Fatalf("the stream ended after:\n%s", b.String())
+				}
+				b.WriteString(l + "\n")
+			case <-time.After(10 * time.Second):
+				t.Fatalf("no more lines after:\n%s", b.String())
+			}
+		}
+		return b.String()
+	}
+	want := `event: session_start
+data: {"topic":"Plan \u003cthe\u003e cache","agents":["lead","peer"],"rounds":4}
+event: seat_state
+data: {"seat":"lead","held":false}
+event: seat_state
+data: {"seat":"peer","held":false}
+`
+	if got := read(6); got != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if _, _, err := r.PostMessage(room.Post{Seat: room.SeatLead, Agent: "opus", Kind: "challenge", Text: "Why write-through?"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := r.PostMessage(room.Post{Seat: room.SeatPeer, Agent: "gpt", Text: "Reads dominate."}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Close(room.CloseOptions{Reason: "agreement reached"}); err != nil {
+		t.Fatal(err)
+	}
+	want = `event: round_start
+data: {"round":1}
+event: turn_start
+data: {"round":1,"agent":"lead"}
+event: speaker
+data: {"round":1,"agent":"lead","model":"opus"}
+event: token
+data: {"round":1,"agent":"lead","text":"Why write-through?"}
+event: turn_end
+data: {"round":1,"agent":"lead","full_text":"Why write-through?"}
+event: turn_meta
+data: {"round":1,"agent":"lead","kind":"challenge","model":"opus"}
+event: turn_start
+data: {"round":1,"agent":"peer"}
+event: speaker
+data: {"round":1,"agent":"peer","model":"gpt"}
+event: token
+data: {"round":1,"agent":"peer","text":"Reads dominate."}
+event: turn_end
+data: {"round":1,"agent":"peer","full_text":"Reads dominate."}
+event: turn_meta
+data: {"round":1,"agent":"peer","kind":"answer","model":"gpt"}
+event: round_end
+data: {"round":1}
+event: closed
+data: {"reason":"agreement reached","spec":"SPEC-plans.md"}
+event: done
+data: {}
+`
+	if got := read(28); got != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if l, ok := <-lines; ok {
+		t.Fatalf("the stream went on after done: %q", l)
+	}
+}

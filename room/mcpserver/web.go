@@ -1,0 +1,291 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+// A host may serve a web face beside /mcp (HostOptions.Web): every path
+// but /mcp goes to it, behind the checks /mcp passes, in the same order:
+// the host stopping (503), the Host and Origin rules (403, httpguard.go;
+// a page the host serves may call it from its own origin), the address's
+// failed tokens and the token (401, authguard.go), the rate (429). The
+// token comes in an Authorization: Bearer header or, for a browser, in
+// the HttpOnly cookie TokenCookie, which LoginPath sets from a token
+// posted in a form body, never from a URL. A request with neither
+// reaches the web handler without a grant (GrantOf says so): it decides
+// what it shows such a request (a health check, a page that asks for a
+// token) and refuses the rest. The host does the bearer parsing and the
+// token checks; the web handler only reads the verdict.
+
+// GrantStarter is the grant of a host's starter token: it may start
+// debates through the web face and watch every room the host serves, and
+// holds no seat (/mcp refuses it). A host has at most one, made fresh at
+// each start (NewStarterToken), of which only the hash is kept.
+const GrantStarter = "starter"
+
+// TokenCookie is the cookie a browser carries the token in.
+const TokenCookie = "roundtable_token"
+
+// LoginPath is where a browser posts a token (a form body, field "token")
+// to have it kept in TokenCookie; a DELETE there forgets it.
+const LoginPath = "/api/login"
+
+// maxLoginBody bounds a login request's body.
+const maxLoginBody = 4 << 10
+
+// NewStarterToken draws a starter token and returns it with its SHA-256,
+// which is all a host keeps (HostOptions.StarterSHA256).
+func NewStarterToken() (token string, sum [sha256.Size]byte, err error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", sum, fmt.Errorf("draw a random starter token: %w", err)
+	}
+	token = room.TokenPrefix + base64.RawURLEncoding.EncodeToString(b)
+	return token, sha256.Sum256([]byte(token)), nil
+}
+
+// webAuthKey is the context key of a web request's verified grant.
+type webAuthKey struct{}
+
+type webAuth struct {
+	grant room.Grant
+	ok    bool
+}
+
+// GrantOf is the verified grant of a request the host handed to its web
+// handler; ok is false when the request carried no token.
+func GrantOf(ctx context.Context) (g room.Grant, ok bool) {
+	a, _ := ctx.Value(webAuthKey{}).(webAuth)
+	return a.grant, a.ok
+}
+
+// WithGrant is ctx carrying g as GrantOf's answer, for tests of a web
+// handler outside a host.
+func WithGrant(ctx context.Context, g room.Grant) context.Context {
+	return context.WithValue(ctx, webAuthKey{}, webAuth{grant: g, ok: true})
+}
+
+// isStarter reports whether token is the host's starter token, comparing
+// hashes in constant time.
+func (h *Host) isStarter(token string) bool {
+	if h.opt.StarterSHA256 == ([sha256.Size]byte{}) {
+		return false
+	}
+	sum := sha256.Sum256([]byte(token))
+	return subtle.ConstantTimeCompare(sum[:], h.opt.StarterSHA256[:]) == 1
+}
+
+// webToken is the token of a web request: its Authorization header, or
+// else its cookie; has is false when it carries neither.
+func webToken(r *http.Request) (token string, perr error, has bool) {
+	if hdr := r.Header.Get("Authorization"); hdr != "" {
+		token, perr = parseBearer(hdr)
+		return token, perr, true
+	}
+	if c, err := r.Cookie(TokenCookie); err == nil && c.Value != "" {
+		if badB64Token(c.Value) >= 0 || len(c.Value) > maxBearer {
+			return "", fmt.Errorf("%w: the %s cookie does not hold a token; sign in again with the token the host printed", errBearer, TokenCookie), true
+		}
+		return c.Value, nil, true
+	}
+	return "", nil, false
+}
+
+// serveWeb checks a request for the web face and hands it on.
+func (h *Host) serveWeb(w http.ResponseWriter, r *http.Request) {
+	reached(r)
+	if h.draining.Load() {
+		w.Header().Set("Retry-After", "5")
+		refuseHTTP(w, r, http.StatusServiceUnavailable, "the host is stopping; retry in a moment or ask the room's host")
+		return
+	}
+	if why := h.gate.webRefusal(r); why != "" {
+		refuseHTTP(w, r, http.StatusForbidden, why)
+		return
+	}
+	if r.URL.Path == LoginPath {
+		h.serveLogin(w, r)
+		return
+	}
+	var a webAuth
+	token, perr, has := webToken(r)
+	if has {
+		g, _, ok := h.check(w, r, token, perr)
+		if !ok {
+			return
+		}
+		a = webAuth{grant: g, ok: true}
+	}
+	key := "addr:" + clientKey(r.RemoteAddr)
+	if a.ok {
+		key = grantKey(a.grant)
+	}
+	if wait, ok := h.limits.take(key, time.Now()); !ok {
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+		refuseHTTP(w, r, http.StatusTooManyRequests, "too many requests with this token; wait and retry")
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+	ctx, cancel := context.WithCancel(context.WithValue(context.WithValue(r.Context(), webAuthKey{}, a), hostKey{}, h))
+	defer cancel()
+	// A stream the web face holds open ends when the host stops.
+	go func() {
+		select {
+		case <-h.stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	h.opt.Web.ServeHTTP(w, r.WithContext(ctx))
+}
+
+// serveLogin keeps a posted token in TokenCookie once it is verified
+// (POST), or forgets it (DELETE).
+func (h *Host) serveLogin(w http.ResponseWriter, r *http.Request) {
+	secure := r.TLS != nil
+	switch r.Method {
+	case http.MethodDelete:
+		http.SetCookie(w, &http.Cookie{Name: TokenCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: secure, SameSite: http.SameSiteStrictMode})
+		w.WriteHeader(http.StatusNoContent)
+		return
+	case http.MethodPost:
+	default:
+		w.Header().Set("Allow", "POST, DELETE")
+		refuseHTTP(w, r, http.StatusMethodNotAllowed, "sign in with a POST of a form whose field token holds the token the host printed; sign out with a DELETE")
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxLoginBody))
+	if err != nil {
+		refuseHTTP(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("the sign-in form is over %d bytes; post only the token field", maxLoginBody))
+		return
+	}
+	form, err := url.ParseQuery(string(body))
+	tok := strings.TrimSpace(form.Get("token"))
+	if err != nil || tok == "" {
+		refuseHTTP(w, r, http.StatusBadRequest, "post a form (application/x-www-form-urlencoded) whose field token holds the token the host printed")
+		return
+	}
+	var perr error
+	if i := badB64Token(tok); i >= 0 || len(tok) > maxBearer {
+		perr = fmt.Errorf("%w: the posted token is not a token the host prints; copy it again from the host's output", errBearer)
+	}
+	g, _, ok := h.check(w, r, tok, perr)
+	if !ok {
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: TokenCookie, Value: tok, Path: "/", HttpOnly: true, Secure: secure, SameSite: http.SameSiteStrictMode})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_ = json.NewEncoder(w).Encode(map[string]string{"room": g.Room, "grant": g.Grant})
+}
+
+// Web streams: what one token, and the whole host, may hold open at once
+// (a browser's EventSource is one each).
+const (
+	MaxWebStreamsPerToken = 256
+	MaxWebStreams         = 2048
+)
+
+// webStreams counts the web face's open streams.
+type webStreams struct {
+	mu    sync.Mutex
+	by    map[string]int
+	total int
+}
+
+// hostKey is the context key of the host serving a web request.
+type hostKey struct{}
+
+// BeginStream counts a long-lived response (an event stream) of the web
+// request ctx belongs to against the caps; it returns the func that ends
+// it, or why not (the handler answers 429 with it).
+func BeginStream(ctx context.Context) (end func(), why string) {
+	h, _ := ctx.Value(hostKey{}).(*Host)
+	if h == nil {
+		return func() {}, ""
+	}
+	a, _ := ctx.Value(webAuthKey{}).(webAuth)
+	key := grantKey(a.grant)
+	s := &h.webStreams
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.by == nil {
+		s.by = map[string]int{}
+	}
+	if s.by[key] >= MaxWebStreamsPerToken {
+		return nil, fmt.Sprintf("this token already has %d streams open, the most one token may; close some pages, then retry", MaxWebStreamsPerToken)
+	}
+	if s.total >= MaxWebStreams {
+		return nil, fmt.Sprintf("the host has %d streams open, the most it serves at once; retry in a while", MaxWebStreams)
+	}
+	s.by[key]++
+	s.total++
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.total--
+		if s.by[key]--; s.by[key] <= 0 {
+			delete(s.by, key)
+		}
+	}, ""
+}
+
+// webRefusal is the gate's refusal of a web request: refusal's, except
+// that a page the host serves may call it from the host's own origin:
+// --url's, or the scheme and Host of the request when that Host is one
+// the gate accepts by name (a loopback name on a loopback listen, or
+// --url's). The Host rule still applies.
+func (g *gate) webRefusal(r *http.Request) string {
+	origin := r.Header.Get("Origin")
+	if origin != "" && g.ownOrigin(origin, r) {
+		return g.refusal(withoutOrigin(r))
+	}
+	return g.refusal(r)
+}
+
+// ownOrigin reports whether origin is the host's own, as r reached it.
+func (g *gate) ownOrigin(origin string, r *http.Request) bool {
+	o, err := ParseOrigin(origin)
+	if err != nil {
+		return false
+	}
+	if g.publicOrigin != "" && o == g.publicOrigin {
+		return true
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	self, err := ParseOrigin(scheme + "://" + r.Host)
+	if err != nil || o != self {
+		return false
+	}
+	name := hostName(r.Host)
+	return (g.loopback.Load() && loopbackHost(r.Host)) || (g.public != "" && name == g.public)
+}
+
+// withoutOrigin is r without its Origin and Sec-Fetch-Site headers, for
+// the Host rule alone.
+func withoutOrigin(r *http.Request) *http.Request {
+	c := *r
+	c.Header = r.Header.Clone()
+	c.Header.Del("Origin")
+	c.Header.Del("Sec-Fetch-Site")
+	return &c
+}
