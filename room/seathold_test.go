@@ -67,7 +67,7 @@ func TestSharedHoldsKeepTheLockUntilTheLast(t *testing.T) {
 	if n := strings.Count(log, "lock=held"); n != 3 {
 		t.Errorf("%d connect lines say lock=held, want 3 (one per hold):\n%s", n, log)
 	}
-	if !(strings.Index(log, "why=first") < strings.Index(log, "why=second")) || !strings.Contains(log, "why=first") {
+	if first, second := strings.Index(log, "why=first"), strings.Index(log, "why=second"); first < 0 || second < first {
 		t.Errorf("the disconnect lines are not both there in order:\n%s", log)
 	}
 }
