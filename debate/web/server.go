@@ -70,6 +70,7 @@ func New(ctx context.Context, opt Options) *Server {
 	mux.HandleFunc("POST /api/sessions", s.serveCreate)
 	mux.HandleFunc("GET /api/sessions/{id}", s.serveTranscript)
 	mux.HandleFunc("GET /api/sessions/{id}/stream", s.serveStreamPath)
+	s.routePages(mux)
 	s.mux = mux
 	return s
 }

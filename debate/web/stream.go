@@ -193,7 +193,14 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, rm *room.Ro
 		return
 	}
 	defer end()
-	pos, resumed := parseID(r.Header.Get("Last-Event-ID"))
+	// Last-Event-ID, which an EventSource sends when it reconnects, or
+	// ?after=, where a page drawn with the room so far starts (an
+	// EventSource cannot send a header the first time).
+	last := r.Header.Get("Last-Event-ID")
+	if last == "" {
+		last = r.URL.Query().Get("after")
+	}
+	pos, resumed := parseID(last)
 	name := rm.Config().Room
 	h := s.hubs.acquire(rm)
 	defer s.hubs.release(name, h)

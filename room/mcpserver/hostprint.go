@@ -9,6 +9,7 @@ import (
 
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/seatcmd"
+	"github.com/roundtable-dev/roundtable/room/webpage"
 )
 
 // HostInstructions prints, for one hosted room, each token in tokens (by
@@ -218,6 +219,8 @@ func PrintTokens(out io.Writer, url string, rooms []*room.Room) error {
 		if len(toks) < len(cfg.HostGrants()) {
 			fmt.Fprintf(out, "Room %s: tokens issued before are not shown again; to replace one: %s\n", name, rotateHint(cfg))
 		}
+		fmt.Fprintf(out, "Room %s: live in a browser at %s (sign in with its observer token; share the link and the token apart)\n",
+			name, strings.TrimSuffix(url, EndpointPath)+webpage.RoomPath(name))
 	}
 	return nil
 }
@@ -269,4 +272,5 @@ func PrintStarter(out io.Writer, url, token, file string) {
 		fmt.Fprintf(out, "  (also written to %s)\n", file)
 	}
 	fmt.Fprintf(out, "Web API: %s/api/sessions (send Authorization: Bearer <token>); health: %s/health\n", base, base)
+	fmt.Fprintf(out, "Boardroom: %s/ in a browser lists every room, each live (sign in with the starter token)\n", base)
 }

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/webpage"
 )
 
 // A host may serve a web face beside /mcp (HostOptions.Web): every path
@@ -185,11 +187,37 @@ func (h *Host) serveLogin(w http.ResponseWriter, r *http.Request) {
 	if i := badB64Token(tok); i >= 0 || len(tok) > maxBearer {
 		perr = fmt.Errorf("%w: the posted token is not a token the host prints; copy it again from the host's output", errBearer)
 	}
-	g, _, ok := h.check(w, r, tok, perr)
+	// A page's sign-in form names the page to go back to: the answer is
+	// that page, or the form again saying what went wrong.
+	next := form.Get("next")
+	if next != "" && !localPath(next) {
+		refuseHTTP(w, r, http.StatusBadRequest, "the sign-in form's next field must be a path on this host, like /rooms/<name>")
+		return
+	}
+	cw := w
+	var held *heldReply
+	if next != "" {
+		held = &heldReply{header: http.Header{}}
+		cw = held
+	}
+	g, _, ok := h.check(cw, r, tok, perr)
 	if !ok {
+		if held != nil {
+			for k, v := range held.header {
+				if k == "Retry-After" || k == "Www-Authenticate" {
+					w.Header()[k] = v
+				}
+			}
+			webpage.Login(w, held.code, LoginPath, next, held.problem())
+		}
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: TokenCookie, Value: tok, Path: "/", HttpOnly: true, Secure: secure, SameSite: http.SameSiteStrictMode})
+	if next != "" {
+		w.Header().Set("Cache-Control", "no-store")
+		http.Redirect(w, r, next, http.StatusSeeOther)
+		return
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	_ = json.NewEncoder(w).Encode(map[string]string{"room": g.Room, "grant": g.Grant})
@@ -288,4 +316,44 @@ func withoutOrigin(r *http.Request) *http.Request {
 	c.Header.Del("Origin")
 	c.Header.Del("Sec-Fetch-Site")
 	return &c
+}
+
+// localPath reports whether p is a path on this host (not another site's
+// URL, not a scheme-relative //host), for a redirect after sign-in.
+func localPath(p string) bool {
+	return strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "//") && !strings.ContainsAny(p, "\\\r\n") && len(p) <= 512
+}
+
+// heldReply keeps a refusal instead of sending it, so a sign-in form's
+// refusal is answered as a page.
+type heldReply struct {
+	header http.Header
+	code   int
+	body   bytes.Buffer
+}
+
+func (h *heldReply) Header() http.Header { return h.header }
+
+func (h *heldReply) WriteHeader(code int) {
+	if h.code == 0 {
+		h.code = code
+	}
+}
+
+func (h *heldReply) Write(b []byte) (int, error) {
+	if h.code == 0 {
+		h.code = http.StatusOK
+	}
+	return h.body.Write(b)
+}
+
+// problem is the refusal's sentence.
+func (h *heldReply) problem() string {
+	var e struct {
+		Error string `json:"error"`
+	}
+	if json.Unmarshal(h.body.Bytes(), &e) == nil && e.Error != "" {
+		return e.Error
+	}
+	return strings.TrimSpace(h.body.String())
 }

@@ -103,7 +103,7 @@ func mcpSeats(logSeats []room.SeatInfo, msgs []room.Message, classes *classMap) 
 		}
 		line := seatLine{Seat: oneLine(seat), Agents: strings.Join(labels, ", "), Class: classes.class(seat)}
 		if line.Agents == "" {
-			line.Agents = "nobody"
+			line.Agents = noAgentsMCP
 		}
 		out = append(out, line)
 	}
@@ -139,7 +139,7 @@ func debateSeats(agents []string, msgs []room.Message, classes *classMap) []seat
 		seen[seat] = true
 		line := seatLine{Seat: oneLine(seat), Agents: strings.Join(fromMsgs[seat], ", "), Class: classes.class(seat)}
 		if line.Agents == "" {
-			line.Agents = "no turn recorded"
+			line.Agents = noAgentsDebate
 		}
 		out = append(out, line)
 	}
@@ -151,3 +151,10 @@ func debateSeats(agents []string, msgs []room.Message, classes *classMap) []seat
 	}
 	return out
 }
+
+// What a seat line says when no agent is known: in an MCP room, and in a
+// debate (a persona that has not spoken).
+const (
+	noAgentsMCP    = "nobody"
+	noAgentsDebate = "no turn recorded"
+)

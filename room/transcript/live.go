@@ -57,7 +57,11 @@ func LiveView(r *room.Room) (*Live, error) {
 		if d.Debate && s.Seat == room.SeatModerator {
 			continue // the verdict has its own place
 		}
-		l.Seats = append(l.Seats, LiveSeat{Name: s.Seat, Agents: s.Agents, Class: s.Class})
+		agents := s.Agents
+		if agents == noAgentsMCP || agents == noAgentsDebate {
+			agents = "" // a live column fills in as the seat speaks
+		}
+		l.Seats = append(l.Seats, LiveSeat{Name: s.Seat, Agents: agents, Class: s.Class})
 	}
 	var all []*entry
 	var groups []string

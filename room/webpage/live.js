@@ -31,12 +31,14 @@
     const c = cols.get(name);
     return c ? c.querySelector('.live-turn') : null;
   }
-  function clearLive(name) {
-    const lt = liveTurn(name);
+  function clearLive(lt) {
     if (!lt) return;
     lt.hidden = true;
+    delete lt.dataset.ended;
     lt.querySelector('.stream').textContent = '';
   }
+  // The verdict as the moderator writes it.
+  const liveVerdict = verdict.querySelector('.live-verdict');
 
   // Parts written since the page's last: fetched one request at a time,
   // again at once if more landed meanwhile.
@@ -53,6 +55,9 @@
         if (!res.ok) throw new Error('the host answered ' + res.status);
         addParts(await res.json());
       } while (again);
+      // A turn over is in its column now (this fetch or the page's own
+      // drawing had it): its text in progress goes.
+      for (const lt of main.querySelectorAll('.live-turn[data-ended]')) clearLive(lt);
     } catch (err) {
       setState('could not load the latest turns (' + err.message + '); reload the page', false);
     } finally {
@@ -71,12 +76,13 @@
       seq = p.seq;
       if (p.verdict) {
         verdict.hidden = false;
-        verdict.insertAdjacentHTML('beforeend', p.html);
+        clearLive(liveVerdict);
+        liveVerdict.insertAdjacentHTML('beforebegin', p.html);
         continue;
       }
       const c = cols.get(p.seat);
       if (!c) continue;
-      clearLive(p.seat);
+      clearLive(liveTurn(p.seat));
       c.querySelector('.turns').insertAdjacentHTML('beforeend', p.html);
     }
     if (got.end) {
@@ -107,8 +113,33 @@
     lt.hidden = false;
     lt.querySelector('.stream').append(d.text);
   });
-  on('turn_end', () => { fetchParts(); });
-  on('summary', () => { light(null); setState('the moderator gave the verdict', true); fetchParts(); });
+  on('token_reset', (d) => {
+    const lt = d.agent && cols.has(d.agent) ? liveTurn(d.agent) : liveVerdict;
+    if (lt) lt.querySelector('.stream').textContent = '';
+  });
+  on('turn_end', (d) => {
+    const lt = liveTurn(d.agent);
+    if (lt) lt.dataset.ended = '1';
+    fetchParts();
+  });
+  on('summary_token', (d) => {
+    light(null);
+    verdict.hidden = false;
+    liveVerdict.hidden = false;
+    liveVerdict.querySelector('.stream').append(d.text);
+    setState('the moderator is giving the verdict', true);
+  });
+  on('summary', () => {
+    light(null);
+    liveVerdict.dataset.ended = '1';
+    setState('the moderator gave the verdict', true);
+    fetchParts();
+  });
+  on('seat_state', (d) => {
+    const c = cols.get(d.seat);
+    if (c) c.classList.toggle('empty-seat', !d.held);
+  });
+  on('closed', () => { fetchParts(); });
   on('note', () => { fetchParts(); });
   on('done', () => {
     finished = true;

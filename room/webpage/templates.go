@@ -8,7 +8,7 @@ const pageHTML = `
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <meta name="generator" content="roundtable host">
 {{- end}}
 
@@ -49,6 +49,7 @@ const pageHTML = `
 {{- range .Verdict}}
 {{.}}
 {{- end}}
+<div class="live-verdict live-turn" hidden><p class="stream"></p></div>
 </section>
 </main>
 <footer id="end" class="end {{.State}}">

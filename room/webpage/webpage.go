@@ -75,6 +75,11 @@ func Page(w http.ResponseWriter, r *room.Room, o PageOptions) error {
 	if err != nil {
 		return err
 	}
+	return PageOf(w, r, l, o)
+}
+
+// PageOf is Page for a room already laid out (l, read from r).
+func PageOf(w http.ResponseWriter, r *room.Room, l *transcript.Live, o PageOptions) error {
 	cfg := r.Config()
 	d := pageData{Live: l, Opt: o, ByCol: map[string][]template.HTML{}, Columns: min(max(1, len(l.Seats)), 8)}
 	d.Seq, d.Note = l.LastSeqs()
@@ -104,7 +109,7 @@ func Page(w http.ResponseWriter, r *room.Room, o PageOptions) error {
 		return fmt.Errorf("draw the page of room %s: %w", cfg.Room, err)
 	}
 	writeHead(w, style, http.StatusOK)
-	_, err = w.Write(b.Bytes())
+	_, err := w.Write(b.Bytes())
 	return err
 }
 
@@ -142,6 +147,28 @@ func PartsQuery(q url.Values) (seq, noteSeq int) {
 	seq, _ = strconv.Atoi(q.Get("seq"))
 	noteSeq, _ = strconv.Atoi(q.Get("note"))
 	return max(seq, 0), max(noteSeq, 0)
+}
+
+// Export writes r's transcript to save: the HTML export (html) or the
+// Markdown one, as a download named after the room.
+func Export(w http.ResponseWriter, r *room.Room, html bool) error {
+	var b bytes.Buffer
+	ext, ctype := ".md", "text/markdown; charset=utf-8"
+	render := transcript.Markdown
+	if html {
+		ext, ctype, render = ".html", "text/html; charset=utf-8", transcript.HTML
+	}
+	if err := render(&b, r); err != nil {
+		return err
+	}
+	h := w.Header()
+	h.Set("Content-Type", ctype)
+	h.Set("Content-Disposition", `attachment; filename="`+r.Config().Room+ext+`"`)
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+	_, err := w.Write(b.Bytes())
+	return err
 }
 
 // Script writes the page's script.
@@ -200,7 +227,7 @@ func writeHead(w http.ResponseWriter, style string, status int) {
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Security-Policy", CSP(style))
 	h.Set("Cache-Control", "no-store")
-	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Referrer-Policy", "same-origin") // no-referrer would make a form post's Origin "null", refused by the host
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "DENY")
 	w.WriteHeader(status)

@@ -1,0 +1,156 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/roundtable-dev/roundtable/room/roomtest"
+)
+
+// artifacts is where the page tests keep their screenshots: the folder
+// ROUNDTABLE_ARTIFACTS names (CI keeps it), else the test's own.
+func artifacts(t *testing.T) string {
+	t.Helper()
+	if d := os.Getenv("ROUNDTABLE_ARTIFACTS"); d != "" {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	return t.TempDir()
+}
+
+// TestPageFollowsALiveDebate starts a mock debate through the API and
+// watches its page in headless Chromium: the text of the speaking column
+// grows between two screenshots, the speaker is lit, the verdict lands;
+// the page reports no script error and asks nothing of any other site.
+// The same host serves a hostile room, whose page runs none of its
+// payloads. Screenshots at 390, 1280 and 1920 pixels wide are kept.
+func TestPageFollowsALiveDebate(t *testing.T) {
+	var beaconHits atomic.Int64
+	beacon := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		beaconHits.Add(1)
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer beacon.Close()
+	cwd := t.TempDir()
+	roomtest.HostileRoom(t, cwd, "hostile", beacon.URL)
+	h := startHost(t, cwd)
+	defer h.stop()
+	id := h.create(`{"topic":"Should we adopt GraphQL?","rounds":2}`)
+	for _, want := range []string{h.base + "/rooms/" + id, "Boardroom: " + h.base + "/"} {
+		if !strings.Contains(h.output(), want) {
+			t.Errorf("the host did not print %s:\n%s", want, h.output())
+		}
+	}
+	shots := artifacts(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+
+	b := startBrowser(t, 1280, 800)
+	b.navigate(h.base + "/rooms/" + id)
+	b.signIn(ctx, h.starter)
+
+	// A column speaks: lit, its text growing.
+	b.waitFor(ctx, "a lit column with text streaming", "document.querySelector('.col.lit .live-turn:not([hidden]) .stream')?.textContent.length > 20")
+	var first, second struct {
+		Seat string
+		Len  int
+		Done int
+	}
+	const look = `(() => { const c = document.querySelector('.col.lit'); return c ? {seat: c.dataset.seat, len: c.querySelector('.stream').textContent.length, done: c.querySelectorAll('.turns article').length} : {seat: '', len: 0, done: 0}; })()`
+	b.eval(look, &first)
+	b.screenshot(filepath.Join(shots, "page-live-1280-a.png"))
+	b.waitFor(ctx, "the speaking column's text to grow", `(() => { const c = document.querySelector('.col.lit'); return !c || c.dataset.seat !== `+jsString(first.Seat)+` || c.querySelector('.stream').textContent.length > `+itoa(first.Len)+`; })()`)
+	b.eval(look, &second)
+	b.screenshot(filepath.Join(shots, "page-live-1280-b.png"))
+	if second.Seat == first.Seat && second.Len <= first.Len && second.Done == first.Done {
+		t.Fatalf("the speaking column did not grow between two looks: %+v then %+v", first, second)
+	}
+	var lit int
+	b.eval("document.querySelectorAll('.col.lit').length", &lit)
+	if lit != 1 {
+		t.Errorf("%d columns lit while a persona speaks, want 1", lit)
+	}
+
+	// The verdict lands, rendered, and the room reads finished.
+	b.waitFor(ctx, "the verdict", "document.querySelector('#verdict:not([hidden]) article.msg')")
+	b.waitFor(ctx, "the page to say the debate finished", "document.getElementById('state').textContent === 'finished'")
+	var turns, litAfter int
+	b.eval("document.querySelectorAll('.col .turns article.msg').length", &turns)
+	b.eval("document.querySelectorAll('.col.lit').length", &litAfter)
+	if turns != 6 || litAfter != 0 {
+		t.Errorf("after the debate: %d turns in the columns (want 6: 3 personas × 2 rounds), %d lit (want 0)", turns, litAfter)
+	}
+	var streams string
+	b.eval("[...document.querySelectorAll('.live-turn:not([hidden])')].map(e => e.textContent).join('|')", &streams)
+	if streams != "" {
+		t.Errorf("text in progress still shown after the debate finished: %q", streams)
+	}
+	b.screenshot(filepath.Join(shots, "page-1280.png"))
+	errs, outside := b.problems(h.base)
+	if len(errs) > 0 {
+		t.Errorf("the page reported %d errors: %v", len(errs), errs)
+	}
+	if len(outside) > 0 {
+		t.Errorf("the page asked other sites for %v", outside)
+	}
+
+	// The finished debate at a phone's width and a wide screen's: one
+	// column stacked, and one per persona.
+	for _, w := range []int{390, 1920} {
+		bw := startBrowser(t, w, map[int]int{390: 844, 1920: 1080}[w])
+		bw.navigate(h.base + "/rooms/" + id)
+		bw.signIn(ctx, h.starter)
+		bw.waitFor(ctx, "the verdict", "document.querySelector('#verdict article.msg')")
+		var cols int
+		bw.eval("getComputedStyle(document.querySelector('.columns')).gridTemplateColumns.split(' ').length", &cols)
+		if want := map[int]int{390: 1, 1920: 3}[w]; cols != want {
+			t.Errorf("at %d px the page lays out %d columns, want %d", w, cols, want)
+		}
+		var overflow bool
+		bw.eval("document.documentElement.scrollWidth > window.innerWidth + 1", &overflow)
+		if overflow {
+			t.Errorf("at %d px the page is wider than the screen", w)
+		}
+		bw.screenshot(filepath.Join(shots, "page-"+itoa(w)+".png"))
+		if errs, outside := bw.problems(h.base); len(errs)+len(outside) > 0 {
+			t.Errorf("at %d px: errors %v, requests elsewhere %v", w, errs, outside)
+		}
+	}
+
+	// The hostile room: drawn, and inert.
+	b.navigate(h.base + "/rooms/hostile")
+	b.waitFor(ctx, "the hostile room's turns", "document.querySelectorAll('.col .turns article').length >= 4")
+	time.Sleep(500 * time.Millisecond) // let anything that could run, run
+	var pwned bool
+	var title string
+	b.eval("document.documentElement.hasAttribute('data-pwned') || !!document.querySelector('[data-pwned]')", &pwned)
+	b.eval("document.title", &title)
+	if pwned || strings.HasPrefix(title, "PWNED") {
+		t.Errorf("a hostile payload ran: data-pwned %v, title %q", pwned, title)
+	}
+	if n := beaconHits.Load(); n > 0 {
+		t.Errorf("the hostile room's page reached the beacon %d times", n)
+	}
+	if _, outside := b.problems(h.base); len(outside) > 0 {
+		t.Errorf("the hostile room's page asked other sites for %v", outside)
+	}
+	t.Logf("screenshots in %s", shots)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// jsString quotes s for a script.
+func jsString(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`, "\r", `\r`, "<", `\x3c`)
+	return "'" + r.Replace(s) + "'"
+}

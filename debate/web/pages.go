@@ -1,0 +1,177 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/mcpserver"
+	"github.com/roundtable-dev/roundtable/room/transcript"
+	"github.com/roundtable-dev/roundtable/room/webpage"
+)
+
+// The pages: the index of the rooms a visitor may watch (/), each room's
+// live page (/rooms/{id}) with the parts it fetches as they land and the
+// transcript's exports, and the page's one script. A visitor without a
+// token gets the form that takes one (posted to the host's LoginPath,
+// kept in a cookie); the API's refusals are JSON, the pages' are pages.
+func (s *Server) routePages(mux *http.ServeMux) {
+	mux.HandleFunc("GET /{$}", s.serveIndex)
+	mux.HandleFunc("GET /rooms/{id}", s.servePage)
+	mux.HandleFunc("GET /rooms/{id}/parts", s.serveParts)
+	mux.HandleFunc("GET /rooms/{id}/transcript.md", s.serveExport)
+	mux.HandleFunc("GET /rooms/{id}/transcript.html", s.serveExport)
+	mux.HandleFunc("GET "+webpage.ScriptPath, func(w http.ResponseWriter, _ *http.Request) { webpage.Script(w) })
+}
+
+// pageGrant is the visitor's grant for the page of room id ("" for the
+// index), or the sign-in form written in its stead.
+func pageGrant(w http.ResponseWriter, r *http.Request, id string) (room.Grant, bool) {
+	g, ok := mcpserver.GrantOf(r.Context())
+	if !ok {
+		webpage.Login(w, http.StatusUnauthorized, mcpserver.LoginPath, r.URL.Path, "")
+		return g, false
+	}
+	if id != "" && !mayWatch(g, id) {
+		webpage.Login(w, http.StatusForbidden, mcpserver.LoginPath, r.URL.Path,
+			fmt.Sprintf("The token you signed in with opens room %q only. Paste the observer token of room %q, or the host's starter token.", g.Room, clipName(id)))
+		return g, false
+	}
+	return g, true
+}
+
+func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
+	g, ok := pageGrant(w, r, "")
+	if !ok {
+		return
+	}
+	var rooms []webpage.IndexRoom
+	for _, name := range s.opt.Host.Rooms() {
+		if !mayWatch(g, name) {
+			continue
+		}
+		rm, ok := s.opt.Host.Room(name)
+		if !ok {
+			continue
+		}
+		in := infoOf(rm)
+		mode := "MCP room"
+		if in.Kind == "debate" {
+			mode = "persona debate"
+		}
+		state := "live"
+		if in.State == "closed" {
+			state = "finished"
+		}
+		rooms = append(rooms, webpage.IndexRoom{Name: name, Topic: in.Topic, Mode: mode, State: state})
+	}
+	webpage.Index(w, rooms)
+}
+
+// pageRoom is room id for a page request, or the refusal written.
+func (s *Server) pageRoom(w http.ResponseWriter, r *http.Request) (*room.Room, bool) {
+	id := r.PathValue("id")
+	if _, ok := pageGrant(w, r, id); !ok {
+		return nil, false
+	}
+	rm, ok := s.opt.Host.Room(id)
+	if !ok {
+		http.Error(w, fmt.Sprintf("roundtable: this host serves no room %q; the rooms your token opens are listed at /", clipName(id)), http.StatusNotFound)
+		return nil, false
+	}
+	return rm, true
+}
+
+func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
+	rm, ok := s.pageRoom(w, r)
+	if !ok {
+		return
+	}
+	name := rm.Config().Room
+	l, err := transcript.LiveView(rm)
+	if err != nil {
+		http.Error(w, fmt.Sprintf("roundtable: the host could not read room %q: %v; try again, or look at the room's folder on the host", name, err), http.StatusInternalServerError)
+		return
+	}
+	turns := 0
+	for _, p := range l.Parts {
+		if !p.Note {
+			turns++
+		}
+	}
+	o := webpage.PageOptions{
+		Stream: StreamPath(name), Parts: PagePath(name) + "/parts", After: s.afterTurns(r.Context(), rm, turns),
+		Markdown: PagePath(name) + "/transcript.md", HTML: PagePath(name) + "/transcript.html",
+	}
+	if err := webpage.PageOf(w, rm, l, o); err != nil {
+		http.Error(w, "roundtable: "+err.Error(), http.StatusInternalServerError)
+	}
+}
+
+// pageCatchUp bounds how long a page waits for the room's stream to reach
+// the turns the page was drawn with; past it the page's stream starts at
+// the beginning (the page then skips what it has).
+const pageCatchUp = 2 * time.Second
+
+// afterTurns is the stream position just after the turns-th finished turn
+// (or verdict) of rm: where a page drawn with that many turns picks the
+// stream up, so it gets the turn in progress from its first word and
+// nothing twice. "" (the start) when it has none or the stream does not
+// get there in time.
+func (s *Server) afterTurns(ctx context.Context, rm *room.Room, turns int) string {
+	if turns == 0 {
+		return ""
+	}
+	h := s.hubs.acquire(rm)
+	defer s.hubs.release(rm.Config().Room, h)
+	limit := time.NewTimer(pageCatchUp)
+	defer limit.Stop()
+	seen := 0
+	for i := 0; ; {
+		evs, wake, ended := h.look(i)
+		i += len(evs)
+		for k := range evs {
+			if evs[k].name == evTurnEnd || evs[k].name == evSummary {
+				if seen++; seen == turns {
+					return evs[k].id()
+				}
+			}
+		}
+		if ended {
+			return ""
+		}
+		select {
+		case <-wake:
+		case <-limit.C:
+			return ""
+		case <-ctx.Done():
+			return ""
+		}
+	}
+}
+
+func (s *Server) serveParts(w http.ResponseWriter, r *http.Request) {
+	rm, ok := s.watchable(w, r, r.PathValue("id"))
+	if !ok {
+		return
+	}
+	seq, note := webpage.PartsQuery(r.URL.Query())
+	if err := webpage.Parts(w, rm, seq, note); err != nil {
+		writeError(w, http.StatusInternalServerError, fmt.Sprintf("the host could not read room %q: %v; reload the page", rm.Config().Room, err))
+	}
+}
+
+// serveExport answers the transcript as Markdown or as the HTML export,
+// to save.
+func (s *Server) serveExport(w http.ResponseWriter, r *http.Request) {
+	rm, ok := s.pageRoom(w, r)
+	if !ok {
+		return
+	}
+	name := rm.Config().Room
+	if err := webpage.Export(w, rm, r.URL.Path[len(r.URL.Path)-3:] != ".md"); err != nil {
+		http.Error(w, fmt.Sprintf("roundtable: the host could not export room %q: %v", name, err), http.StatusInternalServerError)
+	}
+}
