@@ -32,7 +32,7 @@ deps: ## Install tmux and Chromium for the end-to-end tests when missing
 
 test: deps cross ## vet + cross builds + race tests (unit, integration, end-to-end in tmux and Chromium) + short fuzzing
 	$(GO) vet $(PKGS)
-	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+	ROUNDTABLE_ARTIFACTS=$(CURDIR)/.artifacts $(GO) test -race -count=1 -timeout 20m $(PKGS)
 	./.ci/fuzz $(or $(FUZZTIME_CI),5s)
 
 bench: ## Go benchmarks and end-to-end measurements (figures go in BENCHMARKS.md)

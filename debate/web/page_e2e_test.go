@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/roomtest"
 )
 
@@ -153,4 +154,37 @@ func itoa(n int) string { return strconv.Itoa(n) }
 func jsString(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`, "\r", `\r`, "<", `\x3c`)
 	return "'" + r.Replace(s) + "'"
+}
+
+// TestPageFollowsAnMCPRoom: the page of an MCP room has the lead's and the
+// peer's columns and says whose turn it is; a post by the lead, made while
+// the page is open, lands in the lead's column and the turn passes.
+func TestPageFollowsAnMCPRoom(t *testing.T) {
+	cwd := t.TempDir()
+	r, _, err := room.Create(cwd, "cache-design", room.CreateOptions{Topic: "Cache design", Budget: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := startHost(t, cwd)
+	defer h.stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	b := startBrowser(t, 1280, 800)
+	b.navigate(h.base + "/rooms/cache-design")
+	b.signIn(ctx, h.starter)
+	var seats []string
+	b.eval("[...document.querySelectorAll('.col')].map(c => c.dataset.seat)", &seats)
+	if strings.Join(seats, ",") != "lead,peer" {
+		t.Fatalf("the MCP room's columns: %v, want lead and peer", seats)
+	}
+	b.waitFor(ctx, "the lead's turn", "document.getElementById('state').textContent.includes(\"lead's turn\")")
+	b.waitFor(ctx, "the stream to open", "document.getElementById('state').classList.contains('running')")
+	if _, _, err := r.PostMessage(room.Post{Seat: room.SeatLead, Agent: "claude-code", Text: "Proposal: **LRU** with a TTL."}); err != nil {
+		t.Fatal(err)
+	}
+	b.waitFor(ctx, "the lead's post in its column", "document.querySelector('.col[data-seat=\"lead\"] .turns article strong')?.textContent === 'LRU'")
+	b.waitFor(ctx, "the peer's turn", "document.getElementById('state').textContent.includes(\"peer's turn\")")
+	if errs, outside := b.problems(h.base); len(errs)+len(outside) > 0 {
+		t.Errorf("errors %v, requests elsewhere %v", errs, outside)
+	}
 }

@@ -23,6 +23,9 @@ type Live struct {
 	Parts  []LivePart
 	End    string
 	Closed bool
+	// Status is an open MCP room's turn ("peer's turn", or that its
+	// budget is used); "" otherwise.
+	Status string
 	// Style is the export's style sheet and each seat's colors.
 	Style string
 }
@@ -47,7 +50,14 @@ type LivePart struct {
 }
 
 // LiveView reads r through the store and lays it out for a live page.
-func LiveView(r *room.Room) (*Live, error) {
+func LiveView(r *room.Room) (*Live, error) { return liveView(r, 0, 0) }
+
+// LiveViewAfter is LiveView with only the parts after message seq and
+// note noteSeq rendered and kept: what a page that has the others asks
+// for, at the cost of what it lacks, not of the whole room.
+func LiveViewAfter(r *room.Room, seq, noteSeq int) (*Live, error) { return liveView(r, seq, noteSeq) }
+
+func liveView(r *room.Room, seq, noteSeq int) (*Live, error) {
 	d, err := load(r)
 	if err != nil {
 		return nil, err
@@ -66,17 +76,22 @@ func LiveView(r *room.Room) (*Live, error) {
 	var all []*entry
 	var groups []string
 	var verdict []bool
+	after := func(e *entry) bool { return (e.Note && e.Seq > noteSeq) || (!e.Note && e.Seq > seq) }
 	for gi := range d.Groups {
 		for ei := range d.Groups[gi].Entries {
-			all = append(all, &d.Groups[gi].Entries[ei])
-			groups = append(groups, d.Groups[gi].Title)
-			verdict = append(verdict, false)
+			if e := &d.Groups[gi].Entries[ei]; after(e) {
+				all = append(all, e)
+				groups = append(groups, d.Groups[gi].Title)
+				verdict = append(verdict, false)
+			}
 		}
 	}
 	for vi := range d.Verdicts {
-		all = append(all, &d.Verdicts[vi])
-		groups = append(groups, "Verdict")
-		verdict = append(verdict, !d.Verdicts[vi].Note)
+		if e := &d.Verdicts[vi]; after(e) {
+			all = append(all, e)
+			groups = append(groups, "Verdict")
+			verdict = append(verdict, !e.Note)
+		}
 	}
 	html := renderArticles(all)
 	for i, e := range all {
@@ -87,19 +102,13 @@ func LiveView(r *room.Room) (*Live, error) {
 		l.Parts = append(l.Parts, p)
 	}
 	l.Style = pageStyle(d.colors)
-	return l, nil
-}
-
-// After is the parts that came after message seq and note noteSeq: what a
-// page that has those adds.
-func (l *Live) After(seq, noteSeq int) []LivePart {
-	out := []LivePart{}
-	for _, p := range l.Parts {
-		if (p.Note && p.Seq > noteSeq) || (!p.Note && p.Seq > seq) {
-			out = append(out, p)
-		}
+	switch {
+	case d.spent:
+		l.Status = "every round of the budget is used: the lead writes the spec and closes"
+	case d.turn != "":
+		l.Status = d.turn + "'s turn"
 	}
-	return out
+	return l, nil
 }
 
 // LastSeqs are the highest message seq and note number among the parts.

@@ -26,6 +26,10 @@ type doc struct {
 	End      end
 	Skipped  []room.Skipped
 	colors   []seatClass
+	// turn is whose turn it is in an open MCP room (State.Turn), and
+	// spent that its budget is used: for a live page's status.
+	turn  string
+	spent bool
 }
 
 // seatLine says who sat where: a seat (or persona) and its agent labels.
@@ -115,6 +119,9 @@ func build(r *room.Room, st room.State, logSeats []room.SeatInfo) *doc {
 	mergeNotes(d, st.Notes, layout)
 	d.Duration = duration(st.Messages)
 	d.End = endOf(r, st, d.Debate)
+	if !d.Debate && st.Closed == nil {
+		d.turn, d.spent = oneLine(st.Turn), st.OutOfBudget
+	}
 	d.Skipped = skippedOf(r, st.Skipped)
 	d.colors = classes.list
 	return d

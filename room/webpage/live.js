@@ -89,7 +89,8 @@
       end.querySelector('p').textContent = got.end;
       end.className = 'end ' + (got.closed ? 'closed' : 'open');
     }
-    if (got.rounds) round.textContent = got.rounds;
+    if (got.rounds) round.textContent = 'Round ' + got.rounds;
+    if (got.status && !finished) setState(got.status, true);
   }
 
   const after = main.dataset.after;
@@ -170,6 +171,7 @@
     }
   });
   es.addEventListener('open', () => {
-    if (!finished && !main.dataset.closed) setState('live', true);
+    if (finished || main.dataset.closed) return;
+    setState(state.textContent === 'connecting…' || state.textContent.startsWith('connection lost') ? 'live' : state.textContent, true);
   });
 })();

@@ -23,7 +23,7 @@ const pageHTML = `
 <header>
 <h1>{{.Topic}}</h1>
 <nav class="exports" aria-label="Export"><a href="{{.Opt.Markdown}}">Markdown</a><a href="{{.Opt.HTML}}">HTML</a><a href="/">All rooms</a></nav>
-<p class="sub">{{.Mode}} <strong>{{.Room}}</strong> · <span id="state" class="state" role="status" aria-live="polite">{{.StateText}}</span> · <span id="round">Rounds {{.Rounds}}</span></p>
+<p class="sub">{{.Mode}} <strong>{{.Room}}</strong> · <span id="state" class="state" role="status" aria-live="polite">{{.StateText}}</span> · <span id="round">Round {{.Rounds}}</span></p>
 </header>
 <main id="room" data-stream="{{.Opt.Stream}}" data-parts="{{.Opt.Parts}}" data-after="{{.Opt.After}}" data-seq="{{.Seq}}" data-note="{{.Note}}" data-rounds="{{.Total}}"{{if .Closed}} data-closed="1"{{end}}>
 <section id="notes" class="notes" aria-label="Notes">

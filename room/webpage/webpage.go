@@ -99,6 +99,9 @@ func PageOf(w http.ResponseWriter, r *room.Room, l *transcript.Live, o PageOptio
 		}
 	}
 	d.StateText, d.State = "connecting…", "open"
+	if l.Status != "" {
+		d.StateText = l.Status
+	}
 	if l.Closed {
 		d.StateText, d.State = "finished", "closed"
 	}
@@ -120,16 +123,23 @@ type PartsReply struct {
 	Rounds string                `json:"rounds"`
 	End    string                `json:"end"`
 	Closed bool                  `json:"closed"`
+	// Status is an MCP room's turn and budget ("peer's turn"), "" for a
+	// debate, whose stream says who speaks.
+	Status string `json:"status,omitempty"`
 }
 
 // Parts writes, as JSON, r's messages after seq and notes after noteSeq,
 // rendered as the HTML export renders them.
 func Parts(w http.ResponseWriter, r *room.Room, seq, noteSeq int) error {
-	l, err := transcript.LiveView(r)
+	l, err := transcript.LiveViewAfter(r, seq, noteSeq)
 	if err != nil {
 		return err
 	}
-	data, err := json.Marshal(PartsReply{Parts: l.After(seq, noteSeq), Rounds: l.Rounds, End: l.End, Closed: l.Closed})
+	parts := l.Parts
+	if parts == nil {
+		parts = []transcript.LivePart{}
+	}
+	data, err := json.Marshal(PartsReply{Parts: parts, Rounds: l.Rounds, End: l.End, Closed: l.Closed, Status: l.Status})
 	if err != nil {
 		return err
 	}
