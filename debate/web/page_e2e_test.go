@@ -47,9 +47,15 @@ func TestPageFollowsALiveDebate(t *testing.T) {
 	h := startHost(t, cwd)
 	defer h.stop()
 	id := h.create(`{"topic":"Should we adopt GraphQL?","rounds":2}`)
+	// The host prints the new room's page beside its tokens, as it serves
+	// it (just after answering the POST).
 	for _, want := range []string{h.base + "/rooms/" + id, "Boardroom: " + h.base + "/"} {
-		if !strings.Contains(h.output(), want) {
-			t.Errorf("the host did not print %s:\n%s", want, h.output())
+		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(h.output(), want); {
+			if time.Now().After(deadline) {
+				t.Errorf("the host did not print %s:\n%s", want, h.output())
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
 		}
 	}
 	shots := artifacts(t)
@@ -81,6 +87,10 @@ func TestPageFollowsALiveDebate(t *testing.T) {
 	if lit != 1 {
 		t.Errorf("%d columns lit while a persona speaks, want 1", lit)
 	}
+
+	// Round 2: every column has a turn, one speaks.
+	b.waitFor(ctx, "round 2 under way", "document.querySelectorAll('.col .turns article.msg').length >= 4 && document.querySelector('.col.lit .live-turn:not([hidden]) .stream')?.textContent.length > 200")
+	b.screenshot(filepath.Join(shots, "page-live-1280-round2.png"))
 
 	// The verdict lands, rendered, and the room reads finished.
 	b.waitFor(ctx, "the verdict", "document.querySelector('#verdict:not([hidden]) article.msg')")
@@ -184,6 +194,23 @@ func TestPageFollowsAnMCPRoom(t *testing.T) {
 	}
 	b.waitFor(ctx, "the lead's post in its column", "document.querySelector('.col[data-seat=\"lead\"] .turns article strong')?.textContent === 'LRU'")
 	b.waitFor(ctx, "the peer's turn", "document.getElementById('state').textContent.includes(\"peer's turn\")")
+
+	// The lead writes the spec and closes: the spec shows, rendered.
+	if _, _, err := r.PostMessage(room.Post{Seat: room.SeatPeer, Agent: "codex", Text: "Agreed."}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.WriteSpec("# Cache\n\nUse an **LRU** with a 5 minute TTL.\n\n<script>document.title='PWNED'</script>"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Close(room.CloseOptions{Reason: "spec written"}); err != nil {
+		t.Fatal(err)
+	}
+	b.waitFor(ctx, "the spec", "!document.getElementById('spec').hidden && document.querySelector('#spec-body h1')?.textContent === 'Cache'")
+	var title string
+	b.eval("document.title", &title)
+	if strings.HasPrefix(title, "PWNED") {
+		t.Errorf("the spec's script ran")
+	}
 	if errs, outside := b.problems(h.base); len(errs)+len(outside) > 0 {
 		t.Errorf("errors %v, requests elsewhere %v", errs, outside)
 	}

@@ -78,17 +78,23 @@ func (e *busyError) Error() string {
 	return fmt.Sprintf("the host already runs %d debates started here, the most it runs at once; wait for one to finish, then retry", e.n)
 }
 
-// newRoomName is a fresh room name for a debate started now.
-func newRoomName(now time.Time) string {
+// newRoomName is a fresh room name for a debate on topic started now:
+// the name `roundtable debate` gives it (the topic's slug and the time),
+// and a few random letters, since two may start in one second.
+func newRoomName(topic string, now time.Time) string {
 	var b [3]byte
 	_, _ = rand.Read(b[:])
-	return "web-" + now.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+	name := debate.RoomName(topic, now.UTC())
+	if err := room.ValidateName(name + "-" + hex.EncodeToString(b[:])); err != nil {
+		name = debate.RoomName("", now.UTC())
+	}
+	return name + "-" + hex.EncodeToString(b[:])
 }
 
 // Start starts the debate req in a new room and returns the room's name
 // once the host serves it.
 func (s *Starter) Start(ctx context.Context, req debateRequest) (string, error) {
-	name := newRoomName(time.Now())
+	name := newRoomName(req.Topic, time.Now())
 	top := filepath.Join(s.Cwd, room.Folder)
 	dir := filepath.Join(top, name)
 	if err := os.MkdirAll(top, 0o755); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -77,9 +78,42 @@ func debateRate(tb testing.TB, cwd, id string) float64 {
 	return float64(tokens) / t1.Sub(t0).Seconds()
 }
 
-// watch reads a stream to its end with a plain client, as a browser's
-// EventSource does; it returns the bytes read.
+// watch does what a browser on the room's live page does: it loads the
+// page, reads the stream to its end as an EventSource does, and after each
+// turn (and the verdict) fetches the parts it lacks, as the page's script
+// does. It returns the bytes of the stream read.
 func watch(h *host, id string) int {
+	get := func(path string) []byte {
+		req, _ := http.NewRequest(http.MethodGet, h.base+path, nil)
+		req.Header.Set("Authorization", "Bearer "+h.starter)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return nil
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return b
+	}
+	get("/rooms/" + id)
+	seq, note := 0, 0
+	parts := func() {
+		var got struct {
+			Parts []struct {
+				Seq  int
+				Note bool
+			}
+		}
+		if json.Unmarshal(get(fmt.Sprintf("/rooms/%s/parts?seq=%d&note=%d", id, seq, note)), &got) != nil {
+			return
+		}
+		for _, p := range got.Parts {
+			if p.Note {
+				note = max(note, p.Seq)
+			} else {
+				seq = max(seq, p.Seq)
+			}
+		}
+	}
 	req, _ := http.NewRequest(http.MethodGet, h.base+"/api/sessions/"+id+"/stream", nil)
 	req.Header.Set("Authorization", "Bearer "+h.starter)
 	resp, err := http.DefaultClient.Do(req)
@@ -92,15 +126,20 @@ func watch(h *host, id string) int {
 	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
 	for sc.Scan() {
 		n += len(sc.Bytes()) + 1
-		if sc.Text() == "event: done" || sc.Text() == "event: error" {
-			break
+		switch sc.Text() {
+		case "event: turn_end", "event: summary":
+			parts()
+		case "event: done", "event: error":
+			parts()
+			return n
 		}
 	}
 	return n
 }
 
 // BenchmarkWatchers100: one live mock debate (the mock's lively pace,
-// two personas, one round and the verdict) watched by 100 stream clients,
+// two personas, one round and the verdict) watched by 100 clients that do
+// what the live page does (watch),
 // against the same debate watched by none, in the same run on the same
 // host: the host's RSS growth while the 100 watch (its peak over the
 // debate, against the host before it), and the debate's own token rate

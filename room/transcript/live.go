@@ -1,6 +1,8 @@
 package transcript
 
 import (
+	"bytes"
+
 	"github.com/roundtable-dev/roundtable/room"
 )
 
@@ -26,6 +28,9 @@ type Live struct {
 	// Status is an open MCP room's turn ("peer's turn", or that its
 	// budget is used); "" otherwise.
 	Status string
+	// Spec is a closed MCP room's spec, rendered and sanitized as a
+	// message is, and SpecPath its path; "" when there is none to show.
+	Spec, SpecPath string
 	// Style is the export's style sheet and each seat's colors.
 	Style string
 }
@@ -102,6 +107,14 @@ func liveView(r *room.Room, seq, noteSeq int) (*Live, error) {
 		l.Parts = append(l.Parts, p)
 	}
 	l.Style = pageStyle(d.colors)
+	if !d.Debate && d.closed != nil {
+		l.SpecPath = room.SpecFor(r.Config(), d.closed)
+		if data, err := r.ReadSpec(l.SpecPath); err == nil {
+			var b, scratch bytes.Buffer
+			renderMarkdownTo(&b, SanitizeTerminal(string(data)), &scratch)
+			l.Spec = b.String()
+		}
+	}
 	switch {
 	case d.spent:
 		l.Status = "every round of the budget is used: the lead writes the spec and closes"

@@ -30,6 +30,8 @@ type doc struct {
 	// spent that its budget is used: for a live page's status.
 	turn  string
 	spent bool
+	// closed is closed.json, nil while the room is open.
+	closed *room.Closed
 }
 
 // seatLine says who sat where: a seat (or persona) and its agent labels.
@@ -119,6 +121,7 @@ func build(r *room.Room, st room.State, logSeats []room.SeatInfo) *doc {
 	mergeNotes(d, st.Notes, layout)
 	d.Duration = duration(st.Messages)
 	d.End = endOf(r, st, d.Debate)
+	d.closed = st.Closed
 	if !d.Debate && st.Closed == nil {
 		d.turn, d.spent = oneLine(st.Turn), st.OutOfBudget
 	}

@@ -85,12 +85,21 @@
       clearLive(liveTurn(p.seat));
       c.querySelector('.turns').insertAdjacentHTML('beforeend', p.html);
     }
-    if (got.end) {
+    // How the room ended, once it has (while it runs, the state says).
+    if (got.closed && got.end) {
       end.querySelector('p').textContent = got.end;
-      end.className = 'end ' + (got.closed ? 'closed' : 'open');
+      end.className = 'end closed';
+      end.hidden = false;
     }
     if (got.rounds) round.textContent = 'Round ' + got.rounds;
     if (got.status && !finished) setState(got.status, true);
+    // An MCP room's spec, once the lead has written it and closed.
+    const spec = document.getElementById('spec');
+    if (got.spec && spec.hidden) {
+      document.getElementById('spec-path').textContent = got.spec_path || '';
+      document.getElementById('spec-body').insertAdjacentHTML('beforeend', got.spec);
+      spec.hidden = false;
+    }
   }
 
   const after = main.dataset.after;

@@ -51,8 +51,12 @@ const pageHTML = `
 {{- end}}
 <div class="live-verdict live-turn" hidden><p class="stream"></p></div>
 </section>
+<section id="spec" class="verdict spec"{{if not .Spec}} hidden{{end}}>
+<h2>Spec <code id="spec-path">{{.SpecPath}}</code></h2>
+<div class="body" id="spec-body">{{.SpecHTML}}</div>
+</section>
 </main>
-<footer id="end" class="end {{.State}}">
+<footer id="end" class="end {{.State}}"{{if not .Closed}} hidden{{end}}>
 <p>{{.End}}</p>
 </footer>
 </div>

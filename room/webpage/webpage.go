@@ -67,6 +67,7 @@ type pageData struct {
 	Notes, Verdict   []template.HTML
 	Columns          int
 	StateText, State string
+	SpecHTML         template.HTML
 }
 
 // Page writes r's live page to w, with its security headers.
@@ -98,6 +99,7 @@ func PageOf(w http.ResponseWriter, r *room.Room, l *transcript.Live, o PageOptio
 			d.ByCol[p.Seat] = append(d.ByCol[p.Seat], h)
 		}
 	}
+	d.SpecHTML = template.HTML(l.Spec) //nolint:gosec // rendered and sanitized as a message is (transcript.LiveView)
 	d.StateText, d.State = "connecting…", "open"
 	if l.Status != "" {
 		d.StateText = l.Status
@@ -126,6 +128,10 @@ type PartsReply struct {
 	// Status is an MCP room's turn and budget ("peer's turn"), "" for a
 	// debate, whose stream says who speaks.
 	Status string `json:"status,omitempty"`
+	// Spec is a closed MCP room's spec, rendered as a message is, and
+	// SpecPath its path.
+	Spec     string `json:"spec,omitempty"`
+	SpecPath string `json:"spec_path,omitempty"`
 }
 
 // Parts writes, as JSON, r's messages after seq and notes after noteSeq,
@@ -139,7 +145,7 @@ func Parts(w http.ResponseWriter, r *room.Room, seq, noteSeq int) error {
 	if parts == nil {
 		parts = []transcript.LivePart{}
 	}
-	data, err := json.Marshal(PartsReply{Parts: parts, Rounds: l.Rounds, End: l.End, Closed: l.Closed, Status: l.Status})
+	data, err := json.Marshal(PartsReply{Parts: parts, Rounds: l.Rounds, End: l.End, Closed: l.Closed, Status: l.Status, Spec: l.Spec, SpecPath: l.SpecPath})
 	if err != nil {
 		return err
 	}

@@ -202,6 +202,11 @@ func (m *Model) footerLines(w int) []string {
 	for _, l := range strings.Split(hints.View(m.help, m.keys, w-1), "\n") {
 		out = append(out, cells.Fit(" "+l, w))
 	}
+	if m.showHelp && m.room != nil {
+		// How to share the debate: its page in a browser, served by host.
+		share := "share in a browser: roundtable host --room " + m.room.Config().Room + ", then open the page it prints"
+		out = append(out, cells.Fit(" "+s.Faint.Render(cells.TruncateMiddle(share, max(w-2, 1))), w))
+	}
 	return out
 }
 
