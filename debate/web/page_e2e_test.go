@@ -187,6 +187,11 @@ func TestPageFollowsAnMCPRoom(t *testing.T) {
 	if strings.Join(seats, ",") != "lead,peer" {
 		t.Fatalf("the MCP room's columns: %v, want lead and peer", seats)
 	}
+	var empty int
+	b.eval("document.querySelectorAll('.col.empty-seat').length", &empty)
+	if empty != 2 {
+		t.Errorf("%d columns say their seat is empty, want 2: nobody holds either seat", empty)
+	}
 	b.waitFor(ctx, "the lead's turn", "document.getElementById('state').textContent.includes(\"lead's turn\")")
 	b.waitFor(ctx, "the stream to open", "document.getElementById('state').classList.contains('running')")
 	if _, _, err := r.PostMessage(room.Post{Seat: room.SeatLead, Agent: "claude-code", Text: "Proposal: **LRU** with a TTL."}); err != nil {

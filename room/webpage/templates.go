@@ -33,7 +33,7 @@ const pageHTML = `
 </section>
 <div class="columns n{{.Columns}}">
 {{- range .Seats}}
-<section class="col {{.Class}}" data-seat="{{.Name}}" aria-label="{{.Name}}">
+<section class="col {{.Class}}{{if index $.Empty .Name}} empty-seat{{end}}" data-seat="{{.Name}}" aria-label="{{.Name}}">
 <h2 class="colhead"><span class="dot {{.Class}}"></span><span class="who {{.Class}}">{{.Name}}</span><span class="agent">{{.Agents}}</span><span class="speaking">speaking</span></h2>
 <div class="turns">
 {{- range index $.ByCol .Name}}

@@ -68,6 +68,9 @@ type pageData struct {
 	Columns          int
 	StateText, State string
 	SpecHTML         template.HTML
+	// Empty are an MCP room's seats nobody holds now (the stream says
+	// when that changes).
+	Empty map[string]bool
 }
 
 // Page writes r's live page to w, with its security headers.
@@ -97,6 +100,12 @@ func PageOf(w http.ResponseWriter, r *room.Room, l *transcript.Live, o PageOptio
 			d.Verdict = append(d.Verdict, h)
 		default:
 			d.ByCol[p.Seat] = append(d.ByCol[p.Seat], h)
+		}
+	}
+	if !cfg.IsDebate() && !l.Closed {
+		d.Empty = map[string]bool{}
+		for _, s := range l.Seats {
+			d.Empty[s.Name] = !room.SeatHolder(r.Dir(), s.Name).Live
 		}
 	}
 	d.SpecHTML = template.HTML(l.Spec) //nolint:gosec // rendered and sanitized as a message is (transcript.LiveView)
