@@ -104,12 +104,21 @@ func (h *Host) buildHTTP() {
 	h.httpSrv.Handler = mux
 }
 
+// refuseStopping notes that r reached the host and, when the host is
+// stopping, refuses it (503): the first check of every request.
+func (h *Host) refuseStopping(w http.ResponseWriter, r *http.Request) bool {
+	reached(r)
+	if !h.draining.Load() {
+		return false
+	}
+	w.Header().Set("Retry-After", "5")
+	refuseHTTP(w, r, http.StatusServiceUnavailable, "the host is stopping; retry in a moment or ask the room's host")
+	return true
+}
+
 // serveMCP checks a request and hands it to the MCP server.
 func (h *Host) serveMCP(w http.ResponseWriter, r *http.Request) {
-	reached(r)
-	if h.draining.Load() {
-		w.Header().Set("Retry-After", "5")
-		refuseHTTP(w, r, http.StatusServiceUnavailable, "the host is stopping; retry in a moment or ask the room's host")
+	if h.refuseStopping(w, r) {
 		return
 	}
 	if why := h.gate.refusal(r); why != "" {

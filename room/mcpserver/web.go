@@ -111,10 +111,7 @@ func webToken(r *http.Request) (token string, perr error, has bool) {
 
 // serveWeb checks a request for the web face and hands it on.
 func (h *Host) serveWeb(w http.ResponseWriter, r *http.Request) {
-	reached(r)
-	if h.draining.Load() {
-		w.Header().Set("Retry-After", "5")
-		refuseHTTP(w, r, http.StatusServiceUnavailable, "the host is stopping; retry in a moment or ask the room's host")
+	if h.refuseStopping(w, r) {
 		return
 	}
 	if why := h.gate.webRefusal(r); why != "" {
