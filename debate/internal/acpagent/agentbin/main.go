@@ -163,6 +163,12 @@ func (a *agent) Authenticate(context.Context, acp.AuthenticateRequest) (acp.Auth
 	return acp.AuthenticateResponse{}, nil
 }
 
+// Logout is the ACP method v0.13.5 added; the fake agent has nothing to
+// end.
+func (a *agent) Logout(context.Context, acp.LogoutRequest) (acp.LogoutResponse, error) {
+	return acp.LogoutResponse{}, nil
+}
+
 func (a *agent) NewSession(_ context.Context, p acp.NewSessionRequest) (acp.NewSessionResponse, error) {
 	if a.s.AuthRequired {
 		return acp.NewSessionResponse{}, acp.NewAuthRequired(map[string]any{"details": "run `acpagent login` first"})
