@@ -269,6 +269,19 @@ type AgentOptions struct {
 	Env    []string      // extra KEY=VALUE for the agent process (tests isolate HOME here)
 	Stderr io.Writer     // where the agent's stderr goes (nil: discarded)
 	Grace  time.Duration // session/cancel → kill of the process group; 0: DefaultAgentGrace
+	// Sessions, when set, keeps each speaker's ACP session across runs:
+	// one saved by an earlier run is resumed (session/resume) when the
+	// agent offers it; otherwise a new one is opened, and saved.
+	Sessions AgentSessions
+}
+
+// AgentSessions keep the ACP session of each speaker an agent speaks for
+// (a played seat keeps its own in its room: room.SeatSession).
+type AgentSessions interface {
+	// Session is the session speaker last had; "" for none.
+	Session(speaker string) string
+	// SaveSession records speaker's session.
+	SaveSession(speaker, id string)
 }
 
 // DefaultAgentGrace is how long a cancelled or closed agent has to exit by

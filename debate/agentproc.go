@@ -34,6 +34,7 @@ type agentProc struct {
 	stderr *tailWriter
 
 	session acp.SessionId
+	resumed bool          // the session is one an earlier run had (session/resume)
 	died    chan struct{} // closed once the agent's process has exited
 	exited  chan struct{} // closed once, after that, what it started is gone too (and its copy)
 	waitErr error         // set before died closes
@@ -77,7 +78,7 @@ func agentErrorf(kind error, format string, args ...any) error {
 // (no filesystem or terminal capability offered), then session/new, held
 // by the agent's own restraints (agentrestraint.go). ctx bounds the
 // start-up.
-func startAgent(ctx context.Context, spec AgentSpec, opts AgentOptions) (*agentProc, error) {
+func startAgent(ctx context.Context, spec AgentSpec, opts AgentOptions, speaker string) (*agentProc, error) {
 	path, err := spec.Check()
 	if err != nil {
 		return nil, err
@@ -169,16 +170,18 @@ func startAgent(ctx context.Context, spec AgentSpec, opts AgentOptions) (*agentP
 	// The SDK logs through slog; its lines would land on our stderr (or an
 	// MCP client's) and say nothing the errors below do not.
 	a.conn.SetLogger(slog.New(slog.DiscardHandler))
-	if err := a.handshake(ctx, dir); err != nil {
+	if err := a.handshake(ctx, dir, opts.Sessions, speaker); err != nil {
 		a.stop(false)
 		return nil, err
 	}
 	return a, nil
 }
 
-// handshake runs initialize and session/new. A line on stdout that is not
-// ACP, or the agent exiting, ends it at once with a sentence saying so.
-func (a *agentProc) handshake(ctx context.Context, cwd string) error {
+// handshake runs initialize, then session/resume of the session sessions
+// kept for speaker when the agent offers it, else session/new (saved in
+// sessions). A line on stdout that is not ACP, or the agent exiting, ends
+// it at once with a sentence saying so.
+func (a *agentProc) handshake(ctx context.Context, cwd string, sessions AgentSessions, speaker string) error {
 	hctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	junk := func() { cancel(errAgentGarbage) }
@@ -228,12 +231,31 @@ func (a *agentProc) handshake(ctx context.Context, cwd string) error {
 		return agentErrorf(errAgentProtocol, "the agent %s speaks ACP protocol version %d and roundtable speaks version %d; install a version of the agent that speaks version %d",
 			a.label, ires.ProtocolVersion, acp.ProtocolVersionNumber, acp.ProtocolVersionNumber)
 	}
+	if sessions != nil && ires.AgentCapabilities.SessionCapabilities.Resume != nil {
+		if id := sessions.Session(speaker); id != "" {
+			rres, err := a.conn.ResumeSession(hctx, acp.ResumeSessionRequest{SessionId: acp.SessionId(id), Cwd: cwd, McpServers: []acp.McpServer{}})
+			if err == nil {
+				a.session, a.resumed = acp.SessionId(id), true
+				// The agent's restraints hold for a resumed session as
+				// for a new one.
+				a.restrain(hctx, a.client.tools, acp.NewSessionResponse{SessionId: a.session, ConfigOptions: rres.ConfigOptions, Modes: rres.Modes})
+				return nil
+			}
+			if a.isDead() || context.Cause(hctx) != nil {
+				return fail("session/resume", err)
+			}
+			// A session the agent no longer has: a new one.
+		}
+	}
 	sres, err := a.conn.NewSession(hctx, acp.NewSessionRequest{Cwd: cwd, McpServers: []acp.McpServer{}})
 	if err != nil {
 		return fail("session/new", err)
 	}
 	a.session = sres.SessionId
 	a.restrain(hctx, a.client.tools, sres)
+	if sessions != nil {
+		sessions.SaveSession(speaker, string(a.session))
+	}
 	return nil
 }
 

@@ -104,7 +104,7 @@ func (p *AgentProvider) Stream(ctx context.Context, req Request, onDelta func(st
 	proc := slot.proc
 	p.mu.Unlock()
 	if proc == nil || proc.isDead() {
-		np, err := startAgent(ctx, p.spec, p.opts)
+		np, err := startAgent(ctx, p.spec, p.opts, speaker)
 		if err != nil {
 			return Usage{}, err
 		}

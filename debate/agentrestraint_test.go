@@ -136,7 +136,7 @@ func startRecorded(t *testing.T, preset string, tools AgentTools, s acpagent.Scr
 	a, err := startAgent(context.Background(), spec, AgentOptions{
 		Cwd: t.TempDir(), Tools: tools, Grace: 300 * time.Millisecond,
 		Env: []string{acpagent.EnvScript + "=" + acpagent.WriteScript(t, s), "OPENCODE_PERMISSION={\"webfetch\":\"ask\"}"},
-	})
+	}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

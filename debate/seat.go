@@ -166,7 +166,10 @@ func TakeSeat(s SeatSettings) (*SeatGame, error) {
 		if cwd == "" {
 			cwd = r.Cwd()
 		}
-		g.p, err = newSeatAgent(spec, AgentOptions{Cwd: cwd, Tools: s.AgentTools, Env: s.AgentEnv, Stderr: s.Stderr})
+		g.p, err = newSeatAgent(spec, AgentOptions{
+			Cwd: cwd, Tools: s.AgentTools, Env: s.AgentEnv, Stderr: s.Stderr,
+			Sessions: seatSessions{r: r, seat: s.Seat, agent: spec.Label()},
+		})
 	} else {
 		var p Provider
 		p, err = NewProvider(pc)
@@ -284,4 +287,18 @@ func (e *seatError) Unwrap() error { return e.is }
 // seatUsage is a sentence about settings the user gave (IsSeatUsage).
 func seatUsage(format string, args ...any) error {
 	return &seatError{msg: fmt.Sprintf(format, args...), is: ErrBadConfig}
+}
+
+// seatSessions keeps a played seat's agent session in its room
+// (room.SeatSession), so the seat started again resumes it.
+type seatSessions struct {
+	r     *room.Room
+	seat  string
+	agent string
+}
+
+func (s seatSessions) Session(string) string { return s.r.SeatSession(s.seat, s.agent) }
+
+func (s seatSessions) SaveSession(_, id string) {
+	_ = s.r.SaveSeatSession(s.seat, s.agent, id) // without it the next start opens a new session, as before
 }

@@ -552,3 +552,37 @@ func TestPlaySeatAsksAgainAfterEmptyReplies(t *testing.T) {
 		})
 	}
 }
+
+// TestSeatKeepsItsAgentSession: a seat played by an agent keeps the
+// agent's session in its room, for that agent only, so the seat started
+// again resumes it.
+func TestSeatKeepsItsAgentSession(t *testing.T) {
+	cwd := t.TempDir()
+	r, _, err := room.Create(cwd, "resume", room.CreateOptions{Topic: "Resume", Budget: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := useAgent(t, &scriptedSeat{})
+	g, err := TakeSeat(SeatSettings{Room: "resume", Seat: room.SeatPeer, Cwd: cwd, Agent: existingAgent(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if opts.Sessions == nil {
+		t.Fatal("a seat played by an agent keeps no session")
+	}
+	if got := opts.Sessions.Session("peer"); got != "" {
+		t.Fatalf("a fresh room holds session %q", got)
+	}
+	opts.Sessions.SaveSession("peer", "sess-42")
+	spec, _ := ParseAgent(existingAgent(t))
+	if got := r.SeatSession(room.SeatPeer, spec.Label()); got != "sess-42" {
+		t.Errorf("the room keeps %q for the peer's agent, want sess-42", got)
+	}
+	if got := r.SeatSession(room.SeatPeer, "acp:another"); got != "" {
+		t.Errorf("another agent would resume the peer's session %q", got)
+	}
+	if got := opts.Sessions.Session("peer"); got != "sess-42" {
+		t.Errorf("the seat reads back %q", got)
+	}
+}

@@ -40,6 +40,9 @@
 // second per seat, through a DraftWriter that makes each next write ready
 // (draftwriter.go: dot files in drafts/ that readers pass over), and
 // removes it when the turn ends, so a closed room has none),
+// sessions/<SeatFile(seat)>.json (the ACP session of a seat roundtable
+// plays with a coding agent, resumed when the seat starts again:
+// sessions.go),
 // notes/ (a person's steering notes, one immutable file each, never a
 // message; they name a sender, not a seat), seats/<SeatFile(seat)>.lock
 // (who holds a seat: an MCP seat server, the

@@ -49,7 +49,8 @@ type Script struct {
 	// Record is a file the agent appends to, one JSON line per event:
 	// {"prompt": text}, {"permission": kind, "outcome": optionId},
 	// {"cancel": true}, {"cwd": dir, "argv": args}, {"mode": id},
-	// {"config": id, "value": v}, {"env": name, "value": v}.
+	// {"config": id, "value": v}, {"env": name, "value": v},
+	// {"resume": id, "cwd": dir}.
 	Record string `json:"record,omitempty"`
 	// Modes are the session modes offered by session/new, the first one
 	// current; session/set_mode is recorded as {"mode": id}.
@@ -61,6 +62,9 @@ type Script struct {
 	// RecordEnv names variables of the agent's environment recorded at
 	// session/new as {"env": name, "value": v} ("" when unset).
 	RecordEnv []string `json:"recordEnv,omitempty"`
+	// Resume offers session/resume (ACP's sessionCapabilities.resume);
+	// a resume is recorded as {"resume": sessionId, "cwd": dir}.
+	Resume bool `json:"resume,omitempty"`
 	// Turns are played one per prompt, in order; the last one repeats.
 	// With none, each prompt is answered "ok".
 	Turns []Turn `json:"turns,omitempty"`

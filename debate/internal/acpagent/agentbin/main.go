@@ -156,7 +156,11 @@ func (a *agent) Initialize(context.Context, acp.InitializeRequest) (acp.Initiali
 	if v == 0 {
 		v = acp.ProtocolVersionNumber
 	}
-	return acp.InitializeResponse{ProtocolVersion: acp.ProtocolVersion(v), AuthMethods: []acp.AuthMethod{}}, nil
+	resp := acp.InitializeResponse{ProtocolVersion: acp.ProtocolVersion(v), AuthMethods: []acp.AuthMethod{}}
+	if a.s.Resume {
+		resp.AgentCapabilities.SessionCapabilities.Resume = &acp.SessionResumeCapabilities{}
+	}
+	return resp, nil
 }
 
 func (a *agent) Authenticate(context.Context, acp.AuthenticateRequest) (acp.AuthenticateResponse, error) {
@@ -178,23 +182,31 @@ func (a *agent) NewSession(_ context.Context, p acp.NewSessionRequest) (acp.NewS
 		a.record(map[string]any{"env": name, "value": os.Getenv(name)})
 	}
 	resp := acp.NewSessionResponse{SessionId: acp.SessionId(fmt.Sprintf("s-%d", os.Getpid()))}
-	if len(a.s.ConfigModes) > 0 {
-		var opts acp.SessionConfigSelectOptionsUngrouped
-		for _, m := range a.s.ConfigModes {
-			opts = append(opts, acp.SessionConfigSelectOption{Value: acp.SessionConfigValueId(m), Name: m})
-		}
-		resp.ConfigOptions = []acp.SessionConfigOption{acp.NewSessionConfigOptionSelect(acp.SessionConfigValueId(a.s.ConfigModes[0]), acp.SessionConfigSelectOptions{Ungrouped: &opts})}
-		resp.ConfigOptions[0].Select.Id = "mode"
-		resp.ConfigOptions[0].Select.Name = "Session Mode"
-	}
-	if len(a.s.Modes) > 0 {
-		st := &acp.SessionModeState{CurrentModeId: acp.SessionModeId(a.s.Modes[0])}
-		for _, m := range a.s.Modes {
-			st.AvailableModes = append(st.AvailableModes, acp.SessionMode{Id: acp.SessionModeId(m), Name: m})
-		}
-		resp.Modes = st
-	}
+	resp.ConfigOptions, resp.Modes = a.offers()
 	return resp, nil
+}
+
+// offers are the config options and modes the script gives a session,
+// new or resumed.
+func (a *agent) offers() ([]acp.SessionConfigOption, *acp.SessionModeState) {
+	var opts []acp.SessionConfigOption
+	if len(a.s.ConfigModes) > 0 {
+		var vals acp.SessionConfigSelectOptionsUngrouped
+		for _, m := range a.s.ConfigModes {
+			vals = append(vals, acp.SessionConfigSelectOption{Value: acp.SessionConfigValueId(m), Name: m})
+		}
+		opts = []acp.SessionConfigOption{acp.NewSessionConfigOptionSelect(acp.SessionConfigValueId(a.s.ConfigModes[0]), acp.SessionConfigSelectOptions{Ungrouped: &vals})}
+		opts[0].Select.Id = "mode"
+		opts[0].Select.Name = "Session Mode"
+	}
+	var modes *acp.SessionModeState
+	if len(a.s.Modes) > 0 {
+		modes = &acp.SessionModeState{CurrentModeId: acp.SessionModeId(a.s.Modes[0])}
+		for _, m := range a.s.Modes {
+			modes.AvailableModes = append(modes.AvailableModes, acp.SessionMode{Id: acp.SessionModeId(m), Name: m})
+		}
+	}
+	return opts, modes
 }
 
 func (a *agent) Cancel(_ context.Context, p acp.CancelNotification) error {
@@ -376,8 +388,14 @@ func (a *agent) ListSessions(context.Context, acp.ListSessionsRequest) (acp.List
 	return acp.ListSessionsResponse{}, nil
 }
 
-func (a *agent) ResumeSession(context.Context, acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
-	return acp.ResumeSessionResponse{}, nil
+func (a *agent) ResumeSession(_ context.Context, p acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
+	if !a.s.Resume {
+		return acp.ResumeSessionResponse{}, acp.NewMethodNotFound("session/resume")
+	}
+	a.record(map[string]any{"resume": string(p.SessionId), "cwd": p.Cwd})
+	var resp acp.ResumeSessionResponse
+	resp.ConfigOptions, resp.Modes = a.offers()
+	return resp, nil
 }
 
 func (a *agent) SetSessionConfigOption(_ context.Context, p acp.SetSessionConfigOptionRequest) (acp.SetSessionConfigOptionResponse, error) {
