@@ -1,0 +1,263 @@
+package debate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+// A Council is a room of two to eight seats and the mind in each: a
+// model or a coding agent roundtable plays, an MCP agent the user
+// starts, or a person at the keyboard (issue 24). Its first seat is the
+// lead, who writes the spec and closes.
+type Council struct {
+	Room   string        `toml:"room"`
+	Topic  string        `toml:"topic"`
+	Budget int           `toml:"budget"`
+	Spec   string        `toml:"spec"`
+	Seats  []CouncilSeat `toml:"seat"`
+}
+
+// CouncilSeat is one seat and its mind: "mcp" (an agent the user starts
+// and connects over MCP), "person" (roundtable watch --take), "acp:<agent>"
+// (a coding agent roundtable drives over ACP) or "model:<provider>[/<model>]"
+// (a model roundtable plays, e.g. model:mock, model:openrouter/openai/gpt-4o-mini).
+type CouncilSeat struct {
+	Name string `toml:"name"`
+	Mind string `toml:"mind"`
+}
+
+// The minds a council seat may have besides acp: and model:.
+const (
+	MindMCP    = "mcp"
+	MindPerson = "person"
+)
+
+// Council sizes.
+const (
+	MinCouncilSeats = 2
+	MaxCouncilSeats = 8
+)
+
+// errCouncil marks a council that cannot be run as given.
+var errCouncil = errors.New("bad council")
+
+// ParseCouncilSeat reads a --seat value, "name=mind".
+func ParseCouncilSeat(s string) (CouncilSeat, error) {
+	name, mind, ok := strings.Cut(s, "=")
+	name, mind = strings.TrimSpace(name), strings.TrimSpace(mind)
+	if !ok || name == "" || mind == "" {
+		return CouncilSeat{}, fmt.Errorf("%w: --seat %q: give name=mind, e.g. critic=acp:codex, security=model:mock, peer=mcp or reviewer=person", errCouncil, s)
+	}
+	cs := CouncilSeat{Name: name, Mind: mind}
+	return cs, cs.check()
+}
+
+// check refuses a mind that is none of the four kinds.
+func (cs CouncilSeat) check() error {
+	switch {
+	case cs.Mind == MindMCP, cs.Mind == MindPerson:
+		return nil
+	case strings.HasPrefix(cs.Mind, "acp:"):
+		_, err := ParseAgent(cs.Mind)
+		return err
+	case strings.HasPrefix(cs.Mind, "model:"):
+		if strings.TrimPrefix(cs.Mind, "model:") == "" {
+			return fmt.Errorf("%w: seat %s: model: needs a provider, e.g. model:mock or model:openrouter/openai/gpt-4o-mini", errCouncil, cs.Name)
+		}
+		return nil
+	}
+	return fmt.Errorf("%w: seat %s: mind %q is none of mcp, person, acp:<agent> or model:<provider>[/<model>]", errCouncil, cs.Name, cs.Mind)
+}
+
+// played reports whether roundtable plays the seat (a model or an agent).
+func (cs CouncilSeat) played() bool {
+	return strings.HasPrefix(cs.Mind, "acp:") || strings.HasPrefix(cs.Mind, "model:")
+}
+
+// provider is a model seat's provider settings: "model:openrouter/x/y" is
+// provider openrouter, model x/y.
+func (cs CouncilSeat) provider() ProviderConfig {
+	name, model, _ := strings.Cut(strings.TrimPrefix(cs.Mind, "model:"), "/")
+	return ProviderConfig{Name: name, Model: model}
+}
+
+// LoadCouncil reads a council file (TOML):
+//
+//	room = "cache-design"
+//	topic = "Should the cache be write-through?"
+//	budget = 4
+//	[[seat]]
+//	name = "lead"
+//	mind = "mcp"
+//	[[seat]]
+//	name = "critic"
+//	mind = "acp:codex"
+func LoadCouncil(path string) (Council, error) {
+	var c Council
+	md, err := toml.DecodeFile(path, &c)
+	if err != nil {
+		return c, fmt.Errorf("%w: read the council file %s: %v", errCouncil, path, err)
+	}
+	if extra := md.Undecoded(); len(extra) > 0 {
+		return c, fmt.Errorf("%w: the council file %s has %q, which is none of room, topic, budget, spec and [[seat]] name, mind", errCouncil, path, extra[0].String())
+	}
+	return c, nil
+}
+
+// Normalize puts the lead first (a council given without a lead gets one
+// played over MCP, the user's own agent) and checks the council: 2 to 8
+// seats, each named once, each mind one of the four kinds.
+func (c *Council) Normalize() error {
+	if c.Room == "" {
+		return fmt.Errorf("%w: name the council's room (--room or room = \"…\")", errCouncil)
+	}
+	if i := slices.IndexFunc(c.Seats, func(s CouncilSeat) bool { return s.Name == room.SeatLead }); i > 0 {
+		lead := c.Seats[i]
+		c.Seats = append([]CouncilSeat{lead}, slices.Delete(c.Seats, i, i+1)...)
+	} else if i < 0 {
+		c.Seats = append([]CouncilSeat{{Name: room.SeatLead, Mind: MindMCP}}, c.Seats...)
+	}
+	if n := len(c.Seats); n < MinCouncilSeats || n > MaxCouncilSeats {
+		return fmt.Errorf("%w: a council has %d to %d seats, the lead included; this one has %d", errCouncil, MinCouncilSeats, MaxCouncilSeats, n)
+	}
+	seen := map[string]bool{}
+	for _, s := range c.Seats {
+		if seen[s.Name] {
+			return fmt.Errorf("%w: the seat %q is given twice", errCouncil, s.Name)
+		}
+		seen[s.Name] = true
+		if err := s.check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SeatNames are the council's seats in turn order.
+func (c Council) SeatNames() []string {
+	out := make([]string, len(c.Seats))
+	for i, s := range c.Seats {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// CouncilOptions say where a council runs and what its played seats share.
+type CouncilOptions struct {
+	Cwd        string
+	AgentTools AgentTools
+	Getenv     func(string) string // nil: os.Getenv
+	// Setup is where the lines for the seats the user starts go (an MCP
+	// agent's server command, a person's watch --take) before play.
+	Setup io.Writer
+	// Stderr is where the played agents' stderr goes (nil: discarded).
+	Stderr io.Writer
+	// Exe is the roundtable command the setup lines name; "": roundtable.
+	Exe string
+}
+
+// RunCouncil creates the council's room with its seats (or opens it, if it
+// has those seats), writes every seat's prompt, says how to start the
+// seats the user plays, then plays the model and agent seats in this
+// process until the room closes or ctx ends.
+func RunCouncil(ctx context.Context, c Council, o CouncilOptions) error {
+	if err := c.Normalize(); err != nil {
+		return err
+	}
+	if c.Budget <= 0 {
+		c.Budget = DefaultSeatBudget
+	}
+	cwd := o.Cwd
+	if cwd == "" {
+		cwd = "."
+	}
+	abs, err := filepath.Abs(cwd)
+	if err != nil {
+		return err
+	}
+	res, err := room.Seed(abs, c.Room, room.CreateOptions{Topic: c.Topic, Budget: c.Budget, Spec: c.Spec, Seats: c.SeatNames()})
+	if err != nil {
+		return err
+	}
+	r, err := room.Open(abs, c.Room)
+	if err != nil {
+		return err
+	}
+	if got := r.Config().Seats(); !slices.Equal(got, c.SeatNames()) {
+		return fmt.Errorf("%w: room %q exists with the seats %s, not %s; pick another --room", errCouncil, c.Room, strings.Join(got, ", "), strings.Join(c.SeatNames(), ", "))
+	}
+	exe := o.Exe
+	if exe == "" {
+		exe = "roundtable"
+	}
+	if o.Setup != nil {
+		writeCouncilSetup(o.Setup, c, res, abs, exe)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, len(c.Seats))
+	for i, s := range c.Seats {
+		if !s.played() {
+			continue
+		}
+		set := SeatSettings{Room: c.Room, Seat: s.Name, Cwd: abs, Getenv: o.Getenv, Stderr: o.Stderr}
+		if strings.HasPrefix(s.Mind, "acp:") {
+			set.Agent, set.AgentTools = s.Mind, o.AgentTools
+		} else {
+			set.Provider = s.provider()
+		}
+		wg.Go(func() {
+			if err := PlaySeat(ctx, set); err != nil {
+				errs[i] = fmt.Errorf("seat %s (%s): %w", s.Name, s.Mind, err)
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// writeCouncilSetup says, for each seat the user starts, how: an MCP
+// agent's server command and prompt, a person's watch --take.
+func writeCouncilSetup(w io.Writer, c Council, res room.SeedResult, cwd, exe string) {
+	prompt := func(seat string) string {
+		for _, p := range res.Prompts {
+			if strings.TrimSuffix(filepath.Base(p), ".md") == room.SeatFile(seat) {
+				return p
+			}
+		}
+		return ""
+	}
+	fmt.Fprintf(w, "Council %s: %s\n", c.Room, strings.Join(c.SeatNames(), " → "))
+	for _, s := range c.Seats {
+		switch {
+		case s.Mind == MindMCP:
+			fmt.Fprintf(w, "  %s: an MCP agent you start. Give it this server, then its prompt:\n", s.Name)
+			fmt.Fprintf(w, "    claude mcp add roundtable-%s -- %s --room %s --seat %s --cwd %s\n", room.SeatFile(s.Name), exe, c.Room, shellQuote(s.Name), shellQuote(cwd))
+			fmt.Fprintf(w, "    codex mcp add roundtable-%s -- %s --room %s --seat %s --cwd %s\n", room.SeatFile(s.Name), exe, c.Room, shellQuote(s.Name), shellQuote(cwd))
+			if p := prompt(s.Name); p != "" {
+				fmt.Fprintf(w, "    prompt: %s\n", p)
+			}
+		case s.Mind == MindPerson:
+			fmt.Fprintf(w, "  %s: you, at the keyboard: %s watch --room %s --take %s --cwd %s\n", s.Name, exe, c.Room, shellQuote(s.Name), shellQuote(cwd))
+		default:
+			fmt.Fprintf(w, "  %s: played here by %s\n", s.Name, s.Mind)
+		}
+	}
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,96 @@
+package debate
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+func TestCouncilSeatsAndFile(t *testing.T) {
+	for _, bad := range []string{"critic", "=mcp", "critic=", "critic=gpt", "critic=model:"} {
+		if _, err := ParseCouncilSeat(bad); err == nil {
+			t.Errorf("--seat %q was taken", bad)
+		}
+	}
+	cs, err := ParseCouncilSeat(" security = model:openrouter/openai/gpt-4o-mini ")
+	if err != nil || cs.Name != "security" || cs.provider() != (ProviderConfig{Name: "openrouter", Model: "openai/gpt-4o-mini"}) {
+		t.Fatalf("a model seat: %+v %v (provider %+v)", cs, err, cs.provider())
+	}
+
+	// Without a lead, the lead is an MCP agent the user starts, first.
+	c := Council{Room: "c", Seats: []CouncilSeat{{"critic", "acp:codex"}, {"peer", "mcp"}}}
+	if err := c.Normalize(); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(c.SeatNames(), ","); got != "lead,critic,peer" || c.Seats[0].Mind != MindMCP {
+		t.Fatalf("seats %s, lead %+v", got, c.Seats[0])
+	}
+	// A lead given later moves first.
+	c = Council{Room: "c", Seats: []CouncilSeat{{"critic", "model:mock"}, {"lead", "person"}}}
+	if err := c.Normalize(); err != nil || strings.Join(c.SeatNames(), ",") != "lead,critic" {
+		t.Fatalf("seats %v: %v", c.SeatNames(), err)
+	}
+	for name, bad := range map[string]Council{
+		"no room":   {Seats: []CouncilSeat{{"a", "mcp"}}},
+		"one seat":  {Room: "c", Seats: []CouncilSeat{{"lead", "mcp"}}},
+		"nine":      {Room: "c", Seats: []CouncilSeat{{"a", "mcp"}, {"b", "mcp"}, {"c", "mcp"}, {"d", "mcp"}, {"e", "mcp"}, {"f", "mcp"}, {"g", "mcp"}, {"h", "mcp"}}},
+		"twice":     {Room: "c", Seats: []CouncilSeat{{"a", "mcp"}, {"a", "person"}}},
+		"bad agent": {Room: "c", Seats: []CouncilSeat{{"a", "acp:"}}},
+	} {
+		if err := bad.Normalize(); err == nil {
+			t.Errorf("%s: a council %+v was taken", name, bad)
+		}
+	}
+
+	file := filepath.Join(t.TempDir(), "council.toml")
+	if err := os.WriteFile(file, []byte("room = \"cache\"\ntopic = \"Write-through?\"\nbudget = 3\n[[seat]]\nname = \"critic\"\nmind = \"acp:codex\"\n[[seat]]\nname = \"peer\"\nmind = \"mcp\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fc, err := LoadCouncil(file)
+	if err != nil || fc.Room != "cache" || fc.Budget != 3 || len(fc.Seats) != 2 || fc.Seats[0] != (CouncilSeat{"critic", "acp:codex"}) {
+		t.Fatalf("the council file: %+v %v", fc, err)
+	}
+	if err := os.WriteFile(file, []byte("room = \"cache\"\nmembers = 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadCouncil(file); err == nil || !strings.Contains(err.Error(), "members") {
+		t.Errorf("a council file with an unknown key: %v", err)
+	}
+}
+
+// TestCouncilSetup: a council whose seats are all the user's is created
+// with its seats in order, and the setup says how to start each.
+func TestCouncilSetup(t *testing.T) {
+	cwd := t.TempDir()
+	var out strings.Builder
+	c := Council{Room: "cache", Topic: "Write-through?", Budget: 2, Seats: []CouncilSeat{{"critic", "mcp"}, {"Dr Ada", "person"}}}
+	if err := RunCouncil(context.Background(), c, CouncilOptions{Cwd: cwd, Setup: &out}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := room.Open(cwd, "cache")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(r.Config().Seats(), ","); got != "lead,critic,Dr Ada" {
+		t.Fatalf("the room's seats: %s", got)
+	}
+	setup := out.String()
+	for _, want := range []string{
+		"Council cache: lead → critic → Dr Ada",
+		"claude mcp add roundtable-" + room.SeatFile("critic") + " -- roundtable --room cache --seat critic --cwd " + shellQuote(cwd),
+		"roundtable watch --room cache --take 'Dr Ada' --cwd " + shellQuote(cwd),
+	} {
+		if !strings.Contains(setup, want) {
+			t.Errorf("the setup lacks %q:\n%s", want, setup)
+		}
+	}
+	// The same room with other seats is refused.
+	c.Seats = []CouncilSeat{{"peer", "mcp"}}
+	if err := RunCouncil(context.Background(), c, CouncilOptions{Cwd: cwd}); err == nil || !strings.Contains(err.Error(), "exists with the seats") {
+		t.Errorf("a council on a room with other seats: %v", err)
+	}
+}
