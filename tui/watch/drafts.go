@@ -85,6 +85,7 @@ func (l *msgList) setDrafts(ds []room.Draft) {
 		old[it.key] = it.draft.Text
 	}
 	l.drafts = ds
+	l.gen++
 	l.items = append(l.items[:l.base], l.draftItems()...)
 	for _, it := range l.items[l.base:] {
 		if text, ok := old[it.key]; !ok || text != it.draft.Text {
