@@ -8,9 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/exp/golden"
+
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/roomtest"
-	"github.com/roundtable-dev/roundtable/tui/internal/golden"
 	"github.com/roundtable-dev/roundtable/tui/internal/tmuxtest"
 )
 
@@ -63,14 +64,14 @@ func TestCouncilWatchGolden(t *testing.T) {
 	bin := tmuxtest.Build(t, "./cmd/roundtable")
 	for _, size := range []struct{ w, h int }{{80, 24}, {200, 50}} {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
-			cwd := golden.Dir(t)
+			cwd := t.TempDir()
 			writeCouncil(t, cwd, "upload")
 			s := tmuxtest.Start(t, tmuxtest.Options{Width: size.w, Height: size.h, Dir: t.TempDir(), Env: []string{"TZ=UTC"}},
 				bin, "watch", "--room", "upload", "--cwd", cwd)
 			screen := s.WaitUntil("the council's columns", func(sc string) bool {
 				return strings.Contains(sc, "order ▶lead → critic → security (passed)") && strings.Contains(sc, "following · 5 of 5")
 			}, e2eTimeout)
-			golden.Check(t, fmt.Sprintf("council-%dx%d", size.w, size.h), golden.Normalize(screen, cwd))
+			golden.RequireEqual(t, screen) // testdata/TestCouncilWatchGolden/<size>.golden
 
 			// A search leaves the columns for the one feed, at the match.
 			s.SendKeys("/")
@@ -80,6 +81,7 @@ func TestCouncilWatchGolden(t *testing.T) {
 				t.Fatalf("the search did not show the critic's post in the feed:\n%s", screen)
 			}
 			s.SendKeys("Escape")
+			s.WaitUntil("the search cleared", func(sc string) bool { return !strings.Contains(sc, "matches") }, e2eTimeout)
 			s.SendKeys("v") // v, or f, follows the room in its columns again
 			s.WaitFor("following · 5 of 5", e2eTimeout)
 			s.SendKeys("q")
