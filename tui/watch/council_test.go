@@ -60,6 +60,9 @@ func TestCouncilColumns(t *testing.T) {
 	if got := wide.seatsInColumns(); !slices.Equal(got, councilSeatNames) {
 		t.Errorf("200 columns: columns %q, want every seat %q", got, councilSeatNames)
 	}
+	if n := strings.Count(plain(wide), "round 1 of 4"); n != len(councilSeatNames) {
+		t.Errorf("200 columns: %d round rules, want one atop each seat's column:\n%s", n, plain(wide))
+	}
 	narrow := openModel(t, cwd, name, 80, 24)
 	if got := narrow.seatsInColumns(); !slices.Equal(got, []string{"lead"}) {
 		t.Errorf("80 columns: columns %q, want the lead's (its turn) beside the list", got)
