@@ -41,7 +41,7 @@ func TestTakeThirdSeatOfACouncil(t *testing.T) {
 	}
 	post("lead", "brief", "Stream the uploads or load them whole?")
 
-	s := tmuxtest.Start(t, tmuxtest.Options{Width: 120, Height: 36, Dir: t.TempDir()},
+	s := tmuxtest.Start(t, tmuxtest.Options{Width: 200, Height: 40, Dir: t.TempDir()}, // every seat's column in view
 		bin, "watch", "--room", name, "--cwd", cwd, "--take", "security")
 	s.WaitUntil("the person in the security seat, waiting", func(sc string) bool {
 		return strings.Contains(oneLine(sc), "security a person (at the keyboard) at the keyboard, waiting for its turn")
@@ -67,9 +67,9 @@ func TestTakeThirdSeatOfACouncil(t *testing.T) {
 	post("lead", "challenge", "What does a failed upload cost?")
 	post("critic", "objection", "A retry of the whole file.")
 	s.WaitFor("Your turn as security · round 2", takeTimeout)
-	s.SendKeys("-l", "/objection A resumable upload needs signed chunk URLs.")
+	s.SendKeys("-l", "/objection Sign each chunk URL.")
 	s.SendKeys("Enter")
-	s.WaitFor("A resumable upload needs signed chunk URLs.", takeTimeout)
+	s.WaitFor("Sign each chunk URL.", takeTimeout)
 	_, st = onDisk(t, cwd, name)
 	last := st.Messages[len(st.Messages)-1]
 	if last.Seat != "security" || last.Kind != "objection" || st.Turn != "peer" {
