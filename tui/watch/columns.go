@@ -111,7 +111,7 @@ func (m *Model) syncColumns(w int) {
 	}
 	c.sig, c.width = sig, w
 	c.posts = map[string]int{}
-	rounds := roundsOfItems(l.items)
+	prev := map[string]int{} // the round each column is in
 	for _, seat := range m.seatOrder() {
 		sub, ok := c.lists[seat]
 		if !ok {
@@ -124,40 +124,37 @@ func (m *Model) syncColumns(w int) {
 		sub.styles, sub.cfg, sub.looks, sub.multiDay = l.styles, l.cfg, l.looks, l.multiDay
 		sub.setWidth(w)
 		sub.items = sub.items[:0]
-		prev := 0
-		for i, it := range l.items {
-			switch {
-			case it.kind == kindMessage && it.msg.Seat == seat:
-				// Each column opens each round with its rule, as the
-				// lead's post opens it in the feed.
-				it.round = 0
-				if r := rounds[i]; r != prev {
-					it.round, prev = r, r
-				}
-				sub.items = append(sub.items, it)
-				c.posts[seat]++
-			case it.kind == kindDraft && it.draft.Seat == seat:
+		sub.follow = true
+	}
+	round := 0
+	for _, it := range l.items {
+		switch {
+		case it.kind == kindMessage:
+			if it.msg.Seat == room.SeatLead {
+				round++
+			}
+			sub := c.lists[it.msg.Seat]
+			if sub == nil {
+				continue // a stranger's post: the feed shows it
+			}
+			// Each column opens each round with its rule, as the lead's
+			// post opens it in the feed.
+			it.round = 0
+			if prev[it.msg.Seat] != round {
+				it.round, prev[it.msg.Seat] = round, round
+			}
+			sub.items = append(sub.items, it)
+			c.posts[it.msg.Seat]++
+		case it.kind == kindDraft:
+			if sub := c.lists[it.draft.Seat]; sub != nil {
 				delete(sub.lines, it.key) // a draft's text moves on
 				sub.items = append(sub.items, it)
 			}
 		}
+	}
+	for _, sub := range c.lists {
 		sub.base = len(sub.items)
-		sub.follow = true
 	}
-}
-
-// roundsOfItems is the round each item falls in: the lead's posts so
-// far (0 before the first).
-func roundsOfItems(items []item) []int {
-	out := make([]int, len(items))
-	round := 0
-	for i := range items {
-		if it := &items[i]; it.kind == kindMessage && it.msg.Seat == room.SeatLead {
-			round++
-		}
-		out[i] = round
-	}
-	return out
 }
 
 // seatStatus is a seat's word in its column's title and in the compact
