@@ -128,8 +128,8 @@ func (m *Model) syncColumns(w int) {
 	}
 	round := 0
 	for _, it := range l.items {
-		switch {
-		case it.kind == kindMessage:
+		switch it.kind {
+		case kindMessage:
 			if it.msg.Seat == room.SeatLead {
 				round++
 			}
@@ -145,11 +145,13 @@ func (m *Model) syncColumns(w int) {
 			}
 			sub.items = append(sub.items, it)
 			c.posts[it.msg.Seat]++
-		case it.kind == kindDraft:
+		case kindDraft:
 			if sub := c.lists[it.draft.Seat]; sub != nil {
 				delete(sub.lines, it.key) // a draft's text moves on
 				sub.items = append(sub.items, it)
 			}
+		case kindSkipped, kindVerdict, kindNote:
+			// The feed shows them: they are nobody's seat's.
 		}
 	}
 	for _, sub := range c.lists {
