@@ -3,6 +3,7 @@ package watch
 import (
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/internal/transfer"
 )
 
 // councilSeatNames are the five seats of the council the tests build.
@@ -233,5 +235,35 @@ func TestCouncilTakeChoices(t *testing.T) {
 	_, err := TakeSeat(cwd, name, "auditor")
 	if !errors.Is(err, room.ErrBadSeat) || !strings.Contains(err.Error(), "lead, critic, security, peer, ops") {
 		t.Errorf("TakeSeat(auditor) = %v, want ErrBadSeat naming the room's seats", err)
+	}
+}
+
+// TestCouncilExportAndNote: e exports a transcript naming every seat of
+// the council, and i opens a note to all five seats.
+func TestCouncilExportAndNote(t *testing.T) {
+	cwd, name := councilRoom(t)
+	m := openModel(t, cwd, name, 120, 40)
+	m, cmd := press(m, "e")
+	if cmd == nil {
+		t.Fatal("e gives no command")
+	}
+	msg := cmd()
+	exp, ok := msg.(transfer.ExportedMsg)
+	if !ok || exp.Err != nil {
+		t.Fatalf("e produced %#v", msg)
+	}
+	data, err := os.ReadFile(exp.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, seat := range councilSeatNames {
+		if !strings.Contains(string(data), "- "+seat+": ") {
+			t.Errorf("the export does not list the seat %q:\n%s", seat, data)
+		}
+	}
+	m, _ = m.Update(msg)
+	m, _ = press(m, "i")
+	if !strings.Contains(plain(m), "Steering note to the 5 seats") {
+		t.Errorf("the note composer does not address the five seats:\n%s", plain(m))
 	}
 }
