@@ -263,7 +263,7 @@ func TestCouncilExportAndNote(t *testing.T) {
 	}
 	m, _ = m.Update(msg)
 	m, _ = press(m, "i")
-	if !strings.Contains(plain(m), "Steering note to the 5 seats") {
+	if view := plain(m); !strings.Contains(view, "Steering note to the 5 seats") || !strings.Contains(view, "what the 5 seats should take into account") {
 		t.Errorf("the note composer does not address the five seats:\n%s", plain(m))
 	}
 }

@@ -27,6 +27,9 @@ func noteTitle(seats string) string {
 	return "Steering note to " + seats + " (from you, the host; it takes no turn)"
 }
 
+// notePlaceholder is the empty composer's hint.
+func notePlaceholder(seats string) string { return "what " + seats + " should take into account now" }
+
 // noteBox is the screen's composer for steering notes.
 type noteBox struct {
 	c       composer.Model
@@ -34,7 +37,7 @@ type noteBox struct {
 }
 
 func newNoteBox(dark bool) noteBox {
-	b := noteBox{c: composer.New("what both seats should take into account now")}
+	b := noteBox{c: composer.New(notePlaceholder("both seats"))}
 	b.c.SetDark(dark)
 	return b
 }
@@ -79,6 +82,7 @@ func (m *Model) openNote() tea.Cmd {
 		return nil
 	}
 	m.steer.c.SetMaxRows(max(min(composer.DefaultMaxRows, m.height/4), 1))
+	m.steer.c.SetPlaceholder(notePlaceholder(m.seatsWord()))
 	return m.steer.c.Open(noteTitle(m.seatsWord()))
 }
 
