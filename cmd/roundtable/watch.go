@@ -25,10 +25,17 @@ seat is doing (from server.log), and every message as it lands, rendered as
 Markdown. A room that does not exist yet is waited for.
 
 Keys: f follow, g/G top/bottom, s spec (once closed), e/E export Markdown/HTML
-to the working directory, y copy the transcript, i a steering note to both
+to the working directory, y copy the transcript, i a steering note to the
 seats (as roundtable note does), t take a free seat, ? help, q quit.
 
-Take a seat yourself with --take lead|peer (or t while a seat is free): the
+A council (a room of more than two seats) shows its turn order and who passed
+in the header, and its seats side by side, one column each, as the width
+allows; narrower, a list of the seats beside the column of the seat writing
+(or whose turn it is). v switches between the columns and one feed of every
+message; scrolling back or a search shows the feed, f follows again.
+
+Take a seat yourself with --take <seat> (lead, peer, or any seat of a council;
+or t while a seat is free): the
 seat is yours until you quit, and server.log says "agent=person", so every
 other watcher and roundtable seats show a person at the keyboard. On your turn
 a composer opens: enter posts under the seat's turn and budget rules,
@@ -54,7 +61,7 @@ streaming its words as they come, then the moderator's verdict; its header
 says "on host:port", and nothing that writes (r, R, i) is offered.
 
 Exit codes: 2 for a bad room name, a --cwd that is not an existing folder, a
---take seat that is taken, closed or not lead or peer, a --url that is not
+--take seat that is taken, closed or not one of the room's, a --url that is not
 http(s) or comes without a token or with --room, --cwd or --take, a
 --token-file others can read or that holds no token; 1 for a token the host
 refuses (wrong or revoked), a host that cannot be reached or that redirects
@@ -93,7 +100,7 @@ to another origin.`,
 	f := c.Flags()
 	f.String("room", "default", "room name (env ROUNDTABLE_ROOM)")
 	f.String("cwd", "", "folder holding .roundtable/; default: the working directory (env ROUNDTABLE_CWD)")
-	f.String("take", "", "play this seat yourself (lead or peer): a composer opens on your turn")
+	f.String("take", "", "play this seat yourself (lead, peer or a council's seat): a composer opens on your turn")
 	f.String("url", "", "watch a room that roundtable host serves at this URL (read-only)")
 	f.String("token", "", "the room's observer token, for --url; every user sees it in ps: prefer ROUNDTABLE_TOKEN or --token-file")
 	f.String("token-file", "", "a file holding the room's observer token, for --url; only you may read it (chmod 600)")

@@ -85,9 +85,10 @@ func agentsBySeat(msgs []room.Message) map[string][]string {
 	return out
 }
 
-// mcpSeats says who sat where: the label each seat connected with in
-// server.log, then any other label its messages carry.
-func mcpSeats(logSeats []room.SeatInfo, msgs []room.Message, classes *classMap) []seatLine {
+// mcpSeats says who sat where, for each of the room's seats (and anyone
+// else who posted): the label each seat connected with in server.log, then
+// any other label its messages carry.
+func mcpSeats(seats []string, logSeats []room.SeatInfo, msgs []room.Message, classes *classMap) []seatLine {
 	fromMsgs := agentsBySeat(msgs)
 	seen := map[string]bool{}
 	var out []seatLine
@@ -107,18 +108,27 @@ func mcpSeats(logSeats []room.SeatInfo, msgs []room.Message, classes *classMap) 
 		}
 		out = append(out, line)
 	}
-	for _, s := range logSeats {
-		var labels []string
+	logLabels := func(s room.SeatInfo) []string {
 		if a := oneLine(s.Agent); a != "" {
-			labels = append(labels, a)
+			return []string{a}
 		}
-		if len(labels) == 0 && len(fromMsgs[s.Seat]) == 0 && s.Seat != room.SeatLead && s.Seat != room.SeatPeer {
+		return nil
+	}
+	for _, seat := range seats { // every seat of the room in its order, a council's too
+		var labels []string
+		for _, s := range logSeats {
+			if s.Seat == seat {
+				labels = logLabels(s)
+			}
+		}
+		add(seat, labels)
+	}
+	for _, s := range logSeats {
+		labels := logLabels(s)
+		if len(labels) == 0 && len(fromMsgs[s.Seat]) == 0 {
 			continue // a stranger in the log that never said anything
 		}
 		add(s.Seat, labels)
-	}
-	for _, seat := range []string{room.SeatLead, room.SeatPeer} {
-		add(seat, nil)
 	}
 	for i := range msgs {
 		add(msgs[i].Seat, nil)

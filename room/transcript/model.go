@@ -116,7 +116,7 @@ func build(r *room.Room, st room.State, logSeats []room.SeatInfo) *doc {
 		d.Mode = "MCP room"
 		d.Rounds = roundsOf(st.Round, cfg.Budget)
 		d.Groups = mcpGroups(st.Messages, entries)
-		d.Seats = mcpSeats(logSeats, st.Messages, classes)
+		d.Seats = mcpSeats(cfg.Seats(), logSeats, st.Messages, classes)
 	}
 	mergeNotes(d, st.Notes, layout)
 	d.Duration = duration(st.Messages)

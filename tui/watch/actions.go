@@ -53,6 +53,7 @@ func (m *Model) syncKeys() {
 	} else {
 		m.keys.Spec.SetHelp("s", "spec")
 	}
+	m.syncColumnsKey()
 	m.syncFind()
 	m.syncTakeKeys()
 	m.syncNoteKeys()
@@ -97,6 +98,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return transfer.Copy(m.id, m.room)
 	case key.Matches(msg, k.Follow):
 		m.list.setFollow(!m.list.follow)
+	case key.Matches(msg, k.Columns):
+		m.toggleColumns()
 	case key.Matches(msg, k.Note) || m.noteKeyRefused(msg):
 		return m.openNote()
 	default:

@@ -1,6 +1,8 @@
 // Package watch is the live room screen of "roundtable watch" (and of the
 // home screen's enter on an MCP room): a room's topic, budget, turn and
-// seats above, its messages in order as they land, its end below.
+// seats above, its messages in order as they land, its end below. A
+// council (an MCP room of more than two seats) shows its turn order and
+// who passed in the header, and its seats side by side (columns.go).
 //
 // Nothing in Update or View touches the disk. The room's Notifier
 // (room.Watch) wakes a command that reads the new state and renders new

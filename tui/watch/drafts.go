@@ -43,6 +43,12 @@ func draftsCmd(id int64, s *session, r *room.Room, sig string) tea.Cmd {
 						md.Render(d.Text, width)
 					}
 				}
+				if width := int(s.colWidth.Load()); md != nil && width > 0 {
+					for _, d := range ds { // as a council's column draws it
+						_, text := draftKind(d.Text)
+						md.Render(text, width)
+					}
+				}
 				return draftsMsg{id: id, drafts: ds, sig: now}
 			}
 			if !s.wait(next) {
@@ -85,6 +91,7 @@ func (l *msgList) setDrafts(ds []room.Draft) {
 		old[it.key] = it.draft.Text
 	}
 	l.drafts = ds
+	l.gen++
 	l.items = append(l.items[:l.base], l.draftItems()...)
 	for _, it := range l.items[l.base:] {
 		if text, ok := old[it.key]; !ok || text != it.draft.Text {

@@ -27,7 +27,10 @@ type session struct {
 	// new messages as Update will want them.
 	bodyWidth  atomic.Int64
 	bodyHeight atomic.Int64
-	md         atomic.Pointer[mdrender.Renderer]
+	// colWidth is a council's column text width, 0 for a room of two
+	// seats: new messages are rendered at it too.
+	colWidth atomic.Int64
+	md       atomic.Pointer[mdrender.Renderer]
 
 	mu       sync.Mutex
 	closed   bool
@@ -192,8 +195,17 @@ const prerenderMax = 64
 // first, until they fill the screen or one is already cached, so that Update
 // finds them in the cache.
 func prerender(s *session, msgs []room.Message) {
+	h := int(s.bodyHeight.Load())
+	prerenderAt(s, msgs, int(s.bodyWidth.Load()), h)
+	if cw := int(s.colWidth.Load()); cw > 0 {
+		prerenderAt(s, msgs, cw, h)
+	}
+}
+
+// prerenderAt renders the newest messages at width w until they fill h
+// lines.
+func prerenderAt(s *session, msgs []room.Message, w, h int) {
 	md := s.renderer()
-	w, h := int(s.bodyWidth.Load()), int(s.bodyHeight.Load())
 	if md == nil || w <= 0 {
 		return
 	}

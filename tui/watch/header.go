@@ -28,9 +28,13 @@ func (m *Model) headerLines() []string {
 		}
 		out = append(out, xansi.Truncate(s.Title.Render(topic), w, "…"))
 		out = append(out, wrapSegments(m.roomSegments(), s.Faint.Render(" · "), w)...)
-		if m.cfg.IsDebate() {
+		switch {
+		case m.cfg.IsDebate():
 			out = append(out, wrapSegments(m.personaSegments(), "  ", w)...)
-		} else {
+		case m.council():
+			out = append(out, m.orderLines(w)...)
+			out = append(out, m.seatLines(w)...)
+		default:
 			out = append(out, m.seatLines(w)...)
 		}
 	default:
@@ -52,6 +56,8 @@ func (m *Model) roomSegments() []string {
 	if m.cfg.IsDebate() {
 		segs = append(segs, s.Muted.Render("persona debate"))
 		used, limit, unit = maxRound(m.st.Messages), m.cfg.Rounds, "rounds"
+	} else if m.council() {
+		segs = append(segs, s.Muted.Render(fmt.Sprintf("MCP council of %d seats", len(m.seatOrder()))))
 	} else {
 		segs = append(segs, s.Muted.Render("MCP room"))
 	}
@@ -174,6 +180,9 @@ func untilChange(d time.Duration) time.Duration {
 func (m *Model) seatLines(w int) []string {
 	s := m.styles
 	seats := m.seats
+	if m.council() {
+		seats = m.councilSeats()
+	}
 	if len(seats) == 0 {
 		seats = []room.SeatInfo{{Seat: room.SeatLead, State: room.StateAbsent}, {Seat: room.SeatPeer, State: room.StateAbsent}}
 	}

@@ -19,14 +19,17 @@ type KeyMap struct {
 	Top          key.Binding
 	Bottom       key.Binding
 	Follow       key.Binding
-	Spec         key.Binding
-	Back         key.Binding
-	ExportMD     key.Binding
-	ExportHTML   key.Binding
-	Copy         key.Binding
-	Note         key.Binding // a steering note to both seats (note.go)
-	Help         key.Binding
-	Quit         key.Binding
+	// Columns switches a council between its seats' columns and the one
+	// feed (columns.go); off in a room of two seats.
+	Columns    key.Binding
+	Spec       key.Binding
+	Back       key.Binding
+	ExportMD   key.Binding
+	ExportHTML key.Binding
+	Copy       key.Binding
+	Note       key.Binding // a steering note to both seats (note.go)
+	Help       key.Binding
+	Quit       key.Binding
 	// Search opens the find prompt; NextMatch and PrevMatch move between
 	// its matches (search.go). Palette lists every key (ctrl+p).
 	Search    key.Binding
@@ -55,6 +58,7 @@ func DefaultKeyMap() KeyMap {
 		Top:          keys.Top("top"),
 		Bottom:       keys.Bottom("bottom"),
 		Follow:       key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow")),
+		Columns:      key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "one feed"), key.WithDisabled()),
 		Spec:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "spec")),
 		Back:         key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		ExportMD:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export md")),
@@ -76,14 +80,14 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp is the one-line help under the screen.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Note, k.Take, k.WriteSpec, k.CloseRoom, k.Follow, k.Spec, k.Back, k.ExportMD, k.ExportHTML, k.Copy, k.Search, k.Help, k.Quit}
+	return []key.Binding{k.Note, k.Take, k.WriteSpec, k.CloseRoom, k.Follow, k.Columns, k.Spec, k.Back, k.ExportMD, k.ExportHTML, k.Copy, k.Search, k.Help, k.Quit}
 }
 
 // FullHelp is the help shown with ?.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown},
-		{k.Top, k.Bottom, k.Follow},
+		{k.Top, k.Bottom, k.Follow, k.Columns},
 		{k.Spec, k.Back, k.ExportMD, k.ExportHTML, k.Copy, k.Note},
 		{k.Search, k.NextMatch, k.PrevMatch, k.Palette},
 		{k.Take, k.WriteSpec, k.CloseRoom},

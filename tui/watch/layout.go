@@ -32,6 +32,8 @@ func (m *Model) layout() {
 		m.body = m.centered(h, m.waitingLines())
 	case m.showSpec:
 		m.body = m.specBody(h)
+	case m.showColumns():
+		m.body = m.columnsBody(h)
 	case len(m.list.items) == 0:
 		m.body = m.centered(h, m.emptyLines())
 	default:
@@ -234,6 +236,9 @@ func (m *Model) position() string {
 		return fmt.Sprintf("spec %d%%", int(m.spec.ScrollPercent()*100))
 	case m.list.base == 0:
 		return ""
+	case m.showColumns():
+		n := m.list.base // the columns show the newest
+		return m.positionText(n, n, n)
 	}
 	return m.positionText(m.list.shownRange())
 }

@@ -42,6 +42,7 @@ type msgList struct {
 	lines  map[string][]string // rendered items at width
 
 	msgs, skips, notes int // counts behind items, to skip needless rebuilds
+	gen                int // counts changes to items (the council's columns follow it)
 
 	follow bool
 	top    pos // first line shown (kept up to date while following too)
@@ -109,6 +110,7 @@ func (l *msgList) setState(st room.State, r *room.Room) {
 		topKey = l.items[l.top.item].key
 	}
 	l.msgs, l.skips, l.notes = len(st.Messages), len(st.Skipped), len(st.Notes)
+	l.gen++
 	l.items = buildItems(st, l.cfg.IsDebate(), r)
 	l.base = len(l.items)
 	l.lastAt = lastBySeat(st.Messages)

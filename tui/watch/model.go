@@ -107,7 +107,8 @@ type Model struct {
 	specPath string
 	specErr  string
 
-	find *finder // search.go
+	cols councilCols // a council's seats side by side (columns.go)
+	find *finder     // search.go
 	// take is a seat a person plays from this screen (take.go).
 	take  takeState
 	steer noteBox // the steering note composer (note.go)
@@ -336,6 +337,7 @@ func (m *Model) opened(msg openedMsg) tea.Cmd {
 	m.cfg = msg.r.Config()
 	m.now = m.opts.Now()
 	m.list.setRoom(m.cfg)
+	m.storeColumnWidth()
 	m.refreshProcs()
 	m.applyState(msg.st, msg.err)
 	if msg.from == phaseWaiting {
@@ -427,6 +429,7 @@ func (m *Model) resize(w, h int) tea.Cmd {
 	m.help.SetWidth(w)
 	m.list.setWidth(w)
 	m.sess.bodyWidth.Store(int64(m.list.bodyWidth()))
+	m.storeColumnWidth()
 	return m.reloadSpec()
 }
 

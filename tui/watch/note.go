@@ -21,8 +21,14 @@ import (
 // show in the feed as host bands, where they were given. The note is
 // written in a command, off the Update loop.
 
-// noteTitle heads the composer.
-const noteTitle = "Steering note to both seats (from you, the host; it takes no turn)"
+// noteTitle heads the composer: to both seats, or to every seat of a
+// council.
+func noteTitle(seats string) string {
+	return "Steering note to " + seats + " (from you, the host; it takes no turn)"
+}
+
+// notePlaceholder is the empty composer's hint.
+func notePlaceholder(seats string) string { return "what " + seats + " should take into account now" }
 
 // noteBox is the screen's composer for steering notes.
 type noteBox struct {
@@ -31,7 +37,7 @@ type noteBox struct {
 }
 
 func newNoteBox(dark bool) noteBox {
-	b := noteBox{c: composer.New("what both seats should take into account now")}
+	b := noteBox{c: composer.New(notePlaceholder("both seats"))}
 	b.c.SetDark(dark)
 	return b
 }
@@ -76,7 +82,8 @@ func (m *Model) openNote() tea.Cmd {
 		return nil
 	}
 	m.steer.c.SetMaxRows(max(min(composer.DefaultMaxRows, m.height/4), 1))
-	return m.steer.c.Open(noteTitle)
+	m.steer.c.SetPlaceholder(notePlaceholder(m.seatsWord()))
+	return m.steer.c.Open(noteTitle(m.seatsWord()))
 }
 
 // noteUpdate runs before the screen's own Update. While the composer is
@@ -136,7 +143,7 @@ func (m *Model) noteResult(res composer.Result) tea.Cmd {
 func (m *Model) noteSent(msg noteSentMsg) {
 	m.steer.sending = false
 	if msg.err == nil {
-		m.setStatus(fmt.Sprintf("note %d sent: both seats get it with their next read_room or wait_for_message", msg.note.Seq), true)
+		m.setStatus(fmt.Sprintf("note %d sent: %s get it with their next read_room or wait_for_message", msg.note.Seq, m.seatsWord()), true)
 		m.list.toBottom()
 		return
 	}
@@ -222,12 +229,12 @@ func itemSeq(it item) int {
 }
 
 // noteFrom names who gave a note, for its band.
-func noteFrom(n *room.Note) string {
+func noteFrom(n *room.Note, seats string) string {
 	switch n.From {
 	case room.NoteFromUser:
 		return "you (the user) · note to the panel"
 	case room.NoteFromHost, "":
-		return "host · steering note to both seats"
+		return "host · steering note to " + seats
 	default:
 		return mdrender.Inline(n.From) + " · note"
 	}
@@ -237,7 +244,7 @@ func noteFrom(n *room.Note) string {
 // host, the text behind a heavy bar, a closing rule.
 func (l *msgList) renderNote(n *room.Note) []string {
 	band := l.styles.Title
-	label := " " + noteFrom(n) + " "
+	label := " " + noteFrom(n, seatsWord(l.cfg)) + " "
 	stamp := fmt.Sprintf(" note %d · %s ", n.Seq, l.noteClock(n))
 	fill := l.width - 2 - xansi.StringWidth(label) - xansi.StringWidth(stamp) - 2
 	var top string

@@ -2,6 +2,7 @@ package watch
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
@@ -35,7 +36,7 @@ func (m *Model) seatState(si room.SeatInfo) string {
 	case room.StateNotStarted:
 		return s.Warning.Render("connected but never started: it has not been given its brief") + ago(" · ")
 	case room.StateParked:
-		return s.Success.Render(withDur("parked", dur)) + s.Muted.Render(", listening for the "+otherSeatName(si.Seat))
+		return s.Success.Render(withDur("parked", dur)) + s.Muted.Render(", listening for "+m.waitsFor(si.Seat))
 	case room.StateThinking:
 		return m.thinkingState(si, dur) + lastCall()
 	case room.StateActive:
@@ -88,25 +89,31 @@ func otherSeatName(seat string) string {
 	return room.SeatLead
 }
 
-// seatsGone reports an open MCP room whose lead and peer have both
-// disconnected: nobody is left to carry it on.
+// seatsGone reports an open MCP room whose seats (lead and peer, or every
+// seat of a council) have all disconnected: nobody is left to carry it on.
 func (m *Model) seatsGone() bool {
 	if m.phase != phaseLive || m.cfg.IsDebate() || m.st.Closed != nil {
 		return false
 	}
+	seats := m.seatOrder()
 	gone := 0
 	for _, si := range m.seats {
-		if (si.Seat == room.SeatLead || si.Seat == room.SeatPeer) && si.State == room.StateDisconnected {
+		if slices.Contains(seats, si.Seat) && si.State == room.StateDisconnected {
 			gone++
 		}
 	}
-	return gone == 2
+	return gone == len(seats)
 }
 
 // seatsGoneText is the banner of such a room: what happened and how to go
 // on.
 func (m *Model) seatsGoneText() string {
 	name := mdrender.Inline(m.opts.Room)
+	if m.council() {
+		return fmt.Sprintf("ALL %d SEATS HAVE DISCONNECTED · the room is still open · restart the agents "+
+			"(their roundtable entries for room %s, one per seat) and ask each to carry on; "+
+			"the transcript is kept", len(m.seatOrder()), name)
+	}
 	return fmt.Sprintf("BOTH SEATS HAVE DISCONNECTED · the room is still open · restart both agents "+
 		"(their roundtable entries for room %s, lead and peer) and ask each to carry on; "+
 		"the transcript is kept", name)

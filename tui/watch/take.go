@@ -1,7 +1,7 @@
 package watch
 
-// A person takes a seat: `roundtable watch --take lead|peer`, or t while a
-// seat is free. The screen then holds the seat (room.Person: the seat's
+// A person takes a seat: `roundtable watch --take <seat>` (lead, peer, or
+// any seat of a council), or t while a seat is free. The screen then holds the seat (room.Person: the seat's
 // lock and server.log's connect line), opens the composer by itself on the
 // seat's turn, posts through the store under the seat's rules, shows the
 // draft to every other watcher while the person writes, and, for the
@@ -66,7 +66,7 @@ type takeState struct {
 	dark   bool
 
 	busy         string // what is being done in a command ("posting"); "": nothing
-	choosing     bool   // t with both seats free: l or p picks one
+	choosing     bool   // t with several seats free: l or p (a council: the seat's number) picks one
 	confirmClose bool   // C pressed: y closes
 	openedAt     int    // messages in the room when the composer last opened by itself; -1: never
 	draftDue     bool   // a draft tick is pending
@@ -123,15 +123,16 @@ type (
 // room must exist. A refusal names who holds the seat. The returned
 // Person is handed to the screen in Options and given up by Close.
 func TakeSeat(cwd, name, seat string) (*room.Person, error) {
-	if err := room.ValidateSeat(seat); err != nil {
-		return nil, fmt.Errorf("--take %s: %w; give lead or peer", seat, err)
-	}
 	r, err := room.Open(cwd, name)
 	if errors.Is(err, room.ErrNoRoom) {
 		return nil, fmt.Errorf("no room %q to take a seat in; start it with roundtable seed --room %s --topic \"...\" (or an agent's seat server) first", name, name)
 	}
 	if err != nil {
 		return nil, err
+	}
+	if cfg := r.Config(); !cfg.IsDebate() && !cfg.HasSeat(seat) {
+		return nil, fmt.Errorf("--take %s: %w: room %s has no such seat; give one of its seats: %s",
+			mdrender.Inline(seat), room.ErrBadSeat, name, strings.Join(cfg.Seats(), ", "))
 	}
 	p, err := r.TakeSeatAsPerson(seat)
 	switch {
@@ -162,7 +163,7 @@ func tookStatus(seat string) string {
 // freeSeats are the seats server.log shows nobody in.
 func (m *Model) freeSeats() []string {
 	var free []string
-	for _, seat := range []string{room.SeatLead, room.SeatPeer} {
+	for _, seat := range m.seatOrder() {
 		si := room.SeatInfo{Seat: seat, State: room.StateAbsent}
 		for _, s := range m.seats {
 			if s.Seat == seat {
@@ -242,11 +243,8 @@ func (m *Model) takeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, false // the search prompt and the palette take the letters
 	case t.choosing:
 		t.choosing = false
-		switch msg.String() {
-		case "l":
-			return m.takeSeatCmd(room.SeatLead), true
-		case "p":
-			return m.takeSeatCmd(room.SeatPeer), true
+		if seat := m.chosenSeat(msg.String()); seat != "" {
+			return m.takeSeatCmd(seat), true
 		}
 		m.setStatus("no seat taken", true)
 		return nil, true
@@ -268,7 +266,7 @@ func (m *Model) takeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return m.takeSeatCmd(free[0]), true
 		}
 		t.choosing = true
-		m.setStatus("take which seat? l the lead · p the peer · any other key: none", true)
+		m.setStatus("take which seat? "+m.seatChoices(free)+" · any other key: none", true)
 		return nil, true
 	case key.Matches(msg, m.keys.WriteSpec):
 		t.busy = "writing the spec"
@@ -450,7 +448,7 @@ func draftCmd(p *room.Person, text string, started time.Time) tea.Cmd {
 func (m *Model) openComposer() tea.Cmd {
 	t := &m.take
 	p := t.person
-	kinds := room.KindsFor(p.Seat())
+	kinds := m.kindsFor(p.Seat())
 	t.turnTitle = fmt.Sprintf("Your turn as %s · round %d", p.Seat(), m.st.Round+boolInt(p.Seat() == room.SeatLead))
 	t.kinds = kinds
 	t.comp.SetPlaceholder(fmt.Sprintf("Write your post (Markdown). Start with /%s (or another kind) to choose its kind.", kinds[min(1, len(kinds)-1)]))

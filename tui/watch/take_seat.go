@@ -13,7 +13,7 @@ func (m *Model) personState(si room.SeatInfo) string {
 	case m.st.Turn == si.Seat:
 		txt = s.Text.Render("at the keyboard") + s.Muted.Render(", its turn to write")
 	default:
-		txt = s.Success.Render("at the keyboard") + s.Muted.Render(", waiting for the "+otherSeatName(si.Seat))
+		txt = s.Success.Render("at the keyboard") + s.Muted.Render(", waiting for "+m.waitsFor(si.Seat))
 	}
 	if p := m.take.person; p != nil && p.Seat() == si.Seat {
 		txt += s.Strong.Render(" · you")

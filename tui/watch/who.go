@@ -68,7 +68,7 @@ func (m *Model) refreshProcs() {
 	if m.opts.Seats == nil {
 		return
 	}
-	for _, seat := range []string{room.SeatLead, room.SeatPeer} {
+	for _, seat := range m.seatOrder() {
 		if st, ok := m.opts.Seats.Lookup(m.opts.Room, seat); ok {
 			if m.procs == nil {
 				m.procs = map[string]seatproc.Status{}
