@@ -238,15 +238,15 @@ func writeCouncilSetup(w io.Writer, c Council, res room.SeedResult, cwd, exe str
 	}
 	fmt.Fprintf(w, "Council %s: %s\n", c.Room, strings.Join(c.SeatNames(), " → "))
 	for _, s := range c.Seats {
-		switch {
-		case s.Mind == MindMCP:
+		switch s.Mind {
+		case MindMCP:
 			fmt.Fprintf(w, "  %s: an MCP agent you start. Give it this server, then its prompt:\n", s.Name)
 			fmt.Fprintf(w, "    claude mcp add roundtable-%s -- %s --room %s --seat %s --cwd %s\n", room.SeatFile(s.Name), exe, c.Room, shellQuote(s.Name), shellQuote(cwd))
 			fmt.Fprintf(w, "    codex mcp add roundtable-%s -- %s --room %s --seat %s --cwd %s\n", room.SeatFile(s.Name), exe, c.Room, shellQuote(s.Name), shellQuote(cwd))
 			if p := prompt(s.Name); p != "" {
 				fmt.Fprintf(w, "    prompt: %s\n", p)
 			}
-		case s.Mind == MindPerson:
+		case MindPerson:
 			fmt.Fprintf(w, "  %s: you, at the keyboard: %s watch --room %s --take %s --cwd %s\n", s.Name, exe, c.Room, shellQuote(s.Name), shellQuote(cwd))
 		default:
 			fmt.Fprintf(w, "  %s: played here by %s\n", s.Name, s.Mind)
