@@ -39,6 +39,7 @@ func (m *Model) syncKeys() {
 	m.keys.ExportMD.SetEnabled(live)
 	m.keys.ExportHTML.SetEnabled(live)
 	m.keys.Copy.SetEnabled(live)
+	m.keys.Verdict.SetEnabled(live && !m.cfg.IsDebate() && len(m.st.Messages) > 0)
 	m.keys.Follow.SetEnabled(live && !m.showSpec)
 	for _, b := range []*key.Binding{&m.keys.Up, &m.keys.Down, &m.keys.PageUp, &m.keys.PageDown, &m.keys.HalfPageUp, &m.keys.HalfPageDown, &m.keys.Top, &m.keys.Bottom} {
 		b.SetEnabled(live)
@@ -96,6 +97,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return transfer.Export(m.id, m.room, m.opts.ExportDir, true)
 	case key.Matches(msg, k.Copy):
 		return transfer.Copy(m.id, m.room)
+	case key.Matches(msg, k.Verdict):
+		m.setStatus("asking the moderator for a verdict on the room…", true)
+		return askVerdict(m.id, m.room)
 	case key.Matches(msg, k.Follow):
 		m.list.setFollow(!m.list.follow)
 	case key.Matches(msg, k.Columns):

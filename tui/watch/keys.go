@@ -28,6 +28,7 @@ type KeyMap struct {
 	ExportHTML key.Binding
 	Copy       key.Binding
 	Note       key.Binding // a steering note to both seats (note.go)
+	Verdict    key.Binding // the moderator's verdict on the room (verdict.go)
 	Help       key.Binding
 	Quit       key.Binding
 	// Search opens the find prompt; NextMatch and PrevMatch move between
@@ -65,6 +66,7 @@ func DefaultKeyMap() KeyMap {
 		ExportHTML:   key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "export html")),
 		Copy:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
 		Note:         key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "note to seats")),
+		Verdict:      key.NewBinding(key.WithKeys("V"), key.WithHelp("V", "verdict")),
 		Help:         keys.Help(),
 		Quit:         keys.Quit(),
 		ForceQuit:    key.NewBinding(key.WithKeys("ctrl+c")),
@@ -90,7 +92,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Top, k.Bottom, k.Follow, k.Columns},
 		{k.Spec, k.Back, k.ExportMD, k.ExportHTML, k.Copy, k.Note},
 		{k.Search, k.NextMatch, k.PrevMatch, k.Palette},
-		{k.Take, k.WriteSpec, k.CloseRoom},
+		{k.Take, k.WriteSpec, k.CloseRoom, k.Verdict},
 		{k.Help, k.Quit},
 	}
 }

@@ -316,6 +316,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.ID == m.id {
 			m.exported(msg)
 		}
+	case verdictMsg:
+		if msg.id == m.id {
+			m.verdictDone(msg)
+		}
 	case transfer.CopiedMsg:
 		if msg.ID == m.id {
 			cmd = m.copied(msg)

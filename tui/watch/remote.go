@@ -140,6 +140,7 @@ func (m *Model) syncRemoteKeys() {
 	m.keys.Take.SetEnabled(false)
 	m.keys.WriteSpec.SetEnabled(false)
 	m.keys.CloseRoom.SetEnabled(false)
+	m.keys.Verdict.SetEnabled(false) // it would be saved in the mirror, a temporary folder
 }
 
 // remoteKey answers, on a remote screen, the keys that would write: they
