@@ -28,7 +28,7 @@ type seatFlags struct {
 func addServeFlags(c *cobra.Command) {
 	f := c.Flags()
 	f.String("room", "default", "room name (env ROUNDTABLE_ROOM)")
-	f.String("seat", "lead", "seat to hold: lead or peer (env ROUNDTABLE_SEAT)")
+	f.String("seat", "lead", "seat to hold: lead, peer, or a seat of a council (roundtable seed --seats) (env ROUNDTABLE_SEAT)")
 	f.String("agent", "", "agent label shown to the other seat; default: the seat (env ROUNDTABLE_AGENT)")
 	f.String("topic", "", "topic, used when this process creates the room (env ROUNDTABLE_TOPIC)")
 	f.Var(newIntFlag(new(int), 12, "budget", 1, 0), "budget", "rounds: lead posts allowed, used when this process creates the room (env ROUNDTABLE_BUDGET)")
@@ -81,8 +81,11 @@ func readSeatFlags(c *cobra.Command) (seatFlags, error) {
 		return sf, usageError("--topic is %d KiB, over the %d KiB limit: state the decision in a paragraph and put the details in the brief", (len(sf.topic)+1023)>>10, room.MaxTopicBytes>>10)
 	}
 	if f.Lookup("seat") != nil {
-		if err := room.ValidateSeat(sf.seat); err != nil {
+		if err := mcpserver.ValidateSeat(sf.seat); err != nil {
 			return sf, asUsage(err)
+		}
+		if err := councilSeat(sf); err != nil {
+			return sf, err
 		}
 	}
 	if sf.cwd != "" {
@@ -221,6 +224,26 @@ error), pid, last_tool and last_at (of the current connection).`,
 	f.String("room", "default", "room name (env ROUNDTABLE_ROOM)")
 	f.String("cwd", "", "folder holding .roundtable/; default: the working directory (env ROUNDTABLE_CWD)")
 	return c
+}
+
+// councilSeat checks, before anything is served, a seat other than the
+// lead and the peer: it is a council's, so its room must exist (only
+// roundtable seed makes a council) and have it. It creates nothing.
+func councilSeat(sf seatFlags) error {
+	if sf.seat == room.SeatLead || sf.seat == room.SeatPeer {
+		return nil
+	}
+	r, err := room.Open(sf.cwd, sf.room)
+	if errors.Is(err, room.ErrNoRoom) {
+		return usageError("--seat %s: room %s does not exist; a seat other than lead or peer is a council's: create it first with roundtable seed --room %s --topic ... --seats lead,%s,...", sf.seat, sf.room, sf.room, sf.seat)
+	}
+	if err != nil {
+		return err
+	}
+	if err := r.Config().CheckSeat(sf.seat); err != nil {
+		return usageError("--seat %s: %v; hold one of its seats", sf.seat, err)
+	}
+	return nil
 }
 
 // seatList reads --seats: names separated by commas, each trimmed of
