@@ -516,13 +516,19 @@ func TestCouncilOverHost(t *testing.T) {
 	h := startHost(t, "--room", "hosted", "--cwd", cwd)
 	lead := connectHTTP(t, h.url, toks["lead"], protoLegacy)
 	critic := connectHTTP(t, h.url, toks["critic"], protoModern)
+	observer := connectHTTP(t, h.url, toks[room.GrantObserver], protoLegacy)
 	wait := critic.callAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
+	// An observer takes no turn: it wakes for every seat's message.
+	watching := observer.callAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
 	if r := lead.call("post", map[string]any{"text": "The brief.", "kind": "brief"}); r.isError {
 		t.Fatalf("the lead over HTTP: %s", r.text)
 	}
 	woke := <-wait
 	if woke.json["you_are"] != "critic" || woke.json["your_turn"] != true || !slices.Equal(sdkSeqs(woke), []int{1}) || len(strs(woke.json["seats"])) != 3 {
 		t.Fatalf("the critic over HTTP woke with %s", short(woke.text))
+	}
+	if r := <-watching; !slices.Equal(sdkSeqs(r), []int{1}) || len(strs(r.json["seats"])) != 3 {
+		t.Fatalf("the observer of a council woke with %s", short(r.text))
 	}
 	if r := critic.call("post", map[string]any{"kind": "pass"}); r.isError || r.json["turn"] != "security" {
 		t.Fatalf("the critic's pass over HTTP: %s", r.text)

@@ -19,7 +19,8 @@
 //     store's refusal for the agent (refusals.go);
 //   - a council: the seat is checked against the room (lazy.go
 //     openRoomLocked; the CLI checks it before serving), wait_for_message
-//     parks until this seat's turn and hands over every other seat's
+//     parks until this seat's turn (a host's observer takes no turn and
+//     wakes for every message) and hands over every other seat's
 //     message since it last read (handlers.go fromOther), replies add
 //     seats and passed and room_status holders (handlers.go status), the
 //     tools say "the other seats" (tools.go; a lead or peer learns it holds

@@ -66,6 +66,13 @@ func (s *Seat) council() bool {
 	return true
 }
 
+// takesTurns reports whether the seat is a council's seat that waits for
+// its turn: a council seat, not a host's observer (who reads every seat's
+// messages as they come).
+func (s *Seat) takesTurns() bool {
+	return s.opt.Seat != room.GrantObserver && s.council()
+}
+
 // holder is one seat in a council's room_status: who holds it and what it
 // is doing, as server.log and the seat's lock say (room.ReadSeats).
 type holder struct {
@@ -123,7 +130,7 @@ func (s *Seat) roomStatus(context.Context, mcp.CallToolRequest) (*mcp.CallToolRe
 	if err != nil {
 		return fault(err)
 	}
-	if s.council() && s.opt.Seat != room.GrantObserver {
+	if s.takesTurns() {
 		return reply(merge(map[string]any{"holders": s.holders(st)}, s.status(st)))
 	}
 	return reply(s.status(st))
@@ -236,7 +243,7 @@ func (s *Seat) waitForMessage(ctx context.Context, req mcp.CallToolRequest) (*mc
 	}
 	var fresh []room.Message
 	var notes []room.Note
-	council := s.council()
+	council := s.takesTurns()
 	st, why, err := room.Park(ctx, s.notifier, s.state, func(st room.State) bool {
 		fresh = s.unread(st)
 		if st.Closed != nil {
@@ -283,7 +290,7 @@ func (s *Seat) waitForMessage(ctx context.Context, req mcp.CallToolRequest) (*mc
 
 // parkedMessage is a parked wait's progress message.
 func (s *Seat) parkedMessage(waited time.Duration) string {
-	if s.council() {
+	if s.takesTurns() {
 		return fmt.Sprintf("parked %s, waiting for your turn", waited)
 	}
 	return fmt.Sprintf("parked %s, listening for the %s", waited, otherSeat(s.opt.Seat))

@@ -155,7 +155,7 @@ func (s *Seat) MCPServer() *server.MCPServer {
 		// after the tools were registered: it lists the council's
 		// descriptions.
 		var council map[string]mcp.Tool
-		if s.council() {
+		if s.takesTurns() {
 			council = map[string]mcp.Tool{}
 			for _, t := range s.tools() {
 				council[t.Tool.Name] = t.Tool

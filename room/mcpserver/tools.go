@@ -54,7 +54,7 @@ func (s *Seat) tools() []server.ServerTool {
 	waitTitle := "Wait for the " + other
 	textDesc := "What you want to say. Markdown; cite real file paths and line numbers."
 	specDesc := "The whole document, Markdown. Decision first, then reasoning, then the work as steps, then a Dissent section in the peer's own words."
-	if s.council() {
+	if s.takesTurns() {
 		postDesc = "Post your reply to the room when it is your turn. Disagree where you actually disagree: agreeing to be agreeable wastes the round. With nothing to add, pass: kind pass (the text may then be empty); a pass takes your turn."
 		if isLead {
 			postDesc = "Post to the room. Each post you make opens a round and uses one of the budget; then every other seat speaks in turn. Use it to set the brief, push back on the others, or ask a narrower question."
@@ -96,7 +96,7 @@ func (s *Seat) tools() []server.ServerTool {
 			Tool: mcp.NewTool("post",
 				mcp.WithDescription(postDesc),
 				mcp.WithString("text", mcp.Required(), mcp.Description(textDesc)),
-				mcp.WithString("kind", mcp.Description(kindDescription(s.opt.Seat, s.council()))),
+				mcp.WithString("kind", mcp.Description(kindDescription(s.opt.Seat, s.takesTurns()))),
 				annotated(appending, "Post to the room"),
 			),
 			Handler: s.post,
