@@ -1,8 +1,8 @@
 // Package mcpserver is the MCP stdio server of one seat of a room: the lead,
-// the peer, or any seat of a council (room.Config.IsCouncil). It exposes the tools of the original roundtable-mcp server
-// (room_status, read_room, wait_for_message, post, and for the lead
-// write_spec and close_room) with the same names, arguments and reply keys,
-// on top of the room store.
+// the peer, or any seat of a council (room.Config.IsCouncil). It exposes
+// the tools of the original roundtable-mcp server (room_status, read_room,
+// wait_for_message, post, and for the lead write_spec and close_room) with
+// the same names, arguments and reply keys, on top of the room store.
 //
 // wait_for_message parks on the store's change notification rather than
 // polling, so a seat wakes within milliseconds of the other seat's post.
