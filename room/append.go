@@ -53,14 +53,19 @@ func (r *Room) withLock(fn func() error) error {
 }
 
 // PostMessage appends a message from an MCP seat. Under the room lock it
-// refreshes the room, then enforces the rules: the room is open
-// (*ClosedError), it is the seat's turn (*NotYourTurnError), the lead has
-// rounds left (*BudgetSpentError), the text is non-empty (*EmptyError) and
-// within MaxTextBytes (*TooLargeError), and the kind is a short label
-// (*BadKindError, see ValidateKind). The returned State includes the new
-// message.
+// refreshes the room, then enforces the rules: the seat is one of the
+// room's (ErrBadSeat), the room is open (*ClosedError), it is the seat's
+// turn (*NotYourTurnError), the lead has rounds left (*BudgetSpentError),
+// the text is non-empty (*EmptyError; a council seat's pass, kind
+// KindPass, may be empty) and within MaxTextBytes (*TooLargeError), and the
+// kind is a short label (*BadKindError, see ValidateKind). The returned
+// State includes the new message.
 func (r *Room) PostMessage(p Post) (Message, State, error) {
-	if err := ValidateSeat(p.Seat); err != nil {
+	if r.cfg.IsDebate() {
+		if err := ValidateSeat(p.Seat); err != nil {
+			return Message{}, State{}, err
+		}
+	} else if err := r.checkSeat(p.Seat); err != nil {
 		return Message{}, State{}, err
 	}
 	p.Kind = strings.TrimSpace(p.Kind)
@@ -70,9 +75,17 @@ func (r *Room) PostMessage(p Post) (Message, State, error) {
 	if p.Kind == "" {
 		p.Kind = DefaultKind(p.Seat)
 	}
-	return r.appendChecked(p, func(st State) error {
+	pass := p.Kind == KindPass && r.cfg.IsCouncil()
+	if pass && strings.TrimSpace(p.Text) == "" {
+		p.Text = ""
+	}
+	return r.appendChecked(p, pass, func(st State) error {
 		if st.Turn != p.Seat {
-			return &NotYourTurnError{Seat: p.Seat, Turn: st.Turn}
+			last := ""
+			if n := len(st.Messages); n > 0 {
+				last = st.Messages[n-1].Seat
+			}
+			return &NotYourTurnError{Seat: p.Seat, Turn: st.Turn, Last: last}
 		}
 		if p.Seat == SeatLead && st.OutOfBudget {
 			return &BudgetSpentError{Round: st.Round, Budget: r.cfg.Budget}
@@ -84,12 +97,14 @@ func (r *Room) PostMessage(p Post) (Message, State, error) {
 // Record appends a finished debate turn (or the moderator's verdict). There
 // is no turn rule: the debate engine owns the order.
 func (r *Room) Record(p Post) (Message, error) {
-	m, _, err := r.appendChecked(p, func(State) error { return nil })
+	m, _, err := r.appendChecked(p, false, func(State) error { return nil })
 	return m, err
 }
 
-func (r *Room) appendChecked(p Post, check func(State) error) (Message, State, error) {
-	if strings.TrimSpace(p.Text) == "" {
+// appendChecked writes p as the next message once check passes under the
+// lock; mayBeEmpty lets a pass carry no text.
+func (r *Room) appendChecked(p Post, mayBeEmpty bool, check func(State) error) (Message, State, error) {
+	if strings.TrimSpace(p.Text) == "" && !mayBeEmpty {
 		return Message{}, State{}, &EmptyError{What: "message"}
 	}
 	if len(p.Text) > MaxTextBytes {

@@ -30,7 +30,18 @@
 // lead and the peer for an MCP room, unless room.json carries a "seats"
 // array (written only when the list is not that default, so the original
 // server's rooms stay byte for byte as they were); a debate room's
-// personas in speaking order, then "moderator". A seat's files are named
+// personas in speaking order, then "moderator". An MCP room with a "seats"
+// array is a council (Config.IsCouncil): 2 to 8 seats, "lead" first (it
+// opens every round, spends the budget, writes the spec and closes; Create
+// refuses any other first seat, and a seat named "observer", the host's
+// watch-only grant). Its turn order is the list (State.Seats): the seat
+// after the one that posted last, the lead after the last seat or when
+// nothing has been posted, so with the default seats it is the format's
+// rule; the budget still counts the lead's messages (rounds). A council
+// seat may pass its turn: a message of kind "pass" (KindPass), whose text
+// may be empty; State.Passed lists who passed since the lead's latest
+// message. Each seat's prompt is <SeatFile(seat)>.md in the room's folder
+// (PromptFile). A seat's files are named
 // by SeatFile: lead and peer as themselves, any other name as a slug and a
 // hash of it, so a persona's name never reaches the file system; the real
 // name is inside the file. Beside the original's files a room may hold:

@@ -31,10 +31,15 @@ var (
 type NotYourTurnError struct {
 	Seat string // who tried to post
 	Turn string // whose turn it is
+	Last string // who posted last; "" when nobody has
 }
 
 func (e *NotYourTurnError) Error() string {
-	return fmt.Sprintf("not your turn: the %s posted last, it is the %s's turn", e.Seat, e.Turn)
+	last := e.Last
+	if last == "" {
+		last = e.Seat
+	}
+	return fmt.Sprintf("not your turn: the %s posted last, it is the %s's turn", last, e.Turn)
 }
 
 // Unwrap makes errors.Is(err, ErrNotYourTurn) hold.

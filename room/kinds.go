@@ -20,20 +20,20 @@ var (
 	PeerKinds = []string{"answer", "objection", "proposal", "concession"}
 )
 
-// DefaultKind is the kind a seat's post gets when it names none.
+// DefaultKind is the kind a seat's post gets when it names none: the
+// lead's first kind for the lead, the peer's for every other seat (a
+// council's seats answer the lead as the peer does).
 func DefaultKind(seat string) string {
-	if seat == SeatPeer {
-		return PeerKinds[0]
-	}
-	return LeadKinds[0]
+	return KindsFor(seat)[0]
 }
 
-// KindsFor lists the kinds suggested to a seat.
+// KindsFor lists the kinds suggested to a seat: LeadKinds to the lead,
+// PeerKinds to any other.
 func KindsFor(seat string) []string {
-	if seat == SeatPeer {
-		return PeerKinds
+	if seat == SeatLead {
+		return LeadKinds
 	}
-	return LeadKinds
+	return PeerKinds
 }
 
 // ValidateKind accepts any kind that can be shown as a short label: valid

@@ -24,7 +24,8 @@ func ValidateName(name string) error {
 	return nil
 }
 
-// ValidateSeat checks an MCP seat name.
+// ValidateSeat checks a seat of a two-seat MCP room: lead or peer (a
+// council's seats are the room's to say: Config.CheckSeat).
 func ValidateSeat(seat string) error {
 	if seat != SeatLead && seat != SeatPeer {
 		return fmt.Errorf("%w: %q: the seat is lead or peer", ErrBadSeat, seat)

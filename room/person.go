@@ -88,7 +88,11 @@ type Person struct {
 // agent over MCP connected to whose process still runs (a *SeatTakenError
 // naming the agent). Then it logs the person's connect line.
 func (r *Room) TakeSeatAsPerson(seat string) (*Person, error) {
-	if err := ValidateSeat(seat); err != nil {
+	check := ValidateSeat
+	if r.cfg.IsCouncil() {
+		check = r.checkSeat // any seat of a council
+	}
+	if err := check(seat); err != nil {
 		return nil, err
 	}
 	if r.cfg.Mode != "" {

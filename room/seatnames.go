@@ -28,6 +28,19 @@ func DefaultSeats() []string { return []string{SeatLead, SeatPeer} }
 // maxSeatBytes bounds a seat's name.
 const maxSeatBytes = 256
 
+// A council is an MCP room of more than the default two seats (or of
+// other names): MinSeats to MaxSeats seats, the lead first. Its turn order
+// is its seats' order (State.Seats): the lead, then each other seat, one
+// round being every seat once.
+const (
+	MinSeats = 2
+	MaxSeats = 8
+)
+
+// KindPass is the kind of a post that passes the seat's turn: it takes the
+// turn, is a message (the transcript shows it), and may have no text.
+const KindPass = "pass"
+
 // Seats is the room's seats in order: see the comment above.
 func (c Config) Seats() []string {
 	if c.IsDebate() {
@@ -58,12 +71,42 @@ func (c Config) HasSeat(seat string) bool {
 	return slices.Contains(c.Seats(), seat)
 }
 
-// checkSeat refuses a seat that is not one of the room's (ErrBadSeat).
-func (r *Room) checkSeat(seat string) error {
-	if r.cfg.HasSeat(seat) {
+// IsCouncil reports whether the room is an MCP room whose seats are not the
+// default lead and peer: its room.json lists them.
+func (c Config) IsCouncil() bool { return !c.IsDebate() && len(c.SeatNames) > 0 }
+
+// TurnOrder is the order in which the seats of an MCP room take turns
+// (Seats); a debate's engine owns its order, and its state keeps the lead
+// and peer rule, so a debate room answers DefaultSeats.
+func (c Config) TurnOrder() []string {
+	if c.IsCouncil() {
+		return slices.Clone(c.SeatNames)
+	}
+	return DefaultSeats()
+}
+
+// CheckSeat refuses, with ErrBadSeat and a sentence naming the room's
+// seats, a seat that is not one of the room's.
+func (c Config) CheckSeat(seat string) error {
+	if c.HasSeat(seat) {
 		return nil
 	}
-	return fmt.Errorf("%w: %q is not a seat of room %s (its seats: %s)", ErrBadSeat, seat, r.cfg.Room, strings.Join(r.cfg.Seats(), ", "))
+	return fmt.Errorf("%w: %q is not a seat of room %s (its seats: %s)", ErrBadSeat, seat, c.Room, strings.Join(c.Seats(), ", "))
+}
+
+// ValidateSeatName checks that name can be a seat of some room: 1-256
+// bytes of UTF-8 text without control characters. Whether it is a seat of
+// a given room is the room's to say (Config.CheckSeat).
+func ValidateSeatName(name string) error {
+	if !validSeatName(name) {
+		return fmt.Errorf("%w: %q: a seat is 1-%d bytes of text without control characters", ErrBadSeat, name, maxSeatBytes)
+	}
+	return nil
+}
+
+// checkSeat refuses a seat that is not one of the room's (ErrBadSeat).
+func (r *Room) checkSeat(seat string) error {
+	return r.cfg.CheckSeat(seat)
 }
 
 // validSeatName reports whether name can be a seat at all: not empty,
@@ -101,6 +144,26 @@ func checkSeatList(seats []string) ([]string, error) {
 		seen[s] = true
 	}
 	return slices.Clone(seats), nil
+}
+
+// checkCouncil adds the rules of an MCP room's seats to checkSeatList's:
+// at most MaxSeats, the lead first (it briefs, spends the rounds, writes
+// the spec and closes), and no seat named "observer", the grant of a
+// host's watch-only token.
+func checkCouncil(seats []string) error {
+	if len(seats) == 0 {
+		return nil
+	}
+	if len(seats) > MaxSeats {
+		return fmt.Errorf("%w: a room has %d to %d seats, not %d", ErrBadSeat, MinSeats, MaxSeats, len(seats))
+	}
+	if seats[0] != SeatLead {
+		return fmt.Errorf("%w: the first seat is %q; the first seat of a room is %q, who briefs, spends the rounds, writes the spec and closes: list it first", ErrBadSeat, seats[0], SeatLead)
+	}
+	if slices.Contains(seats, GrantObserver) {
+		return fmt.Errorf("%w: %q names the host's watch-only token, not a seat: choose another name", ErrBadSeat, GrantObserver)
+	}
+	return nil
 }
 
 // SeatFile is the file name stem of seat's files (its draft, its lock):

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/roundtable-dev/roundtable/prompts"
 )
@@ -39,9 +41,12 @@ func (e *ClosedRoomError) Error() string {
 // Unwrap makes errors.Is(err, ErrClosed) hold.
 func (e *ClosedRoomError) Unwrap() error { return ErrClosed }
 
-// Seed creates the room (unless it exists) and writes lead.md and peer.md
-// into its folder, with the room's topic, spec and budget filled in. A
-// closed room is refused (*ClosedRoomError) and left as it is.
+// Seed creates the room (unless it exists) and writes a prompt for each of
+// its seats into its folder (PromptFile), with the room's topic, spec and
+// budget filled in: lead.md and peer.md for a two-seat room, as they have
+// always been; a council's seats get the council prompts, naming the seat,
+// the others and the turn order. A closed room is refused
+// (*ClosedRoomError) and left as it is.
 func Seed(cwd, name string, opt CreateOptions) (SeedResult, error) {
 	res, _, err := SeedNew(cwd, name, opt)
 	return res, err
@@ -63,20 +68,35 @@ func SeedNew(cwd, name string, opt CreateOptions) (SeedResult, bool, error) {
 		}
 	}
 	cfg := r.Config()
+	if !created && len(opt.Seats) > 0 && !cfg.IsDebate() && !slices.Equal(opt.Seats, cfg.Seats()) {
+		return SeedResult{}, false, fmt.Errorf("%w: room %s exists with the seats %s, not %s; a room's seats are set when it is created: choose a new name, such as %s",
+			ErrBadSeat, name, strings.Join(cfg.Seats(), ","), strings.Join(opt.Seats, ","), FreeName(r.cwd, name))
+	}
 	res := SeedResult{Room: cfg.Room, Dir: r.Dir(), Spec: cfg.Spec}
 	res.Prompts, err = writePrompts(r.Dir(), cfg)
 	return res, created, err
 }
 
-// writePrompts writes lead.md and peer.md for the room of cfg into dir.
+// PromptFile is the name of seat's prompt in the room's folder:
+// SeatFile(seat) + ".md" ("lead.md", "critic-1a2b3c4d.md").
+func PromptFile(seat string) string { return SeatFile(seat) + ".md" }
+
+// writePrompts writes the prompt of each seat of the room of cfg into dir.
 func writePrompts(dir string, cfg Config) ([]string, error) {
 	var out []string
-	for _, seat := range []string{SeatLead, SeatPeer} {
-		text, err := prompts.Seat(seat, prompts.SeatValues{Room: cfg.Room, Topic: cfg.Topic, Spec: cfg.Spec, Budget: cfg.Budget})
+	v := prompts.SeatValues{Room: cfg.Room, Topic: cfg.Topic, Spec: cfg.Spec, Budget: cfg.Budget}
+	for _, seat := range cfg.TurnOrder() {
+		var text string
+		var err error
+		if cfg.IsCouncil() {
+			text, err = prompts.CouncilSeat(seat, cfg.TurnOrder(), v)
+		} else {
+			text, err = prompts.Seat(seat, v)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("seat prompt %s: %w", seat, err)
 		}
-		p := filepath.Join(dir, seat+".md")
+		p := filepath.Join(dir, PromptFile(seat))
 		if err := writeAtomic(p, []byte(text)); err != nil {
 			return nil, fmt.Errorf("write %s: %w", p, err)
 		}
@@ -92,7 +112,10 @@ func writePrompts(dir string, cfg Config) ([]string, error) {
 // a note, another seat's lock or log) means someone else uses it, and it
 // stays. The .roundtable folder goes too when it then holds no room.
 func DiscardNew(r *Room, seat string) error {
-	own := map[string]bool{"room.json": true, "lead.md": true, "peer.md": true, ".lock": true, "messages": true, "seats": true}
+	own := map[string]bool{"room.json": true, ".lock": true, "messages": true, "seats": true}
+	for _, s := range r.cfg.TurnOrder() {
+		own[PromptFile(s)] = true
+	}
 	entries, err := os.ReadDir(r.dir)
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -58,10 +59,21 @@ type State struct {
 	// Notes are the room's notes (a person's words that take no turn),
 	// sorted by their own seq; shared, callers must not modify. They never
 	// count for Round, Turn or OutOfBudget.
-	Notes       []Note
-	Closed      *Closed
-	Round       int
-	Turn        string
+	Notes  []Note
+	Closed *Closed
+	// Round is the number of the lead's messages: the rounds spent.
+	Round int
+	// Turn is the seat whose turn it is: the seat after the one that
+	// posted last, in Seats' order; the lead when the last was the last
+	// seat, or when nothing (or a stranger) has posted.
+	Turn string
+	// Seats are the MCP room's seats in turn order (Config.TurnOrder):
+	// the lead first. A round is every seat once, starting with the lead.
+	Seats []string
+	// Passed are the seats whose post in the current round (from the
+	// lead's latest message on) has kind KindPass, in turn order; nil
+	// when none has.
+	Passed      []string
 	OutOfBudget bool
 	Skipped     []Skipped // every file skipped so far
 	NewSkipped  []Skipped // files skipped by this refresh
@@ -110,6 +122,8 @@ func Create(cwd, name string, opt CreateOptions) (r *Room, created bool, err err
 	}
 	if opt.Mode == ModeDebate {
 		seats = nil // a debate's personas are its seats
+	} else if err := checkCouncil(seats); err != nil {
+		return nil, false, err
 	}
 	cwd, err = ResolveDir(cwd)
 	if err != nil {
@@ -275,23 +289,41 @@ func (r *Room) stateLocked(fresh []Skipped) State {
 	if c, err := readClosed(r.dir); err == nil {
 		st.Closed = c
 	}
-	st.Round, st.Turn = derive(r.msgs)
+	st.Seats = r.cfg.TurnOrder()
+	st.Round, st.Turn, st.Passed = derive(r.msgs, st.Seats)
 	st.OutOfBudget = st.Round >= r.cfg.Budget
 	return st
 }
 
-// derive computes round (the number of lead messages) and whose turn it is.
-func derive(msgs []Message) (round int, turn string) {
+// derive computes round (the number of lead messages), whose turn it is
+// (the seat after the last message's in order, else the first) and which
+// seats passed since the lead's latest message. With the default seats
+// this is the format's rule: the peer after a lead post, else the lead.
+func derive(msgs []Message, order []string) (round int, turn string, passed []string) {
+	lastLead := -1
 	for i := range msgs {
 		if msgs[i].Seat == SeatLead {
 			round++
+			lastLead = i
 		}
 	}
-	turn = SeatLead
-	if n := len(msgs); n > 0 && msgs[n-1].Seat == SeatLead {
-		turn = SeatPeer
+	turn = order[0]
+	if n := len(msgs); n > 0 {
+		if i := slices.Index(order, msgs[n-1].Seat); i >= 0 && i+1 < len(order) {
+			turn = order[i+1]
+		}
 	}
-	return round, turn
+	if lastLead >= 0 {
+		for _, seat := range order {
+			for j := lastLead; j < len(msgs); j++ {
+				if msgs[j].Seat == seat && msgs[j].Kind == KindPass {
+					passed = append(passed, seat)
+					break
+				}
+			}
+		}
+	}
+	return round, turn, passed
 }
 
 // refreshLocked parses message files not seen before and returns the files

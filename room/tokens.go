@@ -36,12 +36,35 @@ func Grants() []string { return []string{GrantLead, GrantPeer, GrantObserver} }
 // HostGrants are the grants a room with this config is hosted with, in
 // the order they are shown: a persona debate has only the observer's (its
 // seats are its personas, played by the debate itself, so it is watched,
-// never joined); any other room has every grant.
+// never joined); a council has one per seat, in turn order, then the
+// observer's; any other room has every grant (Grants).
 func (c Config) HostGrants() []string {
 	if c.IsDebate() {
 		return []string{GrantObserver}
 	}
+	if c.IsCouncil() {
+		return append(c.Seats(), GrantObserver)
+	}
 	return Grants()
+}
+
+// tokenGrants are the grants a room's tokens.json may hold: a council's
+// (HostGrants), or lead, peer and observer for any other room (a debate's
+// file may name a seat's grant, which the host then refuses as
+// watch-only).
+func (c Config) tokenGrants() []string {
+	if c.IsCouncil() {
+		return c.HostGrants()
+	}
+	return Grants()
+}
+
+// NoGrantError says that room has no grant of that name, and which it has.
+func NoGrantError(cfg Config, grant string) error {
+	if cfg.IsDebate() {
+		return WatchOnlyError(cfg.Room, grant)
+	}
+	return fmt.Errorf("%w: room %q has no %q seat; its grants are %s", ErrBadGrant, cfg.Room, grant, strings.Join(cfg.HostGrants(), ", "))
 }
 
 // ErrWatchOnly marks a seat's token asked of a persona debate, which has
@@ -91,13 +114,18 @@ var (
 // Grant is what a verified token allows: one grant of one room.
 type Grant struct{ Room, Grant string }
 
-// ValidateGrant checks a grant name.
+// ValidateGrant checks a grant name: lead, peer, observer, or the name of
+// a council's seat (any valid seat name: the room says whether it has it,
+// HostGrants).
 func ValidateGrant(grant string) error {
 	switch grant {
 	case GrantLead, GrantPeer, GrantObserver:
 		return nil
 	}
-	return fmt.Errorf("%w: %q: a token's grant is lead, peer or observer", ErrBadGrant, grant)
+	if ValidateSeatName(grant) == nil {
+		return nil
+	}
+	return fmt.Errorf("%w: %q: a token's grant is lead, peer, observer or a seat of a council", ErrBadGrant, grant)
 }
 
 // tokenRecord is one entry of tokens.json.
@@ -123,7 +151,7 @@ func (r *Room) TokensPath() string { return filepath.Join(r.dir, TokensFile) }
 func (r *Room) IssueTokens() (map[string]string, error) {
 	var out map[string]string
 	err := r.withLock(func() error {
-		recs, _, err := readTokens(r.cfg.Room, r.TokensPath())
+		recs, _, err := readTokens(r.cfg.Room, r.TokensPath(), r.cfg.tokenGrants())
 		if err != nil {
 			return err
 		}
@@ -166,11 +194,11 @@ func (r *Room) RotateToken(grant string) (string, error) {
 		return "", err
 	}
 	if !slices.Contains(r.cfg.HostGrants(), grant) {
-		return "", WatchOnlyError(r.cfg.Room, grant)
+		return "", NoGrantError(r.cfg, grant)
 	}
 	var tok string
 	err := r.withLock(func() error {
-		recs, _, err := readTokens(r.cfg.Room, r.TokensPath())
+		recs, _, err := readTokens(r.cfg.Room, r.TokensPath(), r.cfg.tokenGrants())
 		if err != nil {
 			return err
 		}
@@ -248,7 +276,7 @@ func badTokens(room, path, problem string) error {
 // no error; anything but a private regular file holding valid entries, one
 // per grant at most, is an error wrapping ErrBadTokens. The signature is
 // that of the file read.
-func readTokens(room, path string) ([]tokenRecord, fileSig, error) {
+func readTokens(room, path string, grants []string) ([]tokenRecord, fileSig, error) {
 	if err := checkTokensFolders(room, path); err != nil {
 		return nil, fileSig{}, err
 	}
@@ -279,15 +307,16 @@ func readTokens(room, path string) ([]tokenRecord, fileSig, error) {
 	if err != nil {
 		return nil, sig, fmt.Errorf("read the tokens of room %q: %w", room, err)
 	}
-	recs, problem := parseTokens(data)
+	recs, problem := parseTokens(data, grants)
 	if problem != "" {
 		return nil, sig, badTokens(room, path, problem)
 	}
 	return recs, sig, nil
 }
 
-// parseTokens checks tokens.json's content and says what is wrong with it.
-func parseTokens(data []byte) ([]tokenRecord, string) {
+// parseTokens checks tokens.json's content and says what is wrong with it;
+// grants are the grants the room's file may hold (Config.tokenGrants).
+func parseTokens(data []byte, grants []string) ([]tokenRecord, string) {
 	if len(data) > maxTokensFile {
 		return nil, fmt.Sprintf("is larger than %d KiB", maxTokensFile>>10)
 	}
@@ -305,8 +334,8 @@ func parseTokens(data []byte) ([]tokenRecord, string) {
 	}
 	seen := make(map[string]bool)
 	for i, rec := range *doc.Tokens {
-		if ValidateGrant(rec.Grant) != nil {
-			return nil, fmt.Sprintf("entry %d has grant %q, not lead, peer or observer", i+1, rec.Grant)
+		if !slices.Contains(grants, rec.Grant) {
+			return nil, fmt.Sprintf("entry %d has grant %q, not one of the room's grants (%s)", i+1, rec.Grant, strings.Join(grants, ", "))
 		}
 		if seen[rec.Grant] {
 			return nil, fmt.Sprintf("has two entries for the %s grant", rec.Grant)
@@ -319,7 +348,8 @@ func parseTokens(data []byte) ([]tokenRecord, string) {
 	return *doc.Tokens, ""
 }
 
-// writeTokens saves the records, in grant order, atomically and private.
+// writeTokens saves the records, in grant order (Grants, then a
+// council's other seats as they came), atomically and private.
 func writeTokens(room, path string, recs []tokenRecord) error {
 	doc := tokensDoc{Tokens: make([]tokenRecord, 0, len(recs))}
 	for _, g := range Grants() {
@@ -327,6 +357,11 @@ func writeTokens(room, path string, recs []tokenRecord) error {
 			if rec.Grant == g {
 				doc.Tokens = append(doc.Tokens, rec)
 			}
+		}
+	}
+	for _, rec := range recs {
+		if !slices.Contains(Grants(), rec.Grant) {
+			doc.Tokens = append(doc.Tokens, rec)
 		}
 	}
 	data, err := encodeJSON(doc)
@@ -368,6 +403,7 @@ func (t *TokenSet) OnProblem(f func(error)) {
 type tokenRoom struct {
 	name   string
 	path   string
+	grants []string // what its tokens.json may hold (Config.tokenGrants)
 	sig    fileSig
 	recent bool // changed within racyWindow of being read: read again
 	hashes []grantHash
@@ -402,7 +438,7 @@ func NewTokenSet(rooms []*Room) (*TokenSet, error) {
 // load reads the room's tokens.json. On an error the room keeps no hash:
 // none of its tokens verifies until the file is fixed or replaced.
 func (tr *tokenRoom) load() {
-	recs, sig, err := readTokens(tr.name, tr.path)
+	recs, sig, err := readTokens(tr.name, tr.path, tr.grants)
 	if tr.keepGone(sig, err) {
 		return
 	}

@@ -47,7 +47,7 @@ func (t *TokenSet) addLocked(r *Room) (bool, error) {
 		}
 		return false, fmt.Errorf("two rooms are named %q (%s and %s): a token names its room by name, so host them from two processes", name, d, r.dir)
 	}
-	tr := &tokenRoom{name: name, path: r.TokensPath()}
+	tr := &tokenRoom{name: name, path: r.TokensPath(), grants: r.cfg.tokenGrants()}
 	tr.load()
 	if tr.err != nil {
 		return false, tr.err // the caller's to say, not OnProblem's

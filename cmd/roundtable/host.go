@@ -173,8 +173,8 @@ func runHost(cmd *cobra.Command, o hostOptions) error {
 	if (o.tlsCert == "") != (o.tlsKey == "") {
 		return usageError("--tls-cert and --tls-key go together: give both files, or neither")
 	}
-	if o.rotate != "" && o.rotate != room.GrantLead && o.rotate != room.GrantPeer && o.rotate != room.GrantObserver {
-		return usageError("--rotate takes lead, peer or observer, not %q", o.rotate)
+	if o.rotate != "" && room.ValidateGrant(o.rotate) != nil {
+		return usageError("--rotate takes lead, peer, observer or a council's seat, not %q", o.rotate)
 	}
 	for _, origin := range o.allowOrigins {
 		if _, err := mcpserver.ParseOrigin(origin); err != nil {
@@ -335,7 +335,7 @@ func hostRooms(o hostOptions) ([]*room.Room, error) {
 			if o.all && !slices.Contains(o.rooms, name) {
 				continue // --all: the debates have no seat's token to rotate
 			}
-			return nil, asUsage(room.WatchOnlyError(name, o.rotate))
+			return nil, asUsage(room.NoGrantError(r.Config(), o.rotate))
 		}
 		rooms = append(rooms, r)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
@@ -27,7 +28,7 @@ type seatFlags struct {
 func addServeFlags(c *cobra.Command) {
 	f := c.Flags()
 	f.String("room", "default", "room name (env ROUNDTABLE_ROOM)")
-	f.String("seat", "lead", "seat to hold: lead or peer (env ROUNDTABLE_SEAT)")
+	f.String("seat", "lead", "seat to hold: lead, peer, or a seat of a council (roundtable seed --seats) (env ROUNDTABLE_SEAT)")
 	f.String("agent", "", "agent label shown to the other seat; default: the seat (env ROUNDTABLE_AGENT)")
 	f.String("topic", "", "topic, used when this process creates the room (env ROUNDTABLE_TOPIC)")
 	f.Var(newIntFlag(new(int), 12, "budget", 1, 0), "budget", "rounds: lead posts allowed, used when this process creates the room (env ROUNDTABLE_BUDGET)")
@@ -80,8 +81,11 @@ func readSeatFlags(c *cobra.Command) (seatFlags, error) {
 		return sf, usageError("--topic is %d KiB, over the %d KiB limit: state the decision in a paragraph and put the details in the brief", (len(sf.topic)+1023)>>10, room.MaxTopicBytes>>10)
 	}
 	if f.Lookup("seat") != nil {
-		if err := room.ValidateSeat(sf.seat); err != nil {
+		if err := mcpserver.ValidateSeat(sf.seat); err != nil {
 			return sf, asUsage(err)
+		}
+		if err := councilSeat(sf); err != nil {
+			return sf, err
 		}
 	}
 	if sf.cwd != "" {
@@ -144,10 +148,17 @@ func runServe(c *cobra.Command, _ []string) error {
 func newSeedCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "seed",
-		Short: "Create a room and write the lead and peer prompts into it",
-		Long: `Create the room (unless it exists) and write lead.md and peer.md into its
-folder with the topic and spec path filled in. Paste each into its agent.
-Prints {room, dir, spec, prompts} as JSON.`,
+		Short: "Create a room and write each seat's prompt into it",
+		Long: `Create the room (unless it exists) and write each seat's prompt into its
+folder with the topic and spec path filled in: lead.md and peer.md for the
+default two seats. Paste each into its agent. Prints {room, dir, spec,
+prompts} as JSON.
+
+--seats makes a council: 2 to 8 seats, the lead first, e.g.
+--seats lead,critic,security,peer. The seats speak in that order, one round
+being every seat once; each seat's prompt (lead.md, peer.md, and
+<name>-<hash>.md for any other name, listed in prompts) names its role and
+the others. Serve each with roundtable --room R --seat <name>.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			sf, err := readSeatFlags(c)
@@ -157,7 +168,14 @@ Prints {room, dir, spec, prompts} as JSON.`,
 			if sf.topic == "" {
 				return usageError("--topic is required: say what the room should decide")
 			}
-			out, err := room.Seed(sf.cwd, sf.room, room.CreateOptions{Topic: sf.topic, Budget: sf.budget, Spec: sf.spec})
+			seats, err := seatList(flagOrEnv(c.Flags(), "seats", "ROUNDTABLE_SEATS"))
+			if err != nil {
+				return err
+			}
+			out, err := room.Seed(sf.cwd, sf.room, room.CreateOptions{Topic: sf.topic, Budget: sf.budget, Spec: sf.spec, Seats: seats})
+			if errors.Is(err, room.ErrBadSeat) {
+				return asUsage(err)
+			}
 			if err != nil {
 				return err
 			}
@@ -165,6 +183,7 @@ Prints {room, dir, spec, prompts} as JSON.`,
 		},
 	}
 	f := c.Flags()
+	f.String("seats", "lead,peer", "the room's seats in turn order, comma-separated: 2 to 8, the lead first (env ROUNDTABLE_SEATS)")
 	f.String("room", "default", "room name (env ROUNDTABLE_ROOM)")
 	f.String("topic", "", "what the room should decide (env ROUNDTABLE_TOPIC)")
 	f.Var(newIntFlag(new(int), 12, "budget", 1, 0), "budget", "rounds: lead posts allowed (env ROUNDTABLE_BUDGET)")
@@ -205,6 +224,39 @@ error), pid, last_tool and last_at (of the current connection).`,
 	f.String("room", "default", "room name (env ROUNDTABLE_ROOM)")
 	f.String("cwd", "", "folder holding .roundtable/; default: the working directory (env ROUNDTABLE_CWD)")
 	return c
+}
+
+// councilSeat checks, before anything is served, a seat other than the
+// lead and the peer: it is a council's, so its room must exist (only
+// roundtable seed makes a council) and have it. It creates nothing.
+func councilSeat(sf seatFlags) error {
+	if sf.seat == room.SeatLead || sf.seat == room.SeatPeer {
+		return nil
+	}
+	r, err := room.Open(sf.cwd, sf.room)
+	if errors.Is(err, room.ErrNoRoom) {
+		return usageError("--seat %s: room %s does not exist; a seat other than lead or peer is a council's: create it first with roundtable seed --room %s --topic ... --seats lead,%s,...", sf.seat, sf.room, sf.room, sf.seat)
+	}
+	if err != nil {
+		return err
+	}
+	if err := r.Config().CheckSeat(sf.seat); err != nil {
+		return usageError("--seat %s: %v; hold one of its seats", sf.seat, err)
+	}
+	return nil
+}
+
+// seatList reads --seats: names separated by commas, each trimmed of
+// spaces. The room checks the list (room.Create).
+func seatList(v string) ([]string, error) {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		out = append(out, strings.TrimSpace(s))
+	}
+	if len(out) < room.MinSeats || len(out) > room.MaxSeats {
+		return nil, usageError("--seats %q lists %d seats: a room has %d to %d, the lead first, e.g. --seats lead,critic,security,peer", v, len(out), room.MinSeats, room.MaxSeats)
+	}
+	return out, nil
 }
 
 // seatEnvSet reports whether any ROUNDTABLE_ seat variable is set, as an

@@ -30,6 +30,8 @@ import (
 //     its message (Go structs such as "/text: &{Got:number Want:[string]}")
 //     is put in a sentence naming the argument and the type it takes, and
 //     told what to do next.
+//   - A council seat's pass (post with kind "pass") may leave text out,
+//     though the schema, which every room's seats share, requires it.
 
 // unknownTool is registered but never listed. A call to any name the seat
 // does not serve is routed to it, carrying the name it was called by.
@@ -65,6 +67,13 @@ func addCompatHooks(hooks *server.Hooks, known map[string]bool, seatOf func(cont
 					delete(args, k)
 					req.Params.RawArguments = nil
 				}
+			}
+			// A pass needs no text: one left out is empty, so the
+			// schema's required text does not refuse it (the store
+			// refuses an empty post outside a council, with a sentence).
+			if _, has := args["text"]; name == "post" && !has && args["kind"] == room.KindPass {
+				args["text"] = ""
+				req.Params.RawArguments = nil
 			}
 		}
 	})

@@ -1,8 +1,8 @@
-// Package mcpserver is the MCP stdio server of one seat of a room: the lead
-// or the peer. It exposes the tools of the original roundtable-mcp server
-// (room_status, read_room, wait_for_message, post, and for the lead
-// write_spec and close_room) with the same names, arguments and reply keys,
-// on top of the room store.
+// Package mcpserver is the MCP stdio server of one seat of a room: the lead,
+// the peer, or any seat of a council (room.Config.IsCouncil). It exposes
+// the tools of the original roundtable-mcp server (room_status, read_room,
+// wait_for_message, post, and for the lead write_spec and close_room) with
+// the same names, arguments and reply keys, on top of the room store.
 //
 // wait_for_message parks on the store's change notification rather than
 // polling, so a seat wakes within milliseconds of the other seat's post.
@@ -17,6 +17,16 @@
 //   - turn-taking and the round budget: the store (room/append.go,
 //     PostMessage), which every seat shares; post here only words the
 //     store's refusal for the agent (refusals.go);
+//   - a council: the seat is checked against the room (lazy.go
+//     openRoomLocked; the CLI checks it before serving), wait_for_message
+//     parks until this seat's turn (a host's observer takes no turn and
+//     wakes for every message) and hands over every other seat's
+//     message since it last read (handlers.go fromOther), replies add
+//     seats and passed and room_status holders (handlers.go status), the
+//     tools say "the other seats" (tools.go; a lead or peer learns it holds
+//     a council's seat when the room opens, so its listed tools are
+//     swapped then, server.go), a pass may leave text out (compat.go), and
+//     the host gives each seat a token (room.Config.HostGrants);
 //   - parking until the other seat posts: handlers.go waitForMessage, on
 //     room.Park (room/park.go), the loop a played seat uses too; its
 //     wait_return line: waitlog.go;

@@ -30,6 +30,11 @@ type status struct {
 	Spec          string  `json:"spec"`
 	SpecPath      *string `json:"spec_path,omitempty"`
 	TranscriptDir string  `json:"transcript_dir"`
+	// Seats and Passed are a council's only (a room of other seats than
+	// the lead and the peer): its seats in turn order, the lead first, and
+	// the seats that passed in the current round ([] when none has).
+	Seats  []string `json:"seats,omitzero"`
+	Passed []string `json:"passed,omitzero"`
 }
 
 func (s *Seat) status(st room.State) status {
@@ -42,6 +47,56 @@ func (s *Seat) status(st room.State) status {
 	}
 	if st.Closed != nil {
 		out.ClosedReason, out.SpecPath = &st.Closed.Reason, &st.Closed.SpecPath
+	}
+	if s.council() {
+		out.Seats = st.Seats
+		out.Passed = append([]string{}, st.Passed...)
+	}
+	return out
+}
+
+// council reports whether the seat is one of a council's: a room whose
+// seats are not the default lead and peer. A seat of another name is one
+// before its room is open; the lead and the peer know once it is.
+func (s *Seat) council() bool {
+	switch s.opt.Seat {
+	case room.SeatLead, room.SeatPeer, room.GrantObserver:
+		return s.room != nil && s.room.Config().IsCouncil()
+	}
+	return true
+}
+
+// takesTurns reports whether the seat is a council's seat that waits for
+// its turn: a council seat, not a host's observer (who reads every seat's
+// messages as they come).
+func (s *Seat) takesTurns() bool {
+	return s.opt.Seat != room.GrantObserver && s.council()
+}
+
+// holder is one seat in a council's room_status: who holds it and what it
+// is doing, as server.log and the seat's lock say (room.ReadSeats).
+type holder struct {
+	Seat  string `json:"seat"`
+	Agent string `json:"agent,omitempty"`
+	State string `json:"state"`
+}
+
+// holders lists every seat of the council in turn order with its state.
+func (s *Seat) holders(st room.State) []holder {
+	infos, err := room.ReadSeats(s.room.Dir())
+	byName := map[string]room.SeatInfo{}
+	if err == nil {
+		for _, in := range infos {
+			byName[in.Seat] = in
+		}
+	}
+	out := make([]holder, 0, len(st.Seats))
+	for _, seat := range st.Seats {
+		in, ok := byName[seat]
+		if !ok {
+			in = room.SeatInfo{State: room.StateAbsent}
+		}
+		out = append(out, holder{Seat: seat, Agent: in.Agent, State: in.State})
 	}
 	return out
 }
@@ -75,12 +130,15 @@ func (s *Seat) roomStatus(context.Context, mcp.CallToolRequest) (*mcp.CallToolRe
 	if err != nil {
 		return fault(err)
 	}
+	if s.takesTurns() {
+		return reply(merge(map[string]any{"holders": s.holders(st)}, s.status(st)))
+	}
 	return reply(s.status(st))
 }
 
-// unread returns what wait_for_message wakes for: the other seat's
+// unread returns what wait_for_message wakes for: the other seats'
 // messages after the last one this seat was shown and after this seat's
-// own last post, as in the original. A message the other seat posted
+// own last post, as in the original. A message another seat posted
 // before this seat's post was answered by it, read or not: handing it out
 // again as new would tell the agent the other seat spoke again.
 // read_room still returns such a message (unshown).
@@ -88,29 +146,33 @@ func (s *Seat) unread(st room.State) []room.Message {
 	s.mu.Lock()
 	last := max(s.lastShown, s.lastPosted)
 	s.mu.Unlock()
-	return othersAfter(st, s.other(), last)
+	return othersAfter(st, s.fromOther, last)
 }
 
-// unshown returns the other seat's messages this seat has not been shown.
+// unshown returns the other seats' messages this seat has not been shown.
 func (s *Seat) unshown(st room.State) []room.Message {
 	s.mu.Lock()
 	last := s.lastShown
 	s.mu.Unlock()
-	return othersAfter(st, s.other(), last)
+	return othersAfter(st, s.fromOther, last)
 }
 
-// other is the seat whose messages this seat waits for; "" for an
-// observer, who reads both seats'.
-func (s *Seat) other() string {
-	if s.opt.Seat == room.GrantObserver {
-		return ""
+// fromOther reports whether seat's messages are the ones this seat waits
+// for and reads as new: the other seat's in a two-seat room, every seat's
+// but its own in a council, every seat's for an observer.
+func (s *Seat) fromOther(seat string) bool {
+	switch {
+	case s.opt.Seat == room.GrantObserver:
+		return true
+	case s.council():
+		return seat != s.opt.Seat
 	}
-	return otherSeat(s.opt.Seat)
+	return seat == otherSeat(s.opt.Seat)
 }
 
-// othersAfter returns the messages of seat other ("": any seat) whose seq
-// is after last.
-func othersAfter(st room.State, other string, last int) []room.Message {
+// othersAfter returns the messages whose seq is after last and whose seat
+// from accepts.
+func othersAfter(st room.State, from func(string) bool, last int) []room.Message {
 	var out []room.Message
 	// Messages are sorted by seq: search back from the end for the cut.
 	i := len(st.Messages)
@@ -118,7 +180,7 @@ func othersAfter(st room.State, other string, last int) []room.Message {
 		i--
 	}
 	for _, m := range st.Messages[i:] {
-		if other == "" || m.Seat == other {
+		if from(m.Seat) {
 			out = append(out, m)
 		}
 	}
@@ -172,7 +234,7 @@ func (s *Seat) waitForMessage(ctx context.Context, req mcp.CallToolRequest) (*mc
 			_ = server.ServerFromContext(ctx).SendNotificationToClient(ctx, "notifications/progress", map[string]any{
 				"progressToken": token,
 				"progress":      waited.Seconds(),
-				"message":       fmt.Sprintf("parked %s, listening for the %s", waited, otherSeat(s.opt.Seat)),
+				"message":       s.parkedMessage(waited),
 			})
 		}
 		// The client learns at once that the seat is listening, then
@@ -181,12 +243,18 @@ func (s *Seat) waitForMessage(ctx context.Context, req mcp.CallToolRequest) (*mc
 	}
 	var fresh []room.Message
 	var notes []room.Note
+	council := s.takesTurns()
 	st, why, err := room.Park(ctx, s.notifier, s.state, func(st room.State) bool {
 		fresh = s.unread(st)
 		if st.Closed != nil {
 			return true
 		}
 		notes = s.takeNotes(st)
+		if council && st.Turn != s.opt.Seat {
+			// A council seat wakes at its turn, with every message
+			// since it last read; a note wakes it at once.
+			fresh = nil
+		}
 		return len(fresh) > 0 || len(notes) > 0
 	}, opts)
 	reason = why
@@ -214,7 +282,18 @@ func (s *Seat) waitForMessage(ctx context.Context, req mcp.CallToolRequest) (*mc
 		// calls again (elsewhere).
 		return reply(s.idle(st))
 	}
+	if council {
+		return refuse("wait_for_message was cancelled before your turn came.")
+	}
 	return refuse("wait_for_message was cancelled before the %s posted.", otherSeat(s.opt.Seat))
+}
+
+// parkedMessage is a parked wait's progress message.
+func (s *Seat) parkedMessage(waited time.Duration) string {
+	if s.takesTurns() {
+		return fmt.Sprintf("parked %s, waiting for your turn", waited)
+	}
+	return fmt.Sprintf("parked %s, listening for the %s", waited, otherSeat(s.opt.Seat))
 }
 
 // idle is the reply when a wait times out. It carries a note when waiting is
@@ -222,7 +301,7 @@ func (s *Seat) waitForMessage(ctx context.Context, req mcp.CallToolRequest) (*mc
 func (s *Seat) idle(st room.State) object {
 	extra := map[string]any{"idle": true}
 	switch {
-	case s.opt.Seat == room.SeatPeer && st.OutOfBudget && st.Turn == room.SeatLead:
+	case s.opt.Seat != room.SeatLead && s.opt.Seat != room.GrantObserver && st.OutOfBudget && st.Turn == room.SeatLead:
 		extra["note"] = "The round budget is spent. The lead is writing the spec; wait again and you will get the close."
 	case s.opt.Seat == room.SeatLead && st.OutOfBudget && st.Turn == room.SeatLead:
 		extra["note"] = "The round budget is spent. Write the spec with write_spec, then call close_room."

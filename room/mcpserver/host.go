@@ -225,6 +225,10 @@ func (h *Host) seatFor(ctx context.Context, agent string) (*hostSeat, error) {
 		return nil, room.WatchOnlyError(a.grant.Room, a.grant.Grant)
 	}
 	if a.grant.Grant != room.GrantObserver {
+		if err := svc.room.Config().CheckSeat(a.grant.Grant); err != nil {
+			// A grant tokens.json holds by hand for a seat the room has not.
+			return nil, fmt.Errorf("seat %s of room %q cannot start: %w", a.grant.Grant, a.grant.Room, err)
+		}
 		if err := svc.room.SeatHeld(a.grant.Grant); err != nil {
 			// Who holds it, without its pid on the host.
 			var taken *room.SeatTakenError

@@ -63,7 +63,10 @@ func (s *Seat) beginOnRequest(_ context.Context, _ any, message any) error {
 	}
 	if err := s.beginAs(clientName(message)); err != nil {
 		msg := fmt.Sprintf("roundtable: seat %s of room %q cannot start: %v. Fix that (is --cwd writable?) and call again or restart the agent.", s.opt.Seat, s.opt.Room, err)
-		if errors.Is(err, room.ErrSeatTaken) {
+		switch {
+		case errors.Is(err, room.ErrBadSeat), errors.Is(err, room.ErrNoRoom):
+			msg = fmt.Sprintf("roundtable: seat %s of room %q cannot start: %v. A council's seats are set when it is created (roundtable seed --room %s --seats lead,...): seed it first, or hold one of its seats (--seat), then restart the agent.", s.opt.Seat, s.opt.Room, err, s.opt.Room)
+		case errors.Is(err, room.ErrSeatTaken):
 			msg = fmt.Sprintf("roundtable: seat %s of room %q cannot start: %v, then call again or restart the agent.", s.opt.Seat, s.opt.Room, err)
 		}
 		s.start.mu.Lock()
@@ -130,8 +133,19 @@ func (s *Seat) openRoomLocked() error {
 	if s.room != nil {
 		return nil
 	}
-	r, _, err := room.Create(s.opt.Cwd, s.opt.Room, room.CreateOptions{Topic: s.opt.Topic, Budget: s.opt.Budget, Spec: s.opt.Spec})
+	var r *room.Room
+	var err error
+	if s.opt.Seat == room.SeatLead || s.opt.Seat == room.SeatPeer {
+		r, _, err = room.Create(s.opt.Cwd, s.opt.Room, room.CreateOptions{Topic: s.opt.Topic, Budget: s.opt.Budget, Spec: s.opt.Spec})
+	} else {
+		// Any other seat is a council's, whose room (and its seats) only
+		// roundtable seed creates: never make a two-seat room for it.
+		r, err = room.Open(s.opt.Cwd, s.opt.Room)
+	}
 	if err != nil {
+		return err
+	}
+	if err := r.Config().CheckSeat(s.opt.Seat); err != nil {
 		return err
 	}
 	s.room = r

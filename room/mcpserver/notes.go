@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/roundtable-dev/roundtable/room"
 )
@@ -96,10 +97,15 @@ func (s *Seat) addNotes(extra map[string]any, notes []room.Note, st room.State, 
 	}
 	extra["notes"] = notesOut(notes)
 	say := notesSentence(len(notes))
+	if s.takesTurns() {
+		say = strings.Replace(say, "tell the other seat", "tell the others", 1)
+	}
 	switch {
 	case st.Closed != nil:
 	case noteOnly && st.Turn == s.opt.Seat:
 		say += " A note takes no turn: it is still your turn, so post, following it."
+	case noteOnly && s.takesTurns():
+		say += fmt.Sprintf(" A note is not a message from another seat and takes no turn: it is still the %s's turn, so call wait_for_message again once you have taken it in; it returns at your turn.", st.Turn)
 	case noteOnly:
 		say += fmt.Sprintf(" A note is not a message from the %s and takes no turn: the %s still has the turn, so call wait_for_message again once you have taken it in.",
 			otherSeat(s.opt.Seat), otherSeat(s.opt.Seat))

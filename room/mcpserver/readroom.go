@@ -37,7 +37,7 @@ func (s *Seat) readRoom(_ context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 		msgs = msgs[len(msgs)-limit:]
 		extra["note"] = leftOutNote(left, msgs, limit)
 	}
-	s.markShown(lastOf(msgs, s.other()))
+	s.markShown(lastOf(msgs, s.fromOther))
 	notes := s.takeNotes(st)
 	if hasSince || hasBefore {
 		since := req.GetFloat("since", 0)
@@ -62,11 +62,11 @@ func between(msgs []room.Message, since, before float64) []room.Message {
 	return msgs[lo:hi]
 }
 
-// lastOf is the newest message of seat ("": any) in msgs, as a one-message slice
-// for markShown, or nil.
-func lastOf(msgs []room.Message, seat string) []room.Message {
+// lastOf is the newest message in msgs of a seat that from accepts, as a
+// one-message slice for markShown, or nil.
+func lastOf(msgs []room.Message, from func(string) bool) []room.Message {
 	for i := len(msgs) - 1; i >= 0; i-- {
-		if seat == "" || msgs[i].Seat == seat {
+		if from(msgs[i].Seat) {
 			return msgs[i : i+1]
 		}
 	}

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -25,10 +26,14 @@ func (s *Seat) postRefusal(err error) (*mcp.CallToolResult, error) {
 	switch {
 	case errors.As(err, &closed):
 		return refuse("This room is closed (%s). Stop posting and end your turn.", closed.Reason)
+	case errors.As(err, &turn) && s.takesTurns():
+		return refuse("It is the %s's turn, not yours: the seats speak in the order %s, one round being every seat once. Call wait_for_message: it returns at your turn with every message since you last read.", turn.Turn, strings.Join(s.room.Config().TurnOrder(), ", "))
 	case errors.As(err, &turn):
 		return refuse("It is the %s's turn: your post was the last one. Call wait_for_message to receive their reply before posting again.", turn.Turn)
 	case errors.As(err, &budget):
 		return refuse("The round budget of %d is spent (%d lead posts). Write the spec with write_spec now, then call close_room.", budget.Budget, budget.Round)
+	case errors.As(err, &empty) && s.takesTurns():
+		return refuse("post needs non-empty text: say what you want the others to read, or pass your turn with kind %q (a pass may have no text).", room.KindPass)
 	case errors.As(err, &empty):
 		return refuse("post needs non-empty text: say what you want the %s to read.", other)
 	case errors.As(err, &large):

@@ -44,11 +44,25 @@ func (o *Options) Validate() error {
 	if err := room.ValidateName(o.Room); err != nil {
 		return err
 	}
-	if err := room.ValidateSeat(o.Seat); err != nil {
+	if err := ValidateSeat(o.Seat); err != nil {
 		return err
 	}
 	if o.Budget < 1 {
 		return fmt.Errorf("budget must be a positive number of rounds, got %d", o.Budget)
+	}
+	return nil
+}
+
+// ValidateSeat checks a seat a server is asked to hold before its room is
+// open: the lead, the peer, or any other name a council may have (the room
+// says whether it is one of its seats when the seat starts); never
+// "observer", the host's watch-only grant.
+func ValidateSeat(seat string) error {
+	if err := room.ValidateSeatName(seat); err != nil {
+		return err
+	}
+	if seat == room.GrantObserver {
+		return fmt.Errorf("%w: %q is the host's watch-only token, not a seat: hold the lead, the peer or a seat of a council", room.ErrBadSeat, seat)
 	}
 	return nil
 }
@@ -137,9 +151,22 @@ func (s *Seat) MCPServer() *server.MCPServer {
 		if res == nil {
 			return
 		}
+		// A council's lead or peer learns it is one when its room opens,
+		// after the tools were registered: it lists the council's
+		// descriptions.
+		var council map[string]mcp.Tool
+		if s.takesTurns() {
+			council = map[string]mcp.Tool{}
+			for _, t := range s.tools() {
+				council[t.Tool.Name] = t.Tool
+			}
+		}
 		kept := res.Tools[:0]
 		for _, t := range res.Tools {
 			if t.Name != unknownTool && (s.opt.Seat == room.SeatLead || !leadOnly[t.Name]) {
+				if c, ok := council[t.Name]; ok {
+					t = c
+				}
 				kept = append(kept, t)
 			}
 		}

@@ -38,7 +38,9 @@ func annotated(a mcp.ToolAnnotation, title string) mcp.ToolOption {
 	return mcp.WithToolAnnotation(a)
 }
 
-// tools lists the seat's tools: four for both seats, two more for the lead.
+// tools lists the seat's tools: four for every seat, two more for the
+// lead. A council's seat gets descriptions of its own (no "other seat":
+// there are several, and turns go round them).
 func (s *Seat) tools() []server.ServerTool {
 	isLead := s.opt.Seat == room.SeatLead
 	other := otherSeat(s.opt.Seat)
@@ -46,17 +48,35 @@ func (s *Seat) tools() []server.ServerTool {
 	if isLead {
 		postDesc = "Post to the room. Each post you make uses one round of the budget. Use it to set the brief, push back on the peer, or ask a narrower question."
 	}
+	statusDesc := "Where the discussion stands: whose turn it is, which round of the budget you are on, and whether the room has closed."
+	readDesc := "Read the messages posted so far. Without since, returns every message of the " + other + " you have not been shown yet; with since, every message after that sequence number. In a long room pass limit: you get the newest messages and a note saying how to read the earlier ones." + hostNotesDesc
+	waitDesc := `Block until the ` + other + ` posts, then return their message. Returns {"idle": true} if nothing arrives before the timeout: call it again. Returns {"closed": true} when the room is over, which is your signal to stop. This is how you stay in the conversation; do not end your turn while the room is open.` + hostNotesDesc
+	waitTitle := "Wait for the " + other
+	textDesc := "What you want to say. Markdown; cite real file paths and line numbers."
+	specDesc := "The whole document, Markdown. Decision first, then reasoning, then the work as steps, then a Dissent section in the peer's own words."
+	if s.takesTurns() {
+		postDesc = "Post your reply to the room when it is your turn. Disagree where you actually disagree: agreeing to be agreeable wastes the round. With nothing to add, pass: kind pass (the text may then be empty); a pass takes your turn."
+		if isLead {
+			postDesc = "Post to the room. Each post you make opens a round and uses one of the budget; then every other seat speaks in turn. Use it to set the brief, push back on the others, or ask a narrower question."
+		}
+		statusDesc = "Where the discussion stands: the seats in turn order and who holds each, whose turn it is, who has passed this round, which round of the budget you are on, and whether the room has closed."
+		readDesc = "Read the messages posted so far. Without since, returns every message of the other seats you have not been shown yet; with since, every message after that sequence number. In a long room pass limit: you get the newest messages and a note saying how to read the earlier ones." + hostNotesDesc
+		waitDesc = `Block until it is your turn, then return every message the other seats posted since you last read. Returns {"idle": true} if your turn does not come before the timeout: call it again. Returns {"closed": true} when the room is over, which is your signal to stop. This is how you stay in the conversation; do not end your turn while the room is open.` + hostNotesDesc
+		waitTitle = "Wait for your turn"
+		textDesc = "What you want to say. Markdown; cite real file paths and line numbers. May be empty when kind is pass."
+		specDesc = "The whole document, Markdown. Decision first, then reasoning, then the work as steps, then a Dissent section in each seat's own words."
+	}
 	list := []server.ServerTool{
 		{
 			Tool: mcp.NewTool("room_status",
-				mcp.WithDescription("Where the discussion stands: whose turn it is, which round of the budget you are on, and whether the room has closed."),
+				mcp.WithDescription(statusDesc),
 				annotated(readOnly, "Room status"),
 			),
 			Handler: s.roomStatus,
 		},
 		{
 			Tool: mcp.NewTool("read_room",
-				mcp.WithDescription("Read the messages posted so far. Without since, returns every message of the "+other+" you have not been shown yet; with since, every message after that sequence number. In a long room pass limit: you get the newest messages and a note saying how to read the earlier ones."+hostNotesDesc),
+				mcp.WithDescription(readDesc),
 				mcp.WithNumber("since", mcp.Description("Return only messages after this sequence number (0 for all). Omit to continue from where you left off.")),
 				mcp.WithNumber("before", mcp.Description("Return only messages before this sequence number; with limit, pages back through a long room.")),
 				mcp.WithInteger("limit", mcp.Min(1), mcp.Description("Return at most this many messages, the newest ones; a note then says how to read the rest.")),
@@ -66,17 +86,17 @@ func (s *Seat) tools() []server.ServerTool {
 		},
 		{
 			Tool: mcp.NewTool("wait_for_message",
-				mcp.WithDescription(`Block until the `+other+` posts, then return their message. Returns {"idle": true} if nothing arrives before the timeout: call it again. Returns {"closed": true} when the room is over, which is your signal to stop. This is how you stay in the conversation; do not end your turn while the room is open.`+hostNotesDesc),
+				mcp.WithDescription(waitDesc),
 				mcp.WithNumber("timeout_seconds", mcp.Description("How long to wait before returning idle, in seconds: at least 1; default and maximum 55.")),
-				annotated(reading, "Wait for the "+other),
+				annotated(reading, waitTitle),
 			),
 			Handler: s.waitForMessage,
 		},
 		{
 			Tool: mcp.NewTool("post",
 				mcp.WithDescription(postDesc),
-				mcp.WithString("text", mcp.Required(), mcp.Description("What you want to say. Markdown; cite real file paths and line numbers.")),
-				mcp.WithString("kind", mcp.Description(kindDescription(s.opt.Seat))),
+				mcp.WithString("text", mcp.Required(), mcp.Description(textDesc)),
+				mcp.WithString("kind", mcp.Description(kindDescription(s.opt.Seat, s.takesTurns()))),
 				annotated(appending, "Post to the room"),
 			),
 			Handler: s.post,
@@ -86,7 +106,7 @@ func (s *Seat) tools() []server.ServerTool {
 		server.ServerTool{
 			Tool: mcp.NewTool("write_spec",
 				mcp.WithDescription("Write the plan. This is the only way anything leaves this room, and the only file you can create: you are not here to implement anything. Call it once you have converged, then close_room."),
-				mcp.WithString("text", mcp.Required(), mcp.Description("The whole document, Markdown. Decision first, then reasoning, then the work as steps, then a Dissent section in the peer's own words.")),
+				mcp.WithString("text", mcp.Required(), mcp.Description(specDesc)),
 				annotated(overwriting, "Write the spec"),
 			),
 			Handler: s.writeSpec,
@@ -136,9 +156,14 @@ func otherSeat(seat string) string {
 }
 
 // kindDescription documents post's kind: the seat's usual kinds, and that
-// any short label is taken, as by the original server.
-func kindDescription(seat string) string {
+// any short label is taken, as by the original server; in a council, that
+// pass takes the turn.
+func kindDescription(seat string, council bool) string {
 	kinds := room.KindsFor(seat)
-	return fmt.Sprintf("What the post does, shown beside it: usually %s (default %s). Any short label is accepted: up to %d characters on one line.",
+	desc := fmt.Sprintf("What the post does, shown beside it: usually %s (default %s). Any short label is accepted: up to %d characters on one line.",
 		strings.Join(kinds, " | "), kinds[0], room.MaxKindRunes)
+	if council {
+		desc += " " + room.KindPass + " takes your turn without a point of your own; its text may be empty."
+	}
+	return desc
 }
