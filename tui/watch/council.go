@@ -15,10 +15,6 @@ import (
 // seats side by side in columns while it follows the room (columns.go).
 // A two-seat room is drawn exactly as before.
 
-// kindPass is the kind of a post by which a council seat passes its turn
-// (room.KindPass once the store has the council turn order).
-const kindPass = "pass"
-
 // council reports an MCP room of more than two seats.
 func (m *Model) council() bool { return isCouncil(m.cfg) }
 
@@ -27,37 +23,10 @@ func isCouncil(cfg room.Config) bool { return !cfg.IsDebate() && len(cfg.Seats()
 // seatOrder is the room's seats in turn order: the lead first.
 func (m *Model) seatOrder() []string { return m.cfg.Seats() }
 
-// passedSeats is the seats that passed in the current round, in the order
-// they passed. It is the one place the screen learns of passes: today it
-// reads them from the messages (a seat whose latest post since the lead's
-// last is a pass); the store's own list (room.State.Passed) can replace
-// its body when it has one.
-func passedSeats(st room.State) []string {
-	msgs := st.Messages
-	start := 0
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Seat == room.SeatLead {
-			start = i
-			break
-		}
-	}
-	latest := map[string]string{}
-	var order []string
-	for i := start; i < len(msgs); i++ {
-		seat := msgs[i].Seat
-		if _, ok := latest[seat]; !ok {
-			order = append(order, seat)
-		}
-		latest[seat] = msgs[i].Kind
-	}
-	var out []string
-	for _, seat := range order {
-		if latest[seat] == kindPass {
-			out = append(out, seat)
-		}
-	}
-	return out
-}
+// passedSeats is the seats that passed in the current round, in turn
+// order: the store's list (room.State.Passed), the one place the screen
+// learns of passes.
+func passedSeats(st room.State) []string { return st.Passed }
 
 // speaker is the seat the compact layout shows a column of: the seat
 // writing now (the newest draft of a seat of the room), else the seat
@@ -118,7 +87,7 @@ func (m *Model) kindsFor(seat string) []string {
 		kinds = room.LeadKinds
 	}
 	if m.council() && seat != room.SeatLead {
-		return append(slices.Clone(kinds), kindPass)
+		return append(slices.Clone(kinds), room.KindPass)
 	}
 	return kinds
 }

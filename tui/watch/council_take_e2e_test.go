@@ -1,11 +1,6 @@
-//go:build councilturns
-
-// This test needs the store's council turn order (issue 24, part A: a
-// person may take any seat of the room, State.Turn names each seat in
-// order, a post of kind "pass" passes): until it is merged, the store
-// refuses the third seat of a council. It builds only with
-// -tags councilturns; once part A is in, remove the build line above so
-// it runs with the rest of the package.
+// The third seat of a council taken by a person: the store's council turn
+// order (State.Turn names each seat in order, a post of kind "pass"
+// passes) seen through the screen.
 
 package watch_test
 

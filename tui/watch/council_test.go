@@ -154,28 +154,6 @@ func TestCouncilHeader(t *testing.T) {
 	}
 }
 
-func TestPassedSeats(t *testing.T) {
-	msg := func(seat, kind string) room.Message { return room.Message{Seat: seat, Kind: kind} }
-	tests := []struct {
-		name string
-		msgs []room.Message
-		want []string
-	}{
-		{"empty", nil, nil},
-		{"no pass", []room.Message{msg("lead", "brief"), msg("critic", "objection")}, nil},
-		{"this round", []room.Message{msg("lead", "brief"), msg("critic", "pass"), msg("ops", "pass")}, []string{"critic", "ops"}},
-		{"an earlier round's pass is over", []room.Message{msg("lead", "brief"), msg("critic", "pass"), msg("lead", "challenge")}, nil},
-		{"a pass then a post", []room.Message{msg("lead", "brief"), msg("critic", "pass"), msg("critic", "answer")}, nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := passedSeats(room.State{Messages: tt.msgs}); !slices.Equal(got, tt.want) {
-				t.Errorf("passedSeats = %q, want %q", got, tt.want)
-			}
-		})
-	}
-}
-
 func TestColumnArithmetic(t *testing.T) {
 	for _, tt := range []struct {
 		width, n int
@@ -226,10 +204,10 @@ func TestCouncilTakeChoices(t *testing.T) {
 			t.Errorf("chosenSeat(%q) = %q, want %q", k, got, want)
 		}
 	}
-	if got := m.kindsFor("security"); got[0] != "answer" || got[len(got)-1] != kindPass {
+	if got := m.kindsFor("security"); got[0] != "answer" || got[len(got)-1] != room.KindPass {
 		t.Errorf("kindsFor(security) = %q, want the peer's kinds and pass", got)
 	}
-	if got := m.kindsFor("lead"); slices.Contains(got, kindPass) {
+	if got := m.kindsFor("lead"); slices.Contains(got, room.KindPass) {
 		t.Errorf("kindsFor(lead) = %q: the lead does not pass", got)
 	}
 	_, err := TakeSeat(cwd, name, "auditor")
