@@ -203,6 +203,10 @@ func RunCouncil(ctx context.Context, c Council, o CouncilOptions) error {
 	if o.Setup != nil {
 		writeCouncilSetup(o.Setup, c, res, abs, exe)
 	}
+	// A seat that cannot play stops the others: the council cannot go on
+	// without it.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	var wg sync.WaitGroup
 	errs := make([]error, len(c.Seats))
 	for i, s := range c.Seats {
@@ -216,8 +220,9 @@ func RunCouncil(ctx context.Context, c Council, o CouncilOptions) error {
 			set.Provider = s.provider()
 		}
 		wg.Go(func() {
-			if err := PlaySeat(ctx, set); err != nil {
+			if err := PlaySeat(ctx, set); err != nil && ctx.Err() == nil {
 				errs[i] = fmt.Errorf("seat %s (%s): %w", s.Name, s.Mind, err)
+				stop()
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
 )
@@ -92,5 +93,55 @@ func TestCouncilSetup(t *testing.T) {
 	c.Seats = []CouncilSeat{{"peer", "mcp"}}
 	if err := RunCouncil(context.Background(), c, CouncilOptions{Cwd: cwd}); err == nil || !strings.Contains(err.Error(), "exists with the seats") {
 		t.Errorf("a council on a room with other seats: %v", err)
+	}
+}
+
+// TestCouncilPlaysToClosure: a council of four model seats (the mock)
+// plays in turn order, every seat once a round, until the lead writes the
+// spec and closes.
+func TestCouncilPlaysToClosure(t *testing.T) {
+	cwd := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := Council{Room: "uploads", Topic: "Should uploads go straight to S3?", Budget: 2, Seats: []CouncilSeat{
+		{"lead", "model:mock"}, {"critic", "model:mock"}, {"security", "model:mock"}, {"peer", "model:mock"},
+	}}
+	if err := RunCouncil(ctx, c, CouncilOptions{Cwd: cwd}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := room.Open(cwd, "uploads")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := r.State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Closed == nil {
+		t.Fatal("the council did not close")
+	}
+	order := []string{"lead", "critic", "security", "peer"}
+	for i, m := range st.Messages {
+		if m.Seat != order[i%4] {
+			t.Fatalf("message %d is the %s's, want the %s's: the turn order broke", m.Seq, m.Seat, order[i%4])
+		}
+	}
+	if len(st.Messages) < 4 {
+		t.Fatalf("%d messages: not every seat spoke", len(st.Messages))
+	}
+	if _, err := os.Stat(filepath.Join(cwd, "SPEC-uploads.md")); err != nil {
+		t.Errorf("the lead wrote no spec: %v", err)
+	}
+}
+
+// TestCouncilStopsWhenASeatCannotPlay: a seat whose mind cannot start
+// ends the council with a sentence naming it, not a wait for ever.
+func TestCouncilStopsWhenASeatCannotPlay(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := Council{Room: "broken", Topic: "T", Budget: 2, Seats: []CouncilSeat{{"lead", "model:mock"}, {"critic", "model:nosuchprovider"}}}
+	err := RunCouncil(ctx, c, CouncilOptions{Cwd: t.TempDir(), Getenv: func(string) string { return "" }})
+	if err == nil || !strings.Contains(err.Error(), "seat critic") || ctx.Err() != nil {
+		t.Fatalf("a council with a seat that cannot play: %v (ctx %v)", err, ctx.Err())
 	}
 }

@@ -17,7 +17,7 @@ import (
 // or a coding agent over ACP (Agent).
 type SeatSettings struct {
 	Room string
-	Seat string // room.SeatLead or room.SeatPeer
+	Seat string // a seat of the room: lead or peer, or a council's
 	Cwd  string // folder holding .roundtable/ (and the spec); "": the working directory
 	// Persona, when it has a name, is who the seat speaks as.
 	Persona Persona
@@ -123,7 +123,7 @@ func TakeSeat(s SeatSettings) (*SeatGame, error) {
 	if err := room.ValidateName(s.Room); err != nil {
 		return nil, err
 	}
-	if err := room.ValidateSeat(s.Seat); err != nil {
+	if err := room.ValidateSeatName(s.Seat); err != nil {
 		return nil, err
 	}
 	pc, spec, err := s.mind()
@@ -146,6 +146,15 @@ func TakeSeat(s SeatSettings) (*SeatGame, error) {
 	}
 	r, created, err := s.openRoom()
 	if err != nil {
+		return nil, err
+	}
+	// Any seat of the room: lead or peer, or a council's (the room says
+	// which it has).
+	if err := r.Config().CheckSeat(s.Seat); err != nil {
+		if created {
+			_ = room.DiscardNew(r, s.Seat)
+			return nil, fmt.Errorf("%w; a seat played here creates a room of lead and peer: create a council first (roundtable seed --seats, or roundtable council)", err)
+		}
 		return nil, err
 	}
 	// A room this call created and cannot play goes again: a failed start

@@ -29,11 +29,28 @@ func (g *SeatGame) seatRequest(purpose Purpose, st room.State, attempt int) (Req
 		}
 		return strings.ReplaceAll(text, "{{ROUND}}", strconv.Itoa(max(round, 1))), nil
 	}
-	seatPrompt, err := fill(g.s.Seat)
+	// A council's seats have the council's prompts (their role, the
+	// others' names, the order); every seat but the lead is played as a
+	// peer is.
+	council := cfg.IsCouncil()
+	var seatPrompt string
+	var err error
+	if council {
+		seatPrompt, err = prompts.CouncilSeat(g.s.Seat, cfg.Seats(), v)
+		if err == nil {
+			seatPrompt = strings.ReplaceAll(seatPrompt, "{{ROUND}}", strconv.Itoa(max(round, 1)))
+		}
+	} else {
+		seatPrompt, err = fill(g.s.Seat)
+	}
 	if err != nil {
 		return Request{}, err
 	}
-	played, err := fill("played-" + g.s.Seat)
+	playedAs := room.SeatPeer
+	if g.s.Seat == room.SeatLead {
+		playedAs = room.SeatLead
+	}
+	played, err := fill("played-" + playedAs)
 	if err != nil {
 		return Request{}, err
 	}
@@ -60,6 +77,9 @@ func (g *SeatGame) seatRequest(purpose Purpose, st room.State, attempt int) (Req
 		instruction = fmt.Sprintf("Write your post for round %d of %d now.", round, cfg.Budget)
 	default:
 		instruction = "Write your answer to the lead now."
+		if council {
+			instruction = "Write your post for this round now, as the " + g.s.Seat + " (or pass: a first line `kind: pass` and nothing else, when you have nothing to add)."
+		}
 	}
 	if attempt > 0 {
 		instruction = "Your last reply was empty, so nothing was posted. " + instruction

@@ -43,7 +43,7 @@ nothing half-written is posted, and its disconnect line is written.`,
 			s.Cwd = flagOrEnv(f, seatcmd.FlagCwd, "ROUNDTABLE_CWD")
 			s.Agent = agt
 			if s.Seat == "" {
-				return usageError("--seat is required: lead or peer")
+				return usageError("--seat is required: lead, peer, or a seat of the council")
 			}
 			if s.Cwd != "" {
 				if fi, err := os.Stat(s.Cwd); err != nil || !fi.IsDir() {
@@ -74,7 +74,7 @@ nothing half-written is posted, and its disconnect line is written.`,
 	}
 	f := c.Flags()
 	f.String(seatcmd.FlagRoom, "default", "room name (env ROUNDTABLE_ROOM)")
-	f.String(seatcmd.FlagSeat, "", "seat to play: lead or peer (env ROUNDTABLE_SEAT)")
+	f.String(seatcmd.FlagSeat, "", "seat to play: lead or peer, or any seat of a council (env ROUNDTABLE_SEAT)")
 	f.String(seatcmd.FlagCwd, "", "folder holding .roundtable/ and the spec; default: the working directory (env ROUNDTABLE_CWD)")
 	f.StringVar(&persona, seatcmd.FlagPersona, "", `who the seat speaks as, "Name=who they are"`)
 	f.StringVar(&s.Provider.Name, seatcmd.FlagProvider, "", "model provider: mock, openrouter, openai, ollama (env ROUNDTABLE_PROVIDER; default mock)")
