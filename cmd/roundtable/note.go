@@ -63,19 +63,9 @@ func runNote(cmd *cobra.Command, o noteOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	dir := o.cwd
-	if abs, err := filepath.Abs(dir); err == nil {
-		dir = abs
-	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return usageError("--cwd %q is not an existing folder", o.cwd)
-	}
-	r, err := room.Open(dir, o.room)
-	if errors.Is(err, room.ErrNoRoom) {
-		return fmt.Errorf("no room %q under %s; check --room and --cwd (rooms live in %s)", o.room, dir, filepath.Join(dir, room.Folder))
-	}
+	r, _, err := openNamedRoom(o.room, o.cwd)
 	if err != nil {
-		return fmt.Errorf("cannot open room %q: %w", o.room, err)
+		return err
 	}
 	if r.Config().IsDebate() {
 		// A persona debate takes the person's notes from its room: the
@@ -136,4 +126,25 @@ func noteError(name string, err error) error {
 	default:
 		return fmt.Errorf("cannot write the note to room %q: %w", name, err)
 	}
+}
+
+// openNamedRoom opens room name under the folder cwd, saying what to check
+// when the folder or the room is not there; it returns the folder made
+// absolute too.
+func openNamedRoom(name, cwd string) (*room.Room, string, error) {
+	dir := cwd
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return nil, "", usageError("--cwd %q is not an existing folder", cwd)
+	}
+	r, err := room.Open(dir, name)
+	if errors.Is(err, room.ErrNoRoom) {
+		return nil, "", fmt.Errorf("no room %q under %s; check --room and --cwd (rooms live in %s)", name, dir, filepath.Join(dir, room.Folder))
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("cannot open room %q: %w", name, err)
+	}
+	return r, dir, nil
 }

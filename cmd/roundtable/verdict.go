@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/roundtable-dev/roundtable/debate"
-	"github.com/roundtable-dev/roundtable/room"
 )
 
 func init() { subcommands = append(subcommands, newVerdictCmd) }
@@ -64,19 +63,9 @@ func runVerdict(cmd *cobra.Command, o verdictOptions) error {
 	if o.room, o.cwd, err = roomFromFlags(o.room, o.cwd, "judge"); err != nil {
 		return err
 	}
-	dir, err := filepath.Abs(o.cwd)
+	r, dir, err := openNamedRoom(o.room, o.cwd)
 	if err != nil {
-		return usageError("--cwd %q: %v", o.cwd, err)
-	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return usageError("--cwd %q is not an existing folder", o.cwd)
-	}
-	r, err := room.Open(dir, o.room)
-	if errors.Is(err, room.ErrNoRoom) {
-		return fmt.Errorf("no room %q under %s; check --room and --cwd (rooms live in %s)", o.room, dir, filepath.Join(dir, room.Folder))
-	}
-	if err != nil {
-		return fmt.Errorf("cannot open room %q: %w", o.room, err)
+		return err
 	}
 	if !o.fast {
 		o.provider.Pace = debate.DefaultPace

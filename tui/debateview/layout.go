@@ -40,22 +40,8 @@ func visibleColumns(width, n int) int {
 	return clamp(k, 1, n)
 }
 
-// splitWidths divides width among k columns separated by gap; the first
-// columns take the remainder, so the widths add up to width exactly.
-func splitWidths(width, k, gap int) []int {
-	if k <= 0 {
-		return nil
-	}
-	avail := max(width-(k-1)*gap, k)
-	out := make([]int, k)
-	for i := range out {
-		out[i] = avail / k
-		if i < avail%k {
-			out[i]++
-		}
-	}
-	return out
-}
+// splitWidths divides width among k columns separated by gap (cells.Columns).
+func splitWidths(width, k, gap int) []int { return cells.Columns(width, k, gap) }
 
 // windowStart is the first of k visible columns out of n: the previous
 // start when the focused column is still inside that window, else the

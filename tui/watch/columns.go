@@ -38,22 +38,8 @@ func allColumnsFit(width, n int) bool {
 	return n > 0 && n*minSeatColumn+(n-1)*seatGap <= width
 }
 
-// columnWidths divides width among k columns separated by gap, the first
-// ones taking the remainder, so the widths and gaps add up to width.
-func columnWidths(width, k, gap int) []int {
-	if k <= 0 {
-		return nil
-	}
-	avail := max(width-(k-1)*gap, k)
-	out := make([]int, k)
-	for i := range out {
-		out[i] = avail / k
-		if i < avail%k {
-			out[i]++
-		}
-	}
-	return out
-}
+// columnWidths divides width among k columns separated by gap (cells.Columns).
+func columnWidths(width, k, gap int) []int { return cells.Columns(width, k, gap) }
 
 // seatListWidth is the compact list's width for seat names up to nameW
 // cells wide, in a screen width wide: the name, a marker and a status.

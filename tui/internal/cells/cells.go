@@ -63,3 +63,21 @@ func TruncateMiddle(s string, w int) string {
 	head := w - 1 - tail
 	return ansi.Truncate(plain, head, "") + "…" + ansi.TruncateLeft(plain, total-tail, "")
 }
+
+// Columns divides width among k columns separated by gap; the first columns
+// take the remainder, so the widths and the gaps add up to width exactly
+// (each column at least 1 wide). nil for no column.
+func Columns(width, k, gap int) []int {
+	if k <= 0 {
+		return nil
+	}
+	avail := max(width-(k-1)*gap, k)
+	out := make([]int, k)
+	for i := range out {
+		out[i] = avail / k
+		if i < avail%k {
+			out[i]++
+		}
+	}
+	return out
+}
