@@ -220,3 +220,43 @@ func TestPageFollowsAnMCPRoom(t *testing.T) {
 		t.Errorf("errors %v, requests elsewhere %v", errs, outside)
 	}
 }
+
+// TestPageOfACouncil: a council's page has a column for each of its seats,
+// in turn order, and says whose turn it is as the seats post.
+func TestPageOfACouncil(t *testing.T) {
+	cwd := t.TempDir()
+	seats := []string{"lead", "critic", "security", "peer"}
+	r, _, err := room.Create(cwd, "uploads", room.CreateOptions{Topic: "Uploads to S3?", Budget: 2, Seats: seats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := startHost(t, cwd)
+	defer h.stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	b := startBrowser(t, 1920, 1080)
+	b.navigate(h.base + "/rooms/uploads")
+	b.signIn(ctx, h.starter)
+	var got []string
+	b.eval("[...document.querySelectorAll('.col')].map(c => c.dataset.seat)", &got)
+	if strings.Join(got, ",") != strings.Join(seats, ",") {
+		t.Fatalf("the council's columns: %v, want %v", got, seats)
+	}
+	b.waitFor(ctx, "the stream to open", "document.getElementById('state').classList.contains('running')")
+	if _, _, err := r.PostMessage(room.Post{Seat: room.SeatLead, Text: "Brief: presigned uploads."}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := r.PostMessage(room.Post{Seat: "critic", Text: "The **bucket policy** worries me."}); err != nil {
+		t.Fatal(err)
+	}
+	b.waitFor(ctx, "the critic's post in its column", "document.querySelector('.col[data-seat=\"critic\"] .turns article strong')?.textContent === 'bucket policy'")
+	b.waitFor(ctx, "the security seat's turn", "document.getElementById('state').textContent.includes(\"security's turn\")")
+	var cols int
+	b.eval("getComputedStyle(document.querySelector('.columns')).gridTemplateColumns.split(' ').length", &cols)
+	if cols != 4 {
+		t.Errorf("at 1920 px the council lays out %d columns, want 4", cols)
+	}
+	if errs, outside := b.problems(h.base); len(errs)+len(outside) > 0 {
+		t.Errorf("errors %v, requests elsewhere %v", errs, outside)
+	}
+}
