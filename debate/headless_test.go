@@ -150,7 +150,12 @@ func TestHeadlessCancelSaves(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	o := headlessOpts(cwd, FormatJSONL)
-	o.Settings.Provider.Pace = 1 << 20 // about a millisecond a token
+	// About 5 ms a token. The output is the room read back: its token
+	// events are the drafts' growth, up to 30 a second, several tokens
+	// each, trailing the engine by at most a draft interval (33 ms). A
+	// cancel once the output shows ten words of a turn lands well inside
+	// that turn (a turn here is about a hundred tokens).
+	o.Settings.Provider.Pace = 5 << 20
 	pr, pw := io.Pipe()
 	errc := make(chan error, 1)
 	go func() {
@@ -158,10 +163,23 @@ func TestHeadlessCancelSaves(t *testing.T) {
 		pw.Close()
 	}()
 	sc := bufio.NewScanner(pr)
-	tokens := 0
+	var said strings.Builder
+	cancelled := false
 	for sc.Scan() {
-		if strings.Contains(sc.Text(), `"event":"token"`) {
-			if tokens++; tokens == 20 {
+		var ev struct {
+			Event string
+			Data  struct{ Text string }
+		}
+		if json.Unmarshal(sc.Bytes(), &ev) != nil {
+			continue
+		}
+		switch ev.Event {
+		case "turn_start":
+			said.Reset()
+		case "token":
+			said.WriteString(ev.Data.Text)
+			if !cancelled && len(strings.Fields(said.String())) >= 10 {
+				cancelled = true
 				cancel()
 			}
 		}
