@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/roundtable-dev/roundtable/room"
@@ -49,6 +50,28 @@ func RoomVerdict(ctx context.Context, r *room.Room, p Provider, moderator Person
 		return "", usage, errors.New("the moderator's reply was empty; run roundtable verdict again, or with another model")
 	}
 	return text.String(), usage, nil
+}
+
+// SaveRoomVerdict is RoomVerdict, then the verdict saved beside the room's
+// spec (room.WriteVerdict): what roundtable verdict and watch's V do. It
+// returns the file's path relative to the room's cwd.
+func SaveRoomVerdict(ctx context.Context, r *room.Room, p Provider, onDelta func(string) error) (string, error) {
+	text, _, err := RoomVerdict(ctx, r, p, DefaultModerator(), onDelta)
+	if err != nil {
+		return "", err
+	}
+	st, err := r.State()
+	if err != nil {
+		return "", err
+	}
+	path, err := r.WriteVerdict(text, st.Closed)
+	if err != nil {
+		return "", err
+	}
+	if rel, err := filepath.Rel(r.Cwd(), path); err == nil {
+		path = rel
+	}
+	return path, nil
 }
 
 // roomTurns is an MCP room's transcript as a debate's turns: each message

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -63,7 +62,7 @@ func runVerdict(cmd *cobra.Command, o verdictOptions) error {
 	if o.room, o.cwd, err = roomFromFlags(o.room, o.cwd, "judge"); err != nil {
 		return err
 	}
-	r, dir, err := openNamedRoom(o.room, o.cwd)
+	r, _, err := openNamedRoom(o.room, o.cwd)
 	if err != nil {
 		return err
 	}
@@ -81,7 +80,7 @@ func runVerdict(cmd *cobra.Command, o verdictOptions) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	out := cmd.OutOrStdout()
-	text, _, err := debate.RoomVerdict(ctx, r, p, debate.DefaultModerator(), func(s string) error {
+	path, err := debate.SaveRoomVerdict(ctx, r, p, func(s string) error {
 		_, werr := fmt.Fprint(out, s)
 		return werr
 	})
@@ -91,17 +90,6 @@ func runVerdict(cmd *cobra.Command, o verdictOptions) error {
 			return errors.New("stopped before the verdict was whole; nothing was saved")
 		}
 		return err
-	}
-	st, err := r.State()
-	if err != nil {
-		return err
-	}
-	path, err := r.WriteVerdict(text, st.Closed)
-	if err != nil {
-		return err
-	}
-	if rel, rerr := filepath.Rel(dir, path); rerr == nil {
-		path = rel
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "roundtable: the verdict on room %s is saved in %s\n", o.room, path)
 	return nil

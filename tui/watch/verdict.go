@@ -3,7 +3,6 @@ package watch
 import (
 	"context"
 	"os"
-	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -36,18 +35,7 @@ func askVerdict(id int64, r *room.Room) tea.Cmd {
 		if err != nil {
 			return verdictMsg{id: id, Err: err}
 		}
-		text, _, err := debate.RoomVerdict(context.Background(), r, p, debate.DefaultModerator(), nil)
-		if err != nil {
-			return verdictMsg{id: id, Err: err}
-		}
-		st, err := r.State()
-		if err != nil {
-			return verdictMsg{id: id, Err: err}
-		}
-		path, err := r.WriteVerdict(text, st.Closed)
-		if rel, rerr := filepath.Rel(r.Cwd(), path); rerr == nil && err == nil {
-			path = rel
-		}
+		path, err := debate.SaveRoomVerdict(context.Background(), r, p, nil)
 		return verdictMsg{id: id, Path: path, Err: err}
 	}
 }
