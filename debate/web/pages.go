@@ -21,8 +21,8 @@ func (s *Server) routePages(mux *http.ServeMux) {
 	mux.HandleFunc("GET /{$}", s.serveIndex)
 	mux.HandleFunc("GET /rooms/{id}", s.servePage)
 	mux.HandleFunc("GET /rooms/{id}/parts", s.serveParts)
-	mux.HandleFunc("GET /rooms/{id}/transcript.md", s.serveExport)
-	mux.HandleFunc("GET /rooms/{id}/transcript.html", s.serveExport)
+	mux.HandleFunc("GET /rooms/{id}/transcript.md", s.serveExport(false))
+	mux.HandleFunc("GET /rooms/{id}/transcript.html", s.serveExport(true))
 	mux.HandleFunc("GET "+webpage.ScriptPath, func(w http.ResponseWriter, _ *http.Request) { webpage.Script(w) })
 }
 
@@ -163,15 +163,16 @@ func (s *Server) serveParts(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// serveExport answers the transcript as Markdown or as the HTML export,
-// to save.
-func (s *Server) serveExport(w http.ResponseWriter, r *http.Request) {
-	rm, ok := s.pageRoom(w, r)
-	if !ok {
-		return
-	}
-	name := rm.Config().Room
-	if err := webpage.Export(w, rm, r.URL.Path[len(r.URL.Path)-3:] != ".md"); err != nil {
-		http.Error(w, fmt.Sprintf("roundtable: the host could not export room %q: %v", name, err), http.StatusInternalServerError)
+// serveExport answers the transcript as the HTML export (html) or as
+// Markdown, to save.
+func (s *Server) serveExport(html bool) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		rm, ok := s.pageRoom(w, r)
+		if !ok {
+			return
+		}
+		if err := webpage.Export(w, rm, html); err != nil {
+			http.Error(w, fmt.Sprintf("roundtable: the host could not export room %q: %v", rm.Config().Room, err), http.StatusInternalServerError)
+		}
 	}
 }
