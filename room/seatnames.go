@@ -146,6 +146,30 @@ func checkSeatList(seats []string) ([]string, error) {
 	return slices.Clone(seats), nil
 }
 
+// ParseSeatList reads a comma-separated list of an MCP room's seats
+// ("lead,critic,security,peer", as `seed --seats` takes it) and checks it
+// as Create will: 2-8 distinct names, the lead first. The error says what
+// to change.
+func ParseSeatList(v string) ([]string, error) {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		out = append(out, strings.TrimSpace(s))
+	}
+	if len(out) < MinSeats || len(out) > MaxSeats {
+		return nil, fmt.Errorf("%w: %q lists %d seats: a room has %d to %d, the lead first, e.g. lead,critic,security,peer", ErrBadSeat, v, len(out), MinSeats, MaxSeats)
+	}
+	if _, err := checkSeatList(out); err != nil {
+		return nil, err
+	}
+	if slices.Equal(out, DefaultSeats()) {
+		return out, nil
+	}
+	if err := checkCouncil(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // checkCouncil adds the rules of an MCP room's seats to checkSeatList's:
 // at most MaxSeats, the lead first (it briefs, spends the rounds, writes
 // the spec and closes), and no seat named "observer", the grant of a

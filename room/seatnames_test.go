@@ -1,6 +1,8 @@
 package room
 
 import (
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -42,5 +44,28 @@ func TestSeatFileIsSafeAndDistinct(t *testing.T) {
 	}
 	if SeatFile(SeatLead) != "lead" || SeatFile(SeatPeer) != "peer" {
 		t.Fatal("the lead and the peer changed file names")
+	}
+}
+
+func TestParseSeatList(t *testing.T) {
+	got, err := ParseSeatList(" lead, critic ,security,peer")
+	if err != nil || !slices.Equal(got, []string{"lead", "critic", "security", "peer"}) {
+		t.Fatalf("ParseSeatList = %q, %v; want the four seats trimmed", got, err)
+	}
+	if got, err := ParseSeatList("lead,peer"); err != nil || !slices.Equal(got, DefaultSeats()) {
+		t.Fatalf("the default seats: %q, %v", got, err)
+	}
+	for v, want := range map[string]string{
+		"lead":                        "lists 1 seats",
+		"lead,a,b,c,d,e,f,g,h":        "lists 9 seats",
+		"peer,lead":                   "list it first",
+		"lead,critic,critic":          "listed twice",
+		"lead,,peer":                  "without control characters",
+		"lead,observer":               "watch-only token",
+	} {
+		_, err := ParseSeatList(v)
+		if err == nil || !errors.Is(err, ErrBadSeat) || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseSeatList(%q) = %v; want ErrBadSeat saying %q", v, err, want)
+		}
 	}
 }

@@ -249,14 +249,11 @@ func councilSeat(sf seatFlags) error {
 // seatList reads --seats: names separated by commas, each trimmed of
 // spaces. The room checks the list (room.Create).
 func seatList(v string) ([]string, error) {
-	var out []string
-	for _, s := range strings.Split(v, ",") {
-		out = append(out, strings.TrimSpace(s))
+	seats, err := room.ParseSeatList(v)
+	if err != nil {
+		return nil, usageError("--seats: %s", strings.TrimPrefix(err.Error(), room.ErrBadSeat.Error()+": "))
 	}
-	if len(out) < room.MinSeats || len(out) > room.MaxSeats {
-		return nil, usageError("--seats %q lists %d seats: a room has %d to %d, the lead first, e.g. --seats lead,critic,security,peer", v, len(out), room.MinSeats, room.MaxSeats)
-	}
-	return out, nil
+	return seats, nil
 }
 
 // seatEnvSet reports whether any ROUNDTABLE_ seat variable is set, as an
