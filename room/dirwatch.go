@@ -37,6 +37,10 @@ type DirWatch struct {
 	local   bool // every folder is on a filesystem whose events are complete
 
 	side *sideTopic // a second kind of change, reported apart (nil: none)
+	// journal, when set, records the files that arrive (the room
+	// Notifier's messages and notes), and is lost whenever events may
+	// have been.
+	journal *journal
 }
 
 // sideTopic is a second kind of change a DirWatch reports on its own
@@ -63,17 +67,17 @@ func (t *sideTopic) fire() {
 // returns, so a change made after the call is never missed. It runs until
 // ctx ends or Close.
 func WatchDirs(ctx context.Context, paths func() []string, match func(string) bool, sig func() string) *DirWatch {
-	return watchDirs(ctx, paths, match, sig, nil)
+	return watchDirs(ctx, paths, match, sig, nil, nil)
 }
 
 // watchDirs is WatchDirs with a side topic (nil: none).
-func watchDirs(ctx context.Context, paths func() []string, match func(string) bool, sig func() string, side *sideTopic) *DirWatch {
+func watchDirs(ctx context.Context, paths func() []string, match func(string) bool, sig func() string, side *sideTopic, j *journal) *DirWatch {
 	ctx, cancel := context.WithCancel(ctx)
 	if side != nil {
 		side.ch = make(chan struct{})
 	}
 	d := &DirWatch{
-		paths: paths, match: match, sig: sig, side: side,
+		paths: paths, match: match, sig: sig, side: side, journal: j,
 		ch: make(chan struct{}), added: map[string]bool{}, cancel: cancel, done: make(chan struct{}),
 	}
 	if w, err := fsnotify.NewWatcher(); err == nil {
@@ -118,6 +122,13 @@ func (d *DirWatch) fire() {
 	d.mu.Unlock()
 }
 
+// lose tells the journal, if any, that events may have been missed.
+func (d *DirWatch) lose() {
+	if d.journal != nil {
+		d.journal.lose()
+	}
+}
+
 // fireAll fires both topics: when events may have been lost, or a folder
 // appeared that may hold either.
 func (d *DirWatch) fireAll() {
@@ -160,6 +171,7 @@ func (d *DirWatch) addAll(initial bool) {
 				d.added[p] = true
 				again = true
 				if !initial {
+					d.lose() // it may hold files no event told of
 					d.fireAll()
 				}
 			}
@@ -193,7 +205,13 @@ func (d *DirWatch) run(ctx context.Context, last, sideLast string) {
 				continue
 			}
 			if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+				if d.added[ev.Name] {
+					d.lose() // a folder gone: readers must look to see it
+				}
 				delete(d.added, ev.Name) // a folder made again is a new inode
+			}
+			if d.journal != nil && ev.Has(fsnotify.Create) {
+				d.journal.add(ev.Name) // before the readers are woken
 			}
 			if d.match(ev.Name) {
 				d.fire()
@@ -208,8 +226,9 @@ func (d *DirWatch) run(ctx context.Context, last, sideLast string) {
 				errs = nil
 				continue
 			}
-			d.addAll(false) // overflow or trouble: events may be lost,
-			d.fireAll()     // so watch what appeared and let readers look again
+			d.lose()        // overflow or trouble: events may be lost,
+			d.addAll(false) // so watch what appeared and let readers
+			d.fireAll()     // look again
 		case <-tick.C:
 			// Only the signature is read each tick: a folder appearing
 			// inside a watched one sends an event, and one the events
@@ -218,6 +237,7 @@ func (d *DirWatch) run(ctx context.Context, last, sideLast string) {
 			// idle home screen's CPU beyond Bubble Tea's own).
 			if s := d.sig(); s != last {
 				last = s
+				d.lose() // a change no event told of
 				d.addAll(false)
 				d.fire()
 			}

@@ -123,11 +123,17 @@ func (r *Room) AddNote(from, text string, round int) (Note, error) {
 // folder is a room without notes; an unreadable note is skipped (it is
 // listed with the skipped messages).
 func (r *Room) refreshNotesLocked() []Skipped {
-	dir := NotesDir(r.dir)
-	names, err := listNames(dir)
+	names, err := listNames(NotesDir(r.dir))
 	if err != nil {
 		return nil
 	}
+	return r.addNotesLocked(names)
+}
+
+// addNotesLocked reads the note files among names (in notes/) not seen
+// before and returns those it skipped.
+func (r *Room) addNotesLocked(names []string) []Skipped {
+	dir := NotesDir(r.dir)
 	var fresh []Skipped
 	added := false
 	for _, name := range names {

@@ -44,6 +44,15 @@ func (n *Notifier) DraftsChanged() <-chan struct{} {
 // DraftsGen counts the changes of the room's drafts seen so far.
 func (n *Notifier) DraftsGen() uint64 { return n.side.gen.Load() }
 
+// takeJournal returns the message and note files that arrived since the
+// last take, complete only where the kernel's events are (inotify on a
+// local filesystem, no overflow or unexplained change since): else the
+// caller lists the folders.
+func (n *Notifier) takeJournal() ([]journalName, bool) {
+	names, complete := n.journal.take()
+	return names, complete && n.local
+}
+
 // Watch starts a Notifier on a room and attaches it, so the room's State
 // lists the messages folder only after a change. It runs until ctx ends or
 // Close. When inotify cannot be used, it still works by rescanning.
@@ -73,7 +82,7 @@ func Watch(ctx context.Context, r *Room) *Notifier {
 		},
 		sig: func() string { return StatSig(append([]string{drafts}, r.DraftFiles()...)...) },
 	}
-	n := &Notifier{watchDirs(ctx, fixed(dir, msgs, notes, drafts, seats), match, sig, side)}
+	n := &Notifier{watchDirs(ctx, fixed(dir, msgs, notes, drafts, seats), match, sig, side, newJournal(msgs, notes))}
 	r.mu.Lock()
 	r.notifier = n
 	r.lastGen = ^uint64(0)

@@ -40,6 +40,7 @@ type Room struct {
 	// while nothing changed; lastGen is its generation at the last listing.
 	notifier *Notifier
 	lastGen  uint64
+	listings int // times the messages folder was listed (tests read it)
 	// draftsMade: this Room made (or found) drafts/ a real folder, so a
 	// draft write need not check it again; cleared when drafts/ may be
 	// gone (ClearDrafts, or a write that found it gone).
@@ -250,22 +251,50 @@ func (r *Room) SpecPath() string { return filepath.Join(r.cwd, filepath.FromSlas
 func (r *Room) MessagesDir() string { return filepath.Join(r.dir, "messages") }
 
 // State reads what is new on disk and returns the room's state. When a
-// Notifier is attached (Attach) and has seen no change since the last read,
-// the directory is not listed again.
+// Notifier is attached (Watch) and has seen no change since the last read,
+// nothing is read; when it has, the files its events told of are parsed,
+// and the folders are listed only when events may have been missed.
 func (r *Room) State() (State, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var fresh []Skipped
 	if r.notifier == nil || r.notifier.Gen() != r.lastGen {
+		var err error
 		if r.notifier != nil {
 			r.lastGen = r.notifier.Gen()
+			fresh, err = r.catchUpLocked()
+		} else {
+			fresh, err = r.refreshLocked()
 		}
-		var err error
-		if fresh, err = r.refreshLocked(); err != nil {
+		if err != nil {
 			return State{}, err
 		}
 	}
 	return r.stateLocked(fresh), nil
+}
+
+// catchUpLocked reads the message and note files the attached Notifier's
+// journal recorded since the last read, or lists both folders when the
+// journal may be incomplete.
+func (r *Room) catchUpLocked() ([]Skipped, error) {
+	names, complete := r.notifier.takeJournal()
+	if !complete {
+		return r.refreshLocked()
+	}
+	var msgs, notes []string
+	for _, n := range names {
+		if n.note {
+			notes = append(notes, n.name)
+		} else {
+			msgs = append(msgs, n.name)
+		}
+	}
+	fresh := r.addMessagesLocked(msgs)
+	if len(notes) > 0 {
+		fresh = append(fresh, r.addNotesLocked(notes)...)
+	}
+	r.skipped = append(r.skipped, fresh...)
+	return fresh, nil
 }
 
 // Refresh is State that always lists the messages folder.
@@ -329,6 +358,7 @@ func derive(msgs []Message, order []string) (round int, turn string, passed []st
 // refreshLocked parses message files not seen before and returns the files
 // it skipped this time.
 func (r *Room) refreshLocked() ([]Skipped, error) {
+	r.listings++
 	names, err := listNames(r.MessagesDir())
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -336,6 +366,15 @@ func (r *Room) refreshLocked() ([]Skipped, error) {
 		}
 		return nil, fmt.Errorf("list messages of room %q: %w", r.cfg.Room, NoAccess(err, r.MessagesDir()))
 	}
+	fresh := r.addMessagesLocked(names)
+	fresh = append(fresh, r.refreshNotesLocked()...)
+	r.skipped = append(r.skipped, fresh...)
+	return fresh, nil
+}
+
+// addMessagesLocked parses the message files among names not seen before
+// and returns those it skipped (they are not yet added to r.skipped).
+func (r *Room) addMessagesLocked(names []string) []Skipped {
 	var todo []string
 	for _, name := range names {
 		if _, ok := r.seen[name]; ok {
@@ -345,6 +384,9 @@ func (r *Room) refreshLocked() ([]Skipped, error) {
 			continue // temporary files and strangers are never messages
 		}
 		todo = append(todo, name)
+	}
+	if len(todo) == 0 {
+		return nil
 	}
 	added, errs := r.readAll(todo)
 	// Keep the parsed messages in place: a large first read holds one
@@ -369,9 +411,7 @@ func (r *Room) refreshLocked() ([]Skipped, error) {
 	if n > 0 {
 		r.msgs = mergeSorted(r.msgs, added[:n:n])
 	}
-	fresh = append(fresh, r.refreshNotesLocked()...)
-	r.skipped = append(r.skipped, fresh...)
-	return fresh, nil
+	return fresh
 }
 
 // parallelRead is the batch size from which new files are parsed on every
