@@ -56,12 +56,12 @@ func TestParseSeatList(t *testing.T) {
 		t.Fatalf("the default seats: %q, %v", got, err)
 	}
 	for v, want := range map[string]string{
-		"lead":                        "lists 1 seats",
-		"lead,a,b,c,d,e,f,g,h":        "lists 9 seats",
-		"peer,lead":                   "list it first",
-		"lead,critic,critic":          "listed twice",
-		"lead,,peer":                  "without control characters",
-		"lead,observer":               "watch-only token",
+		"lead":                 "lists 1 seats",
+		"lead,a,b,c,d,e,f,g,h": "lists 9 seats",
+		"peer,lead":            "list it first",
+		"lead,critic,critic":   "listed twice",
+		"lead,,peer":           "without control characters",
+		"lead,observer":        "watch-only token",
 	} {
 		_, err := ParseSeatList(v)
 		if err == nil || !errors.Is(err, ErrBadSeat) || !strings.Contains(err.Error(), want) {
