@@ -121,8 +121,8 @@ func TestRoomFormCouncilRefused(t *testing.T) {
 				t.Errorf("error %q, want %q", f.err, want)
 			}
 			v := plain(f.View())
-			if flat := strings.Join(strings.Fields(v), " "); !strings.Contains(flat, strings.Join(strings.Fields(f.err), " ")) {
-				t.Errorf("the sentence is not under the field:\n%s", v)
+			if flat := strings.Join(strings.Fields(v), " "); !strings.Contains(flat, strings.Join(strings.Fields(f.err), " ")) || strings.Count(flat, "The seats: ") != 1 {
+				t.Errorf("the sentence is not under the field, once:\n%s", v)
 			}
 			if lines := strings.Split(v, "\n"); len(lines) != 24 || !strings.Contains(v, "▸ Seats") {
 				t.Errorf("%d lines, the field in view: %v\n%s", len(lines), strings.Contains(v, "▸ Seats"), v)

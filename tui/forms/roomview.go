@@ -138,7 +138,7 @@ func (f *RoomForm) hint() string {
 		}
 		return "Rounds: each lead post spends one, and the peer answers every one. ← → or type a number."
 	case roomSeats:
-		if f.seatsProblem != "" {
+		if f.seatsProblem != "" && (f.err == "" || f.errAt != roomSeats) { // else it is under the field
 			return "Not a list of seats yet, so the sections keep the last one. " + f.seatsProblem
 		}
 		return seatsHint
