@@ -78,6 +78,9 @@ func TestRoomFormCouncilSections(t *testing.T) {
 			t.Errorf("no section %q:\n%s", head, view)
 		}
 	}
+	if ph := f.inputs[roomTopic].Placeholder; ph != "the decision the 4 seats should settle" {
+		t.Errorf("the topic's placeholder: %q", ph)
+	}
 	// Labels left empty: the lead Claude Code, then each seat the other
 	// of Claude Code and Codex, the peer Codex.
 	for i, label := range []string{"claude", "codex", "claude", "codex"} {

@@ -157,7 +157,6 @@ func NewRoomForm(opts RoomOptions) RoomForm {
 	}
 	placeholders := map[roomField]string{
 		roomName:  "letters, digits, . _ - (empty: made from the topic)",
-		roomTopic: "the decision the two agents should settle",
 		roomSeats: defaultSeatList,
 		roomSpec:  "SPEC-<room>.md",
 	}

@@ -173,4 +173,5 @@ func (f *RoomForm) setSeats(seats []string) {
 		}
 	}
 	f.stash = stash
+	f.inputs[roomTopic].Placeholder = "the decision " + f.who() + " should settle"
 }
