@@ -46,10 +46,10 @@ type seatKind int
 const (
 	kindMind     seatKind = iota // what fills the seat
 	kindLabel                    // an MCP agent's label
-	kindProvider                 // a model's provider, model and persona
+	kindProvider                 // a model's provider and model
 	kindModel
-	kindAgent // an ACP agent: its preset, or a command of one's own
-	kindCommand
+	kindAgent   // an ACP agent's preset, or "a command of your own"
+	kindCommand // that command
 	kindPersona // who a seat roundtable plays speaks as
 	kindTools   // what its agent may do beyond reading
 	seatKinds
