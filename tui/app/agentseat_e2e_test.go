@@ -55,7 +55,7 @@ func TestE2EAgentSeat(t *testing.T) {
 	s.SendKeys("Tab")
 	s.SendKeys("-l", "100")
 	s.WaitFor("◂ 100 ▸", 10*time.Second)
-	s.SendKeys("Tab", "Tab", "Right")
+	s.SendKeys("Tab", "Tab", "Tab", "Right") // seats, spec, the lead's mind
 	s.WaitFor("◂ a model ▸", 10*time.Second)
 	// The peer: an agent roundtable drives, a command of our own (past
 	// the lead's provider, model and persona).

@@ -59,8 +59,9 @@ func TestE2ESeatPersonaAndTools(t *testing.T) {
 	s.SendKeys("Tab")
 	s.SendKeys("-l", "100")
 	s.WaitFor("◂ 100 ▸", 10*time.Second)
-	// The lead: an agent roundtable drives, a command of our own.
-	s.SendKeys("Tab", "Tab", "Right", "Right")
+	// Past the seats and the spec, the lead: an agent roundtable drives,
+	// a command of our own.
+	s.SendKeys("Tab", "Tab", "Tab", "Right", "Right")
 	s.WaitFor("◂ an agent roundtable drives (ACP) ▸", 10*time.Second)
 	s.SendKeys("Tab", "Left")
 	s.WaitFor("◂ a command of your own ▸", 10*time.Second)

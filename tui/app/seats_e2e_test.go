@@ -42,9 +42,9 @@ func TestE2EPlayedSeats(t *testing.T) {
 	s.SendKeys("-l", "played")
 	s.SendKeys("Tab")
 	s.SendKeys("-l", "Should the cache be write-through?")
-	// Budget, spec, then the lead's mind: a model; its provider, model
-	// and persona, then the peer's mind: a model.
-	s.SendKeys("Tab", "Tab", "Tab", "Right")
+	// Budget, seats, spec, then the lead's mind: a model; its provider,
+	// model and persona, then the peer's mind: a model.
+	s.SendKeys("Tab", "Tab", "Tab", "Tab", "Right")
 	s.WaitFor("◂ a model ▸", 10*time.Second)
 	s.SendKeys("Tab", "Tab", "Tab", "Tab", "Right")
 	s.WaitUntil("both seats a model, with the mock", func(sc string) bool {

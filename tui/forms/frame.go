@@ -1,6 +1,7 @@
 package forms
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -14,6 +15,14 @@ import (
 // for every line, the title stays and the lines scroll so that line focus
 // (the focused field) is shown.
 func finish(s *Styles, hm help.Model, k KeyMap, lines []string, focus int, errText string, w, h int) string {
+	return finishHint(s, hm, k, lines, nil, 0, focus, errText, w, h)
+}
+
+// finishHint is finish for a form with a hint, the focused field's
+// explanation: it goes in at line at, followed by a blank line, when every
+// line fits; when they scroll, it stays in sight under them, above the
+// status line.
+func finishHint(s *Styles, hm help.Model, k KeyMap, lines, hint []string, at, focus int, errText string, w, h int) string {
 	hm.ShowAll = false
 	helpLines := strings.Split(hints.View(hm, k, w-1), "\n")
 	status := s.StatusBar.Render(cells.Fit(" ", w))
@@ -21,11 +30,24 @@ func finish(s *Styles, hm help.Model, k KeyMap, lines []string, focus int, errTe
 		status = s.StatusError.Render(cells.Fit(" "+cells.Truncate(errText, w-2), w))
 	}
 	room := max(h-1-len(helpLines), 1)
+	var foot []string
+	switch {
+	case len(hint) == 0:
+	case len(lines)+len(hint)+1 <= room:
+		lines = slices.Insert(slices.Clone(lines), at, append(slices.Clone(hint), "")...)
+		if focus >= at {
+			focus += len(hint) + 1
+		}
+	default:
+		foot = append([]string{""}, hint...)
+		room = max(room-len(foot), 1)
+	}
 	lines = scrollLines(lines, focus, room)
 	for len(lines) < room {
 		lines = append(lines, "")
 	}
-	out := append(lines, status)
+	out := append(lines, foot...)
+	out = append(out, status)
 	for _, l := range helpLines {
 		out = append(out, cells.Fit(" "+l, w))
 	}

@@ -2,6 +2,9 @@ package forms
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -59,33 +62,23 @@ const (
 	DefaultPeerAgent = "codex"
 )
 
-// roomField is a field of the room form, in tab order.
+// roomField is a field of the room form. The room's own fields come
+// first, then each seat's (seatField: seat i's field of kind k); visible
+// gives the tab order.
 type roomField int
 
 const (
 	roomName roomField = iota
 	roomTopic
 	roomBudget
+	roomSeats // the seats, in turn order
 	roomSpec
-	roomLeadMind
-	roomLead // the lead agent's label
-	roomLeadProvider
-	roomLeadModel
-	roomLeadAgent
-	roomLeadCommand
-	roomLeadPersona // who a seat roundtable plays speaks as
-	roomLeadTools   // what its agent may do beyond reading
-	roomPeerMind
-	roomPeer // the peer agent's label
-	roomPeerProvider
-	roomPeerModel
-	roomPeerAgent
-	roomPeerCommand
-	roomPeerPersona
-	roomPeerTools
 	roomCreate
-	roomFields
+	roomSeatBase // seat 0's first field
 )
+
+// roomFields counts the fields; as errAt, it is no field.
+const roomFields = roomSeatBase + roomField(room.MaxSeats*int(seatKinds))
 
 // roomStage is what the room form shows.
 type roomStage int
@@ -109,15 +102,23 @@ type RoomForm struct {
 
 	inputs [roomFields]textinput.Model // the text fields (choices leave theirs unused)
 	budget number
-	// seatChoices are what fills each seat; played and starts, once the
-	// room is created, the seats roundtable plays and how starting them
-	// went.
-	seatChoices [2]seatChoice
-	played      [2]played
-	starts      [2]seatStart
-	focus       roomField
-	stage       roomStage
-	err         string
+	// seats are the seats the form has a section for, in turn order: the
+	// last list in the Seats field that was a list of seats. Seat i's
+	// choices are seatChoices[i], its text fields seatField(i, ...);
+	// seatsProblem is why the Seats field holds no such list now ("" when
+	// it does), and stash keeps, by name, what was chosen for a seat the
+	// list dropped, so listing it again brings it back.
+	seats        []string
+	seatChoices  [room.MaxSeats]seatChoice
+	seatsProblem string
+	stash        map[string]seatSlot
+	// played and starts are, once the room is created, the seats
+	// roundtable plays and how starting them went.
+	played [room.MaxSeats]played
+	starts [room.MaxSeats]seatStart
+	focus  roomField
+	stage  roomStage
+	err    string
 	// errAt is the field err is about, shown whole under it; roomFields:
 	// err goes on the status line.
 	errAt roomField
@@ -130,11 +131,11 @@ type RoomForm struct {
 	// The commands page: each seat's agent CLI, the seat whose CLI ←/→
 	// changes, the page's lines for the screen's width, the first line
 	// shown and the line each seat's section starts on.
-	clients   [2]seatcmd.Client
+	clients   [room.MaxSeats]seatcmd.Client
 	seatFocus int
 	lines     []string
 	top       int
-	seatLine  [2]int
+	seatLine  [room.MaxSeats]int
 
 	width, height int
 }
@@ -156,10 +157,8 @@ func NewRoomForm(opts RoomOptions) RoomForm {
 	}
 	placeholders := map[roomField]string{
 		roomName:  "letters, digits, . _ - (empty: made from the topic)",
-		roomTopic: "the decision the two agents should settle",
+		roomSeats: defaultSeatList,
 		roomSpec:  "SPEC-<room>.md",
-		roomLead:  DefaultLeadAgent,
-		roomPeer:  DefaultPeerAgent,
 	}
 	for i := range f.inputs {
 		in := textinput.New()
@@ -171,6 +170,7 @@ func NewRoomForm(opts RoomOptions) RoomForm {
 	f.inputs[roomName].CharLimit = 64
 	f.inputs[roomTopic].CharLimit = 2000
 	f.inputs[roomTopic].SetValue(opts.Topic)
+	f.inputs[roomSeats].SetValue(defaultSeatList)
 	f.initSeats()
 	f.SetDark(opts.Dark)
 	f.inputs[roomName].Focus()
@@ -213,6 +213,7 @@ func (f RoomForm) Update(msg tea.Msg) (RoomForm, tea.Cmd) {
 	case tea.PasteMsg:
 		if f.stage == stageEdit && isText(f.focus) {
 			f.inputs[f.focus], cmd = f.inputs[f.focus].Update(msg)
+			f.typed()
 		}
 	case tea.MouseWheelMsg:
 		if f.stage == stageReady {
@@ -294,15 +295,26 @@ func (f *RoomForm) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	f.inputs[f.focus], cmd = f.inputs[f.focus].Update(msg)
+	f.typed()
+	return cmd
+}
+
+// typed follows what was just typed into the focused field: the error
+// goes, the spec's placeholder follows the room's name, and the seats'
+// sections the list of seats.
+func (f *RoomForm) typed() {
 	f.err = ""
-	if f.focus == roomName || f.focus == roomTopic {
+	switch f.focus {
+	case roomName, roomTopic:
 		if n := f.name(); n != "" {
 			f.inputs[roomSpec].Placeholder = room.DefaultSpec(n)
 		} else {
 			f.inputs[roomSpec].Placeholder = "SPEC-<room>.md"
 		}
+	case roomSeats:
+		f.followSeats()
+	default:
 	}
-	return cmd
 }
 
 // move focuses the next (d = 1) or previous (d = -1) field.
@@ -332,7 +344,7 @@ func (f *RoomForm) submit() tea.Cmd {
 	topic := strings.TrimSpace(f.inputs[roomTopic].Value())
 	switch {
 	case topic == "":
-		f.err = "Write the topic first: the decision the two agents should settle."
+		f.err = "Write the topic first: the decision " + f.who() + " should settle."
 		f.focusField(roomTopic)
 		return nil
 	case name == "":
@@ -345,6 +357,11 @@ func (f *RoomForm) submit() tea.Cmd {
 		f.focusField(roomName)
 		return nil
 	}
+	if f.followSeats(); f.seatsProblem != "" {
+		f.err, f.errAt = f.seatsProblem, roomSeats
+		f.focusField(roomSeats)
+		return nil
+	}
 	spec := strings.TrimSpace(f.inputs[roomSpec].Value())
 	_, note := room.SafeSpec(name, spec)
 	f.note = note
@@ -354,19 +371,34 @@ func (f *RoomForm) submit() tea.Cmd {
 		return nil
 	}
 	f.played = play
-	lead := orDefault(f.inputs[roomLead].Value(), DefaultLeadAgent)
-	peer := orDefault(f.inputs[roomPeer].Value(), DefaultPeerAgent)
-	if play[0].on {
-		lead = playedLabel(play[0])
-	}
-	if play[1].on {
-		peer = playedLabel(play[1])
+	agents := make([]string, len(f.seats))
+	for i, seat := range f.seats {
+		agents[i] = orDefault(f.inputs[seatField(i, kindLabel)].Value(), defaultAgent(i, seat))
+		if play[i].on {
+			agents[i] = playedLabel(play[i])
+		}
 	}
 	f.stage = stageSeeding
 	f.err = ""
-	opt := room.CreateOptions{Topic: topic, Budget: f.budget.value, Spec: spec}
-	return seedCmd(f.id, f.opts.Cwd, name, opt, lead, peer, f.opts.Program)
+	// The seats always go along, the default two too (room.json leaves
+	// those out): a room that exists with other seats is refused, not
+	// opened with sections that are not its own.
+	opt := room.CreateOptions{Topic: topic, Budget: f.budget.value, Spec: spec, Seats: slices.Clone(f.seats)}
+	return seedCmd(f.id, f.opts.Cwd, name, opt, agents, f.opts.Program)
 }
+
+// who is who settles the room's decision, for the form's sentences: the
+// two agents, or a council's seats.
+func (f *RoomForm) who() string {
+	if !f.council() {
+		return "the two agents"
+	}
+	return fmt.Sprintf("the %d seats", len(f.seats))
+}
+
+// council reports whether the seats are not the default lead and peer:
+// the room is a council, with its own prompts and keys.
+func (f *RoomForm) council() bool { return !slices.Equal(f.seats, room.DefaultSeats()) }
 
 func (f *RoomForm) focusField(r roomField) {
 	f.inputs[f.focus].Blur()
@@ -380,9 +412,19 @@ func (f *RoomForm) focusField(r roomField) {
 // seeded shows the commands, or goes back to the fields with the error,
 // and starts the seats roundtable plays.
 func (f *RoomForm) seeded(msg seededMsg) tea.Cmd {
+	if msg.err == nil && !slices.Equal(msg.res.Seats, f.seats) {
+		// Seeding refuses a room of other seats; one that still has them
+		// (a debate's room of that name) is not opened as this one.
+		msg.err = fmt.Errorf("room %s already exists with the seats %s; list those seats, or choose a new name", msg.res.Room, strings.Join(msg.res.Seats, ", "))
+	}
 	if msg.err != nil {
 		f.stage = stageEdit
-		f.err = "Could not create the room: " + mdrender.Inline(msg.err.Error())
+		text := msg.err.Error()
+		if kind := room.ErrBadSeat.Error() + ": "; errors.Is(msg.err, room.ErrBadSeat) && strings.Contains(text, kind) {
+			// The room's own sentence, without what wraps it.
+			text = text[strings.Index(text, kind)+len(kind):]
+		}
+		f.err = "Could not create the room: " + mdrender.Inline(text)
 		// Under the name, wrapped whole: a closed room is fixed there, and
 		// a cause at the end of a long sentence stays in sight.
 		f.errAt = roomName
@@ -390,14 +432,16 @@ func (f *RoomForm) seeded(msg seededMsg) tea.Cmd {
 	}
 	f.stage = stageReady
 	f.res, f.existed = msg.res, msg.existed
-	f.clients = [2]seatcmd.Client{
-		seatcmd.DefaultClient(room.SeatLead, f.res.LeadAgent),
-		seatcmd.DefaultClient(room.SeatPeer, f.res.PeerAgent),
+	for i, seat := range f.seats {
+		f.clients[i] = seatcmd.DefaultClient(seat, f.res.agent(i))
 	}
 	f.seatFocus = 0
 	f.status = "Room ready: run each command in its agent's terminal (1 and 2 copy them)."
+	if f.council() {
+		f.status = fmt.Sprintf("Room ready: run each command in its agent's terminal (%s copy them).", f.digits())
+	}
 	f.layoutPage()
-	if !f.played[0].on && !f.played[1].on {
+	if !slices.ContainsFunc(f.played[:], func(p played) bool { return p.on }) {
 		return nil
 	}
 	f.status = "Room ready: starting the seats roundtable plays…"
@@ -420,8 +464,13 @@ func (f *RoomForm) syncKeys() {
 		k.Back.SetKeys("esc", "q")
 		k.Back.SetHelp("q/esc", "home")
 		k.Up.SetHelp("↑/↓", "scroll")
-		k.Next.SetHelp("tab", "lead/peer")
 		k.Less.SetHelp("←/→", "agent CLI")
+		if f.council() {
+			f.councilKeys()
+			break
+		}
+		k.Next.SetHelp("tab", "lead/peer")
+		k.CopyOne.SetKeys("1", "2", "3", "4", "5")
 		k.CopyOne.SetHelp("1-5", "copy")
 		if f.played[0].on && f.played[1].on {
 			// roundtable plays both: no agent CLI, no prompt to paste.
@@ -462,9 +511,9 @@ func slug(topic string) string { return room.Slug(topic) }
 
 // seedCmd creates the room, writes its prompts and settles how the
 // commands start roundtable.
-func seedCmd(id int64, cwd, name string, opt room.CreateOptions, lead, peer, program string) tea.Cmd {
+func seedCmd(id int64, cwd, name string, opt room.CreateOptions, agents []string, program string) tea.Cmd {
 	return func() tea.Msg {
-		res, existed, err := seed(cwd, name, opt, lead, peer, program)
+		res, existed, err := seed(cwd, name, opt, agents, program)
 		return seededMsg{id: id, res: res, existed: existed, err: err}
 	}
 }

@@ -13,6 +13,19 @@ import (
 	"github.com/roundtable-dev/roundtable/room/seatcmd"
 )
 
+// The fields of the default two seats, as the tests name them.
+var (
+	roomLeadMind     = seatField(0, kindMind)
+	roomLeadAgent    = seatField(0, kindAgent)
+	roomLeadCommand  = seatField(0, kindCommand)
+	roomLeadPersona  = seatField(0, kindPersona)
+	roomLeadTools    = seatField(0, kindTools)
+	roomPeerMind     = seatField(1, kindMind)
+	roomPeer         = seatField(1, kindLabel)
+	roomPeerProvider = seatField(1, kindProvider)
+	roomPeerPersona  = seatField(1, kindPersona)
+)
+
 func newTestRoomForm(t *testing.T, w, h int) (RoomForm, string) {
 	cwd := fixedDir(t) // the commands page wraps around its path
 	f := NewRoomForm(RoomOptions{Cwd: cwd, Dark: true, Program: "roundtable"})
@@ -67,7 +80,7 @@ func TestRoomForm(t *testing.T) {
 			t.Errorf("prompt not written: %v", err)
 		}
 	}
-	if !strings.Contains(f.res.LeadPrompt, "should-the-cache-be-write-through") {
+	if !strings.Contains(f.res.PromptTexts[0], "should-the-cache-be-write-through") {
 		t.Error("the lead prompt does not name the room")
 	}
 	v := plain(f.View())
@@ -84,7 +97,7 @@ func TestRoomForm(t *testing.T) {
 
 	_, msgs := drive(f, "1")
 	text, ok := clipboard(msgs[0])
-	lead := f.res.seat(room.SeatLead)
+	lead := f.res.seat(0)
 	if want := seatcmd.Shell(seatcmd.ClaudeCode.Argv(lead)); !ok || text != want {
 		t.Errorf("1 copied %q (%T), want %q", text, msgs[0], want)
 	}

@@ -81,7 +81,7 @@ func commandLines(t *testing.T, f RoomForm, i int) []string {
 func TestRoomPageCommandsRun(t *testing.T) {
 	for _, w := range []int{50, 80, 120} {
 		f := readyForm(t, w, 80, "/opt/round table/roundtable")
-		for i, seat := range seats {
+		for i := range f.seats {
 			if i == 1 {
 				f, _ = drive(f, "tab")
 			}
@@ -92,7 +92,7 @@ func TestRoomPageCommandsRun(t *testing.T) {
 				if c == seatcmd.JSONFile {
 					continue
 				}
-				st := f.res.seat(seat)
+				st := f.res.seat(i)
 				lines := commandLines(t, f, i)
 				for _, l := range lines {
 					if ansi.StringWidth(l) > w {
@@ -128,7 +128,7 @@ func TestRoomPageCommandsRun(t *testing.T) {
 // server names.
 func TestRoomPageClients(t *testing.T) {
 	f := readyForm(t, 120, 100, "roundtable")
-	if f.clients != [2]seatcmd.Client{seatcmd.ClaudeCode, seatcmd.Codex} {
+	if [2]seatcmd.Client(f.clients[:2]) != [2]seatcmd.Client{seatcmd.ClaudeCode, seatcmd.Codex} {
 		t.Errorf("the seats start with %s and %s", f.clients[0].Name(), f.clients[1].Name())
 	}
 	seen := map[string]bool{}
@@ -148,7 +148,7 @@ func TestRoomPageClients(t *testing.T) {
 		t.Errorf("←/→ does not cycle back: %s", f.clients[0].Name())
 	}
 	f, _ = drive(f, "tab", "left")
-	if f.clients != [2]seatcmd.Client{seatcmd.ClaudeCode, seatcmd.ClaudeCode} {
+	if [2]seatcmd.Client(f.clients[:2]) != [2]seatcmd.Client{seatcmd.ClaudeCode, seatcmd.ClaudeCode} {
 		t.Errorf("tab, ← did not change the peer's client: %s, %s", f.clients[0].Name(), f.clients[1].Name())
 	}
 	_, m1 := drive(f, "1")

@@ -6,10 +6,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/seatcmd"
 	"github.com/roundtable-dev/roundtable/tui/internal/seatproc"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
@@ -37,60 +40,74 @@ type seatChoice struct {
 	tools debate.AgentTools
 }
 
-// The fields of each seat, in tab order; seatFields[i] are seat i's.
-type seatFieldSet struct {
-	mind, label, provider, model, agent, command, persona, tools roomField
+// seatKind is one of a seat's fields; seatField(i, k) is seat i's.
+type seatKind int
+
+const (
+	kindMind     seatKind = iota // what fills the seat
+	kindLabel                    // an MCP agent's label
+	kindProvider                 // a model's provider and model
+	kindModel
+	kindAgent   // an ACP agent's preset, or "a command of your own"
+	kindCommand // that command
+	kindPersona // who a seat roundtable plays speaks as
+	kindTools   // what its agent may do beyond reading
+	seatKinds
+)
+
+// seatField is seat i's field of kind k.
+func seatField(i int, k seatKind) roomField {
+	return roomSeatBase + roomField(i*int(seatKinds)+int(k))
 }
 
-var seatFields = [2]seatFieldSet{
-	{roomLeadMind, roomLead, roomLeadProvider, roomLeadModel, roomLeadAgent, roomLeadCommand, roomLeadPersona, roomLeadTools},
-	{roomPeerMind, roomPeer, roomPeerProvider, roomPeerModel, roomPeerAgent, roomPeerCommand, roomPeerPersona, roomPeerTools},
-}
-
-// seatOf is the seat (0 lead, 1 peer) a field belongs to, or -1.
-func seatOf(r roomField) int {
-	for i, fs := range seatFields {
-		if slices.Contains([]roomField{fs.mind, fs.label, fs.provider, fs.model, fs.agent, fs.command, fs.persona, fs.tools}, r) {
-			return i
-		}
+// seatOf is the seat a field belongs to and its kind; ok is false for
+// the room's own fields.
+func seatOf(r roomField) (i int, k seatKind, ok bool) {
+	if r < roomSeatBase || r >= roomFields {
+		return -1, 0, false
 	}
-	return -1
+	n := int(r - roomSeatBase)
+	return n / int(seatKinds), seatKind(n % int(seatKinds)), true
 }
 
 // isChoice reports a field changed with ←/→.
 func isChoice(r roomField) bool {
-	for _, fs := range seatFields {
-		if r == fs.mind || r == fs.provider || r == fs.agent || r == fs.tools {
-			return true
-		}
-	}
-	return r == roomBudget
+	_, k, ok := seatOf(r)
+	return r == roomBudget || ok && (k == kindMind || k == kindProvider || k == kindAgent || k == kindTools)
 }
 
 // isText reports a field typed into.
 func isText(r roomField) bool { return !isChoice(r) && r != roomCreate && r != roomFields }
 
-// visible is the fields shown, in tab order: a seat's fields depend on
-// what fills it.
+// visible is the fields shown, in tab order: a section for each seat, its
+// fields depending on what fills it.
 func (f *RoomForm) visible() []roomField {
-	out := []roomField{roomName, roomTopic, roomBudget, roomSpec}
-	for i, fs := range seatFields {
-		out = append(out, fs.mind)
-		switch f.seatChoices[i].mind {
-		case mindMCP:
-			out = append(out, fs.label)
-		case mindModel:
-			out = append(out, fs.provider, fs.model, fs.persona)
-		case mindAgent:
-			out = append(out, fs.agent)
-			if f.seatChoices[i].preset == len(seatproc.Presets) {
-				out = append(out, fs.command)
-			}
-			out = append(out, fs.persona, fs.tools)
-		case mindCount:
+	out := []roomField{roomName, roomTopic, roomBudget, roomSeats, roomSpec}
+	for i := range f.seats {
+		for _, k := range f.seatKindsShown(i) {
+			out = append(out, seatField(i, k))
 		}
 	}
 	return append(out, roomCreate)
+}
+
+// seatKindsShown are the fields of seat i's section, in order.
+func (f *RoomForm) seatKindsShown(i int) []seatKind {
+	out := []seatKind{kindMind}
+	switch c := f.seatChoices[i]; c.mind {
+	case mindMCP:
+		out = append(out, kindLabel)
+	case mindModel:
+		out = append(out, kindProvider, kindModel, kindPersona)
+	case mindAgent:
+		out = append(out, kindAgent)
+		if c.preset == len(seatproc.Presets) {
+			out = append(out, kindCommand)
+		}
+		out = append(out, kindPersona, kindTools)
+	case mindCount:
+	}
+	return out
 }
 
 // presetName is a seat's ACP choice as shown.
@@ -103,20 +120,23 @@ func presetName(i int) string {
 
 // choose moves a choice field by d.
 func (f *RoomForm) choose(r roomField, d int) {
-	i := seatOf(r)
+	i, k, ok := seatOf(r)
+	if !ok {
+		return
+	}
 	c := &f.seatChoices[i]
 	wrap := func(v, n int) int { return ((v+d)%n + n) % n }
-	switch r {
-	case seatFields[i].mind:
+	switch k {
+	case kindMind:
 		c.mind = mind(wrap(int(c.mind), int(mindCount)))
-	case seatFields[i].provider:
+	case kindProvider:
 		c.provider = wrap(c.provider, len(debate.Providers()))
 		f.setModelPlaceholder(i)
-	case seatFields[i].agent:
+	case kindAgent:
 		c.preset = wrap(c.preset, len(seatproc.Presets)+1)
-	case seatFields[i].tools:
+	case kindTools:
 		c.tools = agentTools[wrap(slices.Index(agentTools, c.tools), len(agentTools))]
-	default: // not a choice of a seat's
+	default: // a text field
 	}
 	f.err = ""
 }
@@ -127,7 +147,7 @@ func (f *RoomForm) providerName(i int) string { return debate.Providers()[f.seat
 // resolveModel completes seat i's provider settings from the app's flags
 // and the environment, as a debate would.
 func (f *RoomForm) resolveModel(i int) (debate.ProviderConfig, error) {
-	pc := debate.ProviderConfig{Name: f.providerName(i), Model: strings.TrimSpace(f.inputs[seatFields[i].model].Value())}
+	pc := debate.ProviderConfig{Name: f.providerName(i), Model: strings.TrimSpace(f.inputs[seatField(i, kindModel)].Value())}
 	if strings.EqualFold(pc.Name, f.opts.Provider.Name) {
 		pc.BaseURL = f.opts.Provider.BaseURL
 	}
@@ -146,32 +166,30 @@ func (f *RoomForm) setModelPlaceholder(i int) {
 	if ph == "" || ph == debate.ProviderMock {
 		ph = "the provider's default"
 	}
-	f.inputs[seatFields[i].model].Placeholder = ph
+	f.inputs[seatField(i, kindModel)].Placeholder = ph
 }
 
-// initSeats sets both seats' choices from the options: agents over MCP,
-// the app's provider and model preset for when a seat becomes a model.
+// initSeats readies every seat's fields, and the sections of the default
+// seats: agents over MCP, with the app's provider and model preset for
+// when a seat becomes a model.
 func (f *RoomForm) initSeats() {
-	provider := 0
-	pc, _ := debate.ResolveProvider(debate.ProviderConfig{Name: f.opts.Provider.Name}, f.getenv())
-	for j, p := range debate.Providers() {
-		if p == pc.Name {
-			provider = j
-		}
-	}
-	for i := range f.seatChoices {
-		f.seatChoices[i] = seatChoice{mind: mindMCP, provider: provider, preset: min(i, len(seatproc.Presets)-1), tools: f.opts.AgentTools}
-		in := &f.inputs[seatFields[i].persona]
+	for i := range room.MaxSeats {
+		in := &f.inputs[seatField(i, kindPersona)]
 		in.Placeholder = "Name=who they are (empty: none)"
 		// Longer than the checks allow, so a description too long is
 		// refused in their words rather than cut.
 		in.CharLimit = debate.MaxNameLen + debate.MaxPersonaLen + 2
-		if f.opts.Provider.Model != "" && pc.Name != debate.ProviderMock {
-			f.inputs[seatFields[i].model].SetValue(f.opts.Provider.Model)
-		}
-		f.inputs[seatFields[i].command].Placeholder = "my-agent --acp"
-		f.setModelPlaceholder(i)
+		f.inputs[seatField(i, kindCommand)].Placeholder = "my-agent --acp"
 	}
+	f.seats = nil
+	f.setSeats(room.DefaultSeats())
+}
+
+// defaultProvider is the provider a seat made a model starts with: the
+// app's, as a debate would resolve it.
+func (f *RoomForm) defaultProvider() (int, debate.ProviderConfig) {
+	pc, _ := debate.ResolveProvider(debate.ProviderConfig{Name: f.opts.Provider.Name}, f.getenv())
+	return max(slices.Index(debate.Providers(), pc.Name), 0), pc
 }
 
 func (f *RoomForm) getenv() func(string) string {
@@ -189,19 +207,20 @@ type played struct {
 
 // checkSeats settles each seat's mind for the room: what roundtable plays,
 // or a sentence saying what to fix (the field is focused).
-func (f *RoomForm) checkSeats() ([2]played, string) {
-	var out [2]played
-	for i, fs := range seatFields {
+func (f *RoomForm) checkSeats() ([room.MaxSeats]played, string) {
+	var out [room.MaxSeats]played
+	for i, seat := range f.seats {
 		c := f.seatChoices[i]
-		sp := seatproc.Spec{Seat: seats[i]}
+		sp := seatproc.Spec{Seat: seat}
 		if c.mind != mindModel && c.mind != mindAgent {
 			continue // an agent the user starts, over MCP
 		}
-		persona, err := seatPersona(f.inputs[fs.persona].Value())
+		name := mdrender.Inline(seat)
+		persona, err := seatPersona(f.inputs[seatField(i, kindPersona)].Value())
 		if err != nil {
-			f.focusField(fs.persona)
-			f.errAt = fs.persona
-			return out, fmt.Sprintf("The %s seat's persona: %s", seats[i], mdrender.Inline(sentence(err)))
+			f.focusField(seatField(i, kindPersona))
+			f.errAt = seatField(i, kindPersona)
+			return out, fmt.Sprintf("The %s seat's persona: %s", name, mdrender.Inline(sentence(err)))
 		}
 		sp.Persona = persona
 		switch c.mind {
@@ -209,8 +228,8 @@ func (f *RoomForm) checkSeats() ([2]played, string) {
 		case mindModel:
 			pc, err := f.resolveModel(i)
 			if err != nil {
-				f.focusField(fs.provider)
-				return out, fmt.Sprintf("The %s seat's model: %s", seats[i], mdrender.Inline(err.Error()))
+				f.focusField(seatField(i, kindProvider))
+				return out, fmt.Sprintf("The %s seat's model: %s", name, mdrender.Inline(err.Error()))
 			}
 			sp.Provider, sp.Model, sp.BaseURL = pc.Name, pc.Model, strings.TrimSpace(pcBaseURL(f, i))
 			if pc.Name == debate.ProviderMock {
@@ -221,10 +240,10 @@ func (f *RoomForm) checkSeats() ([2]played, string) {
 			if c.preset < len(seatproc.Presets) {
 				preset = seatproc.Presets[c.preset]
 			}
-			v, err := seatproc.AgentValue(preset, f.inputs[fs.command].Value())
+			v, err := seatproc.AgentValue(preset, f.inputs[seatField(i, kindCommand)].Value())
 			if err != nil {
-				f.focusField(fs.command)
-				return out, fmt.Sprintf("The %s seat's agent: %s", seats[i], err.Error())
+				f.focusField(seatField(i, kindCommand))
+				return out, fmt.Sprintf("The %s seat's agent: %s", name, err.Error())
 			}
 			sp.Agent = v
 			sp.AllowAgentTools = c.tools.String()
@@ -256,13 +275,13 @@ type seatStart struct {
 // seatsStartedMsg: the seats roundtable plays were started (or not).
 type seatsStartedMsg struct {
 	id    int64
-	seats [2]seatStart
+	seats [room.MaxSeats]seatStart
 	procs []*seatproc.Proc
 }
 
 // startSeatsCmd starts the seats roundtable plays, in a command: exec is
 // I/O and never runs in Update.
-func startSeatsCmd(id int64, g *seatproc.Group, program string, res seedResult, which [2]played) tea.Cmd {
+func startSeatsCmd(id int64, g *seatproc.Group, program string, res seedResult, which [room.MaxSeats]played) tea.Cmd {
 	return func() tea.Msg {
 		msg := seatsStartedMsg{id: id}
 		exe, err := program, error(nil)
@@ -310,27 +329,38 @@ func (f *RoomForm) seatsStarted(msg seatsStartedMsg) tea.Cmd {
 	f.starts = msg.seats
 	var cmds []tea.Cmd
 	var started, failed []string
-	for i, s := range msg.seats {
+	for i, seat := range f.seats {
 		if !f.played[i].on {
 			continue
 		}
-		if s.err != nil {
-			failed = append(failed, seats[i])
+		if s := msg.seats[i]; s.err != nil {
+			failed = append(failed, mdrender.Inline(seat))
 		} else {
-			started = append(started, fmt.Sprintf("the %s (pid %d)", seats[i], s.status.PID))
+			started = append(started, fmt.Sprintf("%s (pid %d)", f.seatNoun(i), s.status.PID))
 		}
 	}
 	for _, p := range msg.procs {
 		cmds = append(cmds, waitCmd(p))
 	}
 	switch {
-	case len(failed) > 0:
-		f.status = "Could not start the " + strings.Join(failed, " and ") + " seat: see below."
+	case len(failed) == 1:
+		f.status = "Could not start the " + failed[0] + " seat: see below."
+	case len(failed) > 1:
+		f.status = "Could not start the " + andList(failed) + " seats: see below."
 	case len(started) > 0:
-		f.status = "Started " + strings.Join(started, " and ") + "; enter watches the room."
+		f.status = "Started " + andList(started) + "; enter watches the room."
 	}
 	f.layoutPage()
 	return tea.Batch(cmds...)
+}
+
+// andList joins words as a sentence lists them: "a", "a and b", "a, b
+// and c".
+func andList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // exited notes a seat process of this room that ended.
@@ -338,11 +368,11 @@ func (f *RoomForm) exited(st seatproc.Status) {
 	if st.Room != f.res.Room {
 		return
 	}
-	for i := range seats {
-		if seats[i] == st.Seat && f.played[i].on && f.starts[i].status.PID == st.PID {
+	for i, seat := range f.seats {
+		if seat == st.Seat && f.played[i].on && f.starts[i].status.PID == st.PID {
 			f.starts[i].status = st
 			if st.Failed() {
-				f.status = fmt.Sprintf("The %s seat exited: %s", st.Seat, mdrender.Inline(orDefault(st.LastLine, st.Err.Error())))
+				f.status = fmt.Sprintf("The %s seat exited: %s", mdrender.Inline(st.Seat), mdrender.Inline(orDefault(st.LastLine, st.Err.Error())))
 			}
 		}
 	}
@@ -378,36 +408,81 @@ func (f *RoomForm) seatCommandText(i int) string {
 	if f.played[i].on {
 		return seatcmd.Shell(f.starts[i].argv)
 	}
-	return f.clients[i].Text(f.res.seat(seats[i]))
+	return f.clients[i].Text(f.res.seat(i))
 }
 
-// mcpSeats are the seats an agent joins over MCP.
-func (f *RoomForm) mcpSeats() []seatcmd.Seat {
-	var out []seatcmd.Seat
-	for i, s := range seats {
+// mcpSeats are the seats an agent joins over MCP, by index.
+func (f *RoomForm) mcpSeats() []int {
+	var out []int
+	for i := range f.seats {
 		if !f.played[i].on {
-			out = append(out, f.res.seat(s))
+			out = append(out, i)
 		}
 	}
 	return out
 }
 
-// seatHints explain the focused seat field.
-var seatHints = map[roomField]string{
-	roomLeadMind:     "Who takes the lead seat: an agent you start and give the commands to, a model, or a coding agent that roundtable starts over ACP.",
-	roomPeerMind:     "Who takes the peer seat: an agent you start and give the commands to, a model, or a coding agent that roundtable starts over ACP.",
-	roomLeadProvider: "The lead's provider; its key comes from the environment, as for debates.",
-	roomPeerProvider: "The peer's provider; its key comes from the environment, as for debates.",
-	roomLeadModel:    "The lead's model; empty: the provider's default.",
-	roomPeerModel:    "The peer's model; empty: the provider's default.",
-	roomLeadAgent:    "The coding agent roundtable starts for the lead (it must be installed).",
-	roomPeerAgent:    "The coding agent roundtable starts for the peer (it must be installed).",
-	roomLeadCommand:  "The agent's command, speaking ACP on stdio: e.g. my-agent --acp.",
-	roomPeerCommand:  "The agent's command, speaking ACP on stdio: e.g. my-agent --acp.",
-	roomLeadPersona:  personaHint,
-	roomPeerPersona:  personaHint,
-	roomLeadTools:    toolsHint,
-	roomPeerTools:    toolsHint,
+// mcpServersJSON is the mcpServers entries of the seats an agent joins
+// over MCP.
+func (f *RoomForm) mcpServersJSON() string {
+	var seats []seatcmd.Seat
+	for _, i := range f.mcpSeats() {
+		seats = append(seats, f.res.seat(i))
+	}
+	return seatcmd.MCPServersJSON(seats...)
+}
+
+// seatNoun names seat i in a sentence: "the lead", "the peer", "the
+// critic seat".
+func (f *RoomForm) seatNoun(i int) string {
+	switch seat := f.seats[i]; seat {
+	case room.SeatLead, room.SeatPeer:
+		return "the " + seat
+	default:
+		return "the " + mdrender.Inline(seat) + " seat"
+	}
+}
+
+// seatHint explains seat i's field of kind k.
+func (f *RoomForm) seatHint(i int, k seatKind) string {
+	name, noun := mdrender.Inline(f.seats[i]), f.seatNoun(i)
+	switch k {
+	case kindMind:
+		return "Who takes the " + name + " seat: an agent you start and give the commands to, a model, or a coding agent that roundtable starts over ACP."
+	case kindLabel:
+		others := "the other seats"
+		switch {
+		case f.council():
+		case i == 0:
+			others = "the peer"
+		default:
+			others = "the lead"
+		}
+		return "A label for the " + name + " seat's agent, shown to " + others + " and in the transcript."
+	case kindProvider:
+		return capital(noun) + "'s provider; its key comes from the environment, as for debates."
+	case kindModel:
+		return capital(noun) + "'s model; empty: the provider's default."
+	case kindAgent:
+		return "The coding agent roundtable starts for " + noun + " (it must be installed)."
+	case kindCommand:
+		return "The agent's command, speaking ACP on stdio: e.g. my-agent --acp."
+	case kindPersona:
+		return personaHint
+	case kindTools:
+		return toolsHint
+	default:
+		return ""
+	}
+}
+
+// capital is s with its first letter upper case.
+func capital(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
 }
 
 // The hints of a played seat's persona and tools, in the words of

@@ -62,7 +62,7 @@ func TestRoomFormSeatPersonaRefused(t *testing.T) {
 	f, g, cwd := newSeatsForm(t, fakeSeat(t, "exec sleep 600"), map[string]string{"ROUNDTABLE_PROVIDER": "mock"})
 	keys := append(typeText(nil, "cache"), "tab")
 	keys = append(keys, typeText(nil, "Write-through?")...)
-	keys = append(keys, "tab", "tab", "tab", "right", "right", "tab", "tab")
+	keys = append(keys, "tab", "tab", "tab", "tab", "right", "right", "tab", "tab")
 	keys = append(keys, typeText(nil, "Security Reviewer")...)
 	keys = append(keys, "tab", "tab", "ctrl+s")
 	f, _, _ = driveSeats(t, f, keys...)

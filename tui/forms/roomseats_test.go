@@ -89,8 +89,8 @@ func TestRoomFormPlayedSeats(t *testing.T) {
 	f, g, cwd := newSeatsForm(t, fakeSeat(t, "exec sleep 600"), map[string]string{"ROUNDTABLE_PROVIDER": "mock"})
 	keys := append(typeText(nil, "cache"), "tab")
 	keys = append(keys, typeText(nil, "Write-through?")...)
-	// To the lead's seat: budget, spec, then the lead's mind.
-	keys = append(keys, "tab", "tab", "tab", "right", "right")
+	// To the lead's seat: budget, seats, spec, then the lead's mind.
+	keys = append(keys, "tab", "tab", "tab", "tab", "right", "right")
 	f, _, _ = driveSeats(t, f, keys...)
 	if f.focus != roomLeadMind || f.seatChoices[0].mind != mindAgent {
 		t.Fatalf("focus %d, lead's mind %d", f.focus, f.seatChoices[0].mind)
@@ -213,7 +213,7 @@ func TestRoomFormSeatsView(t *testing.T) {
 			keys = append(keys, typeText(nil, "Should the cache be write-through?")...)
 			// The lead: a model; the peer: an agent, a command of one's own.
 			// Each with a persona; the peer may write and run commands.
-			keys = append(keys, "tab", "tab", "tab", "right", "tab", "tab", "tab")
+			keys = append(keys, "tab", "tab", "tab", "tab", "right", "tab", "tab", "tab")
 			keys = append(keys, typeText(nil, "Cost Optimizer=watches the spend")...)
 			keys = append(keys, "tab", "right", "right", "tab", "left", "left", "tab")
 			keys = append(keys, typeText(nil, "my-agent --acp")...)

@@ -2,6 +2,7 @@ package forms
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -12,9 +13,11 @@ import (
 	"github.com/roundtable-dev/roundtable/room/transcript"
 	"github.com/roundtable-dev/roundtable/tui/internal/cells"
 	"github.com/roundtable-dev/roundtable/tui/internal/hints"
-	"github.com/roundtable-dev/roundtable/tui/internal/seatproc"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
+
+// roomIntro is the sentence above the room form's fields.
+const roomIntro = "Two to eight minds take the seats of a room, the lead first, and argue a decision through, turn by turn. A seat is an agent you start (over MCP), a model, or a coding agent roundtable drives (ACP). This creates the room, starts the seats roundtable plays and shows what to paste into your agents."
 
 // View is the form, or the commands page once the room exists.
 func (f RoomForm) View() string {
@@ -24,7 +27,7 @@ func (f RoomForm) View() string {
 	}
 	s := &f.styles
 	out := []string{cells.Fit(s.Strong.Render("roundtable")+s.Faint.Render(" │ ")+s.Title.Render("New MCP room"), w), ""}
-	for _, l := range strings.Split(ansi.Wordwrap("Two minds take the lead and peer seats of a room and argue a decision through, turn by turn. A seat is an agent you start (it joins over MCP), a model, or a coding agent roundtable drives over ACP. This creates the room and starts the seats roundtable plays; then it shows what to paste into the agents you start.", min(w-4, 90), ""), "\n") {
+	for _, l := range strings.Split(ansi.Wordwrap(roomIntro, min(w-4, 90), ""), "\n") {
 		out = append(out, cells.Fit("  "+s.Muted.Render(l), w))
 	}
 	out = append(out, "")
@@ -57,47 +60,47 @@ func (f RoomForm) View() string {
 	field(roomTopic, "Topic", f.inputs[roomTopic].View(), "")
 	budget := s.Arrow.Render("◂ ") + s.Value.Render(fmt.Sprint(f.budget.value)) + s.Arrow.Render(" ▸")
 	field(roomBudget, "Budget", budget, "")
+	field(roomSeats, "Seats", f.inputs[roomSeats].View(), "")
 	field(roomSpec, "Spec path", f.inputs[roomSpec].View(), "")
 	choice := func(v string) string { return s.Arrow.Render("◂ ") + s.Value.Render(v) + s.Arrow.Render(" ▸") }
-	for i, fs := range seatFields {
+	for i, seat := range f.seats {
 		c := f.seatChoices[i]
-		field(fs.mind, strings.ToUpper(seats[i][:1])+seats[i][1:], choice(mindNames[c.mind]), "")
-		switch c.mind {
-		case mindMCP:
-			field(fs.label, "  label", f.inputs[fs.label].View(), "")
-		case mindModel:
-			field(fs.provider, "  provider", choice(f.providerName(i)), "")
-			field(fs.model, "  model", f.inputs[fs.model].View(), "")
-		case mindAgent:
-			field(fs.agent, "  agent", choice(presetName(c.preset)), "")
-			if c.preset == len(seatproc.Presets) {
-				field(fs.command, "  command", "acp:"+f.inputs[fs.command].View(), "")
+		for _, k := range f.seatKindsShown(i) {
+			r := seatField(i, k)
+			switch k {
+			case kindMind:
+				field(r, capital(mdrender.Inline(seat)), choice(mindNames[c.mind]), "")
+			case kindLabel:
+				field(r, "  label", f.inputs[r].View(), "")
+			case kindProvider:
+				field(r, "  provider", choice(f.providerName(i)), "")
+			case kindModel:
+				field(r, "  model", f.inputs[r].View(), "")
+			case kindAgent:
+				field(r, "  agent", choice(presetName(c.preset)), "")
+			case kindCommand:
+				field(r, "  command", "acp:"+f.inputs[r].View(), "")
+			case kindPersona:
+				field(r, "  persona", f.inputs[r].View(), "")
+			case kindTools:
+				field(r, "  tools", choice(toolsName(c.tools)), "")
+			default:
 			}
-		case mindCount:
-		}
-		if c.mind == mindModel || c.mind == mindAgent {
-			field(fs.persona, "  persona", f.inputs[fs.persona].View(), "")
-		}
-		if c.mind == mindAgent {
-			field(fs.tools, "  tools", choice(toolsName(c.tools)), "")
 		}
 	}
 	out = append(out, "")
-	h := roomHints[f.focus]
-	if h == "" {
-		h = seatHints[f.focus]
-	}
-	if h != "" {
+	var hint []string
+	if h := f.hint(); h != "" {
 		// Two lines at most: a narrow screen keeps the gist.
 		lines := wrapSpaces(h, max(w-4, 10))
 		if len(lines) > 2 {
 			lines = []string{lines[0], strings.Join(lines[1:], " ")}
 		}
 		for _, l := range lines {
-			out = append(out, cells.Fit("  "+s.Hint.Render(cells.Truncate(l, w-4)), w))
+			hint = append(hint, cells.Fit("  "+s.Hint.Render(cells.Truncate(l, w-4)), w))
 		}
-		out = append(out, "")
 	}
+	hintAt := len(out)
 	if f.focus == roomCreate {
 		focus = len(out) + 2
 	}
@@ -116,7 +119,39 @@ func (f RoomForm) View() string {
 	if f.errAt != roomFields {
 		status = "" // shown under its field
 	}
-	return overlay(f.pal, finish(&f.styles, f.help, f.keys, out, focus, status, w, f.height), w, f.height)
+	return overlay(f.pal, finishHint(&f.styles, f.help, f.keys, out, hint, hintAt, focus, status, w, f.height), w, f.height)
+}
+
+// hint explains the focused field, under the fields.
+func (f *RoomForm) hint() string {
+	if i, k, ok := seatOf(f.focus); ok {
+		return f.seatHint(i, k)
+	}
+	switch f.focus {
+	case roomName:
+		return "The room's folder under .roundtable/: letters, digits, '.', '_' or '-'. Empty: made from the topic."
+	case roomTopic:
+		return "The decision " + f.who() + " should settle, in a sentence."
+	case roomBudget:
+		if f.council() {
+			return "Rounds: each lead post spends one, and every other seat answers it in turn. ← → or type a number."
+		}
+		return "Rounds: each lead post spends one, and the peer answers every one. ← → or type a number."
+	case roomSeats:
+		if f.seatsProblem != "" && (f.err == "" || f.errAt != roomSeats) { // else it is under the field
+			return "Not a list of seats yet, so the sections keep the last one. " + f.seatsProblem
+		}
+		return seatsHint
+	case roomSpec:
+		return "The room's one output, written when the agents agree; relative to this folder."
+	case roomCreate:
+		if f.council() {
+			return "Creates the room and writes each seat's prompt; starts the seats roundtable plays, then shows what to paste."
+		}
+		return "Creates the room and writes lead.md and peer.md; starts the seats roundtable plays, then shows what to paste."
+	default:
+		return ""
+	}
 }
 
 // readyView is the commands page: a title, the page (scrolling) and the
@@ -146,7 +181,7 @@ type readyHelp struct{ k KeyMap }
 
 func (r readyHelp) ShortHelp() []key.Binding {
 	k := r.k
-	return []key.Binding{k.Less, k.Next, k.CopyOne, k.CopyAll, k.Back, k.Watch, k.Up}
+	return []key.Binding{k.Less, k.Next, k.CopyOne, k.CopyPrompt, k.CopyJSON, k.CopyAll, k.Back, k.Watch, k.Up}
 }
 
 func (r readyHelp) FullHelp() [][]key.Binding { return [][]key.Binding{r.ShortHelp()} }
@@ -164,8 +199,8 @@ func (f *RoomForm) scroll(n int) {
 func (f *RoomForm) showSeat() {
 	start := f.seatLine[f.seatFocus]
 	end := len(f.lines)
-	if f.seatFocus == 0 {
-		end = f.seatLine[1]
+	if f.seatFocus+1 < len(f.seats) {
+		end = f.seatLine[f.seatFocus+1]
 	}
 	h := f.pageHeight()
 	if end-f.top > h {
@@ -237,18 +272,14 @@ func (f *RoomForm) pageLines(w int) []string {
 	if r.Program != seatcmd.DefaultProgram {
 		text(fmt.Sprintf("roundtable is not on your PATH (or that one is another build), so the commands start this one by its full path: %s.", r.Program), 2, s.Muted)
 	}
-	for i, seat := range seats {
+	for i, seat := range f.seats {
 		out = append(out, "")
 		f.seatLine[i] = len(out)
-		agent := r.LeadAgent
-		if i == 1 {
-			agent = r.PeerAgent
-		}
 		mark, label := "  ", s.Strong
 		if i == f.seatFocus {
 			mark, label = s.FocusLabel.Render("▸ "), s.FocusLabel
 		}
-		head := fmt.Sprintf("%s seat (%s)", strings.ToUpper(seat[:1])+seat[1:], mdrender.Inline(agent))
+		head := fmt.Sprintf("%s seat (%s)", capital(mdrender.Inline(seat)), mdrender.Inline(r.agent(i)))
 		if f.played[i].on {
 			// No agent CLI to choose: roundtable plays the seat.
 			out = append(out, cells.Truncate(mark+s.Number.Render(fmt.Sprint(i+1))+"  "+label.Render(head), w))
@@ -266,7 +297,7 @@ func (f *RoomForm) pageLines(w int) []string {
 		}
 		choice := s.Arrow.Render("◂ ") + s.Value.Render(f.clients[i].Name()) + s.Arrow.Render(" ▸")
 		out = append(out, cells.Truncate(mark+s.Number.Render(fmt.Sprint(i+1))+"  "+label.Render(head)+"   "+choice, w))
-		c, st := f.clients[i], r.seat(seat)
+		c, st := f.clients[i], r.seat(i)
 		var cut bool
 		if c == seatcmd.JSONFile {
 			cut = code(strings.Split(seatcmd.MCPServersJSON(st), "\n"))
@@ -277,8 +308,30 @@ func (f *RoomForm) pageLines(w int) []string {
 			text(fmt.Sprintf("Part of it is cut to fit the screen (…): %d copies it whole.", i+1), codeIndent, s.Warning)
 		}
 		text(c.Note(st), codeIndent, s.Muted)
+		if f.council() {
+			// Each seat's prompt is its own: name it where the seat is,
+			// from the folder the commands run in, so it fits.
+			path, _ := r.prompt(i)
+			if rel, err := filepath.Rel(r.Cwd, path); err == nil && !strings.HasPrefix(rel, "..") {
+				path = rel
+			}
+			text("Its brief, to paste into the agent (p copies it):", codeIndent, s.Text)
+			code([]string{path})
+		}
 	}
 	out = append(out, "")
+	watch := fmt.Sprintf("Press enter to watch the room here (or run: roundtable watch --room %s).", r.Room)
+	if f.council() {
+		if len(f.mcpSeats()) == 0 {
+			text("roundtable plays every seat. "+watch, 2, s.Text)
+			return out
+		}
+		step("m", fmt.Sprintf("Agents configured by a file: ←/→ shows a seat's mcpServers entry; m copies those of %s.", f.mcpSeatsNoun()))
+		step("p", "Then give each agent its brief: p copies the focused seat's prompt (tab moves between the seats); y copies everything.")
+		out = append(out, "")
+		text("The prompts keep each agent looping on wait_for_message; MCP has no push. "+watch, 2, s.Text)
+		return out
+	}
 	if len(f.mcpSeats()) == 0 {
 		text(fmt.Sprintf("roundtable plays both seats. Press enter to watch the room here (or run: roundtable watch --room %s).", r.Room), 2, s.Text)
 		return out
@@ -332,15 +385,4 @@ func wrapSpaces(s string, w int) []string {
 		lines = append(lines, cur.String())
 	}
 	return lines
-}
-
-// roomHints explain the focused field under the fields.
-var roomHints = map[roomField]string{
-	roomName:   "The room's folder under .roundtable/: letters, digits, '.', '_' or '-'. Empty: made from the topic.",
-	roomTopic:  "The decision the two agents should settle, in a sentence.",
-	roomBudget: "Rounds: each lead post spends one, and the peer answers every one. ← → or type a number.",
-	roomSpec:   "The room's one output, written when the agents agree; relative to this folder.",
-	roomLead:   "A label for the lead seat's agent, shown to the peer and in the transcript.",
-	roomPeer:   "A label for the peer seat's agent, shown to the lead and in the transcript.",
-	roomCreate: "Creates the room and writes lead.md and peer.md; starts the seats roundtable plays, then shows what to paste.",
 }

@@ -13,13 +13,15 @@ import (
 // seedResult is a created room and everything to paste.
 type seedResult struct {
 	room.SeedResult
-	Topic      string
-	Budget     int
-	LeadAgent  string
-	PeerAgent  string
-	Cwd        string
-	LeadPrompt string
-	PeerPrompt string
+	Topic  string
+	Budget int
+	// Seats are the room's seats in turn order; Agents labels each (the
+	// agent the user starts, or what roundtable plays it with), and
+	// PromptTexts is each one's prompt, the file res.Prompts names.
+	Seats       []string
+	Agents      []string
+	PromptTexts []string
+	Cwd         string
 	// Program starts roundtable in the commands: "roundtable", or this
 	// binary's absolute path when that is not the roundtable on PATH.
 	Program string
@@ -28,8 +30,8 @@ type seedResult struct {
 // seed creates the room (or opens it when it exists: room.json is never
 // rewritten), writes its seat prompts and settles how the commands start
 // roundtable (program, or seatcmd.Program when empty); it runs in a
-// command.
-func seed(cwd, name string, opt room.CreateOptions, lead, peer, program string) (seedResult, bool, error) {
+// command. agents label the seats of opt.Seats, in order.
+func seed(cwd, name string, opt room.CreateOptions, agents []string, program string) (seedResult, bool, error) {
 	existed := false
 	if _, err := room.Open(cwd, name); err == nil {
 		existed = true
@@ -53,31 +55,42 @@ func seed(cwd, name string, opt room.CreateOptions, lead, peer, program string) 
 	}
 	cfg := r.Config()
 	out := seedResult{
-		SeedResult: res, Topic: cfg.Topic, Budget: cfg.Budget,
-		LeadAgent: lead, PeerAgent: peer, Cwd: r.Cwd(), Program: program,
+		SeedResult: res, Topic: cfg.Topic, Budget: cfg.Budget, Seats: cfg.TurnOrder(),
+		Agents: agents, Cwd: r.Cwd(), Program: program,
 	}
-	for i, p := range res.Prompts {
+	for _, p := range res.Prompts {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			return out, existed, fmt.Errorf("read the prompt %s: %w", p, err)
 		}
-		if i == 0 {
-			out.LeadPrompt = string(data)
-		} else {
-			out.PeerPrompt = string(data)
-		}
+		out.PromptTexts = append(out.PromptTexts, string(data))
 	}
 	return out, existed, nil
 }
 
-// seat is one seat of the room as its server is started.
-func (res seedResult) seat(seat string) seatcmd.Seat {
-	agent := res.LeadAgent
-	if seat == room.SeatPeer {
-		agent = res.PeerAgent
+// agent is seat i's label ("" when it has none).
+func (res seedResult) agent(i int) string {
+	if i < len(res.Agents) {
+		return res.Agents[i]
 	}
+	return ""
+}
+
+// prompt is seat i's prompt file and its text.
+func (res seedResult) prompt(i int) (path, text string) {
+	if i < len(res.Prompts) {
+		path = res.Prompts[i]
+	}
+	if i < len(res.PromptTexts) {
+		text = res.PromptTexts[i]
+	}
+	return path, text
+}
+
+// seat is seat i of the room as its server is started.
+func (res seedResult) seat(i int) seatcmd.Seat {
 	return seatcmd.Seat{
-		Program: res.Program, Room: res.Room, Seat: seat, Agent: agent,
+		Program: res.Program, Room: res.Room, Seat: res.Seats[i], Agent: res.agent(i),
 		Topic: res.Topic, Budget: res.Budget, Spec: res.Spec, Cwd: res.Cwd,
 	}
 }

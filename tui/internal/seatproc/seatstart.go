@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/seatcmd"
 )
 
@@ -59,8 +60,10 @@ func (s Spec) Mind() string {
 }
 
 // LogName is the file, inside the room's folder, that a seat's stderr
-// goes to.
-func LogName(seat string) string { return "seat-" + seat + ".log" }
+// goes to: "seat-lead.log", "seat-peer.log"; a council's other seats are
+// named as their other files are (room.SeatFile), since a seat's name may
+// hold anything, a slash or "..", that must not reach a path.
+func LogName(seat string) string { return "seat-" + room.SeatFile(seat) + ".log" }
 
 // AgentValue is the --agent value for a preset, or for a custom command
 // (preset ""): "acp:codex", "acp:my-agent --acp". An empty command is an
