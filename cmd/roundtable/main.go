@@ -58,8 +58,9 @@ func newRoot() *cobra.Command {
   Persona debate: personas argue your decision round by round, then a
   moderator gives a verdict. Try: roundtable tui
 
-  MCP room: two coding agents take the lead and peer seats of a room and talk
-  turn by turn through MCP tools. With --room/--seat and no subcommand,
+  MCP room: coding agents take the seats of a room (a lead and a peer, or a
+  council of up to eight: roundtable council) and talk turn by turn through
+  MCP tools. With --room/--seat and no subcommand,
   roundtable is the MCP stdio server of one seat (same as "roundtable serve").`,
 		Args: cobra.NoArgs,
 	}

@@ -30,7 +30,7 @@ type Played struct {
 	// Program starts roundtable (see Program); empty: DefaultProgram.
 	Program string
 	Room    string
-	Seat    string // room.SeatLead or room.SeatPeer
+	Seat    string // room.SeatLead, room.SeatPeer or a seat of a council
 	// Cwd is the folder holding .roundtable/ (absolute); empty: left out.
 	Cwd string
 	// Persona is "Name=who they are"; empty: left out.

@@ -96,31 +96,43 @@ func (s Seat) program() string {
 	return s.Program
 }
 
-// Server names are "roundtable-<room>-<seat>". The room part is at most
-// maxRoomPart characters, so that the longest tool name an agent sees,
-// "mcp__<server>__wait_for_message", stays within the 64 characters
-// Anthropic's and OpenAI's APIs allow for a tool name.
+// Server names are "roundtable-<room>-<seat>". The room and seat parts
+// share maxNamePart characters (the room at most maxRoomPart), so that the
+// longest tool name an agent sees, "mcp__<server>__wait_for_message",
+// stays within the 64 characters Anthropic's and OpenAI's APIs allow for a
+// tool name.
 const (
 	serverPrefix = "roundtable-"
-	maxRoomPart  = 25
-	hashPart     = 4 // hex digits of the room name's hash
+	maxNamePart  = 29 // room part + seat part: 64 - len("mcp__roundtable-" "-" "__wait_for_message")
+	maxRoomPart  = 25 // beside "lead" or "peer"
+	maxSeatPart  = 12 // a council seat's part at most
+	hashPart     = 4  // hex digits of a name's hash
 )
 
-// ServerName is the name the seat's server is registered under. The lead
-// and the peer get different names, since a second "claude mcp add" of one
-// name in the same folder fails ("already exists"). Names use only ASCII
-// letters, digits, '-' and '_' (Codex and Claude Code refuse anything
-// else); a room name that had to be changed or cut to fit keeps a short
-// hash of itself, so two rooms never share a server name.
+// ServerName is the name the seat's server is registered under. Every
+// seat gets its own name, since a second "claude mcp add" of one name in
+// the same folder fails ("already exists"). Names use only ASCII letters,
+// digits, '-' and '_' (Codex and Claude Code refuse anything else); a room
+// or seat name that had to be changed or cut to fit keeps a short hash of
+// itself, so two rooms, or two seats of a council, never share a server
+// name.
 func (s Seat) ServerName() string {
-	part := serverSafe(s.Room)
-	if part != s.Room || len(part) > maxRoomPart {
-		h := fnv.New32a()
-		_, _ = h.Write([]byte(s.Room))
-		cut := strings.TrimRight(part[:min(len(part), maxRoomPart-hashPart-1)], "-_")
-		part = fmt.Sprintf("%s-%0*x", cut, hashPart, h.Sum32()&(1<<(4*hashPart)-1))
+	seat := fitPart(s.Seat, maxSeatPart)
+	return serverPrefix + fitPart(s.Room, min(maxRoomPart, maxNamePart-len(seat))) + "-" + seat
+}
+
+// fitPart is name as a server name's part of at most n characters: as it
+// is when it is safe and fits, else its safe form cut, with a hash of the
+// whole name.
+func fitPart(name string, n int) string {
+	part := serverSafe(name)
+	if part == name && len(part) <= n {
+		return part
 	}
-	return serverPrefix + part + "-" + serverSafe(s.Seat)
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(name))
+	cut := strings.TrimRight(part[:min(len(part), n-hashPart-1)], "-_")
+	return fmt.Sprintf("%s-%0*x", cut, hashPart, h.Sum32()&(1<<(4*hashPart)-1))
 }
 
 // serverSafe replaces every character but ASCII letters, digits, '-' and

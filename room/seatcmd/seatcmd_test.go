@@ -57,7 +57,7 @@ func TestServerName(t *testing.T) {
 		"cache-design", "v1.2-plan", "v1-2-plan", "a", strings.Repeat("x", 64),
 		strings.Repeat("x", 63) + "y", "should-the-cache-be-write-through-or-back",
 	} {
-		for _, seat := range []string{room.SeatLead, room.SeatPeer} {
+		for _, seat := range []string{room.SeatLead, room.SeatPeer, "security", "dr ada", "dr-ada", "the-security-reviewer", "the-security-reviewer-2", "李"} {
 			n := Seat{Room: r, Seat: seat}.ServerName()
 			if !valid.MatchString(n) {
 				t.Errorf("server name %q has characters Codex or Claude Code refuse", n)
@@ -73,6 +73,9 @@ func TestServerName(t *testing.T) {
 	}
 	if n := (Seat{Room: "cache-design", Seat: room.SeatPeer}).ServerName(); n != "roundtable-cache-design-peer" {
 		t.Errorf("a plain room name is changed: %q", n)
+	}
+	if n := (Seat{Room: "cache-design", Seat: "critic"}).ServerName(); n != "roundtable-cache-design-critic" {
+		t.Errorf("a plain council seat's name is changed: %q", n)
 	}
 }
 

@@ -103,8 +103,9 @@ func (f *RoomForm) seatList() ([]string, string) {
 		return nil, "The seats: " + mdrender.Inline(strings.TrimPrefix(err.Error(), room.ErrBadSeat.Error()+": ")) + "."
 	}
 	// Each MCP seat registers a server named after it, with what MCP
-	// allows in a name; two seats of one such name would clash in an
-	// agent's configuration ("already exists").
+	// allows in a name and a short hash of a name that had to change;
+	// should two hashes meet, the two seats would clash in an agent's
+	// configuration ("already exists").
 	byServer := map[string]string{}
 	for _, s := range seats {
 		name := seatcmd.Seat{Room: "r", Seat: s}.ServerName()

@@ -327,7 +327,7 @@ func (m *Model) welcome(w int) []string {
 	}
 	body = append(body, keyed("n", debateText)...)
 	body = append(body, "")
-	body = append(body, keyed("m", "Open an MCP room: two minds take the lead and peer seats and talk it through: coding agents you start (Claude Code, Codex, …), or a model or an agent roundtable plays.")...)
+	body = append(body, keyed("m", "Open an MCP room: two to eight minds take its seats and talk it through: coding agents you start (Claude Code, Codex, …), or a model or an agent roundtable plays.")...)
 	body = append(body, "")
 	body = append(body, keyed("q", "Quit.")...)
 	box := s.Welcome.Width(inner + 6).Render(strings.Join(body, "\n"))
@@ -375,7 +375,7 @@ func (m *Model) hint() string {
 	case m.filtering:
 		return "Type to filter; enter keeps the filter, esc clears it."
 	case !ok:
-		return "n starts a persona debate, m opens an MCP room for two agents."
+		return "n starts a persona debate, m opens an MCP room for agents."
 	case r.Junk:
 		return "This room holds nothing worth keeping: d deletes it (u undoes that)."
 	case r.Mode == ModeMCP:
