@@ -138,11 +138,18 @@ func (h *host) stop() {
 
 // observerToken is the first observer token the host printed.
 func (h *host) observerToken() string {
-	m := regexp.MustCompile(`ROUNDTABLE_TOKEN=(rt_\S+) roundtable watch`).FindStringSubmatch(h.output())
-	if m == nil {
-		h.t.Fatalf("no observer token in the host's output:\n%s", h.output())
+	h.t.Helper()
+	// The host prints a room's watch line once it has picked the new room
+	// up, which may be a moment after the API created it.
+	re := regexp.MustCompile(`ROUNDTABLE_TOKEN=(rt_\S+) roundtable watch`)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if m := re.FindStringSubmatch(h.output()); m != nil {
+			return m[1]
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("no observer token in the host's output after 10 s:\n%s", h.output())
+		}
 	}
-	return m[1]
 }
 
 // do sends a request with token (none when ""), extra headers and body,
