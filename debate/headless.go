@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/roundtable-dev/roundtable/prompts"
 	"github.com/roundtable-dev/roundtable/room"
 )
 
@@ -270,7 +271,7 @@ func (o *textOutput) event(ev Event) {
 	switch ev.Type {
 	case EventSessionStart:
 		o.rounds = ev.Rounds
-		fmt.Fprintf(w, "Debate: %s\nPanel:  %s (%d %s, %s)\n", oneLine(ev.Topic), joinNames(ev.Agents), ev.Rounds, plural(ev.Rounds, "round", "rounds"), ev.Provider)
+		fmt.Fprintf(w, "Debate: %s\nPanel:  %s (%d %s, %s)\n", oneLine(ev.Topic), prompts.AndList(ev.Agents), ev.Rounds, plural(ev.Rounds, "round", "rounds"), ev.Provider)
 	case EventRoundStart:
 		fmt.Fprintf(w, "\n━━━ Round %d of %d ━━━\n", ev.Round, o.rounds)
 	case EventTurnStart:

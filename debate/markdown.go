@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/roundtable-dev/roundtable/prompts"
 )
 
 // Transcript collects a debate's events into a finished transcript, for
@@ -61,7 +63,7 @@ func (t *Transcript) Add(ev Event) {
 func (t *Transcript) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", oneLine(t.Topic))
-	fmt.Fprintf(&b, "*Persona debate: %s; %d %s; provider %s.*\n", joinNames(t.Agents), t.Rounds, plural(t.Rounds, "round", "rounds"), t.Provider)
+	fmt.Fprintf(&b, "*Persona debate: %s; %d %s; provider %s.*\n", prompts.AndList(t.Agents), t.Rounds, plural(t.Rounds, "round", "rounds"), t.Provider)
 	round := 0
 	for _, turn := range t.Turns {
 		if turn.Round != round {

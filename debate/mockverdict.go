@@ -3,6 +3,8 @@ package debate
 import (
 	"fmt"
 	"strings"
+
+	"github.com/roundtable-dev/roundtable/prompts"
 )
 
 // standing is where one persona ended up, read from the transcript.
@@ -148,7 +150,7 @@ func tally(support, cond, oppose, n int) string {
 	if n == 1 {
 		return "The only participant " + strings.TrimPrefix(parts[0], "one ") + "."
 	}
-	return fmt.Sprintf("Of the %s participants, %s.", number(n), joinNames(parts))
+	return fmt.Sprintf("Of the %s participants, %s.", number(n), prompts.AndList(parts))
 }
 
 func number(n int) string {
@@ -171,7 +173,7 @@ func names(ss []standing) string {
 	for i, s := range ss {
 		ns[i] = s.p.Name
 	}
-	return joinNames(ns)
+	return prompts.AndList(ns)
 }
 
 // agreements are the sentences of the transcript where a speaker agreed

@@ -44,7 +44,7 @@ func render(name string, d promptData) string {
 func turnMessages(info TurnInfo) []Message {
 	d := promptData{
 		Topic: info.Topic, Name: info.Speaker.Name, Persona: info.Speaker.Persona,
-		Stance: info.Speaker.Stance, Others: joinNames(othersThan(info.Personas, info.Speaker.Name)),
+		Stance: info.Speaker.Stance, Others: prompts.AndList(othersThan(info.Personas, info.Speaker.Name)),
 		Round: info.Round, Rounds: info.Rounds, Blind: info.Blind,
 		Final:      info.Round == info.Rounds && info.Rounds > 1,
 		Transcript: FormatTranscript(info.Transcript),
@@ -80,7 +80,7 @@ func moderatorData(info TurnInfo) promptData {
 	}
 	return promptData{
 		Topic: info.Topic, Name: info.Speaker.Name, Persona: info.Speaker.Persona,
-		Panel: joinNames(names), Round: info.Round, Rounds: info.Rounds,
+		Panel: prompts.AndList(names), Round: info.Round, Rounds: info.Rounds,
 		Transcript: FormatTranscript(info.Transcript),
 	}
 }
@@ -126,15 +126,4 @@ func othersThan(ps []Persona, name string) []string {
 		}
 	}
 	return out
-}
-
-// joinNames writes names as a phrase: "A", "A and B", "A, B and C".
-func joinNames(names []string) string {
-	switch len(names) {
-	case 0:
-		return ""
-	case 1:
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

@@ -46,19 +46,17 @@ func CouncilSeat(seat string, seats []string, v SeatValues) (string, error) {
 		"{{SEAT}}", seat,
 		"{{COUNT}}", strconv.Itoa(len(seats)),
 		"{{ORDER}}", strings.Join(seats, " → "),
-		"{{OTHERS}}", andList(others),
+		"{{OTHERS}}", othersList(others),
 	).Replace(string(data)), nil
 }
 
-// andList joins words as prose: "a", "a and b", "a, b and c".
-func andList(words []string) string {
-	switch len(words) {
-	case 0:
+// othersList names the other seats as prose (AndList), or says there is
+// none.
+func othersList(words []string) string {
+	if len(words) == 0 {
 		return "no other seat"
-	case 1:
-		return words[0]
 	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+	return AndList(words)
 }
 
 // Seat returns the prompt for seat ("lead" or "peer") with its placeholders

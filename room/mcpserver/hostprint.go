@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/roundtable-dev/roundtable/prompts"
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/seatcmd"
 	"github.com/roundtable-dev/roundtable/room/webpage"
@@ -102,7 +103,7 @@ func printInstructions(w io.Writer, url string, cfg room.Config, tokens map[stri
 			rotate = "GRANT"
 		}
 		fmt.Fprintf(&b, "Room %s: the %s token%s issued before still work%s and %s not shown again; %s replaces a lost one%s.\n",
-			roomName, andList(kept), plural(len(kept)), verbS(len(kept)), isAre(len(kept)),
+			roomName, prompts.AndList(kept), plural(len(kept)), verbS(len(kept)), isAre(len(kept)),
 			seatcmd.Shell([]string{"roundtable", "host", "--room", roomName, "--rotate", rotate}), grantList(kept))
 	}
 	_, _ = io.WriteString(w, b.String())
@@ -188,14 +189,6 @@ func grantList(kept []string) string {
 		return ""
 	}
 	return " (GRANT: " + strings.Join(kept[:len(kept)-1], ", ") + " or " + kept[len(kept)-1] + ")"
-}
-
-// andList joins names as a sentence does: "a", "a and b", "a, b and c".
-func andList(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // PrintTokens issues the tokens of rooms that have none and prints them

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/prompts"
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/seatcmd"
 	"github.com/roundtable-dev/roundtable/tui/internal/seatproc"
@@ -346,21 +347,12 @@ func (f *RoomForm) seatsStarted(msg seatsStartedMsg) tea.Cmd {
 	case len(failed) == 1:
 		f.status = "Could not start the " + failed[0] + " seat: see below."
 	case len(failed) > 1:
-		f.status = "Could not start the " + andList(failed) + " seats: see below."
+		f.status = "Could not start the " + prompts.AndList(failed) + " seats: see below."
 	case len(started) > 0:
-		f.status = "Started " + andList(started) + "; enter watches the room."
+		f.status = "Started " + prompts.AndList(started) + "; enter watches the room."
 	}
 	f.layoutPage()
 	return tea.Batch(cmds...)
-}
-
-// andList joins words as a sentence lists them: "a", "a and b", "a, b
-// and c".
-func andList(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // exited notes a seat process of this room that ended.
