@@ -20,16 +20,9 @@ const journalCap = 4096
 type journal struct {
 	msgs, notes string // the two folders
 
-	mu    sync.Mutex
-	lost  bool
-	names []journalName
-}
-
-// journalName is a file that arrived: in notes/ when note, else in
-// messages/.
-type journalName struct {
-	name string
-	note bool
+	mu                sync.Mutex
+	lost              bool
+	newMsgs, newNotes []string // the names that arrived in each
 }
 
 func newJournal(msgs, notes string) *journal {
@@ -46,30 +39,33 @@ func (j *journal) add(path string) {
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.lost {
-		return // the next read lists the folders anyway
+	switch {
+	case j.lost:
+		// The next read lists the folders anyway.
+	case len(j.newMsgs)+len(j.newNotes) >= journalCap:
+		j.lost, j.newMsgs, j.newNotes = true, nil, nil
+	case dir == j.notes:
+		j.newNotes = append(j.newNotes, name)
+	default:
+		j.newMsgs = append(j.newMsgs, name)
 	}
-	if len(j.names) >= journalCap {
-		j.lost, j.names = true, nil
-		return
-	}
-	j.names = append(j.names, journalName{name: name, note: dir == j.notes})
 }
 
 // lose marks the journal incomplete: the next read lists the folders.
 func (j *journal) lose() {
 	j.mu.Lock()
-	j.lost, j.names = true, nil
+	j.lost, j.newMsgs, j.newNotes = true, nil, nil
 	j.mu.Unlock()
 }
 
-// take returns the names recorded since the last take and starts anew;
-// complete is false when they may not be all (list the folders). Take it
-// before reading, so a file that arrives meanwhile is in the next take.
-func (j *journal) take() (names []journalName, complete bool) {
+// take returns the names that arrived in messages/ and in notes/ since
+// the last take and starts anew; complete is false when they may not be
+// all (list the folders). Take it before reading, so a file that arrives
+// meanwhile is in the next take.
+func (j *journal) take() (msgs, notes []string, complete bool) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	names, complete = j.names, !j.lost
-	j.names, j.lost = nil, false
-	return names, complete
+	msgs, notes, complete = j.newMsgs, j.newNotes, !j.lost
+	j.newMsgs, j.newNotes, j.lost = nil, nil, false
+	return msgs, notes, complete
 }

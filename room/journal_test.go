@@ -122,21 +122,21 @@ func TestStateReadsArrivalsWithoutListing(t *testing.T) {
 // is lost, so the reader lists rather than miss one.
 func TestJournalLostPastItsCap(t *testing.T) {
 	dir := t.TempDir()
-	msgs, notes := filepath.Join(dir, "messages"), filepath.Join(dir, "notes")
-	j := newJournal(msgs, notes)
-	if _, complete := j.take(); complete {
+	msgsDir, notesDir := filepath.Join(dir, "messages"), filepath.Join(dir, "notes")
+	j := newJournal(msgsDir, notesDir)
+	if _, _, complete := j.take(); complete {
 		t.Fatal("a new journal is complete: the first read must list")
 	}
 	j.add(filepath.Join(dir, "room.json")) // not its folders
-	j.add(filepath.Join(notes, "0001-1-abcdef.json"))
-	names, complete := j.take()
-	if !complete || len(names) != 1 || !names[0].note {
-		t.Fatalf("take = %+v, %v; want the one note", names, complete)
+	j.add(filepath.Join(notesDir, "0001-1-abcdef.json"))
+	msgs, notes, complete := j.take()
+	if !complete || len(msgs) != 0 || len(notes) != 1 || notes[0] != "0001-1-abcdef.json" {
+		t.Fatalf("take = %q, %q, %v; want the one note", msgs, notes, complete)
 	}
 	for i := range journalCap + 1 {
-		j.add(filepath.Join(msgs, time.Unix(int64(i), 0).Format("150405")+".json"))
+		j.add(filepath.Join(msgsDir, time.Unix(int64(i), 0).Format("150405")+".json"))
 	}
-	if names, complete := j.take(); complete || len(names) != 0 {
-		t.Fatalf("past the cap: %d names, complete %v; want lost", len(names), complete)
+	if msgs, notes, complete := j.take(); complete || len(msgs)+len(notes) != 0 {
+		t.Fatalf("past the cap: %d names, complete %v; want lost", len(msgs)+len(notes), complete)
 	}
 }

@@ -48,9 +48,9 @@ func (n *Notifier) DraftsGen() uint64 { return n.side.gen.Load() }
 // last take, complete only where the kernel's events are (inotify on a
 // local filesystem, no overflow or unexplained change since): else the
 // caller lists the folders.
-func (n *Notifier) takeJournal() ([]journalName, bool) {
-	names, complete := n.journal.take()
-	return names, complete && n.local
+func (n *Notifier) takeJournal() (msgs, notes []string, complete bool) {
+	msgs, notes, complete = n.journal.take()
+	return msgs, notes, complete && n.local
 }
 
 // Watch starts a Notifier on a room and attaches it, so the room's State

@@ -36,8 +36,9 @@ type Room struct {
 	notes    []Note
 	noteSeen map[string]struct{}
 	noteTop  int // the highest note number a file name holds, broken files too
-	// notifier, when attached by Watch, lets State skip listing the folder
-	// while nothing changed; lastGen is its generation at the last listing.
+	// notifier, when attached by Watch, lets State read nothing while
+	// nothing changed, and only the files that arrived when something did;
+	// lastGen is its generation at the last read.
 	notifier *Notifier
 	lastGen  uint64
 	listings int // times the messages folder was listed (tests read it)
@@ -277,17 +278,9 @@ func (r *Room) State() (State, error) {
 // journal recorded since the last read, or lists both folders when the
 // journal may be incomplete.
 func (r *Room) catchUpLocked() ([]Skipped, error) {
-	names, complete := r.notifier.takeJournal()
+	msgs, notes, complete := r.notifier.takeJournal()
 	if !complete {
 		return r.refreshLocked()
-	}
-	var msgs, notes []string
-	for _, n := range names {
-		if n.note {
-			notes = append(notes, n.name)
-		} else {
-			msgs = append(msgs, n.name)
-		}
 	}
 	fresh := r.addMessagesLocked(msgs)
 	if len(notes) > 0 {
