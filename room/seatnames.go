@@ -161,9 +161,6 @@ func ParseSeatList(v string) ([]string, error) {
 	if _, err := checkSeatList(out); err != nil {
 		return nil, err
 	}
-	if slices.Equal(out, DefaultSeats()) {
-		return out, nil
-	}
 	if err := checkCouncil(out); err != nil {
 		return nil, err
 	}

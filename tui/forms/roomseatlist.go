@@ -1,14 +1,12 @@
 package forms
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
 
 	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/room"
-	"github.com/roundtable-dev/roundtable/room/seatcmd"
 	"github.com/roundtable-dev/roundtable/tui/internal/seatproc"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
@@ -102,18 +100,8 @@ func (f *RoomForm) seatList() ([]string, string) {
 	if err != nil {
 		return nil, "The seats: " + mdrender.Inline(strings.TrimPrefix(err.Error(), room.ErrBadSeat.Error()+": ")) + "."
 	}
-	// Each MCP seat registers a server named after it, with what MCP
-	// allows in a name and a short hash of a name that had to change;
-	// should two hashes meet, the two seats would clash in an agent's
-	// configuration ("already exists").
-	byServer := map[string]string{}
-	for _, s := range seats {
-		name := seatcmd.Seat{Room: "r", Seat: s}.ServerName()
-		if other, ok := byServer[name]; ok {
-			return nil, fmt.Sprintf("The seats: %q and %q differ only in characters an MCP server's name cannot hold, so their agents' servers would clash: rename one.", mdrender.Inline(other), mdrender.Inline(s))
-		}
-		byServer[name] = s
-	}
+	// Each seat's MCP server gets a name of its own (seatcmd.ServerName),
+	// whatever characters the seats' names hold.
 	return seats, ""
 }
 
