@@ -331,10 +331,14 @@ func (r *run) endTurn(round int, p Persona, model, text string, seen func(Usage)
 	}
 	r.total.Add(usage)
 	t := Turn{Round: round, Agent: p.Name, Model: model, Text: text, Truncated: truncated}
-	if !r.send(Event{Type: EventTurnEnd, Round: round, Agent: p.Name, Model: model, Text: t.Text, Usage: &usage, Truncated: truncated}) {
+	ev := Event{Type: EventTurnEnd, Round: round, Agent: p.Name, Model: model, Text: t.Text, Usage: &usage, Truncated: truncated}
+	r.transcript = append(r.transcript, t)
+	if !r.send(ev) {
+		// Stopped just as the turn ended: the turn is whole, and is
+		// delivered as such (as a cut one would be) before the debate ends.
+		r.final(ev)
 		return errCancelled
 	}
-	r.transcript = append(r.transcript, t)
 	return nil
 }
 

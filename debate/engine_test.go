@@ -556,3 +556,56 @@ func TestAgentFailingBeforeAWordIsAskedAgain(t *testing.T) {
 		})
 	}
 }
+
+// TestStopAsATurnEndsKeepsIt: a debate stopped just as a turn ends,
+// while its consumer lags, still delivers that whole turn: the stop once
+// dropped it, neither saved whole nor cut. The reply fills the events'
+// buffer up to the turn's end, so the engine waits there when the stop
+// comes.
+func TestStopAsATurnEndsKeepsIt(t *testing.T) {
+	first := DefaultPersonas()[0].Name
+	cfg := Config{Topic: "t", Personas: DefaultPersonas(), Rounds: 1}
+	// The events before the first word.
+	probe, err := New(cfg, &script{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := probe.Run(ctx)
+	head := 0
+	for ev := range ch {
+		if ev.Type == EventToken {
+			break
+		}
+		head++
+	}
+	cancel()
+	collect(t, ch)
+
+	reply := strings.TrimSpace(strings.Repeat("word ", eventBuffer-head))
+	if n := len(splitTokens(reply)); head+n != eventBuffer {
+		t.Fatalf("%d events and %d words do not fill a buffer of %d", head, n, eventBuffer)
+	}
+	eng, err := New(cfg, &script{reply: func(Request) string { return reply }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	ch = eng.Run(ctx)
+	for deadline := time.Now().Add(10 * time.Second); len(ch) < cap(ch); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the engine never filled its buffer: %d of %d events", len(ch), cap(ch))
+		}
+	}
+	cancel() // the engine waits to send the turn's end
+	var ended *Event
+	for _, ev := range collect(t, ch) {
+		if ev.Type == EventTurnEnd && ev.Agent == first {
+			ended = &ev
+		}
+	}
+	if ended == nil || ended.Text != reply {
+		t.Fatalf("the first turn, said whole, was not delivered: %+v", ended)
+	}
+}
