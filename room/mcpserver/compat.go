@@ -3,10 +3,8 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"math/big"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -94,12 +92,14 @@ func addCompatHooks(hooks *server.Hooks, known map[string]bool, seatOf func(cont
 }
 
 var (
-	// wrongTypeRE and missingRE match mcp-go's (jsonschema's) leaf messages:
-	// "/text: &{Got:number Want:[string]}", "<root>: &{Missing:[text]}".
-	wrongTypeRE = regexp.MustCompile(`^(\S+): &\{Got:(\w+) Want:\[([\w ]*)\]\}$`)
-	missingRE   = regexp.MustCompile(`^(\S+): &\{Missing:\[([^\]]*)\]\}$`)
-	// boundRE: a number past a minimum or maximum, as fractions.
-	boundRE = regexp.MustCompile(`^(\S+): &\{Got:(-?\d+)/(\d+) Want:(-?\d+)/(\d+)\}$`)
+	// wrongTypeRE, missingRE and boundRE match mcp-go's leaf messages (its
+	// validator's, jsonschema v6): "/text: got number, want string",
+	// "<root>: missing property 'text'" (or "missing properties 'a', 'b'"),
+	// "/limit: minimum: got 0, want 1".
+	wrongTypeRE = regexp.MustCompile(`^(\S+): got (\w+), want (\w+(?: or \w+)*)$`)
+	missingRE   = regexp.MustCompile(`^(\S+): missing propert(?:y|ies) ('.*')$`)
+	boundRE     = regexp.MustCompile(`^(\S+): (?:minimum|maximum|exclusiveMinimum|exclusiveMaximum): got (\S+), want (\S+)$`)
+	quotedRE    = regexp.MustCompile(`'((?:[^'\\]|\\.)*)'`)
 )
 
 // argumentProblems puts mcp-go's validation messages (joined with "; ")
@@ -111,7 +111,7 @@ func argumentProblems(detail string) string {
 	for _, p := range parts {
 		p = strings.TrimSpace(p)
 		if m := wrongTypeRE.FindStringSubmatch(p); m != nil {
-			wants := strings.Fields(m[3])
+			wants := strings.Split(m[3], " or ")
 			for i, w := range wants {
 				wants[i] = withArticle(w)
 			}
@@ -119,7 +119,10 @@ func argumentProblems(detail string) string {
 			continue
 		}
 		if m := missingRE.FindStringSubmatch(p); m != nil {
-			names := strings.Fields(m[2])
+			var names []string
+			for _, q := range quotedRE.FindAllStringSubmatch(m[2], -1) {
+				names = append(names, q[1])
+			}
 			noun := "argument"
 			if len(names) > 1 {
 				noun = "arguments"
@@ -132,25 +135,12 @@ func argumentProblems(detail string) string {
 			continue
 		}
 		if m := boundRE.FindStringSubmatch(p); m != nil {
-			out = append(out, fmt.Sprintf("the argument %s may not be %s: its bound is %s", argName(m[1]), fraction(m[2], m[3]), fraction(m[4], m[5])))
+			out = append(out, fmt.Sprintf("the argument %s may not be %s: its bound is %s", argName(m[1]), m[2], m[3]))
 			continue
 		}
 		out = append(out, "its arguments do not match its schema ("+p+")")
 	}
 	return strings.Join(out, "; ")
-}
-
-// fraction writes num/den as a decimal number.
-func fraction(num, den string) string {
-	r, ok := new(big.Rat).SetString(num + "/" + den)
-	if !ok {
-		return num + "/" + den
-	}
-	if r.IsInt() {
-		return r.Num().String()
-	}
-	f, _ := r.Float64()
-	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 // argName is an argument's name from its JSON pointer: "/text" is text,
