@@ -25,8 +25,7 @@ import (
 //     the original (which only looked at arguments of the right type); some
 //     models send null for every argument they leave out.
 //   - A wrong argument type is refused by mcp-go's input-schema validation;
-//     its message (Go structs such as "/text: &{Got:number Want:[string]}")
-//     is put in a sentence naming the argument and the type it takes, and
+//     its message ("/text: got number, want string") is put in a sentence naming the argument and the type it takes, and
 //     told what to do next.
 //   - A council seat's pass (post with kind "pass") may leave text out,
 //     though the schema, which every room's seats share, requires it.
