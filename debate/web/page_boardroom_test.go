@@ -271,9 +271,13 @@ func TestBoardroomLongWordWraps(t *testing.T) {
 	b := startBrowser(t, 1280, 800)
 	b.navigate(h.base + "/rooms/long")
 	b.signIn(ctx, h.starter)
-	b.waitFor(ctx, "the message", "document.querySelector('.col .turns article .body')")
+	b.waitFor(ctx, "the message and the page's script", "document.querySelector('.col .turns article .body') && window.roundtableLive")
 	// The same word as text in progress, in the peer's column.
-	b.eval(`(() => { const lt = window.roundtableLive.live(document.querySelector('.col[data-key="peer"] .live-turn')); lt.show(); lt.append('Streaming *now*:\n\n' + `+jsString(longWord(50000))+`); lt.flush(); return true; })()`, nil)
+	var thrown string
+	b.eval(`(() => { try { const lt = window.roundtableLive.live(document.querySelector('.col[data-key="peer"] .live-turn')); lt.show(); lt.append('Streaming *now*:\n\n' + `+jsLongWord+`(50000)); lt.flush(); return ''; } catch (e) { return String(e && e.stack || e); } })()`, &thrown)
+	if thrown != "" {
+		t.Fatalf("drawing the streamed word threw: %s", thrown)
+	}
 	var got struct {
 		Viewport, Doc float64
 		Widths        []float64
@@ -349,6 +353,9 @@ func TestBoardroomLiveMarkdown(t *testing.T) {
 		t.Errorf("errors %v", errs)
 	}
 }
+
+// jsLongWord is longWord as a script's function (the same letters).
+const jsLongWord = `((n) => { let w = '', x = 1; while (w.length < n) { x = (Math.imul(x, 1664525) + 1013904223) >>> 0; w += String.fromCharCode(97 + (x >>> 24) % 26); } return w; })`
 
 // longWord is n letters without a space, varied as a real word is.
 func longWord(n int) string {

@@ -58,11 +58,12 @@
 
   // ---- livetext: Markdown drawn as it streams ----
   // The text splits into finished blocks (up to the last blank line
-  // outside a code fence), each drawn once, and a tail redrawn at most
-  // once a frame. Runs of text longer than plainAbove are drawn as plain
+  // outside a code fence), each drawn once, and a tail drawn again with
+  // each token while it is short, at most once a frame once it is long. Runs of text longer than plainAbove are drawn as plain
   // text, and a closer known missing is not looked for again: the inline
   // pass is bounded, whatever the text.
   const plainAbove = 8000;
+  const drawAtOnce = 2048;
   const maxDepth = 4;
   const fenceRE = /^ {0,3}(`{3,}|~{3,})/;
 
@@ -272,6 +273,10 @@
     this.cr = '';
     if (s.endsWith('\r')) { this.cr = '\r'; s = s.slice(0, -1); }
     this.text += safeText(s);
+    // A short tail is drawn at once (the token shows with no wait); a
+    // long one at most once a frame, so a run of text with no blank line
+    // costs its length per frame, not per token.
+    if (this.text.length - this.start <= drawAtOnce && !this.pending) { this.draw(); return; }
     if (this.pending) return;
     this.pending = true;
     requestAnimationFrame(() => this.draw());

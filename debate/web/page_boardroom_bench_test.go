@@ -9,7 +9,7 @@ import (
 	"github.com/roundtable-dev/roundtable/room"
 )
 
-// BenchmarkPageLongWord: how long a room's page takes, in headless
+// BenchmarkPageBoardroom: how long a room's page takes, in headless
 // Chromium at 1280 px, from navigation to its first frame drawn
 // (performance.now() two animation frames after load), when one message
 // is a single 50,000-character word; its peer is the same page with
@@ -18,8 +18,9 @@ import (
 //
 // The live sub-benchmarks time one frame of text in progress (the
 // streamed turn's tail drawn again, and the layout it costs) holding the
-// same word, and the same ordinary text.
-func BenchmarkPageLongWord(b *testing.B) {
+// same word, and the same ordinary text. The stream sub-benchmarks time
+// a whole turn of Markdown drawn as it streams (see below).
+func BenchmarkPageBoardroom(b *testing.B) {
 	cwd := b.TempDir()
 	word := longWord(50000)
 	var prose strings.Builder
@@ -73,6 +74,28 @@ func BenchmarkPageLongWord(b *testing.B) {
 				total += ms
 			}
 			b.ReportMetric(total/float64(b.N), "ms/frame")
+		})
+	}
+	// A turn of 12,000 characters of Markdown streamed in 5-character
+	// tokens, drawn after each (a frame per token, the worst case):
+	// incrementally, as the page does, and, as the peer, by drawing the
+	// whole text so far again each time.
+	var turn strings.Builder
+	for i := 0; turn.Len() < 12000; i++ {
+		turn.WriteString("## Point " + itoa(i) + "\n\nWe **ship** in `v2` once [the doc](https://example.com) is agreed; the *risk* is small.\n\n- one thing\n- another thing\n\n```go\nx := " + itoa(i) + "\n```\n\n")
+	}
+	for _, mode := range []string{"incremental", "reparse"} {
+		b.Run("stream/"+mode, func(b *testing.B) {
+			br.t = b
+			var total float64
+			for b.Loop() {
+				var ms float64
+				br.eval(`(() => { const L = window.roundtableLive; const lt = L.live(document.querySelector('.col[data-key="peer"] .live-turn')); lt.reset(); lt.show(); const t = `+jsString(turn.String())+`; const whole = `+jsString(mode)+` === 'reparse'; const t0 = performance.now();
+					for (let i = 0; i < t.length; i += 5) { if (whole) { lt.tail.replaceChildren(); L.blocks(lt.tail, t.slice(0, i + 5), 0); } else { lt.append(t.slice(i, i + 5)); lt.flush(); } }
+					document.body.offsetHeight; return performance.now() - t0; })()`, &ms)
+				total += ms
+			}
+			b.ReportMetric(total/float64(b.N), "ms/turn")
 		})
 	}
 }
