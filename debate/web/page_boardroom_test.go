@@ -58,7 +58,7 @@ func TestBoardroomSpeakerIsLit(t *testing.T) {
 	h := startHost(t, t.TempDir())
 	defer h.stop()
 	rtl := "\u202eRTL Reviewer"
-	id := h.create(`{"topic":"Should we adopt GraphQL?","rounds":1,"agents":` + agentsJSON(rtl, "Product Manager", "Security Reviewer") + `}`)
+	id := h.create(`{"topic":"Should we adopt GraphQL?","rounds":2,"agents":` + agentsJSON(rtl, "Product Manager", "Security Reviewer") + `}`)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	b := startBrowser(t, 1280, 800)
@@ -68,7 +68,8 @@ func TestBoardroomSpeakerIsLit(t *testing.T) {
 	for i, dark := range []bool{false, true} {
 		b.darkMode(dark)
 		if i == 0 {
-			b.waitFor(ctx, "the right-to-left persona lit, speaking", `(() => { const c = document.querySelector('.col.lit'); return c && c.dataset.key === `+jsString(rtl)+` && c.querySelector('.stream').textContent.length > 20; })()`)
+			// Lit in round 2, when every column has a turn to compare.
+			b.waitFor(ctx, "the right-to-left persona lit, speaking in round 2", `(() => { const c = document.querySelector('.col.lit'); return document.querySelectorAll('.col .turns article.msg').length >= 3 && c && c.dataset.key === `+jsString(rtl)+` && c.querySelector('.stream').textContent.length > 300; })()`)
 		}
 		// Looked at once the columns' transitions have run.
 		b.waitFor(ctx, "the columns' transitions to end", `[...document.querySelectorAll('.col')].every(c => c.getAnimations().length === 0)`)
