@@ -147,8 +147,11 @@ func TestBoardroomTwelvePersonas(t *testing.T) {
 		t.Errorf("the seat strip has %d chips, want 12", chips)
 	}
 	// The fifth persona speaks: its column, past the screen's first four,
-	// is scrolled into view.
+	// is scrolled into view; then the eighth's.
 	b.waitFor(ctx, "the fifth persona lit", `document.querySelector('.col.lit')?.dataset.key === 'SRE'`)
+	b.waitFor(ctx, "its column scrolled into view", `(() => { const c = document.querySelector('.col.lit').getBoundingClientRect(), v = document.querySelector('.columns').getBoundingClientRect(); return c.left >= v.left - 1 && c.right <= v.right + 1; })()`)
+	// And again as the turn passes further along.
+	b.waitFor(ctx, "the eighth persona lit", `document.querySelector('.col.lit')?.dataset.key === 'Legal'`)
 	b.waitFor(ctx, "its column scrolled into view", `(() => { const c = document.querySelector('.col.lit').getBoundingClientRect(), v = document.querySelector('.columns').getBoundingClientRect(); return c.left >= v.left - 1 && c.right <= v.right + 1; })()`)
 	var wide bool
 	b.eval("document.documentElement.scrollWidth > window.innerWidth + 1", &wide)
@@ -157,10 +160,11 @@ func TestBoardroomTwelvePersonas(t *testing.T) {
 	}
 	var chipLit string
 	b.eval(`document.querySelector('.strip .chip.lit')?.textContent || ''`, &chipLit)
-	if chipLit != "SRE" {
-		t.Errorf("the strip lights %q, want SRE", chipLit)
+	if chipLit != "Legal" {
+		t.Errorf("the strip lights %q, want Legal", chipLit)
 	}
 	shots := artifacts(t)
+	b.waitFor(ctx, "the columns' transitions to end", `[...document.querySelectorAll('.col')].every(c => c.getAnimations().length === 0)`)
 	b.screenshot(filepath.Join(shots, "boardroom-12-light.png"))
 	b.darkMode(true)
 	b.waitFor(ctx, "the columns' transitions to end", `[...document.querySelectorAll('.col')].every(c => c.getAnimations().length === 0)`)

@@ -48,7 +48,7 @@
     for (const [cl, chip] of chips) chip.classList.toggle('lit', !!c && cl === c.dataset.class);
     columns.classList.toggle('has-speaker', !!c);
     if (!c || columns.scrollWidth <= columns.clientWidth + 1) return;
-    const left = c.offsetLeft - columns.offsetLeft;
+    const left = c.getBoundingClientRect().left - columns.getBoundingClientRect().left - columns.clientLeft + columns.scrollLeft;
     const right = left + c.offsetWidth;
     const view = columns.scrollLeft;
     if (left >= view && right <= view + columns.clientWidth) return;
