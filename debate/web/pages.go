@@ -6,25 +6,33 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/mcpserver"
 	"github.com/roundtable-dev/roundtable/room/transcript"
 	"github.com/roundtable-dev/roundtable/room/webpage"
 )
 
-// The pages: the index of the rooms a visitor may watch (/), each room's
-// live page (/rooms/{id}) with the parts it fetches as they land and the
-// transcript's exports, and the page's one script. A visitor without a
+// The pages: the index of the rooms a visitor may watch (/), latest
+// activity first, with the list as JSON for its script (/rooms.json) and
+// the start form for the starter token; each room's live page
+// (/rooms/{id}) with the parts it fetches as they land and the
+// transcript's exports; and the pages' scripts. A visitor without a
 // token gets the form that takes one (posted to the host's LoginPath,
 // kept in a cookie); the API's refusals are JSON, the pages' are pages.
 func (s *Server) routePages(mux *http.ServeMux) {
 	mux.HandleFunc("GET /{$}", s.serveIndex)
+	mux.HandleFunc("GET "+indexListPath, s.serveIndexList)
 	mux.HandleFunc("GET /rooms/{id}", s.servePage)
 	mux.HandleFunc("GET /rooms/{id}/parts", s.serveParts)
 	mux.HandleFunc("GET /rooms/{id}/transcript.md", s.serveExport(false))
 	mux.HandleFunc("GET /rooms/{id}/transcript.html", s.serveExport(true))
 	mux.HandleFunc("GET "+webpage.ScriptPath, func(w http.ResponseWriter, _ *http.Request) { webpage.Script(w) })
+	mux.HandleFunc("GET "+webpage.IndexScriptPath, func(w http.ResponseWriter, _ *http.Request) { webpage.IndexScript(w) })
 }
+
+// indexListPath is where the index's script fetches the room list.
+const indexListPath = "/rooms.json"
 
 // pageGrant is the visitor's grant for the page of room id ("" for the
 // index), or the sign-in form written in its stead.
@@ -47,6 +55,30 @@ func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	o := webpage.IndexOptions{
+		CanStart: g.Grant == mcpserver.GrantStarter && s.opt.Starter != nil,
+		Rounds:   debate.DefaultRounds, MinRounds: debate.MinRounds, MaxRounds: debate.MaxRounds,
+		MaxTopic: room.MaxTopicBytes, MaxPersonas: debate.MaxPersonas, Src: indexListPath,
+	}
+	if o.CanStart {
+		for _, p := range debate.DefaultPersonas() {
+			o.Personas = append(o.Personas, webpage.IndexPersona{Name: p.Name, Persona: p.Persona})
+		}
+	}
+	webpage.Index(w, s.indexRooms(g), o)
+}
+
+// serveIndexList answers the index's room list as JSON, for its script.
+func (s *Server) serveIndexList(w http.ResponseWriter, r *http.Request) {
+	g, ok := grant(w, r)
+	if !ok {
+		return
+	}
+	webpage.IndexList(w, r, s.indexRooms(g))
+}
+
+// indexRooms are the rooms g may watch, the latest activity first.
+func (s *Server) indexRooms(g room.Grant) []webpage.IndexRoom {
 	var rooms []webpage.IndexRoom
 	for _, name := range s.opt.Host.Rooms() {
 		if !mayWatch(g, name) {
@@ -65,9 +97,31 @@ func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 		if in.State == "closed" {
 			state = "finished"
 		}
-		rooms = append(rooms, webpage.IndexRoom{Name: name, Topic: in.Topic, Mode: mode, State: state})
+		rooms = append(rooms, webpage.IndexRoom{Name: name, Topic: in.Topic, Mode: mode, State: state, Last: lastActivity(rm)})
 	}
-	webpage.Index(w, rooms)
+	webpage.SortRooms(rooms)
+	return rooms
+}
+
+// lastActivity is when rm last changed as far as its files say: its
+// latest message or its close, else its creation.
+func lastActivity(rm *room.Room) time.Time {
+	last, _ := time.Parse(time.RFC3339Nano, rm.Config().CreatedAt)
+	st, err := rm.State()
+	if err != nil {
+		return last
+	}
+	if n := len(st.Messages); n > 0 {
+		if t := st.Messages[n-1].Time(); t.After(last) {
+			last = t
+		}
+	}
+	if st.Closed != nil {
+		if t, err := time.Parse(time.RFC3339Nano, st.Closed.At); err == nil && t.After(last) {
+			last = t
+		}
+	}
+	return last
 }
 
 // pageRoom is room id for a page request, or the refusal written.

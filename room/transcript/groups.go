@@ -102,7 +102,7 @@ func mcpSeats(seats []string, logSeats []room.SeatInfo, msgs []room.Message, cla
 				labels = append(labels, a)
 			}
 		}
-		line := seatLine{Seat: oneLine(seat), Agents: strings.Join(labels, ", "), Class: classes.class(seat)}
+		line := seatLine{Key: seat, Seat: oneLine(seat), Agents: strings.Join(labels, ", "), Class: classes.class(seat)}
 		if line.Agents == "" {
 			line.Agents = noAgentsMCP
 		}
@@ -147,7 +147,7 @@ func debateSeats(agents []string, msgs []room.Message, classes *classMap) []seat
 			return
 		}
 		seen[seat] = true
-		line := seatLine{Seat: oneLine(seat), Agents: strings.Join(fromMsgs[seat], ", "), Class: classes.class(seat)}
+		line := seatLine{Key: seat, Seat: oneLine(seat), Agents: strings.Join(fromMsgs[seat], ", "), Class: classes.class(seat)}
 		if line.Agents == "" {
 			line.Agents = noAgentsDebate
 		}

@@ -62,7 +62,7 @@ func Model(r *room.Room) (Doc, error) {
 		Seats: []Seat{}, Groups: []Group{}, Verdicts: entries(d.Verdicts),
 	}
 	for _, s := range d.Seats {
-		out.Seats = append(out.Seats, Seat(s))
+		out.Seats = append(out.Seats, Seat{Seat: s.Seat, Agents: s.Agents, Class: s.Class})
 	}
 	for _, g := range d.Groups {
 		out.Groups = append(out.Groups, Group{Title: g.Title, Entries: entries(g.Entries)})

@@ -37,6 +37,11 @@ type Live struct {
 
 // LiveSeat is one column.
 type LiveSeat struct {
+	// Key is the seat's own name as the room and its event stream spell
+	// it, unsanitized: a page matches a stream's speaker to its column by
+	// it (never by the displayed Name, which is cleaned for display). Use
+	// it as data only, never as text.
+	Key    string `json:"key"`
 	Name   string `json:"name"`
 	Agents string `json:"agents"`
 	Class  string `json:"class"`
@@ -76,7 +81,7 @@ func liveView(r *room.Room, seq, noteSeq int) (*Live, error) {
 		if agents == noAgentsMCP || agents == noAgentsDebate {
 			agents = "" // a live column fills in as the seat speaks
 		}
-		l.Seats = append(l.Seats, LiveSeat{Name: s.Seat, Agents: agents, Class: s.Class})
+		l.Seats = append(l.Seats, LiveSeat{Key: s.Key, Name: s.Seat, Agents: agents, Class: s.Class})
 	}
 	var all []*entry
 	var groups []string

@@ -36,6 +36,7 @@ type doc struct {
 
 // seatLine says who sat where: a seat (or persona) and its agent labels.
 type seatLine struct {
+	Key    string `json:"-"` // the seat's own name, unsanitized: what events and messages call it
 	Seat   string
 	Agents string
 	Class  string

@@ -23,8 +23,11 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/transcript"
@@ -36,8 +39,24 @@ var liveCSS string
 //go:embed live.js
 var liveJS []byte
 
-// ScriptPath is where the host serves the page's script (Script).
-const ScriptPath = "/assets/live.js"
+//go:embed index.js
+var indexJS []byte
+
+// ScriptPath is where the host serves the page's script (Script), and
+// IndexScriptPath the index's (IndexScript).
+const (
+	ScriptPath      = "/assets/live.js"
+	IndexScriptPath = "/assets/index.js"
+)
+
+// LogoutPath is where every page's sign-out button posts (a form, so it
+// works without script): the host ends the browser's session there.
+const LogoutPath = "/api/logout"
+
+// maxColumns is the most columns a row holds: a debate seats at most 12
+// personas, each in a column of its own, scrolled sideways past the
+// screen's width (the speaker's column is brought into view).
+const maxColumns = 12
 
 // PageOptions are the URLs a room's page uses.
 type PageOptions struct {
@@ -85,7 +104,7 @@ func Page(w http.ResponseWriter, r *room.Room, o PageOptions) error {
 // PageOf is Page for a room already laid out (l, read from r).
 func PageOf(w http.ResponseWriter, r *room.Room, l *transcript.Live, o PageOptions) error {
 	cfg := r.Config()
-	d := pageData{Live: l, Opt: o, ByCol: map[string][]template.HTML{}, Columns: min(max(1, len(l.Seats)), 8)}
+	d := pageData{Live: l, Opt: o, ByCol: map[string][]template.HTML{}, Columns: min(max(1, len(l.Seats)), maxColumns)}
 	d.Seq, d.Note = l.LastSeqs()
 	d.Total = cfg.Budget
 	if cfg.IsDebate() {
@@ -197,37 +216,126 @@ func Export(w http.ResponseWriter, r *room.Room, html bool) error {
 }
 
 // Script writes the page's script.
-func Script(w http.ResponseWriter) {
+func Script(w http.ResponseWriter) { writeScript(w, liveJS) }
+
+// IndexScript writes the index's script: the room list kept fresh, and
+// the form that starts a debate.
+func IndexScript(w http.ResponseWriter) { writeScript(w, indexJS) }
+
+func writeScript(w http.ResponseWriter, js []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "text/javascript; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Content-Type-Options", "nosniff")
-	_, _ = w.Write(liveJS)
+	_, _ = w.Write(js)
 }
 
 // IndexRoom is one room on the index.
 type IndexRoom struct {
 	Name, Topic, Mode, State string
+	// Last is the room's last activity: its latest message, else its
+	// creation; zero when unknown.
+	Last time.Time
 }
 
-// Index writes the host's index page: the rooms the visitor may watch.
-func Index(w http.ResponseWriter, rooms []IndexRoom) {
-	var b bytes.Buffer
-	type row struct {
-		IndexRoom
-		Href string
-	}
-	rows := make([]row, len(rooms))
+// IndexPersona is a persona the start form offers (checked).
+type IndexPersona struct{ Name, Persona string }
+
+// IndexOptions are what the index shows beside the rooms: the form that
+// starts a debate, for a visitor who may (CanStart), with its limits and
+// the host's default panel.
+type IndexOptions struct {
+	CanStart                     bool
+	Rounds, MinRounds, MaxRounds int
+	MaxTopic, MaxPersonas        int
+	Personas                     []IndexPersona
+	// Src is where the index fetches the room list as JSON (IndexList).
+	Src string
+}
+
+// indexRow is a room as the index lists it, in the page and as JSON.
+type indexRow struct {
+	Name  string `json:"name"`
+	Href  string `json:"href"`
+	Topic string `json:"topic"`
+	Mode  string `json:"mode"`
+	State string `json:"state"`
+	ISO   string `json:"last,omitempty"` // RFC 3339, UTC
+	When  string `json:"when"`           // as the page first shows it (the script shows local time)
+}
+
+// SortRooms orders rooms by last activity, the latest first (then by
+// name, so equal times keep one order).
+func SortRooms(rooms []IndexRoom) {
+	slices.SortStableFunc(rooms, func(a, b IndexRoom) int {
+		if c := b.Last.Compare(a.Last); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+}
+
+func indexRows(rooms []IndexRoom) []indexRow {
+	rows := make([]indexRow, len(rooms))
 	for i, r := range rooms {
-		rows[i] = row{r, RoomPath(r.Name)}
+		rows[i] = indexRow{Name: r.Name, Href: RoomPath(r.Name), Topic: r.Topic, Mode: r.Mode, State: r.State, When: "time unknown"}
+		if !r.Last.IsZero() {
+			rows[i].ISO = r.Last.UTC().Format(time.RFC3339)
+			rows[i].When = r.Last.UTC().Format("2006-01-02 15:04") + " UTC"
+		}
 	}
+	return rows
+}
+
+// Index writes the host's index page: the rooms the visitor may watch, in
+// the order given (SortRooms), and the start form if o allows it.
+func Index(w http.ResponseWriter, rooms []IndexRoom, o IndexOptions) {
+	var b bytes.Buffer
 	style := transcript.PageCSS() + liveCSS
-	if err := pageTemplate().ExecuteTemplate(&b, "index", map[string]any{"Rooms": rows, "Style": template.CSS(style)}); err != nil { //nolint:gosec // our style sheets
+	data := map[string]any{
+		"Rooms": indexRows(rooms), "Style": template.CSS(style), //nolint:gosec // our style sheets
+		"CanStart": o.CanStart, "Rounds": o.Rounds, "MinRounds": o.MinRounds, "MaxRounds": o.MaxRounds,
+		"MaxTopic": o.MaxTopic, "MaxPersonas": o.MaxPersonas, "Personas": o.Personas, "Src": o.Src,
+	}
+	if err := pageTemplate().ExecuteTemplate(&b, "index", data); err != nil {
 		http.Error(w, "roundtable: could not draw the room list: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
 	writeHead(w, style, http.StatusOK)
 	_, _ = w.Write(b.Bytes())
+}
+
+// IndexList writes the room list as JSON ({"rooms": [...]}), for the
+// index's script; etag names this list, and a request that already has
+// it (If-None-Match) gets 304 and no body.
+func IndexList(w http.ResponseWriter, r *http.Request, rooms []IndexRoom) {
+	data, err := json.Marshal(map[string]any{"rooms": indexRows(rooms)})
+	if err != nil {
+		writeJSONError(w, http.StatusInternalServerError, "the host could not list the rooms: "+err.Error())
+		return
+	}
+	sum := sha256.Sum256(data)
+	etag := `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`
+	h := w.Header()
+	h.Set("Cache-Control", "no-cache")
+	h.Set("ETag", etag)
+	h.Set("X-Content-Type-Options", "nosniff")
+	if r.Header.Get("If-None-Match") == etag {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	h.Set("Content-Type", "application/json")
+	_, _ = w.Write(data)
+}
+
+func writeJSONError(w http.ResponseWriter, code int, msg string) {
+	data, _ := json.Marshal(map[string]string{"error": msg})
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(code)
+	_, _ = w.Write(data)
 }
 
 // Login writes the form that takes an observer token (status: 401 when

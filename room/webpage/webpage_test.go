@@ -146,7 +146,12 @@ func TestHostileRoomPageIsInert(t *testing.T) {
 			switch n.Data {
 			case "script":
 				scripts++
-			case "img", "iframe", "object", "embed", "svg", "math", "link", "base", "form", "input":
+			case "form":
+				// The page's own sign-out button, in its header; no other.
+				if attr(n, "class") != "signout" || attr(n, "action") != LogoutPath || attr(n, "method") != "post" || inside(n, "main") {
+					t.Errorf("the hostile room's page has a <form> of its content: %v", n.Attr)
+				}
+			case "img", "iframe", "object", "embed", "svg", "math", "link", "base", "input":
 				t.Errorf("the hostile room's page has a <%s> element", n.Data)
 			}
 			for _, a := range n.Attr {
@@ -171,4 +176,24 @@ func TestHostileRoomPageIsInert(t *testing.T) {
 	if !strings.Contains(body, "&lt;script&gt;") {
 		t.Errorf("the hostile texts' markup is not shown as text")
 	}
+}
+
+// attr is n's attribute key, "" when it has none.
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// inside reports whether n is within an element named tag.
+func inside(n *html.Node, tag string) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.Type == html.ElementNode && p.Data == tag {
+			return true
+		}
+	}
+	return false
 }
