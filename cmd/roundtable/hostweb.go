@@ -101,7 +101,7 @@ func webLimits(o hostOptions, prov debate.ProviderConfig) (web.Limits, error) {
 	l.CostCounted = !errors.As(debate.CheckCostSource(debate.Config{MaxCost: 1}, prov), &nc)
 	l.CostFree = prov.Name == debate.ProviderMock
 	if l.MaxCost > 0 && !l.CostCounted && !l.CostFree {
-		return l, usageError("%s (each debate of the web API stops at --max-tokens-total tokens, %d now)", nc.Sentence("--max-cost", "--max-tokens-total"), l.MaxTokensTotal)
+		return l, usageError("--max-cost needs a cost to count, and the %s provider reports none (only OpenRouter does; the mock costs nothing); leave --max-cost out: --max-tokens-total caps every debate of the web API (%d tokens now)", nc.Provider, l.MaxTokensTotal)
 	}
 	return l, nil
 }
