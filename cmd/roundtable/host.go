@@ -36,13 +36,17 @@ type hostOptions struct {
 	starterFile     string
 	provider        debate.ProviderConfig
 	debateBudget    debate.Config // --max-cost and --max-tokens-total of the debates it starts
+	startsPerMinute int
+	allowModels     []string
+	allowAgents     []string
 	fast            bool
 	heartbeat       time.Duration
 }
 
 // hostDebateFlags are the flags of `roundtable debate` that a host passes
-// on, as given, to each debate its web API starts.
-var hostDebateFlags = []string{"provider", "model", "base-url", "max-tokens", "max-cost", "max-tokens-total", "fast"}
+// on, as given, to each debate its web API starts; its caps
+// (--max-tokens-total, --max-cost) go with each debate (web.Limits).
+var hostDebateFlags = []string{"provider", "model", "base-url", "max-tokens", "fast"}
 
 // defaultListen is where a host listens unless told otherwise: this
 // machine only.
@@ -104,13 +108,31 @@ Server-Sent Events (seed 002's events, a heartbeat every 15 s, resumable
 with Last-Event-ID), a debate or an MCP room, running or finished; and
 POST /api/sessions {"topic": ..., "rounds": N, "agents": [{"name", "persona"}]}
 starts a debate in a new room, run as a headless roundtable debate with the
---provider, --model, --base-url, --max-tokens, --max-cost and
---max-tokens-total given here (its output goes to debate.log in its room; a
-stopping host stops it). Starting one needs the starter token, printed at
-each start (and written to --starter-token-file, mode 0600); it also watches
-every room. A room's observer token watches that room only. A browser sends
-the token in an HttpOnly cookie set by POST /api/login (a form field
-token), never in a URL; pages of other sites are refused as on /mcp.
+--provider, --model, --base-url and --max-tokens given here (its output goes
+to debate.log in its room; a stopping host stops it). Starting one needs the
+starter token, printed at each start (and written to --starter-token-file,
+mode 0600); it also watches every room. A room's observer token watches that
+room only.
+
+What an API caller may spend is capped, and the host prints the caps at its
+start: each debate stops at --max-tokens-total tokens (default ` + strconv.Itoa(web.DefaultMaxTokensTotal) + `) and,
+when given, at --max-cost dollars, then the moderator gives a verdict on
+what was said (a body may ask for less with "max_tokens_total" and
+"max_cost", never more); a token starts at most --starts-per-minute debates
+a minute (a 429 with Retry-After past it); a persona may name the host's own
+model only, unless --allow-models lists more ("*": any), and no coding agent
+(a coding agent runs on this machine, in --cwd), unless --allow-agents lists
+its preset. With the mock provider, which costs nothing, --max-cost holds
+trivially; with another provider that reports no cost (only OpenRouter
+does), --max-cost is refused: use --max-tokens-total.
+
+A browser signs in at POST /api/login (a form field token, never in a URL)
+and gets a session in an HttpOnly cookie named after the host's port
+(roundtable_PORT): a random id the host keeps in memory for 12 hours, never
+the token, ended by signing out (POST /api/logout), by rotating the token or
+by restarting the host. Pages of other sites are refused as on /mcp, except
+a link to a room's page or to / clicked there, which opens the page (or the
+sign-in form).
 
 A room given with --room that does not exist is created when --topic is
 given (with --budget and --spec), and refused otherwise, so that a mistyped
@@ -159,7 +181,13 @@ opened or its tokens cannot be trusted, or the address cannot be listened on,
 	f.StringVar(&o.provider.BaseURL, "base-url", "", "server URL of any OpenAI-compatible API for those debates (env ROUNDTABLE_BASE_URL)")
 	f.Var(newIntFlag(&o.provider.MaxTokens, debate.DefaultMaxTokens, "max-tokens", 1, 0), "max-tokens", "the max_tokens those debates send with every request")
 	f.BoolVar(&o.fast, "fast", false, "no pause between the mock's tokens in those debates")
+	o.debateBudget.MaxTokensTotal = web.DefaultMaxTokensTotal
 	addBudgetFlags(c, &o.debateBudget)
+	f.Lookup("max-tokens-total").Usage = "each debate the web API starts stops once its prompt and completion tokens reach this many, then the moderator gives a verdict on what was said"
+	f.Lookup("max-cost").Usage = "each debate the web API starts also stops once it has cost this many US dollars (OpenRouter reports costs; the mock costs nothing) (default: none; the token cap holds)"
+	f.Var(newIntFlag(&o.startsPerMinute, web.DefaultStartsPerMinute, "starts-per-minute", 1, 0), "starts-per-minute", "debates one token may start through the web API a minute")
+	f.StringSliceVar(&o.allowModels, "allow-models", nil, `models a persona of an API debate may name besides the host's own (--model); "*" for any (default: the host's own only)`)
+	f.StringSliceVar(&o.allowAgents, "allow-agents", nil, "coding agents a persona of an API debate may name ("+strings.Join(debate.AgentPresets(), ", ")+"); each runs on this machine (default: none)")
 	f.DurationVar(&o.heartbeat, "sse-heartbeat", web.DefaultHeartbeat, "how often an idle event stream of the web API carries a heartbeat")
 	_ = f.MarkHidden("sse-heartbeat")
 	return c
@@ -257,6 +285,7 @@ func runHost(cmd *cobra.Command, o hostOptions) error {
 	}
 	if starterToken != "" {
 		mcpserver.PrintStarter(out, url, starterToken, o.starterFile)
+		fmt.Fprintf(out, "Web API debates: %s.\n", face.limits.Describe())
 	}
 	tokens.Refresh() // hold the hashes just issued (a room deleted later is told apart)
 	// Last, so a script that waits for this line has the tokens too.

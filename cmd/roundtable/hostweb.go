@@ -3,9 +3,12 @@ package main
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/spf13/cobra"
@@ -21,6 +24,7 @@ type webFace struct {
 	srv        *web.Server
 	starter    *web.Starter // nil when the provider settings cannot run a debate
 	starterSum [sha256.Size]byte
+	limits     web.Limits
 	once       sync.Once
 }
 
@@ -49,6 +53,10 @@ func newWebFace(ctx context.Context, cmd *cobra.Command, o hostOptions) (*webFac
 		if err != nil {
 			return nil, "", fmt.Errorf("the host's folder %s: %w", cmpOr(o.cwd, "."), err)
 		}
+		if f.limits, err = webLimits(o, prov); err != nil {
+			return nil, "", err
+		}
+		opt.Limits = f.limits
 		f.starter = &web.Starter{Exe: exe, Cwd: cwd, Args: args}
 		opt.Starter = f.starter
 		token, f.starterSum, err = mcpserver.NewStarterToken()
@@ -63,6 +71,39 @@ func newWebFace(ctx context.Context, cmd *cobra.Command, o hostOptions) (*webFac
 	}
 	f.srv = web.New(ctx, opt)
 	return f, token, nil
+}
+
+// webLimits are the caps of the debates the web API starts, from the
+// host's flags: a cost cap is refused when the provider counts no cost
+// (it would refuse every debate), but for the mock, which costs nothing.
+func webLimits(o hostOptions, prov debate.ProviderConfig) (web.Limits, error) {
+	l := web.Limits{
+		MaxTokensTotal: o.debateBudget.MaxTokensTotal, MaxCost: o.debateBudget.MaxCost,
+		StartsPerMinute: o.startsPerMinute, Model: prov.Model,
+	}
+	for _, m := range o.allowModels {
+		if m = strings.TrimSpace(m); m != "" {
+			l.AllowModels = append(l.AllowModels, m)
+		}
+	}
+	for _, a := range o.allowAgents {
+		preset := strings.TrimPrefix(strings.TrimSpace(a), "acp:")
+		if preset == "" {
+			continue
+		}
+		if !slices.Contains(debate.AgentPresets(), preset) {
+			return l, usageError("--allow-agents: %q is no coding agent preset; give some of %s", a, strings.Join(debate.AgentPresets(), ", "))
+		}
+		l.AllowAgents = append(l.AllowAgents, preset)
+	}
+	// Whether the provider counts a cost: CheckCostSource with a cap.
+	var nc *debate.NoCostError
+	l.CostCounted = !errors.As(debate.CheckCostSource(debate.Config{MaxCost: 1}, prov), &nc)
+	l.CostFree = prov.Name == debate.ProviderMock
+	if l.MaxCost > 0 && !l.CostCounted && !l.CostFree {
+		return l, usageError("--max-cost needs a cost to count, and the %s provider reports none (only OpenRouter does; the mock costs nothing); leave --max-cost out: --max-tokens-total caps every debate of the web API (%d tokens now)", nc.Provider, l.MaxTokensTotal)
+	}
+	return l, nil
 }
 
 // writeSecret writes token to path, mode 0600, replacing what was there.

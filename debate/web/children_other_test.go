@@ -9,3 +9,5 @@ import "testing"
 func children(*testing.T, int) []int { return nil }
 
 func alive(int) bool { return false }
+
+func cmdline(int) []string { return nil }

@@ -17,5 +17,14 @@
 // hub per room follows the room once (debate.FollowStore) and keeps its
 // events, whoever watches.
 //
-// A debate started here runs as a child process of the host (starter.go).
+// A debate started here runs as a child process of the host (starter.go),
+// capped (limits.go): a token cap per debate even on a host that sets
+// none (DefaultMaxTokensTotal), a cost cap when the host sets one, starts
+// per minute per token, and only the host's own model and no coding agent
+// per persona unless the host allows more. The body's checks and every
+// refusal's wording are sessions.go's: each a 4xx saying what to do, none
+// naming a Go type.
+//
+// Who the request is comes from the host (room/mcpserver GrantOf): a
+// bearer token or a browser's session; this package never sees a cookie.
 package web

@@ -37,6 +37,8 @@ type Options struct {
 	// Starter starts debates (POST /api/sessions); nil: the host starts
 	// none, and says so.
 	Starter *Starter
+	// Limits bound the debates Starter starts (limits.go).
+	Limits Limits
 }
 
 // Defaults of Options.
@@ -51,6 +53,7 @@ type Server struct {
 	heartbeat time.Duration
 	hubs      hubs
 	mux       *http.ServeMux
+	starts    startLimits
 }
 
 // New is the web face of opt.Host; ctx bounds the rooms it follows.
@@ -64,6 +67,7 @@ func New(ctx context.Context, opt Options) *Server {
 		keep = DefaultKeep
 	}
 	s.hubs = hubs{m: map[string]*hub{}, keep: keep, ctx: ctx}
+	s.starts.perMin = opt.Limits.withDefaults().StartsPerMinute
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /health", s.serveHealth)
 	mux.HandleFunc("GET /api/sessions", s.serveList)

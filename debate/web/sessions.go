@@ -6,13 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/roundtable-dev/roundtable/debate"
-	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/mcpserver"
 )
 
@@ -22,6 +25,9 @@ type createRequest struct {
 	Topic  *string        `json:"topic"`
 	Rounds *int           `json:"rounds"`
 	Agents []agentRequest `json:"agents"`
+	// MaxTokensTotal and MaxCost ask for caps below the host's (Limits).
+	MaxTokensTotal *int     `json:"max_tokens_total"`
+	MaxCost        *float64 `json:"max_cost"`
 }
 
 type agentRequest struct {
@@ -54,9 +60,13 @@ func unprocessable(format string, a ...any) error {
 	return &badRequest{code: http.StatusUnprocessableEntity, msg: fmt.Sprintf(format, a...)}
 }
 
+// bodyHint is what a body of POST /api/sessions looks like, for a refusal.
+const bodyHint = `send a JSON object like {"topic": "Should we adopt Rust?", "rounds": 2}`
+
 // parseCreate reads and checks a body of POST /api/sessions against the
-// host's provider.
-func parseCreate(body []byte, provider string) (debateRequest, error) {
+// host's provider and limits.
+func parseCreate(body []byte, provider string, lim Limits) (debateRequest, error) {
+	lim = lim.withDefaults()
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	var req createRequest
@@ -65,15 +75,17 @@ func parseCreate(body []byte, provider string) (debateRequest, error) {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.Is(err, io.EOF):
-		return debateRequest{}, &badRequest{http.StatusBadRequest, `the body is empty; send JSON like {"topic": "Should we adopt Rust?", "rounds": 2}`}
-	case errors.As(err, &syn) || errors.Is(err, io.ErrUnexpectedEOF):
-		return debateRequest{}, &badRequest{http.StatusBadRequest, fmt.Sprintf(`the body is not valid JSON (%v); send an object like {"topic": "Should we adopt Rust?", "rounds": 2}`, err)}
+		return debateRequest{}, &badRequest{http.StatusBadRequest, "the body is empty; " + bodyHint}
+	case errors.As(err, &syn):
+		return debateRequest{}, &badRequest{http.StatusBadRequest, fmt.Sprintf("the body is not valid JSON (%s, at byte %d); %s", strings.TrimPrefix(syn.Error(), "json: "), syn.Offset, bodyHint)}
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return debateRequest{}, &badRequest{http.StatusBadRequest, "the body is not valid JSON (it ends in the middle of a value); " + bodyHint}
 	case errors.As(err, &typ):
-		return debateRequest{}, unprocessable("the field %s is a JSON %s, not a %s; fix its type", typ.Field, typ.Value, typ.Type)
+		return debateRequest{}, typeRefusal(typ)
 	case err != nil && strings.HasPrefix(err.Error(), "json: unknown field"):
-		return debateRequest{}, unprocessable("%s; the body takes topic, rounds and agents (each with name, persona, and optionally provider, model, agent)", strings.TrimPrefix(err.Error(), "json: "))
+		return debateRequest{}, unprocessable("%s; the body takes topic, rounds, agents (each with name, persona, and optionally provider, model, agent), max_tokens_total and max_cost", strings.TrimPrefix(err.Error(), "json: "))
 	case err != nil:
-		return debateRequest{}, &badRequest{http.StatusBadRequest, fmt.Sprintf("the body could not be read as a session (%v); send a JSON object with topic, rounds and agents", err)}
+		return debateRequest{}, &badRequest{http.StatusBadRequest, "the body could not be read as a session; " + bodyHint}
 	}
 	if dec.More() {
 		return debateRequest{}, &badRequest{http.StatusBadRequest, "the body holds more than one JSON value; send one object"}
@@ -83,8 +95,8 @@ func parseCreate(body []byte, provider string) (debateRequest, error) {
 		return out, unprocessable("topic is missing or blank; say the decision to debate, e.g. \"Should we adopt Rust?\"")
 	}
 	out.Topic = strings.TrimSpace(*req.Topic)
-	if len(out.Topic) > room.MaxTopicBytes {
-		return out, unprocessable("topic is %d bytes, more than %d; shorten it", len(out.Topic), room.MaxTopicBytes)
+	if n := utf8.RuneCountInString(out.Topic); n > debate.MaxTopicLen {
+		return out, unprocessable("topic is %d characters, more than the %d a debate takes; state the decision in a sentence or two", n, debate.MaxTopicLen)
 	}
 	if strings.ContainsFunc(out.Topic, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' }) {
 		return out, unprocessable("topic holds control characters; send plain text")
@@ -99,16 +111,26 @@ func parseCreate(body []byte, provider string) (debateRequest, error) {
 	if req.Agents != nil && len(req.Agents) == 0 {
 		return out, unprocessable("agents is an empty list; leave it out for the default panel, or give at least one {name, persona}")
 	}
+	if err := out.setCaps(req, lim); err != nil {
+		return out, err
+	}
 	var ps []debate.Persona
 	for i, a := range req.Agents {
 		if a.Provider != "" && !strings.EqualFold(a.Provider, provider) {
 			return out, unprocessable("agents[%d].provider is %q, but this host runs debates on %q; leave provider out, or restart the host with --provider %s", i, clipName(a.Provider), provider, clipName(a.Provider))
 		}
-		p := debate.Persona{Name: a.Name, Persona: a.Persona, Model: a.Model}
+		model := strings.TrimSpace(a.Model)
+		if !lim.modelAllowed(model) {
+			return out, &badRequest{http.StatusForbidden, fmt.Sprintf("agents[%d].model is %q, but this host lets its API's debates use %s only; leave model out (the host's own), or restart the host with --allow-models %s", i, clipName(model), lim.modelsSaid(), clipName(model))}
+		}
+		p := debate.Persona{Name: a.Name, Persona: a.Persona, Model: model}
 		if a.Agent != "" {
 			preset := strings.TrimPrefix(a.Agent, "acp:")
 			if !slices.Contains(debate.AgentPresets(), preset) {
 				return out, unprocessable("agents[%d].agent is %q; give one of %s (or leave it out)", i, clipName(a.Agent), strings.Join(debate.AgentPresets(), ", "))
+			}
+			if !lim.agentAllowed(preset) {
+				return out, &badRequest{http.StatusForbidden, fmt.Sprintf("agents[%d].agent is %q, but this host lets its API's debates run %s (a coding agent runs on the host's machine); leave agent out, or restart the host with --allow-agents %s", i, preset, lim.agentsSaid(), preset)}
 			}
 			p.Agent = []string{"acp:" + preset}
 		}
@@ -127,6 +149,75 @@ func parseCreate(body []byte, provider string) (debateRequest, error) {
 	return out, nil
 }
 
+// setCaps sets the debate's caps: the host's, or lower ones the body asks
+// for; a body asking for more is refused, naming the host's cap.
+func (out *debateRequest) setCaps(req createRequest, lim Limits) error {
+	out.MaxTokensTotal = lim.MaxTokensTotal
+	if n := req.MaxTokensTotal; n != nil {
+		switch {
+		case *n < 1:
+			return unprocessable("max_tokens_total is %d; give a number of tokens from 1 to %d (this host's cap per debate), or leave it out for %d", *n, lim.MaxTokensTotal, lim.MaxTokensTotal)
+		case *n > lim.MaxTokensTotal:
+			return unprocessable("max_tokens_total is %d, more than this host's cap of %d tokens per debate; ask for %d or fewer, or leave it out (the host's owner sets the cap with roundtable host --max-tokens-total)", *n, lim.MaxTokensTotal, lim.MaxTokensTotal)
+		}
+		out.MaxTokensTotal = *n
+	}
+	out.MaxCost = lim.MaxCost
+	if c := req.MaxCost; c != nil {
+		switch {
+		case *c <= 0 || math.IsNaN(*c) || math.IsInf(*c, 0):
+			return unprocessable("max_cost is %v; give dollars of more than 0, like 0.50, or leave it out", *c)
+		case lim.MaxCost > 0 && *c > lim.MaxCost:
+			return unprocessable("max_cost is %s, more than this host's cap of %s per debate; ask for %s or less, or leave it out (the host's owner sets the cap with roundtable host --max-cost)", debate.FormatDollars(*c), debate.FormatDollars(lim.MaxCost), debate.FormatDollars(lim.MaxCost))
+		case !lim.CostCounted && !lim.CostFree:
+			return unprocessable("max_cost needs a cost to count, and this host's provider reports none; use max_tokens_total instead")
+		}
+		out.MaxCost = *c
+	}
+	out.CostCounted = lim.CostCounted
+	return nil
+}
+
+// typeRefusal words a JSON value of the wrong type in the body's terms,
+// naming the field and the JSON it takes (never a Go type).
+func typeRefusal(e *json.UnmarshalTypeError) error {
+	got := e.Value
+	if got == "" {
+		got = "value"
+	}
+	if e.Field == "" {
+		return unprocessable("the body is a JSON %s, not an object; %s", got, bodyHint)
+	}
+	return unprocessable("the field %s is a JSON %s, not %s; give it %s", e.Field, got, jsonKind(e.Type), jsonKind(e.Type))
+}
+
+// jsonKind says what JSON a Go type takes: "an object", "a list",
+// "text", "a whole number", "a number".
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "what it takes"
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.String:
+		return "text (a JSON string)"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number in range"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Bool:
+		return "true or false"
+	default:
+		return "what it takes"
+	}
+}
+
 // serveCreate starts a debate in a new room: POST /api/sessions.
 func (s *Server) serveCreate(w http.ResponseWriter, r *http.Request) {
 	g, ok := grant(w, r)
@@ -143,25 +234,41 @@ func (s *Server) serveCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxCreateBody+1))
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "the body could not be read: "+err.Error())
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			writeError(w, http.StatusRequestEntityTooLarge, tooLarge)
+			return
+		}
+		writeError(w, http.StatusBadRequest, "the body could not be read to its end; send it again")
 		return
 	}
 	if len(body) > maxCreateBody {
-		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is over %d bytes; send a shorter topic and personas", maxCreateBody))
+		writeError(w, http.StatusRequestEntityTooLarge, tooLarge)
 		return
 	}
-	req, err := parseCreate(body, s.opt.Provider)
+	req, err := parseCreate(body, s.opt.Provider, s.opt.Limits)
 	var bad *badRequest
 	if errors.As(err, &bad) {
 		writeError(w, bad.code, bad.msg)
 		return
 	}
+	giveBack, wait := s.starts.take(g.Room+"/"+g.Grant, time.Now())
+	if wait > 0 {
+		w.Header().Set("Retry-After", retryAfter(wait))
+		writeError(w, http.StatusTooManyRequests, fmt.Sprintf("this token has used its %d debate starts a minute (the host's owner sets how many with roundtable host --starts-per-minute); retry in %s s", s.opt.Limits.withDefaults().StartsPerMinute, retryAfter(wait)))
+		return
+	}
 	name, err := s.opt.Starter.Start(r.Context(), req)
 	if err != nil {
+		giveBack()
 		var busy *busyError
 		code := http.StatusInternalServerError
-		if errors.As(err, &busy) {
+		switch {
+		case errors.As(err, &busy):
 			code = http.StatusTooManyRequests
+			w.Header().Set("Retry-After", retryAfter(busyRetry))
+		case errors.Is(err, errStopping):
+			code = http.StatusServiceUnavailable
 		}
 		writeError(w, code, err.Error())
 		return
@@ -169,3 +276,10 @@ func (s *Server) serveCreate(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Location", "/api/sessions/"+name)
 	writeJSON(w, http.StatusCreated, created{ID: name, Stream: StreamPath(name), Page: PagePath(name)})
 }
+
+// tooLarge refuses a body over maxCreateBody.
+var tooLarge = fmt.Sprintf("the body is over %d bytes, the most this API reads; a topic takes at most %d characters: state the decision in a sentence or two, with fewer or shorter personas", maxCreateBody, debate.MaxTopicLen)
+
+// busyRetry is the Retry-After of a start refused while MaxRunning
+// debates run: a mock debate's length, a small part of a model's.
+const busyRetry = 10 * time.Second

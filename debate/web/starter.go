@@ -48,6 +48,11 @@ type debateRequest struct {
 	Topic    string
 	Rounds   int
 	Personas []debate.Persona // nil: the default panel
+	// The debate's caps (Limits): MaxTokensTotal always, MaxCost when
+	// more than 0 and CostCounted (the provider counts a cost).
+	MaxTokensTotal int
+	MaxCost        float64
+	CostCounted    bool
 }
 
 // Starter starts debates as children of the host.
@@ -57,7 +62,8 @@ type Starter struct {
 	// Cwd is the folder whose .roundtable/ holds the rooms.
 	Cwd string
 	// Args are the host's debate flags, passed to every debate: provider,
-	// model, base URL, budgets (--flag=value each).
+	// model, base URL (--flag=value each); the caps come with each
+	// request (debateRequest).
 	Args []string
 	// Serve serves a new room from the host (and prints its tokens).
 	Serve func(ctx context.Context, r *room.Room) error
@@ -70,6 +76,9 @@ type Starter struct {
 	closed  bool
 	wg      sync.WaitGroup
 }
+
+// errStopping refuses a start while the host stops.
+var errStopping = errors.New("the host is stopping; start the debate on another host, or once this one runs again")
 
 // busyError is a start refused because too many debates run.
 type busyError struct{ n int }
@@ -115,6 +124,12 @@ func (s *Starter) Start(ctx context.Context, req debateRequest) (string, error) 
 		}
 		args = append(args, "--personas="+path, "--no-user-personas")
 	}
+	if req.MaxTokensTotal > 0 {
+		args = append(args, "--max-tokens-total="+strconv.Itoa(req.MaxTokensTotal))
+	}
+	if req.MaxCost > 0 && req.CostCounted {
+		args = append(args, "--max-cost="+strconv.FormatFloat(req.MaxCost, 'f', -1, 64))
+	}
 	args = append(args, s.Args...)
 	log, err := os.OpenFile(filepath.Join(dir, LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND|os.O_EXCL, 0o600)
 	if err != nil {
@@ -132,7 +147,7 @@ func (s *Starter) Start(ctx context.Context, req debateRequest) (string, error) 
 		s.mu.Unlock()
 		log.Close()
 		_ = os.RemoveAll(dir)
-		return "", errors.New("the host is stopping; start the debate on another host, or once this one runs again")
+		return "", errStopping
 	}
 	if len(s.running) >= MaxRunning {
 		n := len(s.running)
@@ -219,7 +234,14 @@ func lastLine(path string) string {
 		return ""
 	}
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	last := strings.TrimSpace(lines[len(lines)-1])
+	last := ""
+	// The last line that says what went wrong, not the command's hint
+	// at its help ("Try roundtable --help").
+	for i := len(lines) - 1; i >= 0 && last == ""; i-- {
+		if l := strings.TrimSpace(lines[i]); !strings.HasPrefix(l, "Try roundtable") {
+			last = l
+		}
+	}
 	if len(last) > 500 {
 		last = last[:500] + "…"
 	}

@@ -44,6 +44,11 @@
 //     authguard.go (wrong-token waves), httpguard.go (Origin and Host),
 //     caps.go (sessions, waits and streams per token and per host),
 //     hostlive.go and hostpicker.go (rooms added while serving);
+//   - the web face's door: web.go (the checks a web request passes, a
+//     link from another site to a page, GrantOf), browsersessions.go
+//     (sign-in trades a token for a session id kept in the host's memory,
+//     in a cookie named after the port; sign-out; a rotated token ends
+//     its sessions);
 //   - a persona debate hosted watch-only: the store gives it the observer's
 //     token alone (room.Config.HostGrants, IssueTokens, RotateToken),
 //     host.go seatFor refuses a seat's token of it (room.WatchOnlyError),

@@ -55,6 +55,8 @@ type Host struct {
 	caps       *caps      // sessions, waits and streams held (caps.go)
 	webStreams webStreams // the web face's open streams (web.go)
 
+	browser browserSessions // signed-in browsers (browsersessions.go)
+
 	mu    sync.Mutex
 	seats map[string]*hostSeat // by session key (sessionKey)
 	ids   map[string]time.Time // session IDs issued and not ended, when issued

@@ -25,15 +25,17 @@ import (
 // A host may serve a web face beside /mcp (HostOptions.Web): every path
 // but /mcp goes to it, behind the checks /mcp passes, in the same order:
 // the host stopping (503), the Host and Origin rules (403, httpguard.go;
-// a page the host serves may call it from its own origin), the address's
+// a page the host serves may call it from its own origin, and a link to
+// a page clicked on another site opens it, webRefusal), the address's
 // failed tokens and the token (401, authguard.go), the rate (429). The
-// token comes in an Authorization: Bearer header or, for a browser, in
-// the HttpOnly cookie TokenCookie, which LoginPath sets from a token
-// posted in a form body, never from a URL. A request with neither
-// reaches the web handler without a grant (GrantOf says so): it decides
-// what it shows such a request (a health check, a page that asks for a
-// token) and refuses the rest. The host does the bearer parsing and the
-// token checks; the web handler only reads the verdict.
+// token comes in an Authorization: Bearer header; a browser instead signs
+// in at LoginPath (a token posted in a form body, never in a URL) and
+// gets a session id in a cookie, never the token (browsersessions.go),
+// and signs out at LogoutPath. A request with neither reaches the web
+// handler without a grant (GrantOf says so): it decides what it shows
+// such a request (a health check, a page that asks for a token) and
+// refuses the rest. The host does the bearer parsing, the token checks
+// and the sessions; the web handler only reads the verdict.
 
 // GrantStarter is the grant of a host's starter token: it may start
 // debates through the web face and watch every room the host serves, and
@@ -41,11 +43,9 @@ import (
 // each start (NewStarterToken), of which only the hash is kept.
 const GrantStarter = "starter"
 
-// TokenCookie is the cookie a browser carries the token in.
-const TokenCookie = "roundtable_token"
-
 // LoginPath is where a browser posts a token (a form body, field "token")
-// to have it kept in TokenCookie; a DELETE there forgets it.
+// to open a browser session (browsersessions.go); a DELETE there ends it,
+// as a POST to LogoutPath does.
 const LoginPath = "/api/login"
 
 // maxLoginBody bounds a login request's body.
@@ -93,22 +93,6 @@ func (h *Host) isStarter(token string) bool {
 	return subtle.ConstantTimeCompare(sum[:], h.opt.StarterSHA256[:]) == 1
 }
 
-// webToken is the token of a web request: its Authorization header, or
-// else its cookie; has is false when it carries neither.
-func webToken(r *http.Request) (token string, perr error, has bool) {
-	if hdr := r.Header.Get("Authorization"); hdr != "" {
-		token, perr = parseBearer(hdr)
-		return token, perr, true
-	}
-	if c, err := r.Cookie(TokenCookie); err == nil && c.Value != "" {
-		if badB64Token(c.Value) >= 0 || len(c.Value) > maxBearer {
-			return "", fmt.Errorf("%w: the %s cookie does not hold a token; sign in again with the token the host printed", errBearer, TokenCookie), true
-		}
-		return c.Value, nil, true
-	}
-	return "", nil, false
-}
-
 // serveWeb checks a request for the web face and hands it on.
 func (h *Host) serveWeb(w http.ResponseWriter, r *http.Request) {
 	if h.refuseStopping(w, r) {
@@ -118,18 +102,31 @@ func (h *Host) serveWeb(w http.ResponseWriter, r *http.Request) {
 		refuseHTTP(w, r, http.StatusForbidden, why)
 		return
 	}
-	if r.URL.Path == LoginPath {
+	switch r.URL.Path {
+	case LoginPath:
 		h.serveLogin(w, r)
+		return
+	case LogoutPath:
+		h.serveLogout(w, r)
 		return
 	}
 	var a webAuth
-	token, perr, has := webToken(r)
-	if has {
+	if hdr := r.Header.Get("Authorization"); hdr != "" {
+		token, perr := parseBearer(hdr)
 		g, _, ok := h.check(w, r, token, perr)
 		if !ok {
 			return
 		}
 		a = webAuth{grant: g, ok: true}
+	} else if c, err := r.Cookie(SessionCookie(r)); err == nil && c.Value != "" {
+		// A session id, never a token: a cookie that names no live
+		// session (a token pasted into it, an id signed out, expired or
+		// of a token rotated since) grants nothing, and is cleared.
+		if g, ok := h.sessionGrant(c.Value, time.Now()); ok {
+			a = webAuth{grant: g, ok: true}
+		} else {
+			clearSession(w, r)
+		}
 	}
 	key := "addr:" + clientKey(r.RemoteAddr)
 	if a.ok {
@@ -154,19 +151,18 @@ func (h *Host) serveWeb(w http.ResponseWriter, r *http.Request) {
 	h.opt.Web.ServeHTTP(w, r.WithContext(ctx))
 }
 
-// serveLogin keeps a posted token in TokenCookie once it is verified
-// (POST), or forgets it (DELETE).
+// serveLogin opens a browser session for a posted token once it is
+// verified (POST), or ends the request's session (DELETE).
 func (h *Host) serveLogin(w http.ResponseWriter, r *http.Request) {
-	secure := r.TLS != nil
 	switch r.Method {
 	case http.MethodDelete:
-		http.SetCookie(w, &http.Cookie{Name: TokenCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: secure, SameSite: http.SameSiteStrictMode})
+		h.endSession(w, r)
 		w.WriteHeader(http.StatusNoContent)
 		return
 	case http.MethodPost:
 	default:
 		w.Header().Set("Allow", "POST, DELETE")
-		refuseHTTP(w, r, http.StatusMethodNotAllowed, "sign in with a POST of a form whose field token holds the token the host printed; sign out with a DELETE")
+		refuseHTTP(w, r, http.StatusMethodNotAllowed, "sign in with a POST of a form whose field token holds the token the host printed; sign out with a POST to "+LogoutPath)
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxLoginBody))
@@ -209,7 +205,17 @@ func (h *Host) serveLogin(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: TokenCookie, Value: tok, Path: "/", HttpOnly: true, Secure: secure, SameSite: http.SameSiteStrictMode})
+	id, err := h.browser.add(tok, g, time.Now())
+	if err != nil {
+		w.Header().Set("Retry-After", "60")
+		if next != "" {
+			webpage.Login(w, http.StatusServiceUnavailable, LoginPath, next, err.Error())
+			return
+		}
+		refuseHTTP(w, r, http.StatusServiceUnavailable, err.Error())
+		return
+	}
+	setSession(w, r, id)
 	if next != "" {
 		w.Header().Set("Cache-Control", "no-store")
 		http.Redirect(w, r, next, http.StatusSeeOther)
@@ -217,7 +223,7 @@ func (h *Host) serveLogin(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	_ = json.NewEncoder(w).Encode(map[string]string{"room": g.Room, "grant": g.Grant})
+	_ = json.NewEncoder(w).Encode(map[string]string{"room": g.Room, "grant": g.Grant, "expires": time.Now().Add(SessionTTL).UTC().Format(time.RFC3339)})
 }
 
 // Web streams: what one token, and the whole host, may hold open at once
@@ -276,12 +282,39 @@ func BeginStream(ctx context.Context) (end func(), why string) {
 // --url's, or the scheme and Host of the request when that Host is one
 // the gate accepts by name (a loopback name on a loopback listen, or
 // --url's). The Host rule still applies.
+//
+// A link to a page clicked on another site (a room's link pasted in a
+// chat) is a top-level navigation from that site: it passes the Origin
+// rule too, when it is a GET of the index or of a room's page that opens
+// a whole tab (Sec-Fetch-Mode navigate, Sec-Fetch-Dest document: never a
+// frame, an image or a fetch). It reads the page only, which the other
+// site cannot see: the page (or, without a session, the sign-in form).
 func (g *gate) webRefusal(r *http.Request) string {
 	origin := r.Header.Get("Origin")
 	if origin != "" && g.ownOrigin(origin, r) {
 		return g.refusal(withoutOrigin(r))
 	}
+	if origin == "" && pageNavigation(r) {
+		return g.refusal(withoutOrigin(r))
+	}
 	return g.refusal(r)
+}
+
+// pageNavigation reports whether r is a browser's top-level navigation
+// to the index or to a room's page.
+func pageNavigation(r *http.Request) bool {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return false
+	}
+	if !strings.EqualFold(r.Header.Get("Sec-Fetch-Mode"), "navigate") || !strings.EqualFold(r.Header.Get("Sec-Fetch-Dest"), "document") {
+		return false
+	}
+	p := r.URL.Path
+	if p == "/" {
+		return true
+	}
+	name, ok := strings.CutPrefix(p, "/rooms/")
+	return ok && name != "" && !strings.Contains(name, "/")
 }
 
 // ownOrigin reports whether origin is the host's own, as r reached it.
