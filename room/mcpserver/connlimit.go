@@ -223,6 +223,16 @@ func (c *trackedConn) Close() error {
 	return err
 }
 
+// CloseWrite is the TCP connection's: net/http half-closes a connection
+// it answered without reading the whole body, so the client reads the
+// answer rather than a reset.
+func (c *trackedConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
+
 // refuse answers a connection over the caps and closes it: a 503 saying
 // why on plain HTTP (a TLS client would read it as garbage), written
 // before the request is read, so that the close sends no reset.

@@ -58,7 +58,9 @@ const EndpointPath = "/mcp"
 // (429, authguard.go); the bearer token (401); the token's rate (429);
 // the session's grant (403) and, for a GET or DELETE, that the host
 // issued the session (404); then the body's size (413) and the caps of
-// sessions, parked waits and event streams (caps.go).
+// sessions, parked waits and event streams (caps.go). Before any of
+// them, a connection passed the listener's caps (connlimit.go, Serve),
+// and every 429 or 503 answered closes its connection (closeRefusals).
 func (h *Host) Handler() http.Handler {
 	h.httpOnce.Do(h.buildHTTP)
 	return h.handler
