@@ -265,12 +265,11 @@ func BeginStream(ctx context.Context) (end func(), why string) {
 	if s.by[key] >= MaxWebStreamsPerToken {
 		return nil, fmt.Sprintf("this token already has %d streams open, the most one token may; close some pages, then retry", MaxWebStreamsPerToken)
 	}
-	limit := MaxWebStreams
-	if a.grant.Grant != GrantStarter {
-		limit -= starterStreamReserve
+	if a.grant.Grant == GrantStarter && s.total >= MaxWebStreams {
+		return nil, fmt.Sprintf("the host has %d streams open, the most it serves at once; retry in a while", MaxWebStreams)
 	}
-	if s.total >= limit {
-		return nil, fmt.Sprintf("the host has %d streams open, the most it serves at once to room tokens; retry in a while, or sign in with the host's starter token, whose pages keep streams of their own", s.total)
+	if a.grant.Grant != GrantStarter && s.total >= MaxWebStreams-starterStreamReserve {
+		return nil, fmt.Sprintf("the host has %d streams open, the most it serves to room tokens; retry in a while, or sign in with the host's starter token, whose pages keep streams of their own", s.total)
 	}
 	s.by[key]++
 	s.total++
