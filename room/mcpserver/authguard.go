@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/netip"
 	"strconv"
-	"sync"
 	"time"
 )
 
@@ -42,169 +41,86 @@ const (
 	authFailRate = 1.0
 	// authFailCap is how many addresses are tracked at once, so that an
 	// attacker rotating addresses cannot grow the host's memory (a bucket
-	// is about 100 bytes: 1 MB at most). Only addresses with a failure
-	// and a bucket not yet refilled are tracked; a full bucket is
-	// forgotten (the sweeper, or at the cap), which loses nothing, since a
-	// new one starts full. At the cap, every address not tracked shares
-	// one overflow bucket of the same size: rotating addresses then buys
-	// an attacker one more burst in all, not one per address, and a new
-	// address's first requests may be refused 429 while such an attack
-	// lasts (seated sessions keep working); within authFailBurst seconds
-	// of its end the buckets have refilled, are forgotten, and every
-	// address has its own again.
-	authFailCap = 10_000
-	// authEvictEvery is how often, at most, a full table is searched for
-	// refilled buckets: one pass is 10,000 map entries, not to be repeated
-	// for every request of an attack.
-	authEvictEvery = time.Second
+	// is about 200 bytes: under 1 MB). Only addresses with a failure, or
+	// a request being checked, and a bucket not yet refilled are tracked;
+	// a full bucket is forgotten (the sweeper, or at the cap), which loses
+	// nothing, since a new one starts full. At the cap, every address not
+	// tracked shares one overflow bucket of the same size: rotating
+	// addresses then buys an attacker one more burst in all, not one per
+	// address, and a new address's first requests may be refused 429
+	// while such an attack lasts (seated sessions keep working); within
+	// authFailBurst seconds of its end the buckets have refilled, are
+	// forgotten, and every address has its own again.
+	authFailCap = 4096
 )
 
-// authGuard is a token bucket of failed authentications per client key.
+// authGuard is a token bucket of failed authentications per client key,
+// on limiters (limiters.go): the table capped at authFailCap and swept.
 type authGuard struct {
-	burst, rate float64
-	capacity    int
-	now         func() time.Time // the clock of the Host's requests
-
-	mu       sync.Mutex
-	b        map[string]*bucket
-	overflow bucket    // shared by the keys not tracked when at capacity
-	evicted  time.Time // the latest eviction pass
+	*limiters
+	now func() time.Time // the clock of the Host's requests
 }
 
-func newAuthGuard(burst int, rate float64, capacity int, now func() time.Time) *authGuard {
-	return &authGuard{
-		burst: float64(burst), rate: rate, capacity: capacity, now: now,
-		b:        map[string]*bucket{},
-		overflow: bucket{tokens: float64(burst)},
-	}
+func newAuthGuard(burst int, perSecond float64, capacity int, now func() time.Time) *authGuard {
+	return &authGuard{limiters: newLimiters(perSecond, burst, capacity), now: now}
 }
 
-// refill brings b up to now.
-func (g *authGuard) refill(b *bucket, now time.Time) {
-	if d := now.Sub(b.at); d > 0 {
-		b.tokens = min(g.burst, b.tokens+d.Seconds()*g.rate)
-	}
-	b.at = now
-}
-
-// full reports whether b has refilled completely by now.
-func (g *authGuard) full(b *bucket, now time.Time) bool {
-	return b.tokens+max(0, now.Sub(b.at).Seconds())*g.rate >= g.burst
-}
-
-// bucketOf is key's bucket, or nil when key is not tracked and the table
-// has room for it; the overflow bucket when it has none. With g.mu held.
-func (g *authGuard) bucketOf(key string, now time.Time) *bucket {
-	if b := g.b[key]; b != nil {
-		return b
-	}
-	if len(g.b) >= g.capacity && now.Sub(g.evicted) >= authEvictEvery {
-		g.evict(now)
-	}
-	if len(g.b) >= g.capacity {
-		return &g.overflow
-	}
-	return nil
-}
-
-// check reports whether key may be heard at now; when not, how long until
-// it may.
+// check reports whether key may be heard at now (a slot free beyond those
+// held); when not, how long until it may. It spends nothing.
 func (g *authGuard) check(key string, now time.Time) (time.Duration, bool) {
 	if g == nil {
 		return 0, true
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	b := g.bucketOf(key, now)
+	b := g.get(key, now, false)
 	if b == nil {
 		return 0, true
 	}
-	g.refill(b, now)
-	if b.tokens >= 1 {
-		return 0, true
-	}
-	return time.Duration((1 - b.tokens) / g.rate * float64(time.Second)), false
+	d := g.free(b, now)
+	return d, d == 0
 }
 
-// reserve spends one from key's bucket for a request whose token is not
-// yet checked; when the bucket is empty it spends nothing and returns how
-// long until it has one. refund gives the slot back once the token proved
-// valid.
-func (g *authGuard) reserve(key string, now time.Time) (time.Duration, bool) {
+// reserve holds a slot of key's bucket for a request whose token is not
+// yet checked; when none is free it holds nothing and returns how long
+// until one is. The request's verdict settles the slot it returns.
+func (g *authGuard) reserve(key string, now time.Time) (*bucket, time.Duration, bool) {
 	if g == nil {
-		return 0, true
+		return nil, 0, true
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	b := g.bucketOf(key, now)
-	if b == nil {
-		b = &bucket{tokens: g.burst, at: now}
-		g.b[key] = b
+	b := g.get(key, now, true)
+	if d := g.free(b, now); d > 0 {
+		return nil, d, false
 	}
-	g.refill(b, now)
-	if b.tokens < 1 {
-		return time.Duration((1 - b.tokens) / g.rate * float64(time.Second)), false
-	}
-	b.tokens--
-	return 0, true
+	b.held++
+	return b, 0, true
 }
 
-// refund gives back the slot a request reserved.
-func (g *authGuard) refund(key string, now time.Time) {
-	if g == nil {
+// settle ends a reserved slot: spent when its request failed, given back
+// when its token proved valid.
+func (g *authGuard) settle(b *bucket, failed bool, now time.Time) {
+	if g == nil || b == nil {
 		return
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	b := g.bucketOf(key, now)
-	if b == nil {
-		return // forgotten meanwhile: a new bucket starts full
+	b.held--
+	if failed {
+		b.lim.AllowN(now, 1) // an empty bucket stays empty
 	}
-	g.refill(b, now)
-	b.tokens = min(g.burst, b.tokens+1)
 }
 
-// fail spends one failure from key's bucket.
+// fail spends one failure from key's bucket, for a failure that held no
+// slot.
 func (g *authGuard) fail(key string, now time.Time) {
 	if g == nil {
 		return
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	b := g.bucketOf(key, now)
-	if b == nil {
-		b = &bucket{tokens: g.burst, at: now}
-		g.b[key] = b
-	}
-	g.refill(b, now)
-	b.tokens = max(0, b.tokens-1)
-}
-
-// evict forgets the buckets that have refilled completely. With g.mu held.
-func (g *authGuard) evict(now time.Time) {
-	g.evicted = now
-	for k, b := range g.b {
-		if g.full(b, now) {
-			delete(g.b, k)
-		}
-	}
-}
-
-// sweep is evict for the host's sweeper.
-func (g *authGuard) sweep(now time.Time) {
-	if g == nil {
-		return
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.evict(now)
-}
-
-// tracked is how many keys have a bucket.
-func (g *authGuard) tracked() int {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return len(g.b)
+	g.get(key, now, true).lim.AllowN(now, 1)
 }
 
 // clientKey is the guard's key of a request from remote (r.RemoteAddr,
@@ -232,23 +148,18 @@ func clientKey(remote string) string {
 // authReserve reserves a slot of r's address for a request whose token is
 // not yet checked (reserve). When the address has none left it answers
 // 429 and returns false; it reads neither the body nor the token.
-func (h *Host) authReserve(w http.ResponseWriter, r *http.Request) bool {
+func (h *Host) authReserve(w http.ResponseWriter, r *http.Request) (*bucket, bool) {
 	key := clientKey(r.RemoteAddr)
-	wait, ok := h.guard.reserve(key, h.guard.now())
+	slot, wait, ok := h.guard.reserve(key, h.guard.now())
 	if ok {
-		return true
+		return slot, true
 	}
 	secs := max(1, int(math.Ceil(wait.Seconds())))
 	w.Header().Set("Retry-After", strconv.Itoa(secs))
 	refuseHTTP(w, r, http.StatusTooManyRequests, fmt.Sprintf(
 		"too many requests from your address (%s) came with a wrong or missing bearer token; wait %d s, then retry with the room's current token from its host",
 		key, secs))
-	return false
-}
-
-// authRefund gives r's reserved slot back: its token was valid.
-func (h *Host) authRefund(r *http.Request) {
-	h.guard.refund(clientKey(r.RemoteAddr), h.guard.now())
+	return nil, false
 }
 
 // authFailed counts a failed token of r against its address, for a

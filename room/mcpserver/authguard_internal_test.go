@@ -130,12 +130,12 @@ func TestAuthGuardCap(t *testing.T) {
 	// "refills-later" is full, but it is not looked for yet.
 	t2 := t1.Add(400 * time.Millisecond)
 	g.fail("late", t2)
-	if g.b["refills-later"] == nil || g.b["late"] != nil {
+	if g.m["refills-later"] == nil || g.m["late"] != nil {
 		t.Fatal("0.4 s after a pass, the table was searched again")
 	}
-	t3 := t1.Add(authEvictEvery)
+	t3 := t1.Add(limiterEvictEvery)
 	g.fail("later", t3)
-	if g.b["refills-later"] != nil || g.b["later"] == nil {
+	if g.m["refills-later"] != nil || g.m["later"] == nil {
 		t.Fatal("a second after the last pass, a refilled bucket was not forgotten for a new address")
 	}
 	// Everything refilled: a pass empties the table.

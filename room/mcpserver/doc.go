@@ -39,11 +39,23 @@
 //   - what agents of the original server expect on the wire: compat.go;
 //     replies: reply.go; a large read_room: splice.go, readroom.go;
 //   - the HTTP host: host.go (rooms and their services), http.go (the order
-//     of checks on a request), bearer.go (the Authorization header: the
-//     store keeps only hashes and grants, room.TokenSet.Authorize),
-//     authguard.go (wrong-token waves), httpguard.go (Origin and Host),
-//     caps.go (sessions, waits and streams per token and per host),
-//     hostlive.go and hostpicker.go (rooms added while serving);
+//     of checks on a request, the server's timeouts), bearer.go (the
+//     Authorization header: the store keeps only hashes and grants,
+//     room.TokenSet.Authorize), authguard.go (wrong-token waves),
+//     httpguard.go (Origin and Host), caps.go (sessions, waits and
+//     streams per token and per host), hostlive.go and hostpicker.go
+//     (rooms added while serving);
+//   - what a client's connections and addresses may cost the host:
+//     connlimit.go (connections capped in all and per address, under the
+//     file limit; at a cap a new connection displaces the oldest one
+//     waiting for a request, tokenless first, or is refused 503; idle
+//     keep-alives closed after IdleTimeout; every 429 and 503 closes its
+//     connection and carries Retry-After), limiters.go (every rate limit
+//     is a golang.org/x/time/rate bucket per key, in a table capped and
+//     swept: per token, per address without a token, and the auth
+//     guard's per address), web.go (web streams: MaxWebStreamsPerToken
+//     per token, and a reserve of the host's streams for the starter
+//     token's pages that room tokens cannot take);
 //   - the web face's door: web.go (the checks a web request passes, a
 //     link from another site to a page, GrantOf), browsersessions.go
 //     (sign-in trades a token for a session id kept in the host's memory,

@@ -48,12 +48,13 @@ type Host struct {
 	httpSrv    *http.Server
 	streamable *server.StreamableHTTPServer
 	handler    http.Handler
-	limits     *rateLimits
-	guard      *authGuard // failed tokens per client address (authguard.go)
-	gate       *gate      // Origin and Host rules (httpguard.go)
-	conns      conns      // open connections, for the guard (httpguard.go)
-	caps       *caps      // sessions, waits and streams held (caps.go)
-	webStreams webStreams // the web face's open streams (web.go)
+	limits     *limiters    // requests per token (http.go)
+	addrLimits *limiters    // requests without a token per client address (web.go)
+	guard      *authGuard   // failed tokens per client address (authguard.go)
+	gate       *gate        // Origin and Host rules (httpguard.go)
+	connLimit  *connLimiter // open connections, in all and per address (connlimit.go)
+	caps       *caps        // sessions, waits and streams held (caps.go)
+	webStreams webStreams   // the web face's open streams (web.go)
 
 	browser browserSessions // signed-in browsers (browsersessions.go)
 
@@ -88,6 +89,13 @@ type HostOptions struct {
 	// StarterSHA256 is the hash of the host's starter token
 	// (NewStarterToken); zero: the host has none.
 	StarterSHA256 [sha256.Size]byte
+	// MaxConns and MaxConnsPerAddr cap the connections the host holds,
+	// in all and from one address (connlimit.go); 0: DefaultMaxConns and
+	// a quarter of MaxConns.
+	MaxConns, MaxConnsPerAddr int
+	// ConnIdleTimeout is how long a keep-alive connection may wait for
+	// its next request; 0: IdleTimeout.
+	ConnIdleTimeout time.Duration
 }
 
 // Defaults of HostOptions.
@@ -350,22 +358,41 @@ func (h *Host) sweep(now time.Time) {
 		}
 	}
 	h.mu.Unlock()
-	h.guard.sweep(now)
+	h.sweepLimits(now)
 	for _, key := range gone {
 		h.drop(key, "expired")
 	}
 }
 
-// sweeper runs sweep until ctx ends.
+// sweepLimits forgets the per-address and per-token buckets that have
+// refilled (limiters.go).
+func (h *Host) sweepLimits(now time.Time) {
+	if h.guard != nil {
+		h.guard.sweep(now)
+	}
+	h.limits.sweep(now)
+	h.addrLimits.sweep(now)
+}
+
+// limitSweep is how often the sweeper forgets refilled buckets: a
+// bucket's window (its burst's refill) is 2 s for requests and 20 s for
+// wrong tokens, so idle addresses are forgotten within a window and this.
+const limitSweep = 10 * time.Second
+
+// sweeper runs sweep until ctx ends, and sweepLimits more often.
 func (h *Host) sweeper(ctx context.Context) {
 	t := time.NewTicker(max(h.opt.IdleTTL/4, time.Second))
 	defer t.Stop()
+	lt := time.NewTicker(limitSweep)
+	defer lt.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case now := <-t.C:
 			h.sweep(now)
+		case now := <-lt.C:
+			h.sweepLimits(now)
 		}
 	}
 }

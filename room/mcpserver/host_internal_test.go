@@ -177,7 +177,7 @@ func FuzzCheckSessionID(f *testing.F) {
 }
 
 func TestRateLimitsRefill(t *testing.T) {
-	l := newRateLimits(10, 2)
+	l := newLimiters(10, 2, 16)
 	now := time.Unix(0, 0)
 	for i := range 2 {
 		if _, ok := l.take("k", now); !ok {

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,7 +14,6 @@ import (
 	"net"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -25,13 +25,17 @@ import (
 // The limits of a host's HTTP server. A client that sends its headers or
 // body slowly (slowloris) is cut off by ReadHeaderTimeout and ReadTimeout
 // and holds only its own connection; WriteTimeout is above MaxWait, so a
-// parked wait_for_message always gets its reply out.
+// parked wait_for_message always gets its reply out. A keep-alive is
+// closed after IdleTimeout without a request: longer than the idle
+// timeouts of agents' HTTP clients (Node's 4 to 5 s), so that the client,
+// not the host, usually closes it first, and short enough that idle
+// connections do not pile up (connlimit.go bounds them too).
 const (
 	MaxBody           = 1 << 20
 	ReadHeaderTimeout = 5 * time.Second
 	ReadTimeout       = 30 * time.Second
 	WriteTimeout      = 70 * time.Second
-	IdleTimeout       = 2 * time.Minute
+	IdleTimeout       = 10 * time.Second
 	// ShutdownGrace is how long Shutdown lets calls in flight finish.
 	ShutdownGrace = 15 * time.Second
 )
@@ -54,7 +58,9 @@ const EndpointPath = "/mcp"
 // (429, authguard.go); the bearer token (401); the token's rate (429);
 // the session's grant (403) and, for a GET or DELETE, that the host
 // issued the session (404); then the body's size (413) and the caps of
-// sessions, parked waits and event streams (caps.go).
+// sessions, parked waits and event streams (caps.go). Before any of
+// them, a connection passed the listener's caps (connlimit.go, Serve),
+// and every 429 or 503 answered closes its connection (closeRefusals).
 func (h *Host) Handler() http.Handler {
 	h.httpOnce.Do(h.buildHTTP)
 	return h.handler
@@ -66,7 +72,7 @@ func (h *Host) buildHTTP() {
 		ReadHeaderTimeout: ReadHeaderTimeout,
 		ReadTimeout:       ReadTimeout,
 		WriteTimeout:      WriteTimeout,
-		IdleTimeout:       IdleTimeout,
+		IdleTimeout:       cmp.Or(h.opt.ConnIdleTimeout, IdleTimeout),
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          log.New(io.Discard, "", 0),
 	}
@@ -89,19 +95,20 @@ func (h *Host) buildHTTP() {
 			return ctx
 		}),
 	)
-	h.limits = newRateLimits(h.opt.Rate, h.opt.Burst)
+	h.limits = newLimiters(h.opt.Rate, h.opt.Burst, tokenLimitCap)
+	h.addrLimits = newLimiters(h.opt.Rate, h.opt.Burst, addrLimitCap)
 	h.guard = newAuthGuard(authFailBurst, authFailRate, authFailCap, time.Now)
-	h.httpSrv.ConnContext = h.conns.connContext
-	h.httpSrv.ConnState = func(c net.Conn, st http.ConnState) {
-		h.conns.connState(c, st, func(remote string) { h.guard.fail(clientKey(remote), h.guard.now()) })
-	}
+	maxConns, perAddr := connCaps(h.opt)
+	h.connLimit = newConnLimiter(maxConns, perAddr, true, func(remote string) { h.guard.fail(clientKey(remote), h.guard.now()) })
+	h.httpSrv.ConnContext = h.connLimit.connContext
+	h.httpSrv.ConnState = h.connLimit.connState
 	mux := http.NewServeMux()
 	mux.Handle(EndpointPath, http.HandlerFunc(h.serveMCP))
 	if h.opt.Web != nil {
 		mux.Handle("/", http.HandlerFunc(h.serveWeb))
 	}
-	h.handler = mux
-	h.httpSrv.Handler = mux
+	h.handler = closeRefusals(mux)
+	h.httpSrv.Handler = h.handler
 }
 
 // refuseStopping notes that r reached the host and, when the host is
@@ -181,24 +188,29 @@ func (h *Host) identify(w http.ResponseWriter, r *http.Request) (room.Grant, str
 // the host's starter token (web.go) or a room's.
 func (h *Host) check(w http.ResponseWriter, r *http.Request, token string, perr error) (room.Grant, string, bool) {
 	bound := perr == nil && h.sessionBound(r, token)
-	if !bound && !h.authReserve(w, r) {
-		return room.Grant{}, "", false
+	var slot *bucket
+	if !bound {
+		var ok bool
+		if slot, ok = h.authReserve(w, r); !ok {
+			return room.Grant{}, "", false
+		}
 	}
+	// The slot is spent unless the token proves to be one the host knows.
+	failed := true
+	defer func() { h.guard.settle(slot, failed, h.guard.now()) }()
 	if perr != nil {
 		unauthorized(w, r, perr.Error())
 		return room.Grant{}, "", false
 	}
 	if h.isStarter(token) {
-		h.authRefund(r)
+		failed = false
 		return room.Grant{Grant: GrantStarter}, token, true
 	}
 	grant, err := h.opt.Tokens.Authorize(token)
 	if errors.Is(err, room.ErrRoomGone) {
 		// A token the host knows, for a room deleted or renamed since:
 		// not a guess, so not counted against the address.
-		if !bound {
-			h.authRefund(r)
-		}
+		failed = false
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
 		roomGone(w, r, err)
 		return room.Grant{}, "", false
@@ -211,9 +223,8 @@ func (h *Host) check(w http.ResponseWriter, r *http.Request, token string, perr 
 		unauthorized(w, r, "the bearer token is not valid for any room on this host: it is wrong or was rotated; ask the room's host for the current one")
 		return room.Grant{}, "", false
 	}
-	if !bound {
-		h.authRefund(r)
-	}
+	failed = false
+	trusted(r)
 	return grant, token, true
 }
 
@@ -326,6 +337,8 @@ func (h *Host) Serve(ctx context.Context, l net.Listener, certFile, keyFile stri
 	h.Handler()
 	h.gate.listening(l.Addr())
 	go h.sweeper(ctx)
+	h.connLimit.plain = certFile == "" && keyFile == ""
+	l = limitListener{Listener: l, l: h.connLimit}
 	var err error
 	if certFile != "" || keyFile != "" {
 		err = h.httpSrv.ServeTLS(l, certFile, keyFile)
@@ -376,40 +389,4 @@ func (h *Host) Shutdown(ctx context.Context) error {
 		svc.notifier.Close()
 	}
 	return err
-}
-
-// rateLimits is a token bucket per key: rate tokens a second, up to burst.
-type rateLimits struct {
-	rate  float64
-	burst float64
-	mu    sync.Mutex
-	b     map[string]*bucket
-}
-
-type bucket struct {
-	tokens float64
-	at     time.Time
-}
-
-func newRateLimits(rate float64, burst int) *rateLimits {
-	return &rateLimits{rate: rate, burst: float64(burst), b: map[string]*bucket{}}
-}
-
-// take spends one token of key's bucket; when there is none it returns how
-// long until there is.
-func (l *rateLimits) take(key string, now time.Time) (time.Duration, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	b := l.b[key]
-	if b == nil {
-		b = &bucket{tokens: l.burst, at: now}
-		l.b[key] = b
-	}
-	b.tokens = min(l.burst, b.tokens+now.Sub(b.at).Seconds()*l.rate)
-	b.at = now
-	if b.tokens < 1 {
-		return time.Duration((1 - b.tokens) / l.rate * float64(time.Second)), false
-	}
-	b.tokens--
-	return 0, true
 }

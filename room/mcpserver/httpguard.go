@@ -1,14 +1,12 @@
 package mcpserver
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -177,66 +175,3 @@ func refuseHTTP(w http.ResponseWriter, r *http.Request, code int, msg string) {
 // unreadGrace is how long a refused request's unread body may take to
 // arrive before its connection is closed.
 const unreadGrace = time.Second
-
-// A connection that sends part of a request and never completes it (a
-// header cut off by ReadHeaderTimeout, a malformed request) fails before
-// its token is checked, so it counts against its address like a wrong
-// token. A connection that sends nothing is closed by the same timeout
-// and not counted: it may be a client's spare connection.
-
-// connNote is what the host knows of one connection.
-type connNote struct {
-	active  atomic.Bool // it sent at least a byte
-	reached atomic.Bool // a request of it reached serveMCP
-}
-
-type connNoteKey struct{}
-
-// conns tracks the host's open connections for the auth guard.
-type conns struct {
-	mu sync.Mutex
-	m  map[net.Conn]*connNote
-}
-
-// connContext is the http.Server's ConnContext.
-func (c *conns) connContext(ctx context.Context, nc net.Conn) context.Context {
-	n := &connNote{}
-	c.mu.Lock()
-	if c.m == nil {
-		c.m = map[net.Conn]*connNote{}
-	}
-	c.m[nc] = n
-	c.mu.Unlock()
-	return context.WithValue(ctx, connNoteKey{}, n)
-}
-
-// connState is the http.Server's ConnState; failed is called with the
-// remote address of a connection that ends before a request of it was
-// heard.
-func (c *conns) connState(nc net.Conn, st http.ConnState, failed func(remote string)) {
-	switch st {
-	case http.StateActive:
-		c.mu.Lock()
-		n := c.m[nc]
-		c.mu.Unlock()
-		if n != nil {
-			n.active.Store(true)
-		}
-	case http.StateClosed, http.StateHijacked:
-		c.mu.Lock()
-		n := c.m[nc]
-		delete(c.m, nc)
-		c.mu.Unlock()
-		if n != nil && n.active.Load() && !n.reached.Load() && st == http.StateClosed {
-			failed(nc.RemoteAddr().String())
-		}
-	case http.StateNew, http.StateIdle:
-	}
-}
-
-// reached marks r's connection as heard.
-func reached(r *http.Request) {
-	if n, ok := r.Context().Value(connNoteKey{}).(*connNote); ok {
-		n.reached.Store(true)
-	}
-}

@@ -128,13 +128,14 @@ func (h *Host) serveWeb(w http.ResponseWriter, r *http.Request) {
 			clearSession(w, r)
 		}
 	}
-	key := "addr:" + clientKey(r.RemoteAddr)
+	limits, key, whose := h.addrLimits, clientKey(r.RemoteAddr), "from your address without a token"
 	if a.ok {
-		key = grantKey(a.grant)
+		limits, key, whose = h.limits, grantKey(a.grant), "with this token"
 	}
-	if wait, ok := h.limits.take(key, time.Now()); !ok {
-		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
-		refuseHTTP(w, r, http.StatusTooManyRequests, "too many requests with this token; wait and retry")
+	if wait, ok := limits.take(key, time.Now()); !ok {
+		secs := max(1, int(math.Ceil(wait.Seconds())))
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+		refuseHTTP(w, r, http.StatusTooManyRequests, fmt.Sprintf("too many requests %s; wait %d s and retry", whose, secs))
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
@@ -227,10 +228,18 @@ func (h *Host) serveLogin(w http.ResponseWriter, r *http.Request) {
 }
 
 // Web streams: what one token, and the whole host, may hold open at once
-// (a browser's EventSource is one each).
+// (a browser's EventSource is one each; a browser opens at most 6
+// connections to a host over HTTP/1.1). The host's starter token, the
+// user's own pages (the boardroom, every room), keeps
+// MaxWebStreamsPerToken of the host's streams that no other token may
+// take: the other tokens together hold at most MaxWebStreams less that
+// reserve, so 63 room tokens at their cap are needed to fill it, and even
+// then the starter's pages open.
 const (
-	MaxWebStreamsPerToken = 256
+	MaxWebStreamsPerToken = 32
 	MaxWebStreams         = 2048
+	// starterStreamReserve is the streams only the starter token may use.
+	starterStreamReserve = MaxWebStreamsPerToken
 )
 
 // webStreams counts the web face's open streams.
@@ -262,8 +271,11 @@ func BeginStream(ctx context.Context) (end func(), why string) {
 	if s.by[key] >= MaxWebStreamsPerToken {
 		return nil, fmt.Sprintf("this token already has %d streams open, the most one token may; close some pages, then retry", MaxWebStreamsPerToken)
 	}
-	if s.total >= MaxWebStreams {
+	if a.grant.Grant == GrantStarter && s.total >= MaxWebStreams {
 		return nil, fmt.Sprintf("the host has %d streams open, the most it serves at once; retry in a while", MaxWebStreams)
+	}
+	if a.grant.Grant != GrantStarter && s.total >= MaxWebStreams-starterStreamReserve {
+		return nil, fmt.Sprintf("the host has %d streams open, the most it serves to room tokens; retry in a while, or sign in with the host's starter token, whose pages keep streams of their own", s.total)
 	}
 	s.by[key]++
 	s.total++
