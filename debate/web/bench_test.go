@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
-	"github.com/roundtable-dev/roundtable/room/mcpserver"
+	"github.com/roundtable-dev/roundtable/room/webauth"
 )
 
 // benchTurn is a typical turn, about 700 bytes.
@@ -84,7 +84,7 @@ func BenchmarkStream10kFinished(b *testing.B) {
 		ctx, cancel := context.WithCancel(context.Background())
 		s := New(ctx, Options{Host: oneRoom{r}, Provider: "mock"})
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-			s.ServeHTTP(w, req.WithContext(mcpserver.WithGrant(req.Context(), room.Grant{Grant: mcpserver.GrantStarter})))
+			s.ServeHTTP(w, req.WithContext(webauth.WithGrant(req.Context(), room.Grant{Grant: webauth.GrantStarter})))
 		}))
 		t0 := time.Now()
 		resp, err := http.Get(srv.URL + StreamPath(name))

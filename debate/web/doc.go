@@ -1,6 +1,7 @@
 // Package web is the web face of roundtable host: seed 002's HTTP API over
 // the rooms a host serves, on the host's listener and behind its checks
-// (room/mcpserver: HostOptions.Web, GrantOf).
+// (room/mcpserver: HostOptions.Web), told who a request is through room/webauth
+// (GrantOf), a leaf: this package never imports the seat server.
 //
 //	GET  /health                      {"status":"ok","provider":"<name>"}, no token needed
 //	GET  /api/sessions                the rooms the token may watch
@@ -25,6 +26,6 @@
 // refusal's wording are sessions.go's: each a 4xx saying what to do, none
 // naming a Go type.
 //
-// Who the request is comes from the host (room/mcpserver GrantOf): a
+// Who the request is comes from the host (webauth.GrantOf): a
 // bearer token or a browser's session; this package never sees a cookie.
 package web

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
-	"github.com/roundtable-dev/roundtable/room/mcpserver"
+	"github.com/roundtable-dev/roundtable/room/webauth"
 )
 
 // TestMCPRoomStream: an MCP room streams as a debate does, its seats the
@@ -28,7 +28,7 @@ func TestMCPRoomStream(t *testing.T) {
 	defer cancel()
 	s := New(ctx, Options{Host: oneRoom{r}, Provider: "mock", Heartbeat: time.Hour})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		s.ServeHTTP(w, req.WithContext(mcpserver.WithGrant(req.Context(), room.Grant{Room: "plans", Grant: room.GrantObserver})))
+		s.ServeHTTP(w, req.WithContext(webauth.WithGrant(req.Context(), room.Grant{Room: "plans", Grant: room.GrantObserver})))
 	}))
 	defer srv.Close()
 	resp, err := http.Get(srv.URL + StreamPath("plans"))

@@ -8,8 +8,8 @@ import (
 
 	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/room"
-	"github.com/roundtable-dev/roundtable/room/mcpserver"
 	"github.com/roundtable-dev/roundtable/room/transcript"
+	"github.com/roundtable-dev/roundtable/room/webauth"
 	"github.com/roundtable-dev/roundtable/room/webpage"
 )
 
@@ -37,13 +37,13 @@ const indexListPath = "/rooms.json"
 // pageGrant is the visitor's grant for the page of room id ("" for the
 // index), or the sign-in form written in its stead.
 func pageGrant(w http.ResponseWriter, r *http.Request, id string) (room.Grant, bool) {
-	g, ok := mcpserver.GrantOf(r.Context())
+	g, ok := webauth.GrantOf(r.Context())
 	if !ok {
-		webpage.Login(w, http.StatusUnauthorized, mcpserver.LoginPath, r.URL.Path, "")
+		webpage.Login(w, http.StatusUnauthorized, webauth.LoginPath, r.URL.Path, "")
 		return g, false
 	}
 	if id != "" && !mayWatch(g, id) {
-		webpage.Login(w, http.StatusForbidden, mcpserver.LoginPath, r.URL.Path,
+		webpage.Login(w, http.StatusForbidden, webauth.LoginPath, r.URL.Path,
 			fmt.Sprintf("The token you signed in with opens room %q only. Paste the observer token of room %q, or the host's starter token.", g.Room, clipName(id)))
 		return g, false
 	}
@@ -56,7 +56,7 @@ func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	o := webpage.IndexOptions{
-		CanStart: g.Grant == mcpserver.GrantStarter && s.opt.Starter != nil,
+		CanStart: g.Grant == webauth.GrantStarter && s.opt.Starter != nil,
 		Rounds:   debate.DefaultRounds, MinRounds: debate.MinRounds, MaxRounds: debate.MaxRounds,
 		MaxTopic: room.MaxTopicBytes, MaxPersonas: debate.MaxPersonas, Src: indexListPath,
 	}

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
-	"github.com/roundtable-dev/roundtable/room/mcpserver"
 	"github.com/roundtable-dev/roundtable/room/transcript"
+	"github.com/roundtable-dev/roundtable/room/webauth"
 )
 
 // Rooms is what the web face needs of the host that serves it.
@@ -105,13 +105,13 @@ func (s *Server) serveHealth(w http.ResponseWriter, _ *http.Request) {
 
 // errNoToken and the like are the refusals of who may see what.
 var (
-	errNoToken = errors.New("this needs a token: send Authorization: Bearer <token>, or sign in at " + mcpserver.LoginPath + " with the token the host printed")
+	errNoToken = errors.New("this needs a token: send Authorization: Bearer <token>, or sign in at " + webauth.LoginPath + " with the token the host printed")
 	errUnknown = errors.New("unknown room")
 )
 
 // grant is the request's verified grant, or a 401 written.
 func grant(w http.ResponseWriter, r *http.Request) (room.Grant, bool) {
-	g, ok := mcpserver.GrantOf(r.Context())
+	g, ok := webauth.GrantOf(r.Context())
 	if !ok {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="roundtable"`)
 		writeError(w, http.StatusUnauthorized, errNoToken.Error())
@@ -123,7 +123,7 @@ func grant(w http.ResponseWriter, r *http.Request) (room.Grant, bool) {
 // mayWatch reports whether g may watch room name: the starter every room,
 // a room's token its own.
 func mayWatch(g room.Grant, name string) bool {
-	return g.Grant == mcpserver.GrantStarter || g.Room == name
+	return g.Grant == webauth.GrantStarter || g.Room == name
 }
 
 // watchable is room id if the request may watch it; else the refusal is

@@ -16,7 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/roundtable-dev/roundtable/debate"
-	"github.com/roundtable-dev/roundtable/room/mcpserver"
+	"github.com/roundtable-dev/roundtable/room/webauth"
 )
 
 // createRequest is seed 002's body of POST /api/sessions, with our
@@ -224,7 +224,7 @@ func (s *Server) serveCreate(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if g.Grant != mcpserver.GrantStarter {
+	if g.Grant != webauth.GrantStarter {
 		writeError(w, http.StatusForbidden, fmt.Sprintf("this token is room %q's %s token, which watches that room but starts no debate; use the starter token the host printed at its start", g.Room, g.Grant))
 		return
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/room"
-	"github.com/roundtable-dev/roundtable/room/mcpserver"
+	"github.com/roundtable-dev/roundtable/room/webauth"
 )
 
 // Every stream of one room is served from one log: a hub follows the room
@@ -187,7 +187,7 @@ func (hs *hubs) release(name string, h *hub) {
 // heartbeat in between.
 func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, rm *room.Room) {
 	ctx := r.Context()
-	end, why := mcpserver.BeginStream(ctx)
+	end, why := webauth.BeginStream(ctx)
 	if why != "" {
 		writeError(w, http.StatusTooManyRequests, why)
 		return

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/webauth"
 )
 
 // Browser sessions: what a sign-in (LoginPath) trades a token for. The
@@ -44,10 +45,8 @@ import (
 // not sliding, so an id that leaked is worth a working day at most.
 const SessionTTL = 12 * time.Hour
 
-// LogoutPath is where a browser posts to sign out (a form or a fetch,
-// from the host's own pages): the session ends, its cookie is cleared,
-// and the answer sends the browser to the sign-in page (303 to /).
-const LogoutPath = "/api/logout"
+// LogoutPath is where a browser signs out (webauth.LogoutPath).
+const LogoutPath = webauth.LogoutPath
 
 // The bounds of the sessions a host keeps: a token's sign-ins past
 // maxSessionsPerToken end its oldest; past maxBrowserSessions a sign-in

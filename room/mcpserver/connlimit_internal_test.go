@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/webauth"
 )
 
 // servedHost is testHost's host served by Host.Serve on a loopback
@@ -399,7 +400,7 @@ func TestLimitersCapSweep(t *testing.T) {
 func TestWebStreamsLeaveStarterRoom(t *testing.T) {
 	h := &Host{}
 	as := func(g room.Grant) context.Context {
-		return context.WithValue(context.WithValue(context.Background(), hostKey{}, h), webAuthKey{}, webAuth{grant: g, ok: true})
+		return webauth.With(context.Background(), webauth.Door{Grant: g, OK: true, Streams: h.beginWebStream})
 	}
 	var ends []func()
 	defer func() {
@@ -408,7 +409,7 @@ func TestWebStreamsLeaveStarterRoom(t *testing.T) {
 		}
 	}()
 	open := func(g room.Grant) string {
-		end, why := BeginStream(as(g))
+		end, why := webauth.BeginStream(as(g))
 		if why == "" {
 			ends = append(ends, end)
 		}

@@ -57,7 +57,7 @@
 //     per token, and a reserve of the host's streams for the starter
 //     token's pages that room tokens cannot take);
 //   - the web face's door: web.go (the checks a web request passes, a
-//     link from another site to a page, GrantOf), browsersessions.go
+//     link from another site to a page, the webauth.Door it hands on), browsersessions.go
 //     (sign-in trades a token for a session id kept in the host's memory,
 //     in a cookie named after the port; sign-out; a rotated token ends
 //     its sessions);

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/webauth"
 	"github.com/roundtable-dev/roundtable/room/webpage"
 )
 
@@ -32,21 +33,18 @@ import (
 // in at LoginPath (a token posted in a form body, never in a URL) and
 // gets a session id in a cookie, never the token (browsersessions.go),
 // and signs out at LogoutPath. A request with neither reaches the web
-// handler without a grant (GrantOf says so): it decides what it shows
+// handler without a grant (webauth.GrantOf says so): it decides what it shows
 // such a request (a health check, a page that asks for a token) and
 // refuses the rest. The host does the bearer parsing, the token checks
 // and the sessions; the web handler only reads the verdict.
 
-// GrantStarter is the grant of a host's starter token: it may start
-// debates through the web face and watch every room the host serves, and
-// holds no seat (/mcp refuses it). A host has at most one, made fresh at
-// each start (NewStarterToken), of which only the hash is kept.
-const GrantStarter = "starter"
+// GrantStarter is the grant of a host's starter token
+// (webauth.GrantStarter); NewStarterToken draws one.
+const GrantStarter = webauth.GrantStarter
 
-// LoginPath is where a browser posts a token (a form body, field "token")
-// to open a browser session (browsersessions.go); a DELETE there ends it,
-// as a POST to LogoutPath does.
-const LoginPath = "/api/login"
+// LoginPath is where a browser signs in (webauth.LoginPath;
+// browsersessions.go).
+const LoginPath = webauth.LoginPath
 
 // maxLoginBody bounds a login request's body.
 const maxLoginBody = 4 << 10
@@ -60,27 +58,6 @@ func NewStarterToken() (token string, sum [sha256.Size]byte, err error) {
 	}
 	token = room.TokenPrefix + base64.RawURLEncoding.EncodeToString(b)
 	return token, sha256.Sum256([]byte(token)), nil
-}
-
-// webAuthKey is the context key of a web request's verified grant.
-type webAuthKey struct{}
-
-type webAuth struct {
-	grant room.Grant
-	ok    bool
-}
-
-// GrantOf is the verified grant of a request the host handed to its web
-// handler; ok is false when the request carried no token.
-func GrantOf(ctx context.Context) (g room.Grant, ok bool) {
-	a, _ := ctx.Value(webAuthKey{}).(webAuth)
-	return a.grant, a.ok
-}
-
-// WithGrant is ctx carrying g as GrantOf's answer, for tests of a web
-// handler outside a host.
-func WithGrant(ctx context.Context, g room.Grant) context.Context {
-	return context.WithValue(ctx, webAuthKey{}, webAuth{grant: g, ok: true})
 }
 
 // isStarter reports whether token is the host's starter token, comparing
@@ -110,27 +87,27 @@ func (h *Host) serveWeb(w http.ResponseWriter, r *http.Request) {
 		h.serveLogout(w, r)
 		return
 	}
-	var a webAuth
+	var a webauth.Door
 	if hdr := r.Header.Get("Authorization"); hdr != "" {
 		token, perr := parseBearer(hdr)
 		g, _, ok := h.check(w, r, token, perr)
 		if !ok {
 			return
 		}
-		a = webAuth{grant: g, ok: true}
+		a = webauth.Door{Grant: g, OK: true}
 	} else if c, err := r.Cookie(SessionCookie(r)); err == nil && c.Value != "" {
 		// A session id, never a token: a cookie that names no live
 		// session (a token pasted into it, an id signed out, expired or
 		// of a token rotated since) grants nothing, and is cleared.
 		if g, ok := h.sessionGrant(c.Value, time.Now()); ok {
-			a = webAuth{grant: g, ok: true}
+			a = webauth.Door{Grant: g, OK: true}
 		} else {
 			clearSession(w, r)
 		}
 	}
 	limits, key, whose := h.addrLimits, clientKey(r.RemoteAddr), "from your address without a token"
-	if a.ok {
-		limits, key, whose = h.limits, grantKey(a.grant), "with this token"
+	if a.OK {
+		limits, key, whose = h.limits, grantKey(a.Grant), "with this token"
 	}
 	if wait, ok := limits.take(key, time.Now()); !ok {
 		secs := max(1, int(math.Ceil(wait.Seconds())))
@@ -139,7 +116,8 @@ func (h *Host) serveWeb(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
-	ctx, cancel := context.WithCancel(context.WithValue(context.WithValue(r.Context(), webAuthKey{}, a), hostKey{}, h))
+	a.Streams = h.beginWebStream
+	ctx, cancel := context.WithCancel(webauth.With(r.Context(), a))
 	defer cancel()
 	// A stream the web face holds open ends when the host stops.
 	go func() {
@@ -249,19 +227,11 @@ type webStreams struct {
 	total int
 }
 
-// hostKey is the context key of the host serving a web request.
-type hostKey struct{}
-
-// BeginStream counts a long-lived response (an event stream) of the web
-// request ctx belongs to against the caps; it returns the func that ends
-// it, or why not (the handler answers 429 with it).
-func BeginStream(ctx context.Context) (end func(), why string) {
-	h, _ := ctx.Value(hostKey{}).(*Host)
-	if h == nil {
-		return func() {}, ""
-	}
-	a, _ := ctx.Value(webAuthKey{}).(webAuth)
-	key := grantKey(a.grant)
+// beginWebStream counts a long-lived response (an event stream) of a web
+// request with grant g against the caps (webauth.BeginStream asks it); it
+// returns the func that ends it, or why not (the handler answers 429).
+func (h *Host) beginWebStream(g room.Grant) (end func(), why string) {
+	key := grantKey(g)
 	s := &h.webStreams
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -271,10 +241,10 @@ func BeginStream(ctx context.Context) (end func(), why string) {
 	if s.by[key] >= MaxWebStreamsPerToken {
 		return nil, fmt.Sprintf("this token already has %d streams open, the most one token may; close some pages, then retry", MaxWebStreamsPerToken)
 	}
-	if a.grant.Grant == GrantStarter && s.total >= MaxWebStreams {
+	if g.Grant == GrantStarter && s.total >= MaxWebStreams {
 		return nil, fmt.Sprintf("the host has %d streams open, the most it serves at once; retry in a while", MaxWebStreams)
 	}
-	if a.grant.Grant != GrantStarter && s.total >= MaxWebStreams-starterStreamReserve {
+	if g.Grant != GrantStarter && s.total >= MaxWebStreams-starterStreamReserve {
 		return nil, fmt.Sprintf("the host has %d streams open, the most it serves to room tokens; retry in a while, or sign in with the host's starter token, whose pages keep streams of their own", s.total)
 	}
 	s.by[key]++

@@ -9,11 +9,12 @@ import (
 	"testing"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/webauth"
 )
 
 // whoWeb is a web face that answers who the host says the request is.
 var whoWeb = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-	g, ok := GrantOf(r.Context())
+	g, ok := webauth.GrantOf(r.Context())
 	if !ok {
 		_, _ = io.WriteString(w, "anonymous")
 		return
