@@ -1,0 +1,210 @@
+package transcript
+
+// A message's Markdown is measured before any parser sees it. Markdown
+// parsers and renderers do work that grows faster than the text for some
+// shapes of it: a link opener `](` makes goldmark scan the rest of the line
+// for a destination (256 KiB of `[a](` took 35.6 s), each quote or list
+// level nests a block that Glamour wraps and pads again (a few kilobytes of
+// `> > > ...` kept it busy for minutes), and a table row is padded to the
+// widest row's cells. A seat may post 256 KiB, so one message could cost a
+// viewer minutes. TooComplex estimates the cost in one linear pass and
+// answers whether it is past a bound; past it, the HTML and the terminal
+// show the message as escaped plain text with PlainNote.
+//
+// The estimate is in microseconds of Glamour, the slower of the two
+// renderers, measured on this project's benchmarks; goldmark's costs have
+// the same shape at a fraction of the size. The bound is a fixed allowance
+// plus a slope per byte set at about twice ordinary agent Markdown (7 for
+// roomtest.OrdinaryMarkdown: headings, paragraphs, lists, a quote, code, a
+// table, links); every Markdown file of this repository stays under half of
+// it. So a message within the bound costs at most about what as much
+// ordinary Markdown would twice over, one past it costs its escaping, and
+// ordinary Markdown (tables, code, lists, quotes a few levels deep) is
+// never affected.
+
+// PlainNote is the note shown above a message whose Markdown is past the
+// bound and is shown as plain text.
+const PlainNote = "Shown as plain text: this message's Markdown is too complex to render."
+
+// MaxDepth is the deepest nesting of quotes and lists on one line that is
+// rendered as Markdown; any deeper and the message is shown as plain text.
+const MaxDepth = 12
+
+// The cost model, in microseconds of Glamour (see above).
+const (
+	costPerByte     = 0.5   // plain text
+	costPerBlock    = 400.0 // a paragraph, heading or other block after a blank line
+	costPerLevel    = 150.0 // each level of a line's quote and list markers, times the level
+	costPerCell     = 20.0  // a table cell, rows padded to the widest row
+	costPerInline   = 16.0  // an emphasis, code, strikethrough, bracket or raw HTML delimiter
+	costPerScanByte = 0.006 // a byte goldmark scans looking for a link's destination
+
+	// costAllowance is what any message may cost, however short;
+	// costSlope is what it may cost per byte beyond that.
+	costAllowance = 20_000.0
+	costSlope     = 15.0
+)
+
+// TooComplex reports whether rendering md as Markdown would cost more than
+// the bound allows, in which case it is to be shown as plain text with
+// PlainNote. It reads md once, in time linear in its length.
+func TooComplex(md string) bool {
+	c := measure(md)
+	return c.depth > MaxDepth || c.cost > costBound(len(md))
+}
+
+// costBound is the most a message of n bytes may cost.
+func costBound(n int) float64 { return costAllowance + costSlope*float64(n) }
+
+// complexity is what measure finds: the estimated cost and the deepest
+// nesting of a line.
+type complexity struct {
+	cost  float64
+	depth int
+}
+
+// measure estimates what rendering md costs; see the cost model above.
+// Lines inside code fences cost their bytes only.
+func measure(md string) complexity {
+	var c complexity
+	c.cost = costPerByte * float64(len(md))
+	var fence string
+	prevBlank := true
+	tableCols := 0 // the widest row so far of the current block, 0 if it has no pipe
+	for start := 0; start < len(md); {
+		end := start
+		for end < len(md) && md[end] != '\n' {
+			end++
+		}
+		line := md[start:end]
+		start = end + 1
+		indent, rest := splitIndent(line)
+		if fence != "" {
+			if indent <= 3 && closesFence(rest, fence) {
+				fence = ""
+			}
+			continue
+		}
+		if rest == "" {
+			prevBlank, tableCols = true, 0
+			continue
+		}
+		if prevBlank {
+			c.cost += costPerBlock
+		}
+		prevBlank = false
+		if indent <= 3 {
+			if f := fenceMarker(rest); f != "" {
+				fence = f
+				continue
+			}
+		}
+		base, depth, body := containerDepth(indent, rest)
+		c.depth = max(c.depth, depth)
+		// Each marker opens a block at its level; the levels of the
+		// indent are blocks opened on earlier lines.
+		c.cost += costPerLevel * float64(depth*(depth+1)/2-base*(base+1)/2)
+		if pipes := countPipes(body); pipes > 0 || tableCols > 0 {
+			tableCols = max(tableCols, pipes+1)
+			c.cost += costPerCell * float64(tableCols)
+		}
+		c.cost += inlineCost(body)
+	}
+	return c
+}
+
+// containerDepth counts the quote and list markers that open a line (after
+// its indent of indent columns), adding a level for every two columns of
+// indent before a list marker (a list nested by indentation), and returns
+// those levels of indent, the count with them, and the line after the
+// markers.
+func containerDepth(indent int, rest string) (base, depth int, body string) {
+	first := true
+	for {
+		switch n := listMarker(rest); {
+		case rest != "" && rest[0] == '>':
+			depth++
+			rest = rest[1:]
+		case n > 0:
+			if first {
+				base = indent / 2
+				depth += base
+			}
+			depth++
+			rest = rest[n:]
+		default:
+			return base, depth, rest
+		}
+		first = false
+		i := 0
+		for i < len(rest) && (rest[i] == ' ' || rest[i] == '\t') {
+			i++
+		}
+		rest = rest[i:]
+	}
+}
+
+// listMarker is the length of the list marker that starts s ("-", "*",
+// "+", or one to nine digits then "." or ")", followed by a space, a tab
+// or the end of the line), or 0.
+func listMarker(s string) int {
+	n := 0
+	switch {
+	case s == "":
+		return 0
+	case s[0] == '-' || s[0] == '*' || s[0] == '+':
+		n = 1
+	default:
+		for n < len(s) && n < 10 && s[n] >= '0' && s[n] <= '9' {
+			n++
+		}
+		if n == 0 || n > 9 || n >= len(s) || (s[n] != '.' && s[n] != ')') {
+			return 0
+		}
+		n++
+	}
+	if n < len(s) && s[n] != ' ' && s[n] != '\t' {
+		return 0
+	}
+	return n
+}
+
+func countPipes(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '|' {
+			n++
+		}
+	}
+	return n
+}
+
+// inlineCost is the cost of one line's inline delimiters and of the scans
+// for link destinations. A `](` makes goldmark read on for a destination:
+// up to the next space or tab, or for `](<`, which may hold spaces, to the
+// end of the line; so each opener costs the distance to where its scan
+// stops, summed without a scan per opener.
+func inlineCost(s string) float64 {
+	var cost float64
+	var open, openSum, angle, angleSum int // pending openers and the sum of their offsets
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '*', '_', '~', '`', '[', ']', '<':
+			cost += costPerInline
+			if s[i] == ']' && i+1 < len(s) && s[i+1] == '(' {
+				if i+2 < len(s) && s[i+2] == '<' {
+					angle++
+					angleSum += i
+				} else {
+					open++
+					openSum += i
+				}
+			}
+		case ' ', '\t':
+			cost += costPerScanByte * float64(open*i-openSum)
+			open, openSum = 0, 0
+		}
+	}
+	n := len(s)
+	return cost + costPerScanByte*float64(open*n-openSum+angle*n-angleSum)
+}
