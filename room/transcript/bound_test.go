@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -188,7 +189,7 @@ func TestBodyRenderedOnce(t *testing.T) {
 // the least recently used.
 func TestBodyCacheBounded(t *testing.T) {
 	c := newBodyCache(4096)
-	key := func(i int) [32]byte { return [32]byte{byte(i), byte(i >> 8)} }
+	key := func(i int) bodyKey { return keyOf(strconv.Itoa(i)) }
 	for i := range 100 {
 		c.put(key(i), strings.Repeat("x", 100))
 		if i == 50 {

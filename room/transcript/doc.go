@@ -21,7 +21,7 @@
 // blocks, inline delimiters); past the bound, the message is shown as
 // escaped plain text after PlainNote, in the page and, through
 // tui/mdrender, in the terminal alike. A rendered body is cached by the
-// SHA-256 of its text (BodyCacheBytes), so the live page, its parts and
+// text (BodyCacheBytes), so the live page, its parts and
 // the export render each immutable message once per process.
 //
 // The package imports nothing of this project but room, so the TUI can use

@@ -3,7 +3,6 @@ package transcript
 import (
 	"bufio"
 	"bytes"
-	"crypto/sha256"
 	"regexp"
 	"sync"
 	"sync/atomic"
@@ -23,7 +22,7 @@ import (
 // bluemonday then keeps only the elements and attributes Markdown needs.
 // Markdown past the bound (TooComplex) is shown as escaped plain text with
 // PlainNote instead. Each text is rendered once: later calls are served
-// from the process's cache of bodies (BodyCacheBytes).
+// from the process's cache of bodies (BodyCacheBytes), keyed by the text.
 func renderMarkdown(src string) string {
 	var out, scratch bytes.Buffer
 	renderMarkdownTo(&out, src, &scratch)
@@ -33,7 +32,7 @@ func renderMarkdown(src string) string {
 // renderMarkdownTo is renderMarkdown writing to out, with scratch as the
 // buffer between goldmark and bluemonday (reused across calls).
 func renderMarkdownTo(out *bytes.Buffer, src string, scratch *bytes.Buffer) {
-	key := sha256.Sum256([]byte(src))
+	key := keyOf(src)
 	if html, ok := bodies.get(key); ok {
 		out.WriteString(html)
 		return
