@@ -81,3 +81,22 @@ func TestWrapPlain(t *testing.T) {
 func nonSpace(s string) string {
 	return strings.Join(strings.Fields(s), "")
 }
+
+// TestWrapLongLines checks Wrap on the lines cells.Wrap split slowly: every
+// line within the width, every character kept, escape sequences shown.
+func TestWrapLongLines(t *testing.T) {
+	for _, text := range []string{strings.Repeat("- ", 32<<10), strings.Repeat("x", 64<<10), "\x1b[2J" + strings.Repeat("[a](", 8<<10)} {
+		out := Wrap(text, 40)
+		if strings.Contains(out, "\x1b") {
+			t.Error("an escape sequence reached the output")
+		}
+		for i, l := range strings.Split(out, "\n") {
+			if w := ansi.StringWidth(l); w > 40 {
+				t.Fatalf("line %d is %d cells wide", i, w)
+			}
+		}
+		if got, want := nonSpace(out), nonSpace(transcript.SanitizeTerminal(text)); got != want {
+			t.Errorf("the text changed: %d characters, want %d", len(got), len(want))
+		}
+	}
+}

@@ -70,3 +70,12 @@ func wrapPlain(text string, width int) []string {
 	}
 	return out
 }
+
+// Wrap is untrusted text as plain text wrapped to width cells: sanitized
+// (transcript.SanitizeTerminal), tabs as four spaces, wrapped at spaces, in
+// one pass whatever the length of its lines. It is the stand-in a screen
+// shows until a text's render is ready.
+func Wrap(text string, width int) string {
+	safe := strings.ReplaceAll(transcript.SanitizeTerminal(text), "\t", "    ")
+	return strings.Join(wrapPlain(safe, max(width, 1)), "\n")
+}
