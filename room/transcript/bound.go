@@ -43,6 +43,24 @@ const (
 	// costSlope is what it may cost per byte beyond that.
 	costAllowance = 20_000.0
 	costSlope     = 15.0
+
+	// The scans for link destinations are goldmark's own work, which
+	// costs about 0.3 µs a byte of ordinary Markdown, not Glamour's 7: they
+	// have a bound of their own, in bytes scanned, so that the HTML of a
+	// message within it costs at most about its ordinary peer's (about
+	// 3 ns a byte scanned: a million bytes, then 32 a byte of text).
+	scanAllowance = 1_000_000
+	scanSlope     = 32
+
+	// So do table cells: goldmark and bluemonday spend about 1.3 µs on
+	// each, and ordinary Markdown has about one for every ten bytes.
+	cellAllowance = 10_000
+	cellsPerByte  = 1.0 / 5
+
+	// And inline delimiters, each a possible element for goldmark and
+	// bluemonday: ordinary Markdown has about one every 28 bytes.
+	delimAllowance = 10_000
+	delimsPerByte  = 1.0 / 8
 )
 
 // TooComplex reports whether rendering md as Markdown would cost more than
@@ -50,17 +68,32 @@ const (
 // PlainNote. It reads md once, in time linear in its length.
 func TooComplex(md string) bool {
 	c := measure(md)
-	return c.depth > MaxDepth || c.cost > costBound(len(md))
+	return c.depth > MaxDepth || c.cost > costBound(len(md)) || c.scan > scanBound(len(md)) || c.cells > cellBound(len(md)) ||
+		c.delims > delimBound(len(md))
 }
+
+// delimBound is the most inline delimiters a message of n bytes may hold.
+func delimBound(n int) int { return delimAllowance + int(delimsPerByte*float64(n)) }
+
+// cellBound is the most table cells a message of n bytes may hold.
+func cellBound(n int) int { return cellAllowance + int(cellsPerByte*float64(n)) }
+
+// scanBound is the most bytes goldmark may scan for the link destinations
+// of a message of n bytes.
+func scanBound(n int) int { return scanAllowance + scanSlope*n }
 
 // costBound is the most a message of n bytes may cost.
 func costBound(n int) float64 { return costAllowance + costSlope*float64(n) }
 
-// complexity is what measure finds: the estimated cost and the deepest
-// nesting of a line.
+// complexity is what measure finds: the estimated cost, the bytes scanned
+// for link destinations, the table cells, the inline delimiters, and the
+// deepest nesting of a line.
 type complexity struct {
-	cost  float64
-	depth int
+	cost   float64
+	scan   int
+	cells  int
+	delims int
+	depth  int
 }
 
 // measure estimates what rendering md costs; see the cost model above.
@@ -105,10 +138,16 @@ func measure(md string) complexity {
 		// indent are blocks opened on earlier lines.
 		c.cost += costPerLevel * float64(depth*(depth+1)/2-base*(base+1)/2)
 		if pipes := countPipes(body); pipes > 0 || tableCols > 0 {
-			tableCols = max(tableCols, pipes+1)
+			// A row has about as many cells as pipes (one fewer with
+			// pipes at both ends); every row is padded to the widest.
+			tableCols = max(tableCols, pipes)
+			c.cells += tableCols
 			c.cost += costPerCell * float64(tableCols)
 		}
-		c.cost += inlineCost(body)
+		delims, scan := inlineCost(body)
+		c.cost += costPerInline*float64(delims) + costPerScanByte*float64(scan)
+		c.scan += scan
+		c.delims += delims
 	}
 	return c
 }
@@ -179,18 +218,17 @@ func countPipes(s string) int {
 	return n
 }
 
-// inlineCost is the cost of one line's inline delimiters and of the scans
-// for link destinations. A `](` makes goldmark read on for a destination:
-// up to the next space or tab, or for `](<`, which may hold spaces, to the
-// end of the line; so each opener costs the distance to where its scan
-// stops, summed without a scan per opener.
-func inlineCost(s string) float64 {
-	var cost float64
+// inlineCost counts one line's inline delimiters and the bytes goldmark
+// scans for link destinations. A `](` makes goldmark read on for a
+// destination: up to the next space or tab, or for `](<`, which may hold
+// spaces, to the end of the line; so each opener costs the distance to
+// where its scan stops, summed without a scan per opener.
+func inlineCost(s string) (delims, scan int) {
 	var open, openSum, angle, angleSum int // pending openers and the sum of their offsets
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '*', '_', '~', '`', '[', ']', '<':
-			cost += costPerInline
+			delims++
 			if s[i] == ']' && i+1 < len(s) && s[i+1] == '(' {
 				if i+2 < len(s) && s[i+2] == '<' {
 					angle++
@@ -201,10 +239,10 @@ func inlineCost(s string) float64 {
 				}
 			}
 		case ' ', '\t':
-			cost += costPerScanByte * float64(open*i-openSum)
+			scan += open*i - openSum
 			open, openSum = 0, 0
 		}
 	}
 	n := len(s)
-	return cost + costPerScanByte*float64(open*n-openSum+angle*n-angleSum)
+	return delims, scan + open*n - openSum + angle*n - angleSum
 }

@@ -99,8 +99,10 @@ func TestOrdinaryMarkdownRendered(t *testing.T) {
 	}
 	for name, text := range texts {
 		c := measure(text)
-		if bound := costBound(len(text)); c.cost > bound/2 || c.depth > MaxDepth/2 {
-			t.Errorf("%s: cost %.0f of a bound of %.0f, depth %d: ordinary Markdown should stay under half", name, c.cost, bound, c.depth)
+		if bound := costBound(len(text)); c.cost > bound/2 || c.depth > MaxDepth/2 || c.scan > scanBound(len(text))/2 || c.cells > cellBound(len(text))/2 ||
+			c.delims > delimBound(len(text))/2 {
+			t.Errorf("%s: cost %.0f of a bound of %.0f, %d bytes scanned of %d, %d cells of %d, %d delimiters of %d, depth %d: ordinary Markdown should stay under half",
+				name, c.cost, bound, c.scan, scanBound(len(text)), c.cells, cellBound(len(text)), c.delims, delimBound(len(text)), c.depth)
 		}
 		if len(text) > 64<<10 {
 			continue // the bound is what matters; rendering it is the benchmarks' work

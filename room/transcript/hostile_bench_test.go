@@ -102,6 +102,27 @@ func BenchmarkHostileMessage(b *testing.B) {
 	}
 }
 
+// BenchmarkEdgeMessage renders the costliest Markdown a 256 KiB message
+// can hold and still be rendered (roomtest.EdgeMarkdown), once, without
+// the cache, next to ordinary Markdown of the same size: what the bound
+// lets a message cost.
+func BenchmarkEdgeMessage(b *testing.B) {
+	texts := roomtest.EdgeMarkdown(hostileBenchSize, TooComplex)
+	texts = append(texts, roomtest.MarkdownText{Name: "ordinary", Text: roomtest.OrdinaryMarkdown(hostileBenchSize)})
+	for _, t := range texts {
+		if TooComplex(t.Text) {
+			b.Fatalf("%s: past the bound", t.Name)
+		}
+		b.Run(t.Name, func(b *testing.B) {
+			var out, scratch bytes.Buffer
+			for b.Loop() {
+				out.Reset()
+				renderBodyTo(&out, t.Text, &scratch)
+			}
+		})
+	}
+}
+
 // BenchmarkMeasure is the bound's own cost on 256 KiB.
 func BenchmarkMeasure(b *testing.B) {
 	for _, t := range []roomtest.MarkdownText{

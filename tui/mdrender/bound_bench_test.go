@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/roundtable-dev/roundtable/room/roomtest"
+	"github.com/roundtable-dev/roundtable/room/transcript"
 )
 
 // BenchmarkTerminalHostile renders each hostile text (64 KiB, the size
@@ -24,5 +25,23 @@ func BenchmarkTerminalHostile(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkTerminalEdge renders the costliest Markdown a message can hold
+// and still be rendered (roomtest.EdgeMarkdown), 64 KiB, for the terminal
+// without the cache, next to ordinary Markdown of the same size.
+func BenchmarkTerminalEdge(b *testing.B) {
+	const size = 64 << 10
+	texts := roomtest.EdgeMarkdown(size, transcript.TooComplex)
+	texts = append(texts, roomtest.MarkdownText{Name: "ordinary", Text: roomtest.OrdinaryMarkdown(size)})
+	for _, t := range texts {
+		b.Run(t.Name, func(b *testing.B) {
+			r := New(true, WithCacheBytes(0))
+			r.Render("warm up", 80)
+			for b.Loop() {
+				r.Render(t.Text, 80)
+			}
+		})
 	}
 }
