@@ -12,15 +12,18 @@ package transcript
 // show the message as escaped plain text with PlainNote.
 //
 // The estimate is in microseconds of Glamour, the slower of the two
-// renderers, measured on this project's benchmarks; goldmark's costs have
-// the same shape at a fraction of the size. The bound is a fixed allowance
-// plus a slope per byte set at about twice ordinary agent Markdown (7 for
-// roomtest.OrdinaryMarkdown: headings, paragraphs, lists, a quote, code, a
-// table, links); every Markdown file of this repository stays under half of
-// it. So a message within the bound costs at most about what as much
-// ordinary Markdown would twice over, one past it costs its escaping, and
-// ordinary Markdown (tables, code, lists, quotes a few levels deep) is
-// never affected.
+// renderers, measured on this project's benchmarks. The bound is a fixed
+// allowance plus a slope per byte set at about twice the estimate for
+// ordinary agent Markdown (7 a byte for roomtest.OrdinaryMarkdown:
+// headings, paragraphs, lists, a quote, code, a table, links). goldmark's
+// and bluemonday's own costs, a small fraction of Glamour's, have bounds
+// of their own: bytes scanned for link destinations, table cells and
+// inline delimiters. Every Markdown file and reference message of this
+// repository stays under half of each bound, so ordinary Markdown (tables,
+// code, lists, quotes a few levels deep) is never affected; a message past
+// a bound costs its escaping; one just within costs the HTML about twice
+// its ordinary peer and, as measured so far, Glamour four to five times
+// (BENCHMARKS.md, "Hostile Markdown").
 
 // PlainNote is the note shown above a message whose Markdown is past the
 // bound and is shown as plain text.
