@@ -13,17 +13,19 @@ package transcript
 //
 // The estimate is in microseconds of Glamour, the slower of the two
 // renderers, measured on this project's benchmarks. The bound is a fixed
-// allowance plus a slope per byte set at about twice the estimate for
-// ordinary agent Markdown (7 a byte for roomtest.OrdinaryMarkdown:
-// headings, paragraphs, lists, a quote, code, a table, links). goldmark's
+// allowance (50 ms) plus a slope per byte set at about twice the estimate
+// for ordinary agent Markdown (3.8 a byte for roomtest.OrdinaryMarkdown:
+// headings, paragraphs, lists, a quote, code, a table, links), with the
+// weights fitted to Glamour's CPU time on the shapes of
+// roomtest.EdgeMarkdown and ordinary Markdown. goldmark's
 // and bluemonday's own costs, a small fraction of Glamour's, have bounds
 // of their own: bytes scanned for link destinations, table cells and
 // inline delimiters. Every Markdown file and reference message of this
 // repository stays under half of each bound, so ordinary Markdown (tables,
 // code, lists, quotes a few levels deep) is never affected; a message past
 // a bound costs its escaping; one just within costs the HTML about twice
-// its ordinary peer and, as measured so far, Glamour four to five times
-// (BENCHMARKS.md, "Hostile Markdown").
+// its ordinary peer and Glamour up to about three times (BENCHMARKS.md,
+// "Hostile Markdown").
 
 // PlainNote is the note shown above a message whose Markdown is past the
 // bound and is shown as plain text.
@@ -35,17 +37,20 @@ const MaxDepth = 12
 
 // The cost model, in microseconds of Glamour (see above).
 const (
-	costPerByte     = 0.5   // plain text
-	costPerBlock    = 400.0 // a paragraph, heading or other block after a blank line
-	costPerLevel    = 150.0 // each level of a line's quote and list markers, times the level
-	costPerCell     = 20.0  // a table cell, rows padded to the widest row
-	costPerInline   = 16.0  // an emphasis, code, strikethrough, bracket or raw HTML delimiter
+	costPerByte     = 0.2   // plain text
+	costPerBlock    = 150.0 // a paragraph, heading or other block after a blank line
+	costPerItem     = 130.0 // a line's first quote or list marker
+	costPerLevel    = 200.0 // each further marker on the line, times its level
+	costPerCell     = 8.0   // a table cell, rows padded to the widest row
+	costPerInline   = 4.0   // an emphasis, code, strikethrough, bracket or raw HTML delimiter
 	costPerScanByte = 0.006 // a byte goldmark scans looking for a link's destination
+	costPerCodeByte = 4.0   // a byte of a fenced code block (Glamour highlights it)
+	costPerLink     = 30.0  // a link opener `](`
 
 	// costAllowance is what any message may cost, however short;
 	// costSlope is what it may cost per byte beyond that.
-	costAllowance = 20_000.0
-	costSlope     = 15.0
+	costAllowance = 50_000.0
+	costSlope     = 8.0
 
 	// The scans for link destinations are goldmark's own work, which
 	// costs about 0.3 µs a byte of ordinary Markdown, not Glamour's 7: they
@@ -119,6 +124,7 @@ func measure(md string) complexity {
 			if indent <= 3 && closesFence(rest, fence) {
 				fence = ""
 			}
+			c.cost += costPerCodeByte * float64(len(line)+1)
 			continue
 		}
 		if rest == "" {
@@ -137,9 +143,12 @@ func measure(md string) complexity {
 		}
 		base, depth, body := containerDepth(indent, rest)
 		c.depth = max(c.depth, depth)
-		// Each marker opens a block at its level; the levels of the
-		// indent are blocks opened on earlier lines.
-		c.cost += costPerLevel * float64(depth*(depth+1)/2-base*(base+1)/2)
+		// The first marker opens an item or a quote line; each further
+		// marker on the line opens a block nested in it, at its level.
+		// The levels of the indent are blocks opened on earlier lines.
+		if depth > base {
+			c.cost += costPerItem + costPerLevel*float64(depth*(depth+1)/2-(base+1)*(base+2)/2)
+		}
 		if pipes := countPipes(body); pipes > 0 || tableCols > 0 {
 			// A row has about as many cells as pipes (one fewer with
 			// pipes at both ends); every row is padded to the widest.
@@ -147,8 +156,8 @@ func measure(md string) complexity {
 			c.cells += tableCols
 			c.cost += costPerCell * float64(tableCols)
 		}
-		delims, scan := inlineCost(body)
-		c.cost += costPerInline*float64(delims) + costPerScanByte*float64(scan)
+		delims, links, scan := inlineCost(body)
+		c.cost += costPerInline*float64(delims) + costPerLink*float64(links) + costPerScanByte*float64(scan)
 		c.scan += scan
 		c.delims += delims
 	}
@@ -221,18 +230,19 @@ func countPipes(s string) int {
 	return n
 }
 
-// inlineCost counts one line's inline delimiters and the bytes goldmark
-// scans for link destinations. A `](` makes goldmark read on for a
+// inlineCost counts one line's inline delimiters, its link openers and the
+// bytes goldmark scans for link destinations. A `](` makes goldmark read on for a
 // destination: up to the next space or tab, or for `](<`, which may hold
 // spaces, to the end of the line; so each opener costs the distance to
 // where its scan stops, summed without a scan per opener.
-func inlineCost(s string) (delims, scan int) {
+func inlineCost(s string) (delims, links, scan int) {
 	var open, openSum, angle, angleSum int // pending openers and the sum of their offsets
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '*', '_', '~', '`', '[', ']', '<':
 			delims++
 			if s[i] == ']' && i+1 < len(s) && s[i+1] == '(' {
+				links++
 				if i+2 < len(s) && s[i+2] == '<' {
 					angle++
 					angleSum += i
@@ -247,5 +257,5 @@ func inlineCost(s string) (delims, scan int) {
 		}
 	}
 	n := len(s)
-	return delims, scan + open*n - openSum + angle*n - angleSum
+	return delims, links, scan + open*n - openSum + angle*n - angleSum
 }
