@@ -15,6 +15,15 @@
 // a Content-Security-Policy that forbids scripts and every network load as
 // defense in depth.
 //
+// Rendering costs are bounded (bound.go, cache.go): before any parser sees a
+// message, TooComplex measures its Markdown in one linear pass (link
+// openers and the scans they cause, quote and list nesting, table cells,
+// blocks, inline delimiters); past the bound, the message is shown as
+// escaped plain text after PlainNote, in the page and, through
+// tui/mdrender, in the terminal alike. A rendered body is cached by the
+// text (BodyCacheBytes), so the live page, its parts and
+// the export render each immutable message once per process.
+//
 // The package imports nothing of this project but room, so the TUI can use
 // it, and SeatColor gives the TUI the same seat and persona colors.
 package transcript

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"regexp"
 	"sync"
+	"sync/atomic"
 
 	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
@@ -19,6 +20,9 @@ import (
 // inside the page. goldmark renders it (GFM tables, strikethrough and
 // autolinks; raw HTML shown as text; images as links, so nothing loads), and
 // bluemonday then keeps only the elements and attributes Markdown needs.
+// Markdown past the bound (TooComplex) is shown as escaped plain text with
+// PlainNote instead. Each text is rendered once: later calls are served
+// from the process's cache of bodies (BodyCacheBytes), keyed by the text.
 func renderMarkdown(src string) string {
 	var out, scratch bytes.Buffer
 	renderMarkdownTo(&out, src, &scratch)
@@ -28,6 +32,27 @@ func renderMarkdown(src string) string {
 // renderMarkdownTo is renderMarkdown writing to out, with scratch as the
 // buffer between goldmark and bluemonday (reused across calls).
 func renderMarkdownTo(out *bytes.Buffer, src string, scratch *bytes.Buffer) {
+	key := keyOf(src)
+	if html, ok := bodies.get(key); ok {
+		out.WriteString(html)
+		return
+	}
+	start := out.Len()
+	renderBodyTo(out, src, scratch)
+	bodies.put(key, string(out.Bytes()[start:]))
+}
+
+// markdownConversions counts the texts given to goldmark, for tests.
+var markdownConversions atomic.Int64
+
+// renderBodyTo renders src without the cache: as Markdown through goldmark
+// and bluemonday, or, past the bound, as escaped plain text.
+func renderBodyTo(out *bytes.Buffer, src string, scratch *bytes.Buffer) {
+	if TooComplex(src) {
+		writePlainHTML(out, src)
+		return
+	}
+	markdownConversions.Add(1)
 	scratch.Reset()
 	// goldmark wraps any writer that is not already buffered in a fresh
 	// 4 KiB bufio.Writer; reusing one saves that per message.
@@ -48,6 +73,17 @@ func renderMarkdownTo(out *bytes.Buffer, src string, scratch *bytes.Buffer) {
 	}
 	// Writing to a bytes.Buffer cannot fail.
 	_ = htmlPolicy().SanitizeReaderToWriter(bytes.NewReader(scratch.Bytes()), out)
+}
+
+// writePlainHTML writes a message too complex to render as its text,
+// escaped, in a <pre> that wraps, after PlainNote. It is written here,
+// not passed through the sanitizer: every byte of the text is escaped.
+func writePlainHTML(out *bytes.Buffer, src string) {
+	out.WriteString(`<p class="plain-note">`)
+	out.WriteString(PlainNote)
+	out.WriteString("</p>\n<pre class=\"plain\"><code>")
+	_, _ = htmlText.WriteString(out, src)
+	out.WriteString("</code></pre>\n")
 }
 
 var bufWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 4096) }}

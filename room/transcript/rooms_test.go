@@ -36,7 +36,7 @@ type fileMsg struct {
 // writeRoom writes room name in the on-disk format under a new temporary
 // cwd and opens it; cfg is written as room.json as is. extra maps file names under the room folder to raw content
 // (server.log, broken message files, closed.json).
-func writeRoom(t *testing.T, name string, cfg room.Config, msgs []fileMsg, extra map[string]string) *room.Room {
+func writeRoom(t testing.TB, name string, cfg room.Config, msgs []fileMsg, extra map[string]string) *room.Room {
 	t.Helper()
 	cwd := t.TempDir()
 	dir := room.Dir(cwd, name)

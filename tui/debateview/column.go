@@ -4,8 +4,6 @@ import (
 	"strings"
 
 	"github.com/roundtable-dev/roundtable/debate"
-	"github.com/roundtable-dev/roundtable/room/transcript"
-	"github.com/roundtable-dev/roundtable/tui/internal/cells"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 	"github.com/roundtable-dev/roundtable/tui/theme"
 )
@@ -146,7 +144,9 @@ func (c *column) window(dst []string, h int) []string {
 }
 
 // plainWrap is the stand-in render of a finished text until its Glamour
-// render is ready: sanitized, wrapped, fit to w.
+// render is ready: sanitized, wrapped, fit to w. It runs in Update, so it
+// wraps in one pass (mdrender.Wrap): cells.Wrap's cost grows faster than a
+// long line's length.
 func plainWrap(text string, w int) []string {
-	return fitLines(cells.Wrap(strings.TrimSpace(transcript.SanitizeTerminal(text)), w), w)
+	return fitLines(mdrender.Wrap(strings.TrimSpace(text), w), w)
 }

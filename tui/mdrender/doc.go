@@ -10,6 +10,11 @@
 // shown as text, character references (`&amp;`) as typed, and no line is
 // wider than the width asked for, so nothing is cut at the right edge.
 //
+// Markdown past transcript.TooComplex (whose cost in Glamour would grow
+// faster than its length: deep quotes and lists, runs of link openers, wide
+// tables) is never given to Glamour: it is shown as plain text, wrapped in
+// one pass, under a faint transcript.PlainNote.
+//
 // Glamour's TermRenderer is not safe across goroutines, so a Renderer owns
 // one per width and serialises their use; a Renderer may be shared by the
 // Update loop and background commands. Finished renders are cached by text

@@ -53,6 +53,8 @@ type Renderer struct {
 	lru      *list.List // of *entry, most recent first
 	bytes    int
 	maxBytes int
+
+	glamourRenders int // texts given to Glamour, for tests
 }
 
 type cacheKey struct {
@@ -157,6 +159,10 @@ func (r *Renderer) renderLocked(markdown string, width int) string {
 	if strings.TrimSpace(safe) == "" {
 		return ""
 	}
+	if transcript.TooComplex(safe) {
+		return renderPlain(safe, width)
+	}
+	r.glamourRenders++
 	src := literal(safe)
 	wrap := width
 	for try := 0; ; try++ {
