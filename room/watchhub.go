@@ -21,7 +21,12 @@ import (
 // The kernel names an event by the watched folder and the name within it,
 // so an event on path p is handed to the DirWatches watching filepath.Dir(p)
 // and, for what happens to p itself (removed, moved, its attributes), to
-// those watching p: each sees what its own watcher showed it before. An
+// those watching p: each sees what its own watcher showed it before. A
+// folder removed or moved away loses its watch, and so does every watched
+// folder beneath it: one that moved keeps its kernel watch under its old
+// name, and the kernel would hand that same watch to anyone watching it at
+// its new name (a room renamed on the home screen, then opened), whose
+// events would then carry the old name. An
 // overflow, or any error from the watcher, is handed to every DirWatch, and
 // each rescans. Events are handled on the hub's goroutine, one at a time,
 // as each DirWatch's own goroutine did: a handler does no more than note
@@ -34,8 +39,15 @@ type watchHub struct {
 	// The fields below are guarded by hubMu.
 	closed bool
 	paths  map[string]map[*DirWatch]struct{} // folder (clean) → who watches it
+	under  map[string]int                    // folder → how many watched folders lie beneath it
 	users  map[*DirWatch]map[string]struct{} // every DirWatch of the hub → its folders
-	buf    []*DirWatch                       // the recipients of the event being handed out
+	buf    []delivery                        // what the event being handed out makes
+}
+
+// delivery is an event for one DirWatch.
+type delivery struct {
+	d  *DirWatch
+	ev fsnotify.Event
 }
 
 var (
@@ -64,6 +76,7 @@ func joinHub(d *DirWatch) *watchHub {
 		theHub = &watchHub{
 			w: w, done: make(chan struct{}),
 			paths: map[string]map[*DirWatch]struct{}{},
+			under: map[string]int{},
 			users: map[*DirWatch]map[string]struct{}{},
 		}
 		go theHub.run()
@@ -87,6 +100,9 @@ func (h *watchHub) add(p string, d *DirWatch) error {
 		}
 		subs = map[*DirWatch]struct{}{}
 		h.paths[p] = subs
+		for a := range ancestors(p) {
+			h.under[a]++
+		}
 	}
 	subs[d] = struct{}{}
 	mine[p] = struct{}{}
@@ -102,8 +118,7 @@ func (h *watchHub) leave(d *DirWatch) {
 		subs := h.paths[p]
 		delete(subs, d)
 		if len(subs) == 0 {
-			delete(h.paths, p)
-			_ = h.w.Remove(p) // the folder may be gone, and its watch with it
+			h.forget(p)
 		}
 	}
 	delete(h.users, d)
@@ -132,8 +147,8 @@ func (h *watchHub) run() {
 				events = nil
 				continue
 			}
-			for _, d := range h.recipients(ev) {
-				d.event(ev)
+			for _, o := range h.deliveries(ev) {
+				o.d.event(o.ev)
 			}
 			clear(h.buf) // keep no closed DirWatch alive
 		case _, ok := <-errs:
@@ -141,37 +156,53 @@ func (h *watchHub) run() {
 				errs = nil
 				continue
 			}
-			for _, d := range h.everyone() {
-				d.trouble() // an overflow or worse: events may be lost
+			for _, o := range h.everyone() {
+				o.d.trouble() // an overflow or worse: events may be lost
 			}
 			clear(h.buf)
 		}
 	}
 }
 
-// recipients returns the DirWatches an event concerns. A folder removed or
-// moved away has lost its kernel watch (fsnotify drops it), so it is
-// forgotten here too, and watched anew when a DirWatch asks for it again.
-func (h *watchHub) recipients(ev fsnotify.Event) []*DirWatch {
+// deliveries returns the DirWatches an event concerns, each with the
+// event it gets. A folder removed or moved away has lost its watch
+// (fsnotify drops it when the kernel says so; it is removed here at once,
+// so that a folder watched at the new name gets a watch of its own), and
+// so has every folder watched beneath it, whose watchers are told with a
+// Rename of their folder: each forgets it, and watches it again if it
+// comes back.
+func (h *watchHub) deliveries(ev fsnotify.Event) []delivery {
 	p := filepath.Clean(ev.Name)
+	parent := filepath.Dir(p)
 	hubMu.Lock()
 	defer hubMu.Unlock()
 	out := h.buf[:0]
-	for d := range h.paths[filepath.Dir(p)] {
-		out = append(out, d)
+	for d := range h.paths[parent] {
+		out = append(out, delivery{d, ev})
 	}
 	if ev.Op&(fsnotify.Remove|fsnotify.Rename|fsnotify.Chmod|fsnotify.Write) != 0 {
-		if subs, ok := h.paths[p]; ok {
-			for d := range subs {
-				if _, dup := h.paths[filepath.Dir(p)][d]; !dup {
-					out = append(out, d)
+		for d := range h.paths[p] {
+			if _, dup := h.paths[parent][d]; !dup {
+				out = append(out, delivery{d, ev})
+			}
+		}
+	}
+	if ev.Op&(fsnotify.Remove|fsnotify.Rename) != 0 {
+		if _, ok := h.paths[p]; ok {
+			h.forget(p)
+		}
+		if h.under[p] > 0 {
+			var gone []string
+			for q := range h.paths {
+				if beneath(q, p) {
+					gone = append(gone, q)
 				}
 			}
-			if ev.Op&(fsnotify.Remove|fsnotify.Rename) != 0 {
-				for d := range subs {
-					delete(h.users[d], p)
+			for _, q := range gone {
+				for d := range h.paths[q] {
+					out = append(out, delivery{d, fsnotify.Event{Name: q, Op: fsnotify.Rename}})
 				}
-				delete(h.paths, p)
+				h.forget(q)
 			}
 		}
 	}
@@ -179,14 +210,54 @@ func (h *watchHub) recipients(ev fsnotify.Event) []*DirWatch {
 	return out
 }
 
+// forget drops folder p and its kernel watch (gone already if the folder
+// was removed). The caller holds hubMu.
+func (h *watchHub) forget(p string) {
+	for d := range h.paths[p] {
+		delete(h.users[d], p)
+	}
+	delete(h.paths, p)
+	for a := range ancestors(p) {
+		if h.under[a]--; h.under[a] <= 0 {
+			delete(h.under, a)
+		}
+	}
+	_ = h.w.Remove(p)
+}
+
 // everyone returns every DirWatch of the hub.
-func (h *watchHub) everyone() []*DirWatch {
+func (h *watchHub) everyone() []delivery {
 	hubMu.Lock()
 	defer hubMu.Unlock()
 	out := h.buf[:0]
 	for d := range h.users {
-		out = append(out, d)
+		out = append(out, delivery{d: d})
 	}
 	h.buf = out
 	return out
+}
+
+// ancestors yields the folders above clean path p, up to its root ("/",
+// or "." for a relative path).
+func ancestors(p string) func(yield func(string) bool) {
+	return func(yield func(string) bool) {
+		for a := filepath.Dir(p); ; a = filepath.Dir(a) {
+			if !yield(a) {
+				return
+			}
+			if filepath.Dir(a) == a {
+				return
+			}
+		}
+	}
+}
+
+// beneath reports whether clean path q lies under folder p.
+func beneath(q, p string) bool {
+	for a := range ancestors(q) {
+		if a == p {
+			return true
+		}
+	}
+	return false
 }

@@ -216,8 +216,10 @@ func TestHubOverflowRescansEveryRoom(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The hub's reader may hold a buffer of events it read before
+	// stalling (64 KiB: 2,048 of these), so that many more are queued.
 	hubMu.Lock()
-	for i := range limit + 64 {
+	for i := range limit + 4096 {
 		if err := os.Chmod(files[i%2], fs.FileMode(0o600|i%2*0o44)); err != nil {
 			hubMu.Unlock()
 			t.Fatal(err)
@@ -269,5 +271,60 @@ func TestHubFallbackWithoutInotify(t *testing.T) {
 	}
 	if st, err := r.State(); err != nil || len(st.Messages) != 1 {
 		t.Fatalf("after the rescan: %+v, %v", st, err)
+	}
+}
+
+// A room renamed while the home screen's list watches it, then opened
+// under its new name in the same process, is followed through inotify:
+// the list's watches on the old names, whose folders moved, do not stand
+// in for the new ones.
+func TestHubRenamedRoomFollowedAnew(t *testing.T) {
+	cwd := t.TempDir()
+	if _, _, err := Create(cwd, "before", CreateOptions{Topic: "t", Budget: 10}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	list := WatchRooms(ctx, cwd)
+	defer list.Close()
+	_, barrier := sentinel(t, ctx)
+	ch := list.Changed()
+	if err := Rename(cwd, "before", "after"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ch:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the rename did not wake the list")
+	}
+	barrier() // every event of the rename handed out
+
+	r, err := Open(cwd, "after")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := Watch(ctx, r)
+	defer n.Close()
+	other, err := Open(cwd, "after")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, seat := range []string{SeatLead, SeatPeer} {
+		ch := n.Changed()
+		mustPost(t, other, seat, "after the rename")
+		select {
+		case <-ch:
+		case <-time.After(RescanInterval / 2):
+			t.Fatalf("post %d in the renamed room was not seen through inotify", i+1)
+		}
+	}
+	ch = n.Changed()
+	if _, err := other.Close(CloseOptions{Reason: "done"}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ch:
+	case <-time.After(RescanInterval / 2):
+		t.Fatal("the renamed room's close was not seen through inotify")
 	}
 }
