@@ -3,6 +3,7 @@ package room
 import (
 	"errors"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/fsnotify/fsnotify"
@@ -172,8 +173,16 @@ func (h *watchHub) run() {
 // Rename of their folder: each forgets it, and watches it again if it
 // comes back.
 func (h *watchHub) deliveries(ev fsnotify.Event) []delivery {
-	p := filepath.Clean(ev.Name)
-	parent := filepath.Dir(p)
+	// fsnotify names an event by the watched folder (clean, as added) and
+	// the name the kernel gives: clean already, but under "/" or ".".
+	p := ev.Name
+	if !filepath.IsAbs(p) || strings.Contains(p, "//") {
+		p = filepath.Clean(p)
+	}
+	parent := p[:max(strings.LastIndexByte(p, filepath.Separator), 0)]
+	if parent == "" {
+		parent = filepath.Dir(p) // "/" or "."
+	}
 	hubMu.Lock()
 	defer hubMu.Unlock()
 	out := h.buf[:0]

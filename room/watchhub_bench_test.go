@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/fsnotify/fsnotify"
 )
 
 // wakeRooms is how many rooms BenchmarkNotifierWake watches besides the
@@ -88,4 +90,36 @@ func benchWake(b *testing.B, r benchRoom, seq int) time.Duration {
 		b.Fatal("no wake")
 	}
 	return time.Since(t0)
+}
+
+// BenchmarkHubDispatch: what the shared instance adds to each event, in
+// process, with hubRooms rooms watched: finding the room an event is for
+// (deliveries), beside handling the event in that room, which its own
+// watcher did before too (a Create also looks for folders to watch: the
+// room's notes, drafts and seats folders, when missing, cost a failed
+// inotify_add_watch each). The event is a message renamed into place in
+// one room's messages folder.
+func BenchmarkHubDispatch(b *testing.B) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cwd := b.TempDir()
+	var target benchRoom
+	for i := range hubRooms {
+		target = benchWatched(b, ctx, cwd, "r"+strconv.Itoa(i))
+	}
+	h := target.n.hub
+	ev := fsnotify.Event{Name: filepath.Join(target.dir, "000001-bench.json"), Op: fsnotify.Create}
+	if o := h.deliveries(ev); len(o) != 1 || o[0].d != target.n.DirWatch {
+		b.Fatalf("the event goes to %d watchers, want its room's alone", len(o))
+	}
+	b.Run("find", func(b *testing.B) {
+		for b.Loop() {
+			h.deliveries(ev)
+		}
+	})
+	b.Run("handle", func(b *testing.B) {
+		for b.Loop() {
+			target.n.event(ev)
+		}
+	})
 }
