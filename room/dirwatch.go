@@ -213,9 +213,25 @@ func (d *DirWatch) event(ev fsnotify.Event) {
 	} else if d.side != nil && d.side.match(ev.Name) {
 		d.side.fire()
 	}
-	if ev.Has(fsnotify.Create) {
+	if ev.Has(fsnotify.Create) && d.wants(filepath.Clean(ev.Name)) {
 		d.addAll(false)
 	}
+}
+
+// wants reports whether p is one of the folders d watches: only such a
+// folder appearing can make more of them watchable (it, and any made
+// inside it before its watch began). Any other file created, a message or
+// a draft, leaves them as they were, and looking for the missing ones
+// again (the notes, drafts and seats folders of a room that has none yet)
+// cost a failed inotify_add_watch each, on the goroutine that wakes every
+// room.
+func (d *DirWatch) wants(p string) bool {
+	for _, q := range d.paths() {
+		if filepath.Clean(q) == p {
+			return !d.added[p]
+		}
+	}
+	return false
 }
 
 // trouble handles an overflow of the kernel's queue, or any error of the

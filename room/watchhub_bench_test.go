@@ -95,10 +95,10 @@ func benchWake(b *testing.B, r benchRoom, seq int) time.Duration {
 // BenchmarkHubDispatch: what the shared instance adds to each event, in
 // process, with hubRooms rooms watched: finding the room an event is for
 // (deliveries), beside handling the event in that room, which its own
-// watcher did before too (a Create also looks for folders to watch: the
-// room's notes, drafts and seats folders, when missing, cost a failed
-// inotify_add_watch each). The event is a message renamed into place in
-// one room's messages folder.
+// watcher did before too (where a Create also looked again for the room's
+// missing folders, notes, drafts and seats, a failed inotify_add_watch
+// each: no longer). The event is a message renamed into place in one
+// room's messages folder.
 func BenchmarkHubDispatch(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
