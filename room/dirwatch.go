@@ -20,7 +20,9 @@ import (
 // yet are watched once they appear; a folder appearing fires, since it may
 // already hold what the reader waits for. One DirWatch serves any number of
 // readers. The room Notifier, the watch screen (a room that does not exist
-// yet, server.log) and the home screen's list all use it.
+// yet, server.log) and the home screen's list all use it. All the DirWatches
+// of a process share one inotify instance, the watchHub (watchhub.go), which
+// hands each the events of its folders.
 type DirWatch struct {
 	paths func() []string        // folders to watch, asked again after changes
 	match func(path string) bool // whether an event on path matters
@@ -29,12 +31,17 @@ type DirWatch struct {
 	gen     atomic.Uint64
 	mu      sync.Mutex
 	ch      chan struct{}
-	w       *fsnotify.Watcher
-	added   map[string]bool // touched before run starts, then only by run
+	hub     *watchHub // nil: no inotify, rescans only
 	cancel  context.CancelFunc
 	done    chan struct{}
 	inotify bool
 	local   bool // every folder is on a filesystem whose events are complete
+
+	// emu serialises the handling of events (on the hub's goroutine) with
+	// the rescans (on the DirWatch's own) and the end.
+	emu    sync.Mutex
+	added  map[string]bool // the folders watched, by clean path
+	closed bool
 
 	side *sideTopic // a second kind of change, reported apart (nil: none)
 	// journal, when set, records the files that arrive (the room
@@ -80,11 +87,13 @@ func watchDirs(ctx context.Context, paths func() []string, match func(string) bo
 		paths: paths, match: match, sig: sig, side: side, journal: j,
 		ch: make(chan struct{}), added: map[string]bool{}, cancel: cancel, done: make(chan struct{}),
 	}
-	if w, err := fsnotify.NewWatcher(); err == nil {
-		d.w, d.inotify = w, true
+	if h := joinHub(d); h != nil {
+		d.hub, d.inotify = h, true
 	}
+	d.emu.Lock()
 	d.addAll(true)
 	d.local = d.inotify && d.allComplete()
+	d.emu.Unlock()
 	last := d.sig()
 	sideLast := ""
 	if side != nil {
@@ -157,17 +166,19 @@ func (d *DirWatch) allComplete() bool {
 // addAll watches the folders that exist now; outside the first call, a
 // newly watched folder fires. It asks for the paths again after adding
 // one, since a folder made inside it before its watch began sent no event.
+// The caller holds emu.
 func (d *DirWatch) addAll(initial bool) {
-	if d.w == nil {
+	if d.hub == nil || d.closed {
 		return
 	}
 	for again := true; again; {
 		again = false
 		for _, p := range d.paths() {
+			p = filepath.Clean(p)
 			if d.added[p] {
 				continue
 			}
-			if d.w.Add(p) == nil {
+			if d.hub.add(p, d) == nil {
 				d.added[p] = true
 				again = true
 				if !initial {
@@ -179,19 +190,81 @@ func (d *DirWatch) addAll(initial bool) {
 	}
 }
 
+// event handles one kernel event on a folder d watches (or on one of
+// those folders itself). It runs on the hub's goroutine.
+func (d *DirWatch) event(ev fsnotify.Event) {
+	d.emu.Lock()
+	defer d.emu.Unlock()
+	if d.closed {
+		return
+	}
+	if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+		p := filepath.Clean(ev.Name)
+		if d.added[p] {
+			d.lose() // a folder gone: readers must look to see it
+		}
+		delete(d.added, p) // a folder made again is a new inode
+	}
+	if d.journal != nil && ev.Has(fsnotify.Create) {
+		d.journal.add(ev.Name) // before the readers are woken
+	}
+	if d.match(ev.Name) {
+		d.fire()
+	} else if d.side != nil && d.side.match(ev.Name) {
+		d.side.fire()
+	}
+	if ev.Has(fsnotify.Create) && d.wants(filepath.Clean(ev.Name)) {
+		d.addAll(false)
+	}
+}
+
+// wants reports whether p is one of the folders d watches: only such a
+// folder appearing can make more of them watchable (it, and any made
+// inside it before its watch began). Any other file created, a message or
+// a draft, leaves them as they were, and looking for the missing ones
+// again (the notes, drafts and seats folders of a room that has none yet)
+// cost a failed inotify_add_watch each, on the goroutine that wakes every
+// room.
+func (d *DirWatch) wants(p string) bool {
+	for _, q := range d.paths() {
+		if filepath.Clean(q) == p {
+			return !d.added[p]
+		}
+	}
+	return false
+}
+
+// trouble handles an overflow of the kernel's queue, or any error of the
+// watcher: events may be lost, so d watches what appeared and its readers
+// look again. It runs on the hub's goroutine.
+func (d *DirWatch) trouble() {
+	d.emu.Lock()
+	defer d.emu.Unlock()
+	if d.closed {
+		return
+	}
+	d.lose()
+	d.addAll(false)
+	d.fireAll()
+}
+
+// run rescans until ctx ends, then lets go of d's folders.
 func (d *DirWatch) run(ctx context.Context, last, sideLast string) {
 	defer close(d.done)
-	var events chan fsnotify.Event
-	var errs chan error
-	period := RescanInterval
-	if d.w != nil {
-		defer d.w.Close()
-		events, errs = d.w.Events, d.w.Errors
-		if d.local {
-			period = rescanLocal
+	defer func() {
+		d.emu.Lock()
+		d.closed = true
+		d.emu.Unlock()
+		if d.hub != nil {
+			d.hub.leave(d)
 		}
-	} else {
+	}()
+	period := RescanInterval
+	switch {
+	case d.hub == nil:
 		period = rescanNoInotify
+	case d.local:
+		period = rescanLocal
 	}
 	tick := time.NewTicker(period)
 	defer tick.Stop()
@@ -199,36 +272,6 @@ func (d *DirWatch) run(ctx context.Context, last, sideLast string) {
 		select {
 		case <-ctx.Done():
 			return
-		case ev, ok := <-events:
-			if !ok {
-				events = nil
-				continue
-			}
-			if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
-				if d.added[ev.Name] {
-					d.lose() // a folder gone: readers must look to see it
-				}
-				delete(d.added, ev.Name) // a folder made again is a new inode
-			}
-			if d.journal != nil && ev.Has(fsnotify.Create) {
-				d.journal.add(ev.Name) // before the readers are woken
-			}
-			if d.match(ev.Name) {
-				d.fire()
-			} else if d.side != nil && d.side.match(ev.Name) {
-				d.side.fire()
-			}
-			if ev.Has(fsnotify.Create) {
-				d.addAll(false)
-			}
-		case _, ok := <-errs:
-			if !ok {
-				errs = nil
-				continue
-			}
-			d.lose()        // overflow or trouble: events may be lost,
-			d.addAll(false) // so watch what appeared and let readers
-			d.fireAll()     // look again
 		case <-tick.C:
 			// Only the signature is read each tick: a folder appearing
 			// inside a watched one sends an event, and one the events
@@ -238,13 +281,17 @@ func (d *DirWatch) run(ctx context.Context, last, sideLast string) {
 			if s := d.sig(); s != last {
 				last = s
 				d.lose() // a change no event told of
+				d.emu.Lock()
 				d.addAll(false)
+				d.emu.Unlock()
 				d.fire()
 			}
 			if d.side != nil {
 				if s := d.side.sig(); s != sideLast {
 					sideLast = s
+					d.emu.Lock()
 					d.addAll(false)
+					d.emu.Unlock()
 					d.side.fire()
 				}
 			}

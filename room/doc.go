@@ -15,7 +15,11 @@
 // none. A long-lived Room parses each message file once; a Notifier wakes
 // readers from inotify, with a cheap periodic rescan as a fallback (every
 // second where events may be missing, as on a network filesystem; every
-// 30 s on a local one).
+// 30 s on a local one). Every watch of a process (each room a host serves,
+// the home screen's list) shares one inotify instance, the watch hub
+// (watchhub.go), which hands each event to the watches of its folder and an
+// overflow to all, so the number of rooms never spends the user's 128
+// instances.
 //
 // Readers follow a room through Feed: a snapshot, then every change in
 // order (messages, notes, drafts, who holds each seat, the close), built
