@@ -3,9 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
-	"net"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,8 +11,7 @@ import (
 
 	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/debate/web"
-	"github.com/roundtable-dev/roundtable/room"
-	"github.com/roundtable-dev/roundtable/room/mcpserver"
+	"github.com/roundtable-dev/roundtable/room/host"
 )
 
 func init() { subcommands = append(subcommands, newHostCmd) }
@@ -174,7 +170,7 @@ opened or its tokens cannot be trusted, or the address cannot be listened on,
 	f.StringVar(&o.spec, "spec", "", "spec path of a room this command creates, relative to --cwd; default SPEC-<room>.md")
 	f.StringVar(&o.publicURL, "url", "", "the URL agents reach the host at, for the printed lines; default: from --listen")
 	f.StringArrayVar(&o.allowOrigins, "allow-origin", nil, "a web origin (scheme://host[:port]) whose pages may use the host; repeatable; default none: requests with an Origin header get 403")
-	f.Var(newIntFlag(&o.rate, mcpserver.DefaultRate, "rate-limit", 1, 0), "rate-limit", "requests a second allowed per token, in bursts of twice that")
+	f.Var(newIntFlag(&o.rate, host.DefaultRate, "rate-limit", 1, 0), "rate-limit", "requests a second allowed per token, in bursts of twice that")
 	f.StringVar(&o.starterFile, "starter-token-file", "", "also write the starter token (it starts debates over the web API) to this file, mode 0600")
 	f.StringVar(&o.provider.Name, "provider", "", "provider of the debates the web API starts: mock, openrouter, openai, ollama (env ROUNDTABLE_PROVIDER; default mock)")
 	f.StringVar(&o.provider.Model, "model", "", "model of those debates (env ROUNDTABLE_MODEL)")
@@ -194,225 +190,21 @@ opened or its tokens cannot be trusted, or the address cannot be listened on,
 }
 
 func runHost(cmd *cobra.Command, o hostOptions) error {
-	out := cmd.OutOrStdout()
-	if len(o.rooms) == 0 && !o.all {
-		return usageError("say which rooms to host: --room NAME (repeatable) or --all for every room under --cwd")
-	}
-	if (o.tlsCert == "") != (o.tlsKey == "") {
-		return usageError("--tls-cert and --tls-key go together: give both files, or neither")
-	}
-	if o.rotate != "" && room.ValidateGrant(o.rotate) != nil {
-		return usageError("--rotate takes lead, peer, observer or a council's seat, not %q", o.rotate)
-	}
-	for _, origin := range o.allowOrigins {
-		if _, err := mcpserver.ParseOrigin(origin); err != nil {
-			return usageError("--allow-origin: %v", err)
-		}
-	}
-	host, err := checkListen(o.listen)
-	if err != nil {
-		return err
-	}
-	tls := o.tlsCert != ""
-	if !loopback(host) && !tls && !o.insecure {
-		return usageError("--listen %s is reachable from other machines and tokens would cross the network unencrypted: give --tls-cert and --tls-key, or --insecure if a VPN or tunnel encrypts the link", o.listen)
-	}
-	if tls && o.rotate == "" {
-		if err := mcpserver.CheckTLSFiles(o.tlsCert, o.tlsKey); err != nil {
-			return err
-		}
-	}
-	if !loopback(host) && !tls && o.insecure && o.rotate == "" {
-		fmt.Fprintf(cmd.ErrOrStderr(), "roundtable host: warning: --insecure on %s: the tokens and the rooms' messages cross the network in clear text; anyone on the path can read them and take a seat. Use it only when a VPN or an SSH tunnel encrypts the link; else give --tls-cert and --tls-key.\n", o.listen)
-	}
-	rooms, err := hostRooms(o)
-	if err != nil {
-		return err
-	}
-	url := o.publicURL
-	if o.rotate != "" {
-		for _, r := range rooms {
-			tok, err := r.RotateToken(o.rotate)
-			if err != nil {
-				return fmt.Errorf("rotate the %s token of room %q: %w", o.rotate, r.Config().Room, err)
-			}
-			// The lines name the URL the room's host gave its agents,
-			// unless --url or --listen says otherwise.
-			at := url
-			if at == "" {
-				if u, ok := r.HostURL(); ok && !cmd.Flags().Changed("listen") {
-					at = u
-				} else {
-					at = hostURL(o.listen, tls)
-				}
-			}
-			fmt.Fprintf(out, "Room %s: the old %s token no longer works, also in a running host. The new one:\n", r.Config().Room, o.rotate)
-			mcpserver.RoomInstructions(out, at, r.Config(), map[string]string{o.rotate: tok})
-		}
-		return nil
-	}
-	tokens, rooms, err := mcpserver.HostTokens(rooms, o.all, cmd.ErrOrStderr())
-	if err != nil {
-		return err
-	}
-	ln, err := net.Listen("tcp", o.listen)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w; pick another --listen address or stop what holds it", o.listen, err)
-	}
-	if url == "" {
-		url = hostURL(ln.Addr().String(), tls)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	face, starterToken, err := newWebFace(ctx, cmd, o)
-	if err != nil {
-		ln.Close()
-		return err
-	}
-	h, err := mcpserver.NewHost(ctx, mcpserver.HostOptions{
-		Rooms: rooms, Tokens: tokens, Version: buildVersion(), Rate: float64(o.rate), Burst: 2 * o.rate,
-		AllowOrigins: o.allowOrigins, PublicURL: url, Web: face.srv, StarterSHA256: face.starterSum,
+	err := host.Run(cmd.Context(), host.Config{
+		Rooms: o.rooms, All: o.all, Cwd: o.cwd,
+		Listen: o.listen, ListenGiven: cmd.Flags().Changed("listen"),
+		TLSCert: o.tlsCert, TLSKey: o.tlsKey, Insecure: o.insecure,
+		Rotate: o.rotate, Topic: o.topic, Spec: o.spec, Budget: o.budget,
+		PublicURL: o.publicURL, Rate: o.rate, AllowOrigins: o.allowOrigins,
+		StarterFile: o.starterFile, Version: buildVersion(),
+		Web: func(ctx context.Context) (host.Web, error) {
+			return newWebFace(ctx, cmd, o)
+		},
+		Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(),
 	})
-	if err != nil {
-		ln.Close()
-		return err
+	var ue *host.UsageError
+	if errors.As(err, &ue) {
+		return asUsage(err)
 	}
-	face.serve(ctx, h, url, tokens, out)
-	defer face.close()
-	if err := mcpserver.PrintTokens(out, url, rooms); err != nil {
-		ln.Close()
-		return err
-	}
-	if starterToken != "" {
-		mcpserver.PrintStarter(out, url, starterToken, o.starterFile)
-		fmt.Fprintf(out, "Web API debates: %s.\n", face.limits.Describe())
-	}
-	tokens.Refresh() // hold the hashes just issued (a room deleted later is told apart)
-	// Last, so a script that waits for this line has the tokens too.
-	serving := strings.Join(h.Rooms(), ", ")
-	if serving == "" {
-		serving = "no rooms yet (each room created under " + cmpOr(o.cwd, "the working directory") + " is served as it appears)"
-	}
-	fmt.Fprintf(out, "roundtable host: serving %s at %s (Ctrl-C or SIGTERM stops it)\n", serving, url)
-	served := make(chan error, 1)
-	go func() { served <- h.Serve(ctx, ln, o.tlsCert, o.tlsKey) }()
-	stopPicker := func() {}
-	if o.all { // rooms created under --cwd from now on are served too (mcpserver.PickUpRooms)
-		if stopPicker, err = mcpserver.PickUpRooms(ctx, o.cwd, url, h, tokens, out, cmd.ErrOrStderr()); err != nil {
-			return fmt.Errorf("watch %s for new rooms: %w", cmpOr(o.cwd, "the working directory"), err)
-		}
-	}
-	defer stopPicker()
-	select {
-	case err := <-served:
-		return fmt.Errorf("serve %s: %w", url, err)
-	case <-cmd.Context().Done():
-	}
-	stopPicker()
-	face.close() // the debates it started write their end before the host stops
-	sctx, scancel := context.WithTimeout(context.Background(), mcpserver.ShutdownGrace)
-	defer scancel()
-	if err := h.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("stop the host: %w", err)
-	}
-	if err := <-served; err != nil {
-		return fmt.Errorf("serve %s: %w", url, err)
-	}
-	fmt.Fprintln(out, "roundtable host: stopped")
-	return nil
-}
-
-// hostRooms opens (or creates) the rooms --room names, or every room
-// under --cwd with --all.
-func hostRooms(o hostOptions) ([]*room.Room, error) {
-	var rooms []*room.Room
-	names := o.rooms
-	if o.all {
-		list, err := room.List(o.cwd)
-		if err != nil {
-			return nil, fmt.Errorf("list the rooms under %s: %w", cmpOr(o.cwd, "."), err)
-		}
-		for _, s := range list {
-			names = append(names, s.Name)
-		}
-		if len(names) == 0 && o.rotate != "" {
-			return nil, fmt.Errorf("there are no rooms under %s to rotate a token of", cmpOr(o.cwd, "the working directory"))
-		}
-		// With none yet, the host starts anyway: the room picker serves
-		// each one as it is created.
-	}
-	seen := map[string]bool{}
-	for _, name := range names {
-		if seen[name] {
-			continue
-		}
-		seen[name] = true
-		if err := room.ValidateName(name); err != nil {
-			return nil, asUsage(err)
-		}
-		var r *room.Room
-		var err error
-		if o.rotate != "" {
-			r, err = room.Open(o.cwd, name) // rotating never creates a room
-			if err != nil {
-				return nil, roomErr(err, name, o.cwd)
-			}
-		} else if r, err = hostRoom(o, name); err != nil {
-			return nil, err
-		}
-		if o.rotate != "" && !slices.Contains(r.Config().HostGrants(), o.rotate) {
-			if o.all && !slices.Contains(o.rooms, name) {
-				continue // --all: the debates have no seat's token to rotate
-			}
-			return nil, asUsage(room.NoGrantError(r.Config(), o.rotate))
-		}
-		rooms = append(rooms, r)
-	}
-	return rooms, nil
-}
-
-// hostRoom opens room name, creating it only when --topic says what it is
-// about: a mistyped name is refused, as a seat refuses it, rather than
-// given tokens as a new room.
-func hostRoom(o hostOptions, name string) (*room.Room, error) {
-	r, err := room.Open(o.cwd, name)
-	if errors.Is(err, room.ErrNoRoom) && o.topic != "" {
-		r, _, err = room.Create(o.cwd, name, room.CreateOptions{Topic: o.topic, Budget: o.budget, Spec: o.spec})
-	}
-	switch {
-	case errors.Is(err, room.ErrNoRoom):
-		return nil, debate.NoRoomError(o.cwd, name)
-	case err != nil:
-		return nil, fmt.Errorf("open room %q: %w", name, err)
-	}
-	return r, nil
-}
-
-func loopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// checkListen checks --listen: host:port with a port from 0 to 65535 (0:
-// any free port). It returns the host.
-func checkListen(listen string) (string, error) {
-	host, port, err := net.SplitHostPort(listen)
-	if err != nil {
-		return "", usageError("--listen %q is not host:port (%v); for example 127.0.0.1:8765", listen, err)
-	}
-	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-		return "", usageError("--listen %q has port %q, which is not a number from 0 to 65535 (0 picks a free one); for example 127.0.0.1:8765", listen, port)
-	}
-	return host, nil
-}
-
-func hostURL(addr string, tls bool) string {
-	scheme := "http"
-	if tls {
-		scheme = "https"
-	}
-	return scheme + "://" + addr + mcpserver.EndpointPath
+	return err
 }

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 	"strings"
@@ -16,32 +14,31 @@ import (
 	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/debate/web"
 	"github.com/roundtable-dev/roundtable/room"
-	"github.com/roundtable-dev/roundtable/room/mcpserver"
+	"github.com/roundtable-dev/roundtable/room/host"
 )
 
-// webFace is a host's web API (debate/web) and what starts its debates.
+// webFace is a host's web API (debate/web) and what starts its debates,
+// as the host mounts it (host.Web).
 type webFace struct {
-	srv        *web.Server
-	starter    *web.Starter // nil when the provider settings cannot run a debate
-	starterSum [sha256.Size]byte
-	limits     web.Limits
-	once       sync.Once
+	*web.Server
+	starter *web.Starter // nil when the provider settings cannot run a debate
+	limits  web.Limits
+	once    sync.Once
 }
 
-// newWebFace builds the host's web API and its starter token. A provider
-// setup that cannot run (a missing key) leaves the host serving its rooms
-// without starting debates, said on stderr.
-func newWebFace(ctx context.Context, cmd *cobra.Command, o hostOptions) (*webFace, string, error) {
+// newWebFace builds the host's web API. A provider setup that cannot run
+// (a missing key) leaves the host serving its rooms without starting
+// debates, said on stderr.
+func newWebFace(ctx context.Context, cmd *cobra.Command, o hostOptions) (host.Web, error) {
 	f := &webFace{}
 	prov, perr := debate.ResolveProvider(o.provider, os.Getenv)
 	opt := web.Options{Provider: prov.Name, Heartbeat: o.heartbeat}
-	var token string
 	if perr != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "roundtable host: the web API starts no debates: %v\n", perr)
 	} else {
 		exe, err := os.Executable()
 		if err != nil {
-			return nil, "", fmt.Errorf("find the roundtable binary to run debates with: %w", err)
+			return nil, fmt.Errorf("find the roundtable binary to run debates with: %w", err)
 		}
 		var args []string
 		for _, name := range hostDebateFlags {
@@ -51,26 +48,17 @@ func newWebFace(ctx context.Context, cmd *cobra.Command, o hostOptions) (*webFac
 		}
 		cwd, err := room.ResolveDir(o.cwd)
 		if err != nil {
-			return nil, "", fmt.Errorf("the host's folder %s: %w", cmpOr(o.cwd, "."), err)
+			return nil, fmt.Errorf("the host's folder %s: %w", cmpOr(o.cwd, "."), err)
 		}
 		if f.limits, err = webLimits(o, prov); err != nil {
-			return nil, "", err
+			return nil, err
 		}
 		opt.Limits = f.limits
 		f.starter = &web.Starter{Exe: exe, Cwd: cwd, Args: args}
 		opt.Starter = f.starter
-		token, f.starterSum, err = mcpserver.NewStarterToken()
-		if err != nil {
-			return nil, "", err
-		}
-		if o.starterFile != "" {
-			if err := writeSecret(o.starterFile, token); err != nil {
-				return nil, "", err
-			}
-		}
 	}
-	f.srv = web.New(ctx, opt)
-	return f, token, nil
+	f.Server = web.New(ctx, opt)
+	return f, nil
 }
 
 // webLimits are the caps of the debates the web API starts, from the
@@ -106,32 +94,23 @@ func webLimits(o hostOptions, prov debate.ProviderConfig) (web.Limits, error) {
 	return l, nil
 }
 
-// writeSecret writes token to path, mode 0600, replacing what was there.
-func writeSecret(path, token string) error {
-	_ = os.Remove(path) // a file of another mode is not reused
-	fh, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o600)
-	if err != nil {
-		return fmt.Errorf("write the starter token to %s: %w; give --starter-token-file a path you can write", path, err)
-	}
-	if _, err := io.WriteString(fh, token+"\n"); err != nil {
-		fh.Close()
-		return fmt.Errorf("write the starter token to %s: %w", path, err)
-	}
-	return fh.Close()
-}
+// Starts reports whether the face starts debates.
+func (f *webFace) Starts() bool { return f.starter != nil }
 
-// serve connects the web API to the host h serving at url.
-func (f *webFace) serve(ctx context.Context, h *mcpserver.Host, url string, tokens *room.TokenSet, out io.Writer) {
-	f.srv.SetHost(h)
+// Caps says what a debate the face starts may spend.
+func (f *webFace) Caps() string { return f.limits.Describe() }
+
+// Attach connects the web API to the host h; serveNew serves the rooms of
+// the debates it starts.
+func (f *webFace) Attach(h *host.Host, serveNew func(context.Context, *room.Room) error) {
+	f.SetHost(h)
 	if f.starter != nil {
-		f.starter.Serve = func(_ context.Context, r *room.Room) error {
-			return mcpserver.ServeNew(ctx, h, r, url, tokens, out)
-		}
+		f.starter.Serve = serveNew
 	}
 }
 
-// close stops the debates the web API started (once).
-func (f *webFace) close() {
+// Close stops the debates the web API started (once).
+func (f *webFace) Close() {
 	f.once.Do(func() {
 		if f.starter != nil {
 			f.starter.Close()

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
-	"github.com/roundtable-dev/roundtable/room/webauth"
+	"github.com/roundtable-dev/roundtable/room/host/webauth"
 )
 
 // benchTurn is a typical turn, about 700 bytes.

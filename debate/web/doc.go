@@ -1,6 +1,6 @@
 // Package web is the web face of roundtable host: seed 002's HTTP API over
 // the rooms a host serves, on the host's listener and behind its checks
-// (room/mcpserver: HostOptions.Web), told who a request is through room/webauth
+// (room/host: Config.Web), told who a request is through room/host/webauth
 // (GrantOf), a leaf: this package never imports the seat server.
 //
 //	GET  /health                      {"status":"ok","provider":"<name>"}, no token needed

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
-	"github.com/roundtable-dev/roundtable/room/webauth"
+	"github.com/roundtable-dev/roundtable/room/host/webauth"
 )
 
 // TestMCPRoomStream: an MCP room streams as a debate does, its seats the

@@ -8,9 +8,9 @@ import (
 
 	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/page"
+	"github.com/roundtable-dev/roundtable/room/host/webauth"
 	"github.com/roundtable-dev/roundtable/room/transcript"
-	"github.com/roundtable-dev/roundtable/room/webauth"
-	"github.com/roundtable-dev/roundtable/room/webpage"
 )
 
 // The pages: the index of the rooms a visitor may watch (/), latest
@@ -27,8 +27,8 @@ func (s *Server) routePages(mux *http.ServeMux) {
 	mux.HandleFunc("GET /rooms/{id}/parts", s.serveParts)
 	mux.HandleFunc("GET /rooms/{id}/transcript.md", s.serveExport(false))
 	mux.HandleFunc("GET /rooms/{id}/transcript.html", s.serveExport(true))
-	mux.HandleFunc("GET "+webpage.ScriptPath, func(w http.ResponseWriter, _ *http.Request) { webpage.Script(w) })
-	mux.HandleFunc("GET "+webpage.IndexScriptPath, func(w http.ResponseWriter, _ *http.Request) { webpage.IndexScript(w) })
+	mux.HandleFunc("GET "+page.ScriptPath, func(w http.ResponseWriter, _ *http.Request) { page.Script(w) })
+	mux.HandleFunc("GET "+page.IndexScriptPath, func(w http.ResponseWriter, _ *http.Request) { page.IndexScript(w) })
 }
 
 // indexListPath is where the index's script fetches the room list.
@@ -39,11 +39,11 @@ const indexListPath = "/rooms.json"
 func pageGrant(w http.ResponseWriter, r *http.Request, id string) (room.Grant, bool) {
 	g, ok := webauth.GrantOf(r.Context())
 	if !ok {
-		webpage.Login(w, http.StatusUnauthorized, webauth.LoginPath, r.URL.Path, "")
+		page.Login(w, http.StatusUnauthorized, webauth.LoginPath, r.URL.Path, "")
 		return g, false
 	}
 	if id != "" && !mayWatch(g, id) {
-		webpage.Login(w, http.StatusForbidden, webauth.LoginPath, r.URL.Path,
+		page.Login(w, http.StatusForbidden, webauth.LoginPath, r.URL.Path,
 			fmt.Sprintf("The token you signed in with opens room %q only. Paste the observer token of room %q, or the host's starter token.", g.Room, clipName(id)))
 		return g, false
 	}
@@ -55,17 +55,17 @@ func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	o := webpage.IndexOptions{
+	o := page.IndexOptions{
 		CanStart: g.Grant == webauth.GrantStarter && s.opt.Starter != nil,
 		Rounds:   debate.DefaultRounds, MinRounds: debate.MinRounds, MaxRounds: debate.MaxRounds,
 		MaxTopic: room.MaxTopicBytes, MaxPersonas: debate.MaxPersonas, Src: indexListPath,
 	}
 	if o.CanStart {
 		for _, p := range debate.DefaultPersonas() {
-			o.Personas = append(o.Personas, webpage.IndexPersona{Name: p.Name, Persona: p.Persona})
+			o.Personas = append(o.Personas, page.IndexPersona{Name: p.Name, Persona: p.Persona})
 		}
 	}
-	webpage.Index(w, s.indexRooms(g), o)
+	page.Index(w, s.indexRooms(g), o)
 }
 
 // serveIndexList answers the index's room list as JSON, for its script.
@@ -74,12 +74,12 @@ func (s *Server) serveIndexList(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	webpage.IndexList(w, r, s.indexRooms(g))
+	page.IndexList(w, r, s.indexRooms(g))
 }
 
 // indexRooms are the rooms g may watch, the latest activity first.
-func (s *Server) indexRooms(g room.Grant) []webpage.IndexRoom {
-	var rooms []webpage.IndexRoom
+func (s *Server) indexRooms(g room.Grant) []page.IndexRoom {
+	var rooms []page.IndexRoom
 	for _, name := range s.opt.Host.Rooms() {
 		if !mayWatch(g, name) {
 			continue
@@ -97,9 +97,9 @@ func (s *Server) indexRooms(g room.Grant) []webpage.IndexRoom {
 		if in.State == "closed" {
 			state = "finished"
 		}
-		rooms = append(rooms, webpage.IndexRoom{Name: name, Topic: in.Topic, Mode: mode, State: state, Last: lastActivity(rm)})
+		rooms = append(rooms, page.IndexRoom{Name: name, Topic: in.Topic, Mode: mode, State: state, Last: lastActivity(rm)})
 	}
-	webpage.SortRooms(rooms)
+	page.SortRooms(rooms)
 	return rooms
 }
 
@@ -155,11 +155,11 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
 			turns++
 		}
 	}
-	o := webpage.PageOptions{
+	o := page.PageOptions{
 		Stream: StreamPath(name), Parts: PagePath(name) + "/parts", After: s.afterTurns(r.Context(), rm, turns),
 		Markdown: PagePath(name) + "/transcript.md", HTML: PagePath(name) + "/transcript.html",
 	}
-	if err := webpage.PageOf(w, rm, l, o); err != nil {
+	if err := page.PageOf(w, rm, l, o); err != nil {
 		http.Error(w, "roundtable: "+err.Error(), http.StatusInternalServerError)
 	}
 }
@@ -211,8 +211,8 @@ func (s *Server) serveParts(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	seq, note := webpage.PartsQuery(r.URL.Query())
-	if err := webpage.Parts(w, rm, seq, note); err != nil {
+	seq, note := page.PartsQuery(r.URL.Query())
+	if err := page.Parts(w, rm, seq, note); err != nil {
 		writeError(w, http.StatusInternalServerError, fmt.Sprintf("the host could not read room %q: %v; reload the page", rm.Config().Room, err))
 	}
 }
@@ -225,7 +225,7 @@ func (s *Server) serveExport(html bool) http.HandlerFunc {
 		if !ok {
 			return
 		}
-		if err := webpage.Export(w, rm, html); err != nil {
+		if err := page.Export(w, rm, html); err != nil {
 			http.Error(w, fmt.Sprintf("roundtable: the host could not export room %q: %v", rm.Config().Room, err), http.StatusInternalServerError)
 		}
 	}

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/webauth"
 	"github.com/roundtable-dev/roundtable/room/transcript"
-	"github.com/roundtable-dev/roundtable/room/webauth"
 )
 
 // Rooms is what the web face needs of the host that serves it.

@@ -16,7 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/roundtable-dev/roundtable/debate"
-	"github.com/roundtable-dev/roundtable/room/webauth"
+	"github.com/roundtable-dev/roundtable/room/host/webauth"
 )
 
 // createRequest is seed 002's body of POST /api/sessions, with our

@@ -10,7 +10,7 @@ import (
 
 	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/room"
-	"github.com/roundtable-dev/roundtable/room/webauth"
+	"github.com/roundtable-dev/roundtable/room/host/webauth"
 )
 
 // Every stream of one room is served from one log: a hub follows the room

@@ -122,15 +122,15 @@ func argumentProblems(detail string) string {
 			for _, q := range quotedRE.FindAllStringSubmatch(m[2], -1) {
 				names = append(names, q[1])
 			}
-			noun := "argument"
+			noun, verb := "argument", "is"
 			if len(names) > 1 {
-				noun = "arguments"
+				noun, verb = "arguments", "are"
 			}
 			where := ""
 			if m[1] != "<root>" {
 				where = " in " + argName(m[1])
 			}
-			out = append(out, fmt.Sprintf("the required %s %s %s missing%s", noun, strings.Join(names, ", "), isAre(len(names)), where))
+			out = append(out, fmt.Sprintf("the required %s %s %s missing%s", noun, strings.Join(names, ", "), verb, where))
 			continue
 		}
 		if m := boundRE.FindStringSubmatch(p); m != nil {

@@ -1,4 +1,5 @@
-// Package mcpserver is the MCP stdio server of one seat of a room: the lead,
+// Package mcpserver is the MCP server of one seat of a room (stdio, and
+// for a host, room/host, over HTTP): the lead,
 // the peer, or any seat of a council (room.Config.IsCouncil). It exposes
 // the tools of the original roundtable-mcp server (room_status, read_room,
 // wait_for_message, post, and for the lead write_spec and close_room) with
@@ -32,39 +33,18 @@
 //     wait_return line: waitlog.go;
 //   - who holds the seat: lazy.go beginAs, a room.SeatHold (the seat's
 //     lock and its connect line) taken on the first request, released on
-//     the way out; a host's sessions: host.go connect and drop, one
-//     room.SeatHold per session, sharing the host's lock (room.SharedLocks);
+//     the way out; a host's sessions: room/host;
 //   - a person's note reaching a parked seat: notes.go (takeNotes, read
 //     inside the park loop, so a note wakes the seat);
 //   - what agents of the original server expect on the wire: compat.go;
 //     replies: reply.go; a large read_room: splice.go, readroom.go;
-//   - the HTTP host: host.go (rooms and their services), http.go (the order
-//     of checks on a request, the server's timeouts), bearer.go (the
-//     Authorization header: the store keeps only hashes and grants,
-//     room.TokenSet.Authorize), authguard.go (wrong-token waves),
-//     httpguard.go (Origin and Host), caps.go (sessions, waits and
-//     streams per token and per host), hostlive.go and hostpicker.go
-//     (rooms added while serving);
-//   - what a client's connections and addresses may cost the host:
-//     connlimit.go (connections capped in all and per address, under the
-//     file limit; at a cap a new connection displaces the oldest one
-//     waiting for a request, tokenless first, or is refused 503; idle
-//     keep-alives closed after IdleTimeout; every 429 and 503 closes its
-//     connection and carries Retry-After), limiters.go (every rate limit
-//     is a golang.org/x/time/rate bucket per key, in a table capped and
-//     swept: per token, per address without a token, and the auth
-//     guard's per address), web.go (web streams: MaxWebStreamsPerToken
-//     per token, and a reserve of the host's streams for the starter
-//     token's pages that room tokens cannot take);
-//   - the web face's door: web.go (the checks a web request passes, a
-//     link from another site to a page, the webauth.Door it hands on), browsersessions.go
-//     (sign-in trades a token for a session id kept in the host's memory,
-//     in a cookie named after the port; sign-out; a rotated token ends
-//     its sessions);
-//   - a persona debate hosted watch-only: the store gives it the observer's
-//     token alone (room.Config.HostGrants, IssueTokens, RotateToken),
-//     host.go seatFor refuses a seat's token of it (room.WatchOnlyError),
-//     hostprint.go says so in its observer line; observe_room
-//     (host_observe.go, room.SnapshotWait) wakes on its drafts, so each
-//     persona's words reach a remote screen within a frame.
+//   - the seats a host serves over HTTP (room/host keeps the sessions,
+//     the listener and every check before a call): remote.go (a
+//     RemoteSeat per session, NewHostServer: one MCP server for every
+//     room and session, each call answered by the session's seat; an
+//     observer may read and wait but not write), host_observe.go (the
+//     observer's observe_room, on room.SnapshotWait, which wakes on a
+//     debate's drafts, so each persona's words reach a remote screen
+//     within a frame; its log lines and paths scrubbed of the host's
+//     addresses and folders).
 package mcpserver

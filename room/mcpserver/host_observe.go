@@ -20,7 +20,8 @@ import (
 // loop and mirrors the room).
 const observeTool = room.ObserveTool
 
-func (h *Host) observeTool(s *Seat) server.ServerTool {
+// observeToolOf is observe_room, answered by s.
+func observeToolOf(s *Seat) server.ServerTool {
 	return server.ServerTool{
 		Tool: mcp.NewTool(observeTool,
 			mcp.WithDescription("What is new in the room since cursor: room.json the first time, messages, notes, the close, server.log lines and drafts, with the next cursor. Waits up to wait_seconds while nothing is new. Observers only."),

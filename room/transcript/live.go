@@ -6,7 +6,7 @@ import (
 	"github.com/roundtable-dev/roundtable/room"
 )
 
-// Live is a room as a live page draws it (room/webpage): the HTML
+// Live is a room as a live page draws it (room/host/page): the HTML
 // transcript's pieces apart, so a page can put each message in its seat's
 // column and add the ones that land later. Every piece of HTML in it is
 // the export's own: headers escaped, bodies through goldmark and

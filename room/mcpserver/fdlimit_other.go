@@ -1,6 +1,0 @@
-//go:build !unix
-
-package mcpserver
-
-// fileLimit is how many files the process may hold open: unknown here.
-func fileLimit() int { return 0 }
