@@ -155,11 +155,11 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
 			turns++
 		}
 	}
-	o := page.PageOptions{
+	o := page.Options{
 		Stream: StreamPath(name), Parts: PagePath(name) + "/parts", After: s.afterTurns(r.Context(), rm, turns),
 		Markdown: PagePath(name) + "/transcript.md", HTML: PagePath(name) + "/transcript.html",
 	}
-	if err := page.PageOf(w, rm, l, o); err != nil {
+	if err := page.FromLive(w, rm, l, o); err != nil {
 		http.Error(w, "roundtable: "+err.Error(), http.StatusInternalServerError)
 	}
 }

@@ -48,7 +48,7 @@ func BenchmarkAuthGuardRefusal(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	h, err := NewHost(b.Context(), HostOptions{Rooms: rooms, Tokens: ts})
+	h, err := NewHost(b.Context(), Options{Rooms: rooms, Tokens: ts})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -187,7 +187,7 @@ func (s *readSpy) Read(p []byte) (int, error) {
 // bucket has refilled by one (the rule in authguard.go); a success does
 // not refill.
 func TestHostAuthGuard(t *testing.T) {
-	h, _, toks, _ := testHost(t, HostOptions{})
+	h, _, toks, _ := testHost(t, Options{})
 	clock := &fakeClock{t: time.Now()}
 	h.guard.now = clock.Now
 	handler := h.Handler()

@@ -30,7 +30,7 @@ func BenchmarkWebAuth(b *testing.B) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	h, err := NewHost(ctx, HostOptions{Rooms: []*room.Room{r}, Tokens: ts, Web: whoWeb, Rate: 1e9, Burst: 1e9})
+	h, err := NewHost(ctx, Options{Rooms: []*room.Room{r}, Tokens: ts, Web: whoWeb, Rate: 1e9, Burst: 1e9})
 	if err != nil {
 		b.Fatal(err)
 	}

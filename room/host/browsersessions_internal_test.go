@@ -35,7 +35,7 @@ func signIn(t *testing.T, base, token string) *http.Cookie {
 // token is signed out once the token is rotated (room.RotateToken, what
 // host --rotate does), at its next request.
 func TestRotatingATokenEndsItsSessions(t *testing.T) {
-	h, srv, toks, r := testHost(t, HostOptions{Web: whoWeb})
+	h, srv, toks, r := testHost(t, Options{Web: whoWeb})
 	h.gate.listening(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	c := signIn(t, srv.URL, toks[room.GrantObserver])
 	if code, who := webGet(t, srv.URL, "/x", map[string]string{"Cookie": c.String()}); code != 200 || who != "inproc/observer" {
@@ -99,7 +99,7 @@ func TestBrowserSessionsBounded(t *testing.T) {
 // POST, another path) is still refused, and so is a navigation carrying a
 // foreign Host (DNS rebinding).
 func TestCrossSiteNavigation(t *testing.T) {
-	h, srv, _, _ := testHost(t, HostOptions{Web: whoWeb})
+	h, srv, _, _ := testHost(t, Options{Web: whoWeb})
 	h.gate.listening(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	nav := map[string]string{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document", "Sec-Fetch-User": "?1"}
 	with := func(k, v string) map[string]string {

@@ -26,7 +26,7 @@ import (
 // new one is answered 503 with Retry-After and closed at once.
 //
 // A keep-alive waits ConnIdleTimeout for its next request (IdleTimeout
-// unless HostOptions say otherwise), a new connection ReadHeaderTimeout
+// unless Options say otherwise), a new connection ReadHeaderTimeout
 // for its first; every 429 and 503 closes its connection
 // (closeRefusals), so a refused client holds nothing of the host's.
 const (
@@ -90,7 +90,7 @@ func newConnLimiter(maxConns, perAddr int, plain bool, failed func(string)) *con
 // connCaps is the caps of a host with opt on this process: opt's, or the
 // defaults, under three quarters of the file limit (what remains is for
 // rooms' files, logs and watches).
-func connCaps(opt HostOptions) (maxConns, perAddr int) {
+func connCaps(opt Options) (maxConns, perAddr int) {
 	maxConns, perAddr = opt.MaxConns, opt.MaxConnsPerAddr
 	if maxConns <= 0 {
 		maxConns = DefaultMaxConns

@@ -21,7 +21,7 @@ import (
 // listener, as `roundtable host` serves it (its listener wrapper and
 // server limits), with web as its web face. It returns the host and its
 // address.
-func servedHost(t *testing.T, opt HostOptions, web http.Handler) (*Host, string, map[string]string) {
+func servedHost(t *testing.T, opt Options, web http.Handler) (*Host, string, map[string]string) {
 	t.Helper()
 	cwd := t.TempDir()
 	r, _, err := room.Create(cwd, "conns", room.CreateOptions{Topic: "t", Budget: 3})
@@ -118,7 +118,7 @@ func (rc *rawConn) closedWithin(d time.Duration) bool {
 // TestHostIdleConnectionClosed: a keep-alive connection that makes no
 // request for the host's idle timeout is closed by the host.
 func TestHostIdleConnectionClosed(t *testing.T) {
-	_, addr, _ := servedHost(t, HostOptions{ConnIdleTimeout: 300 * time.Millisecond}, nil)
+	_, addr, _ := servedHost(t, Options{ConnIdleTimeout: 300 * time.Millisecond}, nil)
 	rc := dialFrom(t, "127.0.0.1", addr)
 	rc.send(http.MethodPost, EndpointPath, map[string]string{"Content-Type": "application/json"}, initReq)
 	if res, body := rc.answer(); res.StatusCode != http.StatusUnauthorized || res.Close {
@@ -137,7 +137,7 @@ func TestHostIdleConnectionClosed(t *testing.T) {
 // and closes its connection.
 func TestHostRefusalsCloseConnection(t *testing.T) {
 	web := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "page\n") })
-	h, addr, toks := servedHost(t, HostOptions{Rate: 1, Burst: 2}, web)
+	h, addr, toks := servedHost(t, Options{Rate: 1, Burst: 2}, web)
 	check := func(what string, rc *rawConn, wantCode int) {
 		t.Helper()
 		res, body := rc.answer()
@@ -220,7 +220,7 @@ func TestHostConnectionCaps(t *testing.T) {
 		}
 		_, _ = io.WriteString(w, "ok\n")
 	})
-	h, addr, _ := servedHost(t, HostOptions{MaxConns: 4, MaxConnsPerAddr: 3, Rate: 1000, Burst: 1000}, web)
+	h, addr, _ := servedHost(t, Options{MaxConns: 4, MaxConnsPerAddr: 3, Rate: 1000, Burst: 1000}, web)
 	hold := func(local string) *rawConn {
 		t.Helper()
 		rc := dialFrom(t, local, addr)
@@ -316,7 +316,7 @@ func waitingConns(t *testing.T, h *Host, n int) {
 // token from the user's own address displaces its own connections, not
 // the keep-alive of an agent that showed a valid token.
 func TestHostConnectionCapsKnownTokenLast(t *testing.T) {
-	_, addr, toks := servedHost(t, HostOptions{MaxConns: 8, MaxConnsPerAddr: 8}, nil)
+	_, addr, toks := servedHost(t, Options{MaxConns: 8, MaxConnsPerAddr: 8}, nil)
 	agent := dialFrom(t, "127.0.0.1", addr)
 	auth := map[string]string{"Authorization": "Bearer " + toks[room.GrantObserver], "Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 	agent.send(http.MethodPost, EndpointPath, auth, initReq)
@@ -347,7 +347,7 @@ func TestHostConnectionCapsKnownTokenLast(t *testing.T) {
 // has passed the sweep forgets them all.
 func TestWebAddressLimitsBounded(t *testing.T) {
 	web := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
-	h, _, _, _ := testHost(t, HostOptions{Web: web})
+	h, _, _, _ := testHost(t, Options{Web: web})
 	handler := h.Handler()
 	const n = 20_000
 	for i := range n {

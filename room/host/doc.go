@@ -57,7 +57,7 @@
 //     hostpicker.go (--all: rooms created under the folder);
 //   - the lines printed to connect each agent, and the tokens issued:
 //     hostprint.go; tokens.json trusted only when the user owns it and no
-//     one else may write it: HostTokens;
+//     one else may write it: Tokens;
 //   - the command: run.go (the flags' checks, the rooms opened or
 //     created, --rotate, the starter token, the order of what is printed,
 //     a graceful stop).

@@ -33,7 +33,7 @@ import (
 // grant that may read and wait but never post, write the spec or close, and
 // its observe_room tool (observe.go).
 type Host struct {
-	opt      HostOptions
+	opt      Options
 	services map[string]*service // by room name; rooms are added under mu (AddRoom)
 	mcp      *server.MCPServer
 	stop     chan struct{} // closed by Shutdown: parked waits return idle
@@ -63,8 +63,8 @@ type Host struct {
 	locks room.SharedLocks
 }
 
-// HostOptions configure a Host.
-type HostOptions struct {
+// Options configure a Host.
+type Options struct {
 	Rooms   []*room.Room
 	Tokens  *room.TokenSet
 	Version string
@@ -95,7 +95,7 @@ type HostOptions struct {
 	ConnIdleTimeout time.Duration
 }
 
-// Defaults of HostOptions.
+// Defaults of Options.
 const (
 	DefaultIdleTTL = 10 * time.Minute
 	DefaultRate    = 50
@@ -123,7 +123,7 @@ type hostSeat struct {
 }
 
 // NewHost builds a host for rooms; ctx bounds the rooms' notifiers.
-func NewHost(ctx context.Context, opt HostOptions) (*Host, error) {
+func NewHost(ctx context.Context, opt Options) (*Host, error) {
 	if opt.Tokens == nil {
 		return nil, errors.New("a host needs the rooms' tokens")
 	}

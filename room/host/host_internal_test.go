@@ -15,7 +15,7 @@ import (
 )
 
 // testHost is an in-process host of one room, on an httptest server.
-func testHost(t *testing.T, opt HostOptions) (*Host, *httptest.Server, map[string]string, *room.Room) {
+func testHost(t *testing.T, opt Options) (*Host, *httptest.Server, map[string]string, *room.Room) {
 	t.Helper()
 	cwd := t.TempDir()
 	r, _, err := room.Create(cwd, "inproc", room.CreateOptions{Topic: "t", Budget: 3})
@@ -88,7 +88,7 @@ const initReq = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protoc
 // TestHostRateLimit: past its burst a token gets 429 with Retry-After;
 // another token is not held back by it.
 func TestHostRateLimit(t *testing.T) {
-	_, srv, toks, _ := testHost(t, HostOptions{Rate: 1, Burst: 3})
+	_, srv, toks, _ := testHost(t, Options{Rate: 1, Burst: 3})
 	var codes []int
 	for range 5 {
 		res := post(t, srv.URL, toks[room.GrantPeer], "", `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
@@ -108,7 +108,7 @@ func TestHostRateLimit(t *testing.T) {
 // TestHostIdleExpiry: a session that makes no request for the idle TTL is
 // dropped, its disconnect logged, and its ID no longer accepted.
 func TestHostIdleExpiry(t *testing.T) {
-	h, srv, toks, r := testHost(t, HostOptions{IdleTTL: time.Second})
+	h, srv, toks, r := testHost(t, Options{IdleTTL: time.Second})
 	res := post(t, srv.URL, toks[room.GrantPeer], "", initReq)
 	sid := res.Header.Get("Mcp-Session-Id")
 	if res.StatusCode != http.StatusOK || sid == "" || h.SessionCount() != 1 {
@@ -132,7 +132,7 @@ func TestHostIdleExpiry(t *testing.T) {
 
 // TestHostWrongPath: only /mcp is served.
 func TestHostWrongPath(t *testing.T) {
-	_, srv, toks, _ := testHost(t, HostOptions{})
+	_, srv, toks, _ := testHost(t, Options{})
 	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/other", strings.NewReader(initReq))
 	req.Header.Set("Authorization", "Bearer "+toks[room.GrantLead])
 	res, err := http.DefaultClient.Do(req)

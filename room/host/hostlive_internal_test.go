@@ -35,7 +35,7 @@ func postBody(t *testing.T, url, token, body string) (int, string) {
 // their tokens, and the start-up room is never refused meanwhile; a room
 // of a served name is not added twice; a stopping host adds none.
 func TestHostAddRoomWhileServing(t *testing.T) {
-	h, srv, toks, _ := testHost(t, HostOptions{Rate: 1e6, Burst: 1e6})
+	h, srv, toks, _ := testHost(t, Options{Rate: 1e6, Burst: 1e6})
 	ctx := context.Background()
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -114,7 +114,7 @@ func TestHostAddRoomWhileServing(t *testing.T) {
 // message), anything else with 410 Gone; the host keeps serving its other
 // rooms.
 func TestHostGoneRoomIsAClearError(t *testing.T) {
-	h, srv, toks, _ := testHost(t, HostOptions{})
+	h, srv, toks, _ := testHost(t, Options{})
 	r, _, err := room.Create(t.TempDir(), "ephemeral", room.CreateOptions{Topic: "t", Budget: 3})
 	if err != nil {
 		t.Fatal(err)

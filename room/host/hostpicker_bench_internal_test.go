@@ -37,7 +37,7 @@ func BenchmarkRoomPickerPickup(b *testing.B) {
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		h, err := NewHost(ctx, HostOptions{Rooms: []*room.Room{first}, Tokens: tokens})
+		h, err := NewHost(ctx, Options{Rooms: []*room.Room{first}, Tokens: tokens})
 		if err != nil {
 			b.Fatal(err)
 		}

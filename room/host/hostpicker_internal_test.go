@@ -55,7 +55,7 @@ func TestRoomPickerBrokenRoomReportedOnceThenServed(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	h, err := NewHost(ctx, HostOptions{Rooms: []*room.Room{first}, Tokens: tokens})
+	h, err := NewHost(ctx, Options{Rooms: []*room.Room{first}, Tokens: tokens})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestRoomPickerRescanSignature(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := NewHost(context.Background(), HostOptions{Rooms: []*room.Room{first}, Tokens: tokens})
+	h, err := NewHost(context.Background(), Options{Rooms: []*room.Room{first}, Tokens: tokens})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/roundtable-dev/roundtable/room/seatcmd"
 )
 
-// HostInstructions prints, for one hosted room, each token in tokens (by
+// Instructions prints, for one hosted room, each token in tokens (by
 // grant: the ones just issued or rotated, which exist nowhere else) and
 // the exact lines that connect with it:
 //
@@ -29,11 +29,11 @@ import (
 // the host's address, with or without the /mcp endpoint: seats are given
 // the endpoint, watch the address. Grants not in tokens are said to keep
 // their earlier token, with the command that replaces one.
-func HostInstructions(w io.Writer, url string, roomName string, tokens map[string]string) {
+func Instructions(w io.Writer, url string, roomName string, tokens map[string]string) {
 	printInstructions(w, url, room.Config{Room: roomName}, tokens)
 }
 
-// RoomInstructions is HostInstructions for the room cfg describes, with
+// RoomInstructions is Instructions for the room cfg describes, with
 // the grants it is hosted with (room.Config.HostGrants): a persona
 // debate's observer alone, said to be watch-only.
 func RoomInstructions(w io.Writer, url string, cfg room.Config, tokens map[string]string) {
@@ -218,7 +218,7 @@ func PrintTokens(out io.Writer, url string, rooms []*room.Room) error {
 	return nil
 }
 
-// HostTokens reads the tokens of the rooms a host starts with. A room whose
+// Tokens reads the tokens of the rooms a host starts with. A room whose
 // tokens.json cannot be used or trusted stops the host, with the error
 // saying which file and what to run; with all (host --all) the room is
 // left out instead and the others are served: the room picker, which
@@ -226,7 +226,7 @@ func PrintTokens(out io.Writer, url string, rooms []*room.Room) error {
 // files are fixed (PickUpRooms). Once running, a room's tokens.json found
 // unusable or untrusted when read again (replaced by another user, say) is
 // said on errOut: no token of the room works until it is fixed.
-func HostTokens(rooms []*room.Room, all bool, errOut io.Writer) (*room.TokenSet, []*room.Room, error) {
+func Tokens(rooms []*room.Room, all bool, errOut io.Writer) (*room.TokenSet, []*room.Room, error) {
 	tokens, err := room.NewTokenSet(nil)
 	if err != nil {
 		return nil, nil, err

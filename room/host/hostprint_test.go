@@ -49,7 +49,7 @@ func TestHostInstructionsGolden(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var b bytes.Buffer
-			host.HostInstructions(&b, c.url, c.room, c.tokens)
+			host.Instructions(&b, c.url, c.room, c.tokens)
 			golden := filepath.Join("testdata", "hostprint", c.name+".golden")
 			if *update {
 				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
@@ -64,7 +64,7 @@ func TestHostInstructionsGolden(t *testing.T) {
 				t.Fatalf("%v (run go test -run TestHostInstructionsGolden -update to write it)", err)
 			}
 			if b.String() != string(want) {
-				t.Fatalf("HostInstructions changed; got:\n%s\nwant:\n%s", b.String(), want)
+				t.Fatalf("Instructions changed; got:\n%s\nwant:\n%s", b.String(), want)
 			}
 		})
 	}
@@ -129,7 +129,7 @@ func TestHostInstructionsCommands(t *testing.T) {
 	}
 	for _, url := range []string{"http://127.0.0.1:8765", "http://127.0.0.1:8765/mcp", "http://127.0.0.1:8765/mcp/"} {
 		var b bytes.Buffer
-		host.HostInstructions(&b, url, "cache-design", printTokens)
+		host.Instructions(&b, url, "cache-design", printTokens)
 		out := b.String()
 		const endpoint = "http://127.0.0.1:8765/mcp"
 		for _, seat := range []string{room.GrantLead, room.GrantPeer} {
@@ -208,7 +208,7 @@ func TestHostInstructionsRealTokens(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	host.HostInstructions(&b, "http://127.0.0.1:8765", "real", toks)
+	host.Instructions(&b, "http://127.0.0.1:8765", "real", toks)
 	ts, err := room.NewTokenSet([]*room.Room{r})
 	if err != nil {
 		t.Fatal(err)

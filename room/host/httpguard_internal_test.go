@@ -90,7 +90,7 @@ func FuzzRequestGate(f *testing.F) {
 // TestHostStreamEndsWithSession: a session's event stream, kept open by
 // heartbeats, is closed once the session idles out.
 func TestHostStreamEndsWithSession(t *testing.T) {
-	_, srv, toks, _ := testHost(t, HostOptions{IdleTTL: 300 * time.Millisecond})
+	_, srv, toks, _ := testHost(t, Options{IdleTTL: 300 * time.Millisecond})
 	req, _ := http.NewRequest(http.MethodPost, srv.URL+EndpointPath, strings.NewReader(initReq))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
@@ -123,7 +123,7 @@ func TestHostStreamEndsWithSession(t *testing.T) {
 // tokens, a new session of any token is refused saying the host is full;
 // once one ends, there is room again. A token's own cap comes first.
 func TestHostSessionCapPerHost(t *testing.T) {
-	h, _, _, _ := testHost(t, HostOptions{})
+	h, _, _, _ := testHost(t, Options{})
 	issue := func(i int, grant string) string {
 		id := h.Generate()
 		h.caps.sessions[id] = sessionRec{grant: fmt.Sprintf("room%d/%s", i, grant)}

@@ -123,7 +123,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if cfg.Rotate != "" {
 		return rotate(cfg, rooms, tls)
 	}
-	tokens, rooms, err := HostTokens(rooms, cfg.All, errOut)
+	tokens, rooms, err := Tokens(rooms, cfg.All, errOut)
 	if err != nil {
 		return err
 	}
@@ -145,7 +145,7 @@ func Run(ctx context.Context, cfg Config) error {
 		defer face.Close()
 	}
 	var starterToken string
-	opt := HostOptions{
+	opt := Options{
 		Rooms: rooms, Tokens: tokens, Version: cfg.Version, Rate: float64(cfg.Rate), Burst: 2 * cfg.Rate,
 		AllowOrigins: cfg.AllowOrigins, PublicURL: url,
 	}

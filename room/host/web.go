@@ -23,7 +23,7 @@ import (
 	"github.com/roundtable-dev/roundtable/room/host/webauth"
 )
 
-// A host may serve a web face beside /mcp (HostOptions.Web): every path
+// A host may serve a web face beside /mcp (Options.Web): every path
 // but /mcp goes to it, behind the checks /mcp passes, in the same order:
 // the host stopping (503), the Host and Origin rules (403, httpguard.go;
 // a page the host serves may call it from its own origin, and a link to
@@ -50,7 +50,7 @@ const LoginPath = webauth.LoginPath
 const maxLoginBody = 4 << 10
 
 // NewStarterToken draws a starter token and returns it with its SHA-256,
-// which is all a host keeps (HostOptions.StarterSHA256).
+// which is all a host keeps (Options.StarterSHA256).
 func NewStarterToken() (token string, sum [sha256.Size]byte, err error) {
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {

@@ -50,7 +50,7 @@ func TestHostWebFace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, srv, toks, _ := testHost(t, HostOptions{Web: whoWeb, StarterSHA256: sum, PublicURL: "https://rooms.example/mcp"})
+	h, srv, toks, _ := testHost(t, Options{Web: whoWeb, StarterSHA256: sum, PublicURL: "https://rooms.example/mcp"})
 	h.gate.listening(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	bearer := func(tok string) map[string]string { return map[string]string{"Authorization": "Bearer " + tok} }
 	su, _ := url.Parse(srv.URL)

@@ -22,7 +22,7 @@ func TestColumnsCarryTheSeatsOwnName(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := httptest.NewRecorder()
-	if err := Page(rec, r, PageOptions{Stream: "/s", Parts: "/p"}); err != nil {
+	if err := Page(rec, r, Options{Stream: "/s", Parts: "/p"}); err != nil {
 		t.Fatal(err)
 	}
 	page := rec.Body.String()

@@ -59,8 +59,8 @@ const LogoutPath = "/api/logout"
 // screen's width (the speaker's column is brought into view).
 const maxColumns = 12
 
-// PageOptions are the URLs a room's page uses.
-type PageOptions struct {
+// Options are the URLs a room's page uses.
+type Options struct {
 	// Stream is the room's event stream (text/event-stream).
 	Stream string
 	// Parts is where the page fetches the turns written since its last
@@ -79,7 +79,7 @@ func RoomPath(name string) string { return "/rooms/" + url.PathEscape(name) }
 
 type pageData struct {
 	*transcript.Live
-	Opt              PageOptions
+	Opt              Options
 	Style            template.CSS
 	Seq, Note        int
 	Total            int // rounds of a debate, the budget of an MCP room
@@ -94,16 +94,16 @@ type pageData struct {
 }
 
 // Page writes r's live page to w, with its security headers.
-func Page(w http.ResponseWriter, r *room.Room, o PageOptions) error {
+func Page(w http.ResponseWriter, r *room.Room, o Options) error {
 	l, err := transcript.LiveView(r)
 	if err != nil {
 		return err
 	}
-	return PageOf(w, r, l, o)
+	return FromLive(w, r, l, o)
 }
 
-// PageOf is Page for a room already laid out (l, read from r).
-func PageOf(w http.ResponseWriter, r *room.Room, l *transcript.Live, o PageOptions) error {
+// FromLive is Page for a room already laid out (l, read from r).
+func FromLive(w http.ResponseWriter, r *room.Room, l *transcript.Live, o Options) error {
 	cfg := r.Config()
 	d := pageData{Live: l, Opt: o, ByCol: map[string][]template.HTML{}, Columns: min(max(1, len(l.Seats)), maxColumns)}
 	d.Seq, d.Note = l.LastSeqs()

@@ -48,7 +48,7 @@ func column(t *testing.T, page, seatAttr string) string {
 func TestPageDrawsOneColumnPerSeatWithItsTurns(t *testing.T) {
 	r := liveDebate(t, "Tabs **differ**.", "Editors solved it.", "Use the formatter.", "Still no.")
 	rec := httptest.NewRecorder()
-	if err := Page(rec, r, PageOptions{Stream: "/api/sessions/tabs/stream", Parts: "/rooms/tabs/parts", After: "4.0", Markdown: "/m", HTML: "/h"}); err != nil {
+	if err := Page(rec, r, Options{Stream: "/api/sessions/tabs/stream", Parts: "/rooms/tabs/parts", After: "4.0", Markdown: "/m", HTML: "/h"}); err != nil {
 		t.Fatal(err)
 	}
 	page := rec.Body.String()
@@ -131,7 +131,7 @@ func TestHostileRoomPageIsInert(t *testing.T) {
 	texts := roomtest.HostileTexts("http://127.0.0.1:9/beacon")
 	r := liveDebate(t, texts...)
 	rec := httptest.NewRecorder()
-	if err := Page(rec, r, PageOptions{Stream: "/s", Parts: "/p"}); err != nil {
+	if err := Page(rec, r, Options{Stream: "/s", Parts: "/p"}); err != nil {
 		t.Fatal(err)
 	}
 	body := rec.Body.String()
