@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/seatcmd"
 )
 
 // SeatSettings are what `roundtable seat` plays a seat of an MCP room
@@ -225,7 +226,7 @@ func (s SeatSettings) openRoom() (r *room.Room, created bool, err error) {
 		}
 	}
 	if errors.Is(err, room.ErrNoRoom) {
-		return nil, false, NoRoomError(s.Cwd, s.Room)
+		return nil, false, seatcmd.NoRoomError(s.Cwd, s.Room)
 	}
 	if err != nil {
 		return nil, false, err
@@ -242,25 +243,6 @@ func (s SeatSettings) openRoom() (r *room.Room, created bool, err error) {
 		return nil, false, &seatError{msg: fmt.Sprintf("room %s is closed (%s); start a new room to play a seat, such as %s", s.Room, st.Closed.Reason, room.FreeName(r.Cwd(), s.Room)), is: room.ErrClosed}
 	}
 	return r, created, nil
-}
-
-// NoRoomError refuses room name, missing under cwd, saying how to create
-// it: roundtable seed, or --topic (seat and host create it then). It
-// matches room.ErrNoRoom.
-func NoRoomError(cwd, name string) error {
-	return &seatError{msg: fmt.Sprintf("no room %q under %s; create it with roundtable seed --room %s --topic \"...\", or give --topic to create it here", name, orWorkingDir(cwd), name), is: room.ErrNoRoom}
-}
-
-// orWorkingDir names the folder --cwd gives: the working directory when
-// it is empty.
-func orWorkingDir(cwd string) string {
-	if cwd != "" {
-		return cwd
-	}
-	if wd, err := os.Getwd(); err == nil {
-		return wd
-	}
-	return "the working directory"
 }
 
 // Room is the room the seat plays in.

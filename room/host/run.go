@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/seatcmd"
 )
 
 // Config is what `roundtable host` was asked: cmd/roundtable maps its
@@ -301,18 +302,12 @@ func openRoom(cfg Config, name string) (*room.Room, error) {
 	}
 	switch {
 	case errors.Is(err, room.ErrNoRoom):
-		return nil, &noRoomError{msg: fmt.Sprintf("no room %q under %s; create it with roundtable seed --room %s --topic \"...\", or give --topic to create it here", name, workingDir(cfg.Cwd), name)}
+		return nil, seatcmd.NoRoomError(cfg.Cwd, name)
 	case err != nil:
 		return nil, fmt.Errorf("open room %q: %w", name, err)
 	}
 	return r, nil
 }
-
-// noRoomError is a room given that does not exist (room.ErrNoRoom).
-type noRoomError struct{ msg string }
-
-func (e *noRoomError) Error() string { return e.msg }
-func (e *noRoomError) Unwrap() error { return room.ErrNoRoom }
 
 // workingDir names the folder cwd gives: the working directory when it
 // is empty.

@@ -174,3 +174,21 @@ func Program(lookPath func(string) (string, error), executable func() (string, e
 	}
 	return exe
 }
+
+// NoRoomError refuses room name, missing under cwd (the working directory
+// when empty), saying how to create it: with roundtable seed, or --topic
+// on the command that was refused. It matches room.ErrNoRoom.
+func NoRoomError(cwd, name string) error {
+	if cwd == "" {
+		cwd = "the working directory"
+		if wd, err := os.Getwd(); err == nil {
+			cwd = wd
+		}
+	}
+	return &noRoomError{msg: fmt.Sprintf("no room %q under %s; create it with roundtable seed --%s %s --%s \"...\", or give --%s to create it here", name, cwd, FlagRoom, name, FlagTopic, FlagTopic)}
+}
+
+type noRoomError struct{ msg string }
+
+func (e *noRoomError) Error() string { return e.msg }
+func (e *noRoomError) Unwrap() error { return room.ErrNoRoom }

@@ -309,3 +309,18 @@ func TestProgram(t *testing.T) {
 		}
 	}
 }
+
+func TestNoRoomErrorSaysHowToCreateIt(t *testing.T) {
+	err := NoRoomError("/srv/proj", "cache-design")
+	if !errors.Is(err, room.ErrNoRoom) {
+		t.Fatalf("NoRoomError does not match room.ErrNoRoom: %v", err)
+	}
+	want := `no room "cache-design" under /srv/proj; create it with roundtable seed --room cache-design --topic "...", or give --topic to create it here`
+	if err.Error() != want {
+		t.Fatalf("NoRoomError =\n  %s\nwant\n  %s", err, want)
+	}
+	wd, _ := os.Getwd()
+	if got := NoRoomError("", "x").Error(); !strings.Contains(got, " under "+wd+";") {
+		t.Fatalf("with no folder given it names the working directory %s: %s", wd, got)
+	}
+}
