@@ -193,22 +193,22 @@ func TestBodyCacheBounded(t *testing.T) {
 	c := newBodyCache(4096)
 	key := func(i int) bodyKey { return keyOf(strconv.Itoa(i)) }
 	for i := range 100 {
-		c.put(key(i), strings.Repeat("x", 100))
+		c.Put(key(i), strings.Repeat("x", 100))
 		if i == 50 {
-			c.get(key(0)) // recently used: kept a while longer
+			c.Get(key(0)) // recently used: kept a while longer
 		}
 	}
-	if b, n := c.size(); b > 4096 || n == 0 {
+	if b, n := c.Size(); b > 4096 || n == 0 {
 		t.Errorf("the cache holds %d bytes in %d entries, want at most 4096", b, n)
 	}
-	if _, ok := c.get(key(99)); !ok {
+	if _, ok := c.Get(key(99)); !ok {
 		t.Error("the newest entry was dropped")
 	}
-	if _, ok := c.get(key(1)); ok {
+	if _, ok := c.Get(key(1)); ok {
 		t.Error("an old entry was kept past the bound")
 	}
-	c.put(key(1000), strings.Repeat("x", 5000))
-	if _, ok := c.get(key(1000)); ok {
+	c.Put(key(1000), strings.Repeat("x", 5000))
+	if _, ok := c.Get(key(1000)); ok {
 		t.Error("an entry larger than the whole cache was kept")
 	}
 }

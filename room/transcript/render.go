@@ -33,13 +33,13 @@ func renderMarkdown(src string) string {
 // buffer between goldmark and bluemonday (reused across calls).
 func renderMarkdownTo(out *bytes.Buffer, src string, scratch *bytes.Buffer) {
 	key := keyOf(src)
-	if html, ok := bodies.get(key); ok {
+	if html, ok := bodies.Get(key); ok {
 		out.WriteString(html)
 		return
 	}
 	start := out.Len()
 	renderBodyTo(out, src, scratch)
-	bodies.put(key, string(out.Bytes()[start:]))
+	bodies.Put(key, string(out.Bytes()[start:]))
 }
 
 // markdownConversions counts the texts given to goldmark, for tests.

@@ -1,7 +1,6 @@
 package mdrender
 
 import (
-	"container/list"
 	"hash/maphash"
 	"strings"
 	"sync"
@@ -49,10 +48,8 @@ type Renderer struct {
 	mu       sync.Mutex
 	byWidth  map[int]*glamour.TermRenderer
 	widths   []int // byWidth's keys, oldest first
-	cache    map[cacheKey]*list.Element
-	lru      *list.List // of *entry, most recent first
-	bytes    int
-	maxBytes int
+	cache    *transcript.Cache[cacheKey]
+	maxBytes int // the cache's bound
 
 	glamourRenders int // texts given to Glamour, for tests
 }
@@ -61,11 +58,6 @@ type cacheKey struct {
 	hash  uint64
 	size  int
 	width int
-}
-
-type entry struct {
-	key cacheKey
-	out string
 }
 
 // Option configures a Renderer.
@@ -84,13 +76,12 @@ func New(dark bool, opts ...Option) *Renderer {
 		dark:     dark,
 		seed:     maphash.MakeSeed(),
 		byWidth:  map[int]*glamour.TermRenderer{},
-		cache:    map[cacheKey]*list.Element{},
-		lru:      list.New(),
 		maxBytes: DefaultCacheBytes,
 	}
 	for _, o := range opts {
 		o(r)
 	}
+	r.cache = transcript.NewCache[cacheKey](r.maxBytes)
 	return r
 }
 
@@ -109,14 +100,16 @@ func (r *Renderer) Dark() bool { return r.dark }
 func (r *Renderer) Render(markdown string, width int) string {
 	width = max(width, MinWidth)
 	key := r.key(markdown, width)
+	if out, ok := r.cache.Get(key); ok {
+		return out
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if el, ok := r.cache[key]; ok {
-		r.lru.MoveToFront(el)
-		return el.Value.(*entry).out
+	if out, ok := r.cache.Get(key); ok { // rendered while this call waited
+		return out
 	}
 	out := r.renderLocked(markdown, width)
-	r.storeLocked(key, out)
+	r.cache.Put(key, out)
 	return out
 }
 
@@ -125,20 +118,13 @@ func (r *Renderer) Render(markdown string, width int) string {
 func (r *Renderer) Cached(markdown string, width int) (string, bool) {
 	width = max(width, MinWidth)
 	key := r.key(markdown, width)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if el, ok := r.cache[key]; ok {
-		r.lru.MoveToFront(el)
-		return el.Value.(*entry).out, true
-	}
-	return "", false
+	return r.cache.Get(key)
 }
 
 // CacheBytes is the size of the cached output.
 func (r *Renderer) CacheBytes() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.bytes
+	b, _ := r.cache.Size()
+	return b
 }
 
 // renderUncached renders without touching the cache (for the growing tail,
@@ -213,22 +199,6 @@ func (r *Renderer) termRendererLocked(width int) (*glamour.TermRenderer, error) 
 	r.byWidth[width] = tr
 	r.widths = append(r.widths, width)
 	return tr, nil
-}
-
-func (r *Renderer) storeLocked(key cacheKey, out string) {
-	size := len(out) + 64
-	if size > r.maxBytes {
-		return
-	}
-	r.cache[key] = r.lru.PushFront(&entry{key: key, out: out})
-	r.bytes += size
-	for r.bytes > r.maxBytes {
-		el := r.lru.Back()
-		e := el.Value.(*entry)
-		r.lru.Remove(el)
-		delete(r.cache, e.key)
-		r.bytes -= len(e.out) + 64
-	}
 }
 
 // styleConfig is Glamour's dark or light style without the document's
