@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"testing"
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 // prefill writes n alternating messages into a new room the way a server
@@ -36,24 +36,13 @@ func prefill(tb testing.TB, cwd, name string, n, budget int) *room.Room {
 	return r
 }
 
-func percentile(d []time.Duration, p float64) time.Duration {
-	s := append([]time.Duration(nil), d...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[int(float64(len(s)-1)*p)]
-}
-
-func reportMs(b *testing.B, d []time.Duration) {
-	b.ReportMetric(float64(percentile(d, 0.5).Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(percentile(d, 0.95).Microseconds())/1000, "p95-ms")
-}
-
 // BenchmarkWakeLatency: a peer seat process is parked in wait_for_message;
 // the benchmark renames a lead message into place, as a writer does, and
 // measures from the rename to the peer's reply arriving at the client.
 func BenchmarkWakeLatency(b *testing.B) {
 	cwd := b.TempDir()
 	r := prefill(b, cwd, "wake", 0, 1<<30)
-	peer := startRaw(b, plainBin(b), "--room", "wake", "--seat", "peer", "--cwd", cwd)
+	peer := startRaw(b, hosttest.PlainBinary(b), "--room", "wake", "--seat", "peer", "--cwd", cwd)
 	peer.initialize(b)
 	var lat []time.Duration
 	seq := 0
@@ -77,13 +66,13 @@ func BenchmarkWakeLatency(b *testing.B) {
 			b.Fatal(res["error"])
 		}
 	}
-	reportMs(b, lat)
+	hosttest.ReportMs(b, lat)
 }
 
 func benchTool10k(b *testing.B, tool string, args func(last int) map[string]any) {
 	cwd := b.TempDir()
 	prefill(b, cwd, "big", 10000, 1<<30)
-	c := startRaw(b, plainBin(b), "--room", "big", "--seat", "lead", "--cwd", cwd)
+	c := startRaw(b, hosttest.PlainBinary(b), "--room", "big", "--seat", "lead", "--cwd", cwd)
 	c.initialize(b)
 	<-c.tool("room_status", nil) // the first call parses the 10,000 files once
 	var lat []time.Duration
@@ -95,7 +84,7 @@ func benchTool10k(b *testing.B, tool string, args func(last int) map[string]any)
 			b.Fatalf("%s: %v", tool, res["error"])
 		}
 	}
-	reportMs(b, lat)
+	hosttest.ReportMs(b, lat)
 }
 
 // BenchmarkRoomStatus10k: room_status round trip over stdio in a room of

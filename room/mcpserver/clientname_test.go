@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 // TestStdioSeatNamedByItsClient: a stdio seat started without --agent is
@@ -28,7 +29,7 @@ func TestStdioSeatNamedByItsClient(t *testing.T) {
 		{"named", []string{"--agent", "opus-5"}, "agent=opus-5"},
 	} {
 		args := append([]string{"--room", c.room, "--seat", "lead", "--cwd", cwd, "--topic", "t"}, c.extra...)
-		cl, err := client.NewStdioMCPClientWithOptions(binary, []string{"ROUNDTABLE_AGENT="}, args)
+		cl, err := client.NewStdioMCPClientWithOptions(hosttest.Binary(), []string{"ROUNDTABLE_AGENT="}, args)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 // TestUnknownToolIsAToolResult: a tool the seat does not have answers with
@@ -17,7 +18,7 @@ import (
 // the route that answers it is in no tool list.
 func TestUnknownToolIsAToolResult(t *testing.T) {
 	cwd := t.TempDir()
-	c := startRaw(t, binary, "--room", "unknown", "--seat", "peer", "--cwd", cwd)
+	c := startRaw(t, hosttest.Binary(), "--room", "unknown", "--seat", "peer", "--cwd", cwd)
 	c.initialize(t)
 	for _, name := range []string{"no_such_tool", "roundtable_unknown_tool", ""} {
 		res := <-c.tool(name, map[string]any{"x": 1})
@@ -53,7 +54,7 @@ func TestUnknownToolIsAToolResult(t *testing.T) {
 // given, as it did for the original.
 func TestWrongArgumentTypesAreNamed(t *testing.T) {
 	cwd := t.TempDir()
-	lead := startSeat(t, cwd, "types", "lead", "--budget", "3")
+	lead := hosttest.StartSeat(t, cwd, "types", "lead", "--budget", "3")
 	cases := []struct {
 		tool string
 		args map[string]any
@@ -70,20 +71,20 @@ func TestWrongArgumentTypesAreNamed(t *testing.T) {
 		{"close_room", map[string]any{"reason": true}, "the argument reason must be a string, not a boolean"},
 	}
 	for _, c := range cases {
-		_, text, refused := lead.call(c.tool, c.args)
+		_, text, refused := lead.Call(c.tool, c.args)
 		if !refused || !strings.HasPrefix(text, c.tool+" was not run: "+c.arg+". ") || !strings.Contains(text, "call "+c.tool+" again") || strings.Contains(text, "&{") {
 			t.Errorf("%s %v: refused=%v %q, want a refusal saying %q", c.tool, c.args, refused, text, c.arg)
 		}
 	}
-	if st := lead.ok("room_status", nil); st["message_count"] != float64(0) {
+	if st := lead.OK("room_status", nil); st["message_count"] != float64(0) {
 		t.Fatalf("a refused call posted: %v", st)
 	}
-	lead.ok("post", map[string]any{"text": "brief", "kind": nil})
-	got := lead.ok("read_room", map[string]any{"since": nil, "limit": nil})
-	if msgs := messagesOf(t, got); len(msgs) != 0 {
+	lead.OK("post", map[string]any{"text": "brief", "kind": nil})
+	got := lead.OK("read_room", map[string]any{"since": nil, "limit": nil})
+	if msgs := hosttest.MessagesOf(t, got); len(msgs) != 0 {
 		t.Fatalf("read_room with null since read from the start: %v", msgs)
 	}
-	if msgs := messagesOf(t, lead.ok("read_room", map[string]any{"since": 0})); len(msgs) != 1 || msgs[0]["kind"] != "brief" {
+	if msgs := hosttest.MessagesOf(t, lead.OK("read_room", map[string]any{"since": 0})); len(msgs) != 1 || msgs[0]["kind"] != "brief" {
 		t.Fatalf("read_room since 0: %v", msgs)
 	}
 }
@@ -93,13 +94,13 @@ func TestWrongArgumentTypesAreNamed(t *testing.T) {
 // with a sentence saying why and what to do.
 func TestAnyShortKindIsPosted(t *testing.T) {
 	cwd := t.TempDir()
-	lead := startSeat(t, cwd, "kinds", "lead", "--budget", "3")
-	peer := startSeat(t, cwd, "kinds", "peer")
-	lead.ok("post", map[string]any{"text": "You are right.", "kind": "concession"})
-	peer.refused("post", map[string]any{"text": "x", "kind": strings.Repeat("k", 33)}, "33 characters long, over 32")
-	peer.refused("post", map[string]any{"text": "x", "kind": "a\u202eb"}, "leave kind out")
-	peer.ok("post", map[string]any{"text": "Then we agree.", "kind": "counter-proposal"})
-	msgs := messagesOf(t, lead.ok("read_room", map[string]any{"since": 0}))
+	lead := hosttest.StartSeat(t, cwd, "kinds", "lead", "--budget", "3")
+	peer := hosttest.StartSeat(t, cwd, "kinds", "peer")
+	lead.OK("post", map[string]any{"text": "You are right.", "kind": "concession"})
+	peer.Refused("post", map[string]any{"text": "x", "kind": strings.Repeat("k", 33)}, "33 characters long, over 32")
+	peer.Refused("post", map[string]any{"text": "x", "kind": "a\u202eb"}, "leave kind out")
+	peer.OK("post", map[string]any{"text": "Then we agree.", "kind": "counter-proposal"})
+	msgs := hosttest.MessagesOf(t, lead.OK("read_room", map[string]any{"since": 0}))
 	if len(msgs) != 2 || msgs[0]["kind"] != "concession" || msgs[1]["kind"] != "counter-proposal" {
 		t.Fatalf("kinds on read: %v", msgs)
 	}
@@ -110,10 +111,10 @@ func TestAnyShortKindIsPosted(t *testing.T) {
 // would spin an agent's wait loop.
 func TestTimeoutZeroWaitsOneSecond(t *testing.T) {
 	cwd := t.TempDir()
-	peer := startSeat(t, cwd, "zero", "peer")
+	peer := hosttest.StartSeat(t, cwd, "zero", "peer")
 	for _, timeout := range []float64{0, -5, 0.2} {
 		start := time.Now()
-		idle := peer.ok("wait_for_message", map[string]any{"timeout_seconds": timeout})
+		idle := peer.OK("wait_for_message", map[string]any{"timeout_seconds": timeout})
 		if el := time.Since(start); idle["idle"] != true || el < time.Second {
 			t.Fatalf("timeout %v: %v after %v, want idle after at least 1 s", timeout, idle, el)
 		}
@@ -124,8 +125,8 @@ func TestTimeoutZeroWaitsOneSecond(t *testing.T) {
 // spec, as the original answers, with the original's keys and no others.
 func TestWriteSpecAnswersTheAbsolutePath(t *testing.T) {
 	cwd := t.TempDir()
-	lead := startSeat(t, cwd, "abs", "lead", "--spec", "docs/plan.md")
-	got := lead.ok("write_spec", map[string]any{"text": "# Plan\n"})
+	lead := hosttest.StartSeat(t, cwd, "abs", "lead", "--spec", "docs/plan.md")
+	got := lead.OK("write_spec", map[string]any{"text": "# Plan\n"})
 	want := filepath.Join(cwd, "docs", "plan.md")
 	if got["written"] != want || !filepath.IsAbs(got["written"].(string)) || got["note"] != "Now call close_room." || len(got) != 2 {
 		t.Fatalf("write_spec reply %v, want written %s", got, want)
@@ -140,8 +141,8 @@ func TestWriteSpecAnswersTheAbsolutePath(t *testing.T) {
 // what the call did before the room's state.
 func TestReplyKeysInTheOriginalsOrder(t *testing.T) {
 	cwd := t.TempDir()
-	lead := startSeat(t, cwd, "order", "lead")
-	_, text, _ := lead.call("post", map[string]any{"text": "brief"})
+	lead := hosttest.StartSeat(t, cwd, "order", "lead")
+	_, text, _ := lead.Call("post", map[string]any{"text": "brief"})
 	want := []string{`"posted"`, `"room"`, `"topic"`, `"you_are"`, `"your_agent"`, `"round"`, `"budget"`, `"turn"`, `"your_turn"`, `"message_count"`, `"closed"`, `"spec"`, `"transcript_dir"`}
 	var at []int
 	for _, k := range want {
@@ -161,18 +162,18 @@ func TestReplyKeysInTheOriginalsOrder(t *testing.T) {
 // are.
 func TestWaitSkipsWhatOwnPostAnswered(t *testing.T) {
 	cwd := t.TempDir()
-	lead := startSeat(t, cwd, "answered", "lead", "--budget", "3")
-	peer := startSeat(t, cwd, "answered", "peer")
-	lead.ok("post", map[string]any{"text": "brief"})
-	peer.ok("post", map[string]any{"text": "blind reply"})
-	if got := peer.ok("wait_for_message", map[string]any{"timeout_seconds": 1}); got["idle"] != true {
+	lead := hosttest.StartSeat(t, cwd, "answered", "lead", "--budget", "3")
+	peer := hosttest.StartSeat(t, cwd, "answered", "peer")
+	lead.OK("post", map[string]any{"text": "brief"})
+	peer.OK("post", map[string]any{"text": "blind reply"})
+	if got := peer.OK("wait_for_message", map[string]any{"timeout_seconds": 1}); got["idle"] != true {
 		t.Fatalf("wait after answering: %v", got)
 	}
-	if msgs := messagesOf(t, peer.ok("read_room", nil)); len(msgs) != 1 || msgs[0]["text"] != "brief" {
+	if msgs := hosttest.MessagesOf(t, peer.OK("read_room", nil)); len(msgs) != 1 || msgs[0]["text"] != "brief" {
 		t.Fatalf("read_room: %v", msgs)
 	}
-	lead.ok("post", map[string]any{"text": "second"})
-	if msgs := messagesOf(t, peer.ok("wait_for_message", map[string]any{"timeout_seconds": 5})); len(msgs) != 1 || msgs[0]["text"] != "second" {
+	lead.OK("post", map[string]any{"text": "second"})
+	if msgs := hosttest.MessagesOf(t, peer.OK("wait_for_message", map[string]any{"timeout_seconds": 5})); len(msgs) != 1 || msgs[0]["text"] != "second" {
 		t.Fatalf("wait after the lead's next post: %v", msgs)
 	}
 }
@@ -186,7 +187,7 @@ func TestOversizedTopicFlag(t *testing.T) {
 		{"seed", "--room", "big", "--topic", topic, "--cwd", cwd},
 		{"--room", "big", "--seat", "lead", "--topic", topic, "--cwd", cwd},
 	} {
-		out, errOut, code := runBinary(t, args...)
+		out, errOut, code := hosttest.Run(t, args...)
 		if code != 2 || out != "" || !strings.Contains(errOut, "--topic is 65 KiB, over the 64 KiB limit") || !strings.Contains(errOut, "put the details in the brief") {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q", args[0], code, out, errOut)
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 // wakeRoom is a room whose last seat is parked in wait_for_message while
@@ -31,7 +32,7 @@ func newWakeRoom(b *testing.B, cwd, name string, seats []string) *wakeRoom {
 		b.Fatal(err)
 	}
 	last := seats[len(seats)-1]
-	w := &wakeRoom{r: r, seats: seats, waiter: startRaw(b, plainBin(b), "--room", name, "--seat", last, "--cwd", cwd)}
+	w := &wakeRoom{r: r, seats: seats, waiter: startRaw(b, hosttest.PlainBinary(b), "--room", name, "--seat", last, "--cwd", cwd)}
 	w.waiter.initialize(b)
 	return w
 }
@@ -111,8 +112,8 @@ func BenchmarkCouncilWake(b *testing.B) {
 		two = append(two, pair.round(b))
 		eight = append(eight, council.round(b))
 	}
-	p50a, p95a := percentile(two, 0.5), percentile(two, 0.95)
-	p50b, p95b := percentile(eight, 0.5), percentile(eight, 0.95)
+	p50a, p95a := hosttest.Percentile(two, 0.5), hosttest.Percentile(two, 0.95)
+	p50b, p95b := hosttest.Percentile(eight, 0.5), hosttest.Percentile(eight, 0.95)
 	b.ReportMetric(float64(p50a.Microseconds())/1000, "two-p50-ms")
 	b.ReportMetric(float64(p95a.Microseconds())/1000, "two-p95-ms")
 	b.ReportMetric(float64(p50b.Microseconds())/1000, "eight-p50-ms")

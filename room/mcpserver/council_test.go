@@ -16,12 +16,13 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 // seedCouncil creates a council with roundtable seed, as a user does.
 func seedCouncil(t *testing.T, cwd, name string, budget int, seats ...string) {
 	t.Helper()
-	out, errOut, code := runBinary(t, "seed", "--room", name, "--topic", "Should the cache be write-through",
+	out, errOut, code := hosttest.Run(t, "seed", "--room", name, "--topic", "Should the cache be write-through",
 		"--budget", fmt.Sprint(budget), "--cwd", cwd, "--seats", strings.Join(seats, ","))
 	if code != 0 {
 		t.Fatalf("seed: exit %d: %s", code, errOut)
@@ -34,9 +35,9 @@ func seedCouncil(t *testing.T, cwd, name string, budget int, seats ...string) {
 
 // connectSeat starts `roundtable --room name --seat seat` under the official
 // SDK's client; err is the connect's failure.
-func connectSeat(t *testing.T, cwd, name, seat string) (*sdkSeat, error) {
+func connectSeat(t *testing.T, cwd, name, seat string) (*hosttest.SDKSeat, error) {
 	t.Helper()
-	cmd := exec.Command(binary, "--room", name, "--seat", seat, "--agent", seat+"-agent", "--cwd", cwd)
+	cmd := exec.Command(hosttest.Binary(), "--room", name, "--seat", seat, "--agent", seat+"-agent", "--cwd", cwd)
 	cmd.Stderr = os.Stderr
 	client := sdk.NewClient(&sdk.Implementation{Name: "council-test", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
@@ -46,10 +47,10 @@ func connectSeat(t *testing.T, cwd, name, seat string) (*sdkSeat, error) {
 		return nil, err
 	}
 	t.Cleanup(func() { _ = cs.Close() })
-	return &sdkSeat{t: t, cs: cs}, nil
+	return hosttest.NewSDKSeat(t, cs), nil
 }
 
-func councilSeat(t *testing.T, cwd, name, seat string) *sdkSeat {
+func councilSeat(t *testing.T, cwd, name, seat string) *hosttest.SDKSeat {
 	t.Helper()
 	s, err := connectSeat(t, cwd, name, seat)
 	if err != nil {
@@ -58,26 +59,8 @@ func councilSeat(t *testing.T, cwd, name, seat string) *sdkSeat {
 	return s
 }
 
-// do is call for a goroutine: a protocol error comes back, not t.Fatal.
-func (s *sdkSeat) do(name string, args map[string]any) (sdkResult, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	res, err := s.cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		return sdkResult{}, fmt.Errorf("%s: %w", name, err)
-	}
-	out := sdkResult{isError: res.IsError}
-	if len(res.Content) > 0 {
-		if tc, ok := res.Content[0].(*sdk.TextContent); ok {
-			out.text = tc.Text
-		}
-	}
-	_ = json.Unmarshal([]byte(out.text), &out.json)
-	return out, nil
-}
-
-func sdkSeqs(r sdkResult) []int {
-	msgs, _ := r.json["messages"].([]any)
+func sdkSeqs(r hosttest.ToolResult) []int {
+	msgs, _ := r.JSON["messages"].([]any)
 	var out []int
 	for _, m := range msgs {
 		mm, _ := m.(map[string]any)
@@ -87,8 +70,8 @@ func sdkSeqs(r sdkResult) []int {
 	return out
 }
 
-func seatsOf(r sdkResult) []string {
-	msgs, _ := r.json["messages"].([]any)
+func seatsOf(r hosttest.ToolResult) []string {
+	msgs, _ := r.JSON["messages"].([]any)
 	var out []string
 	for _, m := range msgs {
 		mm, _ := m.(map[string]any)
@@ -123,22 +106,22 @@ func TestCouncilThreeSeats(t *testing.T) {
 	// once for a name the room lacks, and for the peer of a council
 	// without one at the handshake (or, after a stateless discover, at its
 	// first call).
-	_, errOut, code := runBinary(t, "--room", "trio", "--seat", "intruder", "--cwd", cwd)
+	_, errOut, code := hosttest.Run(t, "--room", "trio", "--seat", "intruder", "--cwd", cwd)
 	if code != 2 || !strings.Contains(errOut, `"intruder" is not a seat of room trio (its seats: lead, critic, security)`) {
 		t.Fatalf("an intruder's seat: exit %d, %s", code, errOut)
 	}
 	peer, err := connectSeat(t, cwd, "trio", "peer")
 	if err == nil {
-		_, err = peer.do("room_status", nil)
+		_, err = peer.Do("room_status", nil)
 	}
 	if err == nil || !strings.Contains(err.Error(), `"peer" is not a seat of room trio (its seats: lead, critic, security)`) {
 		t.Fatalf("the peer of a council without one: %v", err)
 	}
-	if tools := critic.tools(); slices.Contains(tools, "write_spec") || slices.Contains(tools, "close_room") {
+	if tools := critic.Tools(); slices.Contains(tools, "write_spec") || slices.Contains(tools, "close_room") {
 		t.Fatalf("the critic lists the lead's tools: %q", tools)
 	}
-	for _, s := range []*sdkSeat{lead, critic} {
-		res, err := s.cs.ListTools(context.Background(), nil)
+	for _, s := range []*hosttest.SDKSeat{lead, critic} {
+		res, err := s.Session.ListTools(context.Background(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,41 +136,41 @@ func TestCouncilThreeSeats(t *testing.T) {
 	}
 
 	// Both listen before the lead speaks; the critic's turn comes first.
-	criticWait := critic.callAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
-	securityWait := security.callAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
-	if r := critic.call("post", map[string]any{"text": "me first"}); !r.isError || !strings.Contains(r.text, "It is the lead's turn") || !strings.Contains(r.text, "lead, critic, security") {
-		t.Fatalf("the critic out of turn: %s", r.text)
+	criticWait := critic.CallAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
+	securityWait := security.CallAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
+	if r := critic.Call("post", map[string]any{"text": "me first"}); !r.IsError || !strings.Contains(r.Text, "It is the lead's turn") || !strings.Contains(r.Text, "lead, critic, security") {
+		t.Fatalf("the critic out of turn: %s", r.Text)
 	}
-	lead.call("post", map[string]any{"text": "Write-through, because reads dominate.", "kind": "brief"})
-	leadWait := lead.callAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
+	lead.Call("post", map[string]any{"text": "Write-through, because reads dominate.", "kind": "brief"})
+	leadWait := lead.CallAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
 	woke := <-criticWait
-	if !slices.Equal(sdkSeqs(woke), []int{1}) || woke.json["turn"] != "critic" || woke.json["your_turn"] != true {
-		t.Fatalf("the critic woke with %s", short(woke.text))
+	if !slices.Equal(sdkSeqs(woke), []int{1}) || woke.JSON["turn"] != "critic" || woke.JSON["your_turn"] != true {
+		t.Fatalf("the critic woke with %s", short(woke.Text))
 	}
-	if !slices.Equal(strs(woke.json["seats"]), seats) || len(strs(woke.json["passed"])) != 0 {
-		t.Fatalf("a council's status: seats %v passed %v", woke.json["seats"], woke.json["passed"])
+	if !slices.Equal(strs(woke.JSON["seats"]), seats) || len(strs(woke.JSON["passed"])) != 0 {
+		t.Fatalf("a council's status: seats %v passed %v", woke.JSON["seats"], woke.JSON["passed"])
 	}
-	if r := security.call("post", map[string]any{"text": "not yet"}); !r.isError || !strings.Contains(r.text, "It is the critic's turn") {
-		t.Fatalf("security out of turn: %s", r.text)
+	if r := security.Call("post", map[string]any{"text": "not yet"}); !r.IsError || !strings.Contains(r.Text, "It is the critic's turn") {
+		t.Fatalf("security out of turn: %s", r.Text)
 	}
-	critic.call("post", map[string]any{"text": "Writes dominate at src/cache.ts:88.", "kind": "objection"})
+	critic.Call("post", map[string]any{"text": "Writes dominate at src/cache.ts:88.", "kind": "objection"})
 	// Security slept through the lead's post: it wakes at its turn with
 	// both messages since it last read.
 	woke = <-securityWait
-	if !slices.Equal(sdkSeqs(woke), []int{1, 2}) || woke.json["turn"] != "security" {
-		t.Fatalf("security woke with %s", short(woke.text))
+	if !slices.Equal(sdkSeqs(woke), []int{1, 2}) || woke.JSON["turn"] != "security" {
+		t.Fatalf("security woke with %s", short(woke.Text))
 	}
-	if r := security.call("post", map[string]any{"kind": "pass", "text": ""}); r.isError || r.json["posted"] != float64(3) {
-		t.Fatalf("security's pass: %s", r.text)
+	if r := security.Call("post", map[string]any{"kind": "pass", "text": ""}); r.IsError || r.JSON["posted"] != float64(3) {
+		t.Fatalf("security's pass: %s", r.Text)
 	}
 	woke = <-leadWait
-	if !slices.Equal(sdkSeqs(woke), []int{2, 3}) || woke.json["your_turn"] != true || !slices.Equal(strs(woke.json["passed"]), []string{"security"}) {
-		t.Fatalf("the lead woke with %s", short(woke.text))
+	if !slices.Equal(sdkSeqs(woke), []int{2, 3}) || woke.JSON["your_turn"] != true || !slices.Equal(strs(woke.JSON["passed"]), []string{"security"}) {
+		t.Fatalf("the lead woke with %s", short(woke.Text))
 	}
-	st := lead.call("room_status", nil)
-	holders, _ := st.json["holders"].([]any)
-	if len(holders) != 3 || st.json["turn"] != "lead" || st.json["round"] != float64(1) {
-		t.Fatalf("room_status: %s", st.text)
+	st := lead.Call("room_status", nil)
+	holders, _ := st.JSON["holders"].([]any)
+	if len(holders) != 3 || st.JSON["turn"] != "lead" || st.JSON["round"] != float64(1) {
+		t.Fatalf("room_status: %s", st.Text)
 	}
 	for i, h := range holders {
 		hm, _ := h.(map[string]any)
@@ -197,38 +180,38 @@ func TestCouncilThreeSeats(t *testing.T) {
 	}
 
 	// Round two, then the budget of two is spent.
-	lead.call("post", map[string]any{"text": "Then write-behind with a flush on commit.", "kind": "decision"})
-	if r := critic.call("wait_for_message", map[string]any{"timeout_seconds": 30}); !slices.Equal(sdkSeqs(r), []int{3, 4}) {
-		t.Fatalf("the critic's second wake: %s", short(r.text))
+	lead.Call("post", map[string]any{"text": "Then write-behind with a flush on commit.", "kind": "decision"})
+	if r := critic.Call("wait_for_message", map[string]any{"timeout_seconds": 30}); !slices.Equal(sdkSeqs(r), []int{3, 4}) {
+		t.Fatalf("the critic's second wake: %s", short(r.Text))
 	}
-	critic.call("post", map[string]any{"text": "Agreed.", "kind": "concession"})
-	if r := security.call("wait_for_message", map[string]any{"timeout_seconds": 30}); !slices.Equal(sdkSeqs(r), []int{4, 5}) || len(strs(r.json["passed"])) != 0 {
-		t.Fatalf("security's second wake: %s", short(r.text))
+	critic.Call("post", map[string]any{"text": "Agreed.", "kind": "concession"})
+	if r := security.Call("wait_for_message", map[string]any{"timeout_seconds": 30}); !slices.Equal(sdkSeqs(r), []int{4, 5}) || len(strs(r.JSON["passed"])) != 0 {
+		t.Fatalf("security's second wake: %s", short(r.Text))
 	}
-	security.call("post", map[string]any{"text": "Flush on crash too.", "kind": "answer"})
-	if r := lead.call("wait_for_message", map[string]any{"timeout_seconds": 30}); !slices.Equal(sdkSeqs(r), []int{5, 6}) {
-		t.Fatalf("the lead's second wake: %s", short(r.text))
+	security.Call("post", map[string]any{"text": "Flush on crash too.", "kind": "answer"})
+	if r := lead.Call("wait_for_message", map[string]any{"timeout_seconds": 30}); !slices.Equal(sdkSeqs(r), []int{5, 6}) {
+		t.Fatalf("the lead's second wake: %s", short(r.Text))
 	}
-	if r := lead.call("post", map[string]any{"text": "a third round"}); !r.isError || !strings.Contains(r.text, "budget of 2 is spent") {
-		t.Fatalf("the lead past the budget: %s", r.text)
+	if r := lead.Call("post", map[string]any{"text": "a third round"}); !r.IsError || !strings.Contains(r.Text, "budget of 2 is spent") {
+		t.Fatalf("the lead past the budget: %s", r.Text)
 	}
-	criticIdle := critic.call("wait_for_message", map[string]any{"timeout_seconds": 1})
-	if note, _ := criticIdle.json["note"].(string); criticIdle.json["idle"] != true || !strings.Contains(note, "lead is writing the spec") {
-		t.Fatalf("the critic once the budget is spent: %s", short(criticIdle.text))
+	criticIdle := critic.Call("wait_for_message", map[string]any{"timeout_seconds": 1})
+	if note, _ := criticIdle.JSON["note"].(string); criticIdle.JSON["idle"] != true || !strings.Contains(note, "lead is writing the spec") {
+		t.Fatalf("the critic once the budget is spent: %s", short(criticIdle.Text))
 	}
-	if r := critic.call("close_room", map[string]any{"reason": "mine"}); !r.isError || !strings.Contains(r.text, "Only the lead") {
-		t.Fatalf("the critic closing: %s", r.text)
+	if r := critic.Call("close_room", map[string]any{"reason": "mine"}); !r.IsError || !strings.Contains(r.Text, "Only the lead") {
+		t.Fatalf("the critic closing: %s", r.Text)
 	}
 
-	criticClose := critic.callAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
-	securityClose := security.callAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
-	lead.call("write_spec", map[string]any{"text": "# Decision\n\nWrite-behind.\n"})
-	if r := lead.call("close_room", map[string]any{"reason": "agreement reached"}); r.isError {
-		t.Fatalf("close: %s", r.text)
+	criticClose := critic.CallAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
+	securityClose := security.CallAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
+	lead.Call("write_spec", map[string]any{"text": "# Decision\n\nWrite-behind.\n"})
+	if r := lead.Call("close_room", map[string]any{"reason": "agreement reached"}); r.IsError {
+		t.Fatalf("close: %s", r.Text)
 	}
-	for name, ch := range map[string]<-chan sdkResult{"critic": criticClose, "security": securityClose} {
-		if r := <-ch; r.json["closed"] != true {
-			t.Fatalf("the %s's wait at the close: %s", name, short(r.text))
+	for name, ch := range map[string]<-chan hosttest.ToolResult{"critic": criticClose, "security": securityClose} {
+		if r := <-ch; r.JSON["closed"] != true {
+			t.Fatalf("the %s's wait at the close: %s", name, short(r.Text))
 		}
 	}
 	r, err := room.Open(cwd, "trio")
@@ -253,7 +236,7 @@ func TestCouncilThreeSeats(t *testing.T) {
 // once the budget is spent. It records each wake's messages and its posts.
 type player struct {
 	seat  string
-	s     *sdkSeat
+	s     *hosttest.SDKSeat
 	index int
 
 	mu     sync.Mutex
@@ -274,15 +257,15 @@ func (p *player) fail(format string, args ...any) {
 
 func (p *player) play(budget int, tag string) {
 	if p.seat == room.SeatLead {
-		r, err := p.s.do("post", map[string]any{"text": "brief " + tag, "kind": "brief"})
-		if err != nil || r.isError {
-			p.fail("brief: %v %s", err, r.text)
+		r, err := p.s.Do("post", map[string]any{"text": "brief " + tag, "kind": "brief"})
+		if err != nil || r.IsError {
+			p.fail("brief: %v %s", err, r.Text)
 			return
 		}
 		p.ack(r, "brief "+tag)
 	}
 	for n := 0; ; n++ {
-		r, err := p.s.do("wait_for_message", map[string]any{"timeout_seconds": 5})
+		r, err := p.s.Do("wait_for_message", map[string]any{"timeout_seconds": 5})
 		if err != nil {
 			p.fail("%v", err)
 			return
@@ -293,20 +276,20 @@ func (p *player) play(budget int, tag string) {
 			p.gotBy = append(p.gotBy, seatsOf(r))
 		}
 		p.mu.Unlock()
-		if r.json["closed"] == true {
+		if r.JSON["closed"] == true {
 			return
 		}
-		if r.json["your_turn"] != true {
+		if r.JSON["your_turn"] != true {
 			continue
 		}
-		round, _ := r.json["round"].(float64)
+		round, _ := r.JSON["round"].(float64)
 		if p.seat == room.SeatLead && int(round) >= budget {
-			if w, err := p.s.do("write_spec", map[string]any{"text": "# Spec " + tag + "\n"}); err != nil || w.isError {
-				p.fail("write_spec: %v %s", err, w.text)
+			if w, err := p.s.Do("write_spec", map[string]any{"text": "# Spec " + tag + "\n"}); err != nil || w.IsError {
+				p.fail("write_spec: %v %s", err, w.Text)
 				return
 			}
-			if c, err := p.s.do("close_room", map[string]any{"reason": "budget spent"}); err != nil || c.isError {
-				p.fail("close_room: %v %s", err, c.text)
+			if c, err := p.s.Do("close_room", map[string]any{"reason": "budget spent"}); err != nil || c.IsError {
+				p.fail("close_room: %v %s", err, c.Text)
 			}
 			return
 		}
@@ -316,15 +299,15 @@ func (p *player) play(budget int, tag string) {
 			text = ""
 			args = map[string]any{"text": "", "kind": room.KindPass}
 		}
-		r, err = p.s.do("post", args)
+		r, err = p.s.Do("post", args)
 		switch {
 		case err != nil:
 			p.fail("post: %v", err)
 			return
-		case r.isError && strings.Contains(r.text, "turn"):
+		case r.IsError && strings.Contains(r.Text, "turn"):
 			// Another process of this seat took the turn first.
-		case r.isError:
-			p.fail("post refused: %s", r.text)
+		case r.IsError:
+			p.fail("post refused: %s", r.Text)
 			return
 		default:
 			p.ack(r, text)
@@ -332,8 +315,8 @@ func (p *player) play(budget int, tag string) {
 	}
 }
 
-func (p *player) ack(r sdkResult, text string) {
-	seq := int(r.json["posted"].(float64))
+func (p *player) ack(r hosttest.ToolResult, text string) {
+	seq := int(r.JSON["posted"].(float64))
 	p.mu.Lock()
 	p.posted = append(p.posted, seq)
 	if p.texts == nil {
@@ -468,31 +451,31 @@ func TestOriginalTwoSeatRoomStillPlays(t *testing.T) {
 	}
 	peer := councilSeat(t, cwd, "open-room", "peer")
 	lead := councilSeat(t, cwd, "open-room", "lead")
-	st := peer.call("room_status", nil)
-	if st.json["turn"] != "peer" || st.json["your_turn"] != true || st.json["message_count"] != float64(3) {
-		t.Fatalf("the reference room's status: %s", st.text)
+	st := peer.Call("room_status", nil)
+	if st.JSON["turn"] != "peer" || st.JSON["your_turn"] != true || st.JSON["message_count"] != float64(3) {
+		t.Fatalf("the reference room's status: %s", st.Text)
 	}
 	for _, k := range []string{"seats", "passed", "holders"} {
-		if _, ok := st.json[k]; ok {
-			t.Fatalf("a two-seat room's status has %q: %s", k, st.text)
+		if _, ok := st.JSON[k]; ok {
+			t.Fatalf("a two-seat room's status has %q: %s", k, st.Text)
 		}
 	}
 	// A new process of the lead is shown the peer's message it missed.
-	if r := lead.call("read_room", nil); !slices.Equal(sdkSeqs(r), []int{2}) {
-		t.Fatalf("the lead's read_room: %s", short(r.text))
+	if r := lead.Call("read_room", nil); !slices.Equal(sdkSeqs(r), []int{2}) {
+		t.Fatalf("the lead's read_room: %s", short(r.Text))
 	}
-	leadWait := lead.callAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
-	if r := peer.call("post", map[string]any{"text": "Measured: writes are 70 %.", "kind": "answer"}); r.isError || r.json["posted"] != float64(4) {
-		t.Fatalf("the peer's post: %s", r.text)
+	leadWait := lead.CallAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
+	if r := peer.Call("post", map[string]any{"text": "Measured: writes are 70 %.", "kind": "answer"}); r.IsError || r.JSON["posted"] != float64(4) {
+		t.Fatalf("the peer's post: %s", r.Text)
 	}
 	if r := <-leadWait; !slices.Equal(sdkSeqs(r), []int{4}) {
-		t.Fatalf("the lead's wake: %s", short(r.text))
+		t.Fatalf("the lead's wake: %s", short(r.Text))
 	}
-	lead.call("write_spec", map[string]any{"text": "# Decision\n"})
-	peerClose := peer.callAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
-	lead.call("close_room", map[string]any{"reason": "agreement reached"})
-	if r := <-peerClose; r.json["closed"] != true {
-		t.Fatalf("the peer at the close: %s", short(r.text))
+	lead.Call("write_spec", map[string]any{"text": "# Decision\n"})
+	peerClose := peer.CallAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
+	lead.Call("close_room", map[string]any{"reason": "agreement reached"})
+	if r := <-peerClose; r.JSON["closed"] != true {
+		t.Fatalf("the peer at the close: %s", short(r.Text))
 	}
 	if _, err := os.Stat(filepath.Join(cwd, ".roundtable", "open-room", "closed.json")); err != nil {
 		t.Fatal(err)
@@ -513,27 +496,27 @@ func TestCouncilOverHost(t *testing.T) {
 	if err != nil || len(toks) != 4 {
 		t.Fatalf("tokens: %d, %v", len(toks), err)
 	}
-	h := startHost(t, "--room", "hosted", "--cwd", cwd)
-	lead := connectHTTP(t, h.url, toks["lead"], protoLegacy)
-	critic := connectHTTP(t, h.url, toks["critic"], protoModern)
-	observer := connectHTTP(t, h.url, toks[room.GrantObserver], protoLegacy)
-	wait := critic.callAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
+	h := hosttest.Start(t, "--room", "hosted", "--cwd", cwd)
+	lead := hosttest.ConnectHTTP(t, h.URL, toks["lead"], hosttest.ProtoLegacy)
+	critic := hosttest.ConnectHTTP(t, h.URL, toks["critic"], hosttest.ProtoModern)
+	observer := hosttest.ConnectHTTP(t, h.URL, toks[room.GrantObserver], hosttest.ProtoLegacy)
+	wait := critic.CallAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
 	// An observer takes no turn: it wakes for every seat's message.
-	watching := observer.callAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
-	if r := lead.call("post", map[string]any{"text": "The brief.", "kind": "brief"}); r.isError {
-		t.Fatalf("the lead over HTTP: %s", r.text)
+	watching := observer.CallAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
+	if r := lead.Call("post", map[string]any{"text": "The brief.", "kind": "brief"}); r.IsError {
+		t.Fatalf("the lead over HTTP: %s", r.Text)
 	}
 	woke := <-wait
-	if woke.json["you_are"] != "critic" || woke.json["your_turn"] != true || !slices.Equal(sdkSeqs(woke), []int{1}) || len(strs(woke.json["seats"])) != 3 {
-		t.Fatalf("the critic over HTTP woke with %s", short(woke.text))
+	if woke.JSON["you_are"] != "critic" || woke.JSON["your_turn"] != true || !slices.Equal(sdkSeqs(woke), []int{1}) || len(strs(woke.JSON["seats"])) != 3 {
+		t.Fatalf("the critic over HTTP woke with %s", short(woke.Text))
 	}
-	if r := <-watching; !slices.Equal(sdkSeqs(r), []int{1}) || len(strs(r.json["seats"])) != 3 {
-		t.Fatalf("the observer of a council woke with %s", short(r.text))
+	if r := <-watching; !slices.Equal(sdkSeqs(r), []int{1}) || len(strs(r.JSON["seats"])) != 3 {
+		t.Fatalf("the observer of a council woke with %s", short(r.Text))
 	}
-	if r := critic.call("post", map[string]any{"kind": "pass"}); r.isError || r.json["turn"] != "security" {
-		t.Fatalf("the critic's pass over HTTP: %s", r.text)
+	if r := critic.Call("post", map[string]any{"kind": "pass"}); r.IsError || r.JSON["turn"] != "security" {
+		t.Fatalf("the critic's pass over HTTP: %s", r.Text)
 	}
-	res, err := critic.cs.ListTools(context.Background(), nil)
+	res, err := critic.Session.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,18 +10,19 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 func TestToolListsPerSeat(t *testing.T) {
 	cwd := t.TempDir()
-	lead := startSeat(t, cwd, "tools", "lead")
-	peer := startSeat(t, cwd, "tools", "peer")
-	got := lead.toolNames()
+	lead := hosttest.StartSeat(t, cwd, "tools", "lead")
+	peer := hosttest.StartSeat(t, cwd, "tools", "peer")
+	got := lead.ToolNames()
 	sort.Strings(got)
 	if want := []string{"close_room", "post", "read_room", "room_status", "wait_for_message", "write_spec"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("lead tools %v, want %v", got, want)
 	}
-	got = peer.toolNames()
+	got = peer.ToolNames()
 	sort.Strings(got)
 	if want := []string{"post", "read_room", "room_status", "wait_for_message"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("peer tools %v, want %v", got, want)
@@ -31,24 +32,24 @@ func TestToolListsPerSeat(t *testing.T) {
 // TestFullRoom walks a room from brief to close through two seat processes.
 func TestFullRoom(t *testing.T) {
 	cwd := t.TempDir()
-	lead := startSeat(t, cwd, "cache", "lead", "--budget", "2", "--topic", "Write-through?", "--spec", "docs/decisions/cache.md")
-	peer := startSeat(t, cwd, "cache", "peer")
+	lead := hosttest.StartSeat(t, cwd, "cache", "lead", "--budget", "2", "--topic", "Write-through?", "--spec", "docs/decisions/cache.md")
+	peer := hosttest.StartSeat(t, cwd, "cache", "peer")
 
-	st := peer.ok("room_status", nil)
+	st := peer.OK("room_status", nil)
 	if st["topic"] != "Write-through?" || st["budget"] != float64(2) || st["turn"] != "lead" || st["your_turn"] != false || st["spec"] != "docs/decisions/cache.md" {
 		t.Fatalf("peer status: %v", st)
 	}
-	peer.refused("post", map[string]any{"text": "me first"}, "lead's turn")
+	peer.Refused("post", map[string]any{"text": "me first"}, "lead's turn")
 
 	// A parked peer is woken by the lead's post.
 	woke := make(chan map[string]any, 1)
-	go func() { woke <- peer.ok("wait_for_message", map[string]any{"timeout_seconds": 30}) }()
+	go func() { woke <- peer.OK("wait_for_message", map[string]any{"timeout_seconds": 30}) }()
 	time.Sleep(200 * time.Millisecond) // let it park
 	// A parked wait does not block other calls of the same seat.
-	if st := peer.ok("room_status", nil); st["message_count"] != float64(0) {
+	if st := peer.OK("room_status", nil); st["message_count"] != float64(0) {
 		t.Fatalf("status while parked: %v", st)
 	}
-	posted := lead.ok("post", map[string]any{"text": "## Brief\nShould we?", "kind": "brief"})
+	posted := lead.OK("post", map[string]any{"text": "## Brief\nShould we?", "kind": "brief"})
 	if posted["posted"] != float64(1) || posted["round"] != float64(1) || posted["turn"] != "peer" {
 		t.Fatalf("post reply: %v", posted)
 	}
@@ -58,26 +59,26 @@ func TestFullRoom(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("parked peer was not woken by the lead's post")
 	}
-	msgs := messagesOf(t, got)
+	msgs := hosttest.MessagesOf(t, got)
 	if len(msgs) != 1 || msgs[0]["text"] != "## Brief\nShould we?" || msgs[0]["seat"] != "lead" || got["your_turn"] != true {
 		t.Fatalf("woken with %v", got)
 	}
 
-	lead.refused("post", map[string]any{"text": "again"}, "peer's turn")
-	peer.refused("post", map[string]any{"text": "x", "kind": "two\nlines"}, "line break")
-	peer.refused("post", map[string]any{"text": "   "}, "non-empty")
-	peer.ok("post", map[string]any{"text": "objection", "kind": "objection"})
-	if m := messagesOf(t, lead.ok("wait_for_message", map[string]any{"timeout_seconds": 5})); len(m) != 1 || m[0]["kind"] != "objection" {
+	lead.Refused("post", map[string]any{"text": "again"}, "peer's turn")
+	peer.Refused("post", map[string]any{"text": "x", "kind": "two\nlines"}, "line break")
+	peer.Refused("post", map[string]any{"text": "   "}, "non-empty")
+	peer.OK("post", map[string]any{"text": "objection", "kind": "objection"})
+	if m := hosttest.MessagesOf(t, lead.OK("wait_for_message", map[string]any{"timeout_seconds": 5})); len(m) != 1 || m[0]["kind"] != "objection" {
 		t.Fatalf("lead got %v", m)
 	}
-	lead.ok("post", map[string]any{"text": "challenge", "kind": "challenge"})
-	peer.ok("wait_for_message", map[string]any{"timeout_seconds": 5})
-	peer.ok("post", map[string]any{"text": "concession", "kind": "concession"})
-	lead.refused("post", map[string]any{"text": "one more"}, "budget of 2 is spent")
+	lead.OK("post", map[string]any{"text": "challenge", "kind": "challenge"})
+	peer.OK("wait_for_message", map[string]any{"timeout_seconds": 5})
+	peer.OK("post", map[string]any{"text": "concession", "kind": "concession"})
+	lead.Refused("post", map[string]any{"text": "one more"}, "budget of 2 is spent")
 
 	// The peer waits while the lead writes the spec: idle, with a note.
 	start := time.Now()
-	idle := peer.ok("wait_for_message", map[string]any{"timeout_seconds": 1})
+	idle := peer.OK("wait_for_message", map[string]any{"timeout_seconds": 1})
 	if idle["idle"] != true || !strings.Contains(idle["note"].(string), "lead is writing the spec") {
 		t.Fatalf("idle reply: %v", idle)
 	}
@@ -85,10 +86,10 @@ func TestFullRoom(t *testing.T) {
 		t.Fatalf("idle after %v for a 1 s timeout", el)
 	}
 
-	lead.refused("close_room", map[string]any{"reason": "done"}, "no spec yet")
-	peer.refused("write_spec", map[string]any{"text": "# mine"}, "Only the lead")
-	peer.refused("close_room", map[string]any{}, "Only the lead")
-	w := lead.ok("write_spec", map[string]any{"text": "# Decision\nWrite-through.\n\n## Dissent\n> concession"})
+	lead.Refused("close_room", map[string]any{"reason": "done"}, "no spec yet")
+	peer.Refused("write_spec", map[string]any{"text": "# mine"}, "Only the lead")
+	peer.Refused("close_room", map[string]any{}, "Only the lead")
+	w := lead.OK("write_spec", map[string]any{"text": "# Decision\nWrite-through.\n\n## Dissent\n> concession"})
 	if w["written"] != filepath.Join(cwd, "docs/decisions/cache.md") {
 		t.Fatalf("write_spec reply %v", w)
 	}
@@ -97,9 +98,9 @@ func TestFullRoom(t *testing.T) {
 	}
 
 	// Close reaches a parked peer.
-	go func() { woke <- peer.ok("wait_for_message", map[string]any{"timeout_seconds": 30}) }()
+	go func() { woke <- peer.OK("wait_for_message", map[string]any{"timeout_seconds": 30}) }()
 	time.Sleep(200 * time.Millisecond)
-	closed := lead.ok("close_room", map[string]any{"reason": "agreement reached"})
+	closed := lead.OK("close_room", map[string]any{"reason": "agreement reached"})
 	if closed["closed"] != true || closed["spec_path"] != "docs/decisions/cache.md" {
 		t.Fatalf("close reply %v", closed)
 	}
@@ -111,8 +112,8 @@ func TestFullRoom(t *testing.T) {
 	if got["closed"] != true || got["reason"] != "agreement reached" {
 		t.Fatalf("peer woke with %v", got)
 	}
-	peer.refused("post", map[string]any{"text": "late"}, "closed")
-	lead.refused("close_room", map[string]any{}, "already closed")
+	peer.Refused("post", map[string]any{"text": "late"}, "closed")
+	lead.Refused("close_room", map[string]any{}, "already closed")
 
 	// The transcript on disk is contiguous and alternates.
 	r, err := room.Open(cwd, "cache")
@@ -139,20 +140,20 @@ func TestFullRoom(t *testing.T) {
 
 func TestReadRoomDoesNotSkipUnreadAfterOwnPost(t *testing.T) {
 	cwd := t.TempDir()
-	lead := startSeat(t, cwd, "rr", "lead", "--budget", "5")
-	peer := startSeat(t, cwd, "rr", "peer")
-	lead.ok("post", map[string]any{"text": "brief"})
+	lead := hosttest.StartSeat(t, cwd, "rr", "lead", "--budget", "5")
+	peer := hosttest.StartSeat(t, cwd, "rr", "peer")
+	lead.OK("post", map[string]any{"text": "brief"})
 	// The peer posts without reading first; its own post must not mark the
 	// brief as read.
-	peer.ok("post", map[string]any{"text": "reply"})
-	msgs := messagesOf(t, peer.ok("read_room", nil))
+	peer.OK("post", map[string]any{"text": "reply"})
+	msgs := hosttest.MessagesOf(t, peer.OK("read_room", nil))
 	if len(msgs) != 1 || msgs[0]["text"] != "brief" {
 		t.Fatalf("read_room after own post: %v", msgs)
 	}
-	if msgs := messagesOf(t, peer.ok("read_room", nil)); len(msgs) != 0 {
+	if msgs := hosttest.MessagesOf(t, peer.OK("read_room", nil)); len(msgs) != 0 {
 		t.Fatalf("second read_room repeated messages: %v", msgs)
 	}
-	all := messagesOf(t, peer.ok("read_room", map[string]any{"since": 0}))
+	all := hosttest.MessagesOf(t, peer.OK("read_room", map[string]any{"since": 0}))
 	if len(all) != 2 {
 		t.Fatalf("read_room since 0: %d messages", len(all))
 	}
@@ -160,7 +161,7 @@ func TestReadRoomDoesNotSkipUnreadAfterOwnPost(t *testing.T) {
 
 func TestSeatExitsWhenClientDisconnectsWhileParked(t *testing.T) {
 	cwd := t.TempDir()
-	c := startRaw(t, binary, "--room", "gone", "--seat", "peer", "--cwd", cwd)
+	c := startRaw(t, hosttest.Binary(), "--room", "gone", "--seat", "peer", "--cwd", cwd)
 	c.initialize(t)
 	reply := c.tool("wait_for_message", map[string]any{"timeout_seconds": 50})
 	time.Sleep(300 * time.Millisecond)
@@ -195,7 +196,7 @@ func TestStdoutCarriesOnlyProtocolAndBadFlagsCreateNothing(t *testing.T) {
 		{"--room", "ok", "--budget", "-3", "--cwd", cwd},
 		{"--room", "ok", "--unknown-flag", "--cwd", cwd},
 	} {
-		out, errOut, code := runBinary(t, args...)
+		out, errOut, code := hosttest.Run(t, args...)
 		if code != 2 || out != "" || errOut == "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
 		}
@@ -204,7 +205,7 @@ func TestStdoutCarriesOnlyProtocolAndBadFlagsCreateNothing(t *testing.T) {
 		t.Fatalf("bad flags created %v", entries)
 	}
 	// Environment variables fill flags; a flag wins over its variable.
-	out, _, code := runBinaryEnv(t, []string{"ROUNDTABLE_ROOM=fromenv", "ROUNDTABLE_TOPIC=env topic", "ROUNDTABLE_BUDGET=3", "ROUNDTABLE_CWD=" + cwd},
+	out, _, code := hosttest.RunEnv(t, []string{"ROUNDTABLE_ROOM=fromenv", "ROUNDTABLE_TOPIC=env topic", "ROUNDTABLE_BUDGET=3", "ROUNDTABLE_CWD=" + cwd},
 		"seed", "--budget", "5")
 	if code != 0 || !strings.Contains(out, `"room": "fromenv"`) {
 		t.Fatalf("seed from env: exit %d %s", code, out)
@@ -223,21 +224,21 @@ func TestStdoutCarriesOnlyProtocolAndBadFlagsCreateNothing(t *testing.T) {
 
 func TestRoomFolderDeletedWhileSeatRuns(t *testing.T) {
 	cwd := t.TempDir()
-	lead := startSeat(t, cwd, "doomed", "lead")
-	peer := startSeat(t, cwd, "doomed", "peer")
-	lead.ok("post", map[string]any{"text": "brief"})
+	lead := hosttest.StartSeat(t, cwd, "doomed", "lead")
+	peer := hosttest.StartSeat(t, cwd, "doomed", "peer")
+	lead.OK("post", map[string]any{"text": "brief"})
 	woke := make(chan string, 1)
 	go func() {
-		_, text, _, err := peer.try("wait_for_message", map[string]any{"timeout_seconds": 20})
+		_, text, _, err := peer.Try("wait_for_message", map[string]any{"timeout_seconds": 20})
 		if err != nil {
 			text = err.Error()
 		}
 		woke <- text
 	}()
-	peer.ok("room_status", nil) // the wait above may have returned the brief already
+	peer.OK("room_status", nil) // the wait above may have returned the brief already
 	<-woke
 	go func() {
-		_, text, _, err := peer.try("wait_for_message", map[string]any{"timeout_seconds": 20})
+		_, text, _, err := peer.Try("wait_for_message", map[string]any{"timeout_seconds": 20})
 		if err != nil {
 			text = err.Error()
 		}
@@ -255,6 +256,6 @@ func TestRoomFolderDeletedWhileSeatRuns(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("parked wait not told that the room is gone")
 	}
-	lead.refused("post", map[string]any{"text": "anyone?"}, "gone")
-	lead.refused("room_status", nil, "gone")
+	lead.Refused("post", map[string]any{"text": "anyone?"}, "gone")
+	lead.Refused("room_status", nil, "gone")
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 var (
@@ -30,7 +31,7 @@ var (
 func crashBinary(t *testing.T) string {
 	t.Helper()
 	crashOnce.Do(func() {
-		crashBin = filepath.Join(filepath.Dir(binary), "roundtable-crash")
+		crashBin = filepath.Join(filepath.Dir(hosttest.Binary()), "roundtable-crash")
 		out, err := exec.Command("go", "build", "-tags", "crashtest", "-o", crashBin, "github.com/roundtable-dev/roundtable/cmd/roundtable").CombinedOutput()
 		if err != nil {
 			t.Fatalf("build crashtest binary: %v\n%s", err, out)
@@ -55,17 +56,17 @@ func TestKill9WhilePosting(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(7, 9))
 	points := []string{"in-lock", "after-temp", "after-rename"}
-	live := map[string]*seat{}
-	get := func(who string, crashAt string) *seat {
+	live := map[string]*hosttest.Seat{}
+	get := func(who string, crashAt string) *hosttest.Seat {
 		if crashAt != "" {
 			if s := live[who]; s != nil {
-				s.c.Close()
+				s.Client.Close()
 				delete(live, who)
 			}
-			return startSeatWith(t, bin, []string{"ROUNDTABLE_CRASH_AT=" + crashAt + ":1"}, cwd, name, who)
+			return hosttest.StartSeatWith(t, bin, []string{"ROUNDTABLE_CRASH_AT=" + crashAt + ":1"}, cwd, name, who)
 		}
 		if live[who] == nil {
-			live[who] = startSeatWith(t, bin, nil, cwd, name, who)
+			live[who] = hosttest.StartSeatWith(t, bin, nil, cwd, name, who)
 		}
 		return live[who]
 	}
@@ -91,14 +92,14 @@ func TestKill9WhilePosting(t *testing.T) {
 			go func() {
 				req := mcp.CallToolRequest{}
 				req.Params.Name = "wait_for_message"
-				_, _ = s.c.CallTool(context.Background(), req) // ends when the process is killed
+				_, _ = s.Client.CallTool(context.Background(), req) // ends when the process is killed
 			}()
 			time.Sleep(30 * time.Millisecond)
 			if pid := seatPID(t, r.Dir(), other); pid > 0 {
 				_ = syscall.Kill(pid, syscall.SIGKILL)
 				parkedKills++
 			}
-			s.c.Close()
+			s.Client.Close()
 			delete(live, other)
 		}
 		crashAt := ""
@@ -108,14 +109,14 @@ func TestKill9WhilePosting(t *testing.T) {
 		s := get(who, crashAt)
 		tried++
 		text := fmt.Sprintf("post %d by %s", tried, who)
-		out, refusal, refused, err := s.try("post", map[string]any{"text": text})
+		out, refusal, refused, err := s.Try("post", map[string]any{"text": text})
 		switch {
 		case err != nil:
 			if crashAt == "" {
 				t.Fatalf("post %d failed without a planned crash: %v", tried, err)
 			}
 			died[crashAt]++
-			s.c.Close()
+			s.Client.Close()
 		case refused:
 			t.Fatalf("post %d refused: %s", tried, refusal)
 		default:

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 // parkedWait sends wait_for_message with a progress token and returns once
@@ -53,7 +54,7 @@ func replyText(b *testing.B, res map[string]any) string {
 func BenchmarkNoteWake(b *testing.B) {
 	cwd := b.TempDir()
 	r := prefill(b, cwd, "notewake", 0, 1<<30)
-	peer := startRaw(b, plainBin(b), "--room", "notewake", "--seat", "peer", "--cwd", cwd)
+	peer := startRaw(b, hosttest.PlainBinary(b), "--room", "notewake", "--seat", "peer", "--cwd", cwd)
 	peer.initialize(b)
 	var noteLat, addLat, msgLat []time.Duration
 	seq := 0
@@ -89,10 +90,10 @@ func BenchmarkNoteWake(b *testing.B) {
 		}
 	}
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	b.ReportMetric(ms(percentile(noteLat, 0.5)), "note-p50-ms")
-	b.ReportMetric(ms(percentile(noteLat, 0.95)), "note-p95-ms")
-	b.ReportMetric(ms(percentile(addLat, 0.5)), "write-p50-ms")
-	b.ReportMetric(ms(percentile(msgLat, 0.5)), "msg-p50-ms")
-	b.ReportMetric(ms(percentile(msgLat, 0.95)), "msg-p95-ms")
-	b.ReportMetric(float64(percentile(noteLat, 0.95))/float64(percentile(msgLat, 0.95)), "note/msg-p95")
+	b.ReportMetric(ms(hosttest.Percentile(noteLat, 0.5)), "note-p50-ms")
+	b.ReportMetric(ms(hosttest.Percentile(noteLat, 0.95)), "note-p95-ms")
+	b.ReportMetric(ms(hosttest.Percentile(addLat, 0.5)), "write-p50-ms")
+	b.ReportMetric(ms(hosttest.Percentile(msgLat, 0.5)), "msg-p50-ms")
+	b.ReportMetric(ms(hosttest.Percentile(msgLat, 0.95)), "msg-p95-ms")
+	b.ReportMetric(float64(hosttest.Percentile(noteLat, 0.95))/float64(hosttest.Percentile(msgLat, 0.95)), "note/msg-p95")
 }

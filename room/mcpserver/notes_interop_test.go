@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 	"github.com/roundtable-dev/roundtable/room/roomtest"
 )
 
@@ -113,9 +114,9 @@ func TestNotesKeepReferenceRoomsReadable(t *testing.T) {
 			}
 
 			// A seat on each: the same status and messages, and the notes.
-			ours := startSeat(t, noted, name, "peer")
-			ref := startSeat(t, plain, name, "peer")
-			got, want := ours.ok("read_room", map[string]any{"since": 0}), ref.ok("read_room", map[string]any{"since": 0})
+			ours := hosttest.StartSeat(t, noted, name, "peer")
+			ref := hosttest.StartSeat(t, plain, name, "peer")
+			got, want := ours.OK("read_room", map[string]any{"since": 0}), ref.OK("read_room", map[string]any{"since": 0})
 			for _, k := range []string{"round", "turn", "message_count", "closed", "budget", "your_turn"} {
 				if !reflect.DeepEqual(got[k], want[k]) {
 					t.Errorf("%s: %v with notes, %v without", k, got[k], want[k])

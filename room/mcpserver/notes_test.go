@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 // notesOf returns a reply's host notes, nil when it has none.
@@ -33,7 +34,7 @@ func notesOf(t *testing.T, reply map[string]any) []map[string]any {
 // roundtable note, a process of its own.
 func sendNote(t *testing.T, cwd, name, text string) {
 	t.Helper()
-	out, err := exec.Command(binary, "note", "--room", name, "--cwd", cwd, text).CombinedOutput()
+	out, err := exec.Command(hosttest.Binary(), "note", "--room", name, "--cwd", cwd, text).CombinedOutput()
 	if err != nil {
 		t.Fatalf("roundtable note: %v\n%s", err, out)
 	}
@@ -43,17 +44,17 @@ func sendNote(t *testing.T, cwd, name, text string) {
 // sees another process's write when its folder watch reports it, a moment
 // after the write, so a call just after it may come too soon. It returns
 // the notes and the messages the calls handed out.
-func callUntilNotes(t *testing.T, s *seat, tool string, args map[string]any, want int) (notes, msgs []map[string]any) {
+func callUntilNotes(t *testing.T, s *hosttest.Seat, tool string, args map[string]any, want int) (notes, msgs []map[string]any) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for len(notes) < want {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: %s handed %d notes in 10 s, want %d", s.name, tool, len(notes), want)
+			t.Fatalf("%s: %s handed %d notes in 10 s, want %d", s.Name, tool, len(notes), want)
 		}
-		r := s.ok(tool, args)
+		r := s.OK(tool, args)
 		notes = append(notes, notesOf(t, r)...)
 		if _, ok := r["messages"]; ok {
-			msgs = append(msgs, messagesOf(t, r)...)
+			msgs = append(msgs, hosttest.MessagesOf(t, r)...)
 		}
 		if len(notes) < want {
 			time.Sleep(20 * time.Millisecond)
@@ -67,15 +68,15 @@ func callUntilNotes(t *testing.T, s *seat, tool string, args map[string]any, wan
 // with messages empty, and it takes no turn and spends no round.
 func TestHostNoteWakesParkedSeats(t *testing.T) {
 	cwd := t.TempDir()
-	lead := startSeat(t, cwd, "steer", "lead", "--budget", "2")
-	peer := startSeat(t, cwd, "steer", "peer")
-	lead.ok("post", map[string]any{"text": "## Brief\nWrite-through or write-back?", "kind": "brief"})
-	peer.ok("wait_for_message", map[string]any{"timeout_seconds": 10})
-	peer.ok("post", map[string]any{"text": "Write-back.", "kind": "proposal"})
-	lead.ok("wait_for_message", map[string]any{"timeout_seconds": 10})
-	lead.ok("post", map[string]any{"text": "Why?", "kind": "question"})
-	before := peer.ok("wait_for_message", map[string]any{"timeout_seconds": 10})
-	if m := messagesOf(t, before); len(m) != 1 || m[0]["text"] != "Why?" {
+	lead := hosttest.StartSeat(t, cwd, "steer", "lead", "--budget", "2")
+	peer := hosttest.StartSeat(t, cwd, "steer", "peer")
+	lead.OK("post", map[string]any{"text": "## Brief\nWrite-through or write-back?", "kind": "brief"})
+	peer.OK("wait_for_message", map[string]any{"timeout_seconds": 10})
+	peer.OK("post", map[string]any{"text": "Write-back.", "kind": "proposal"})
+	lead.OK("wait_for_message", map[string]any{"timeout_seconds": 10})
+	lead.OK("post", map[string]any{"text": "Why?", "kind": "question"})
+	before := peer.OK("wait_for_message", map[string]any{"timeout_seconds": 10})
+	if m := hosttest.MessagesOf(t, before); len(m) != 1 || m[0]["text"] != "Why?" {
 		t.Fatalf("peer's wait for the question: %v", before)
 	}
 
@@ -83,8 +84,8 @@ func TestHostNoteWakesParkedSeats(t *testing.T) {
 	// has the lead's question, waits too (as an agent thinking it over
 	// might).
 	woke := map[string]chan map[string]any{"lead": make(chan map[string]any, 1), "peer": make(chan map[string]any, 1)}
-	go func() { woke["lead"] <- lead.ok("wait_for_message", map[string]any{"timeout_seconds": 30}) }()
-	go func() { woke["peer"] <- peer.ok("wait_for_message", map[string]any{"timeout_seconds": 30}) }()
+	go func() { woke["lead"] <- lead.OK("wait_for_message", map[string]any{"timeout_seconds": 30}) }()
+	go func() { woke["peer"] <- peer.OK("wait_for_message", map[string]any{"timeout_seconds": 30}) }()
 	time.Sleep(300 * time.Millisecond) // let both park
 	sendNote(t, cwd, "steer", "Drop write-back: the **audit log** needs every write on disk.")
 
@@ -120,18 +121,18 @@ func TestHostNoteWakesParkedSeats(t *testing.T) {
 	}
 
 	// Once: neither read_room nor the next wait hands it out again.
-	if r := lead.ok("read_room", nil); notesOf(t, r) != nil {
+	if r := lead.OK("read_room", nil); notesOf(t, r) != nil {
 		t.Fatalf("the note came twice: %v", r)
 	}
-	idle := lead.ok("wait_for_message", map[string]any{"timeout_seconds": 1})
+	idle := lead.OK("wait_for_message", map[string]any{"timeout_seconds": 1})
 	if idle["idle"] != true || notesOf(t, idle) != nil {
 		t.Fatalf("wait after the note: %v", idle)
 	}
 	// It spends no round: the peer answers, the lead still has its last
 	// round of the two.
-	peer.ok("post", map[string]any{"text": "Then write-through.", "kind": "concession"})
-	got := lead.ok("wait_for_message", map[string]any{"timeout_seconds": 5})
-	if m := messagesOf(t, got); len(m) != 1 || notesOf(t, got) != nil || got["round"] != float64(2) {
+	peer.OK("post", map[string]any{"text": "Then write-through.", "kind": "concession"})
+	got := lead.OK("wait_for_message", map[string]any{"timeout_seconds": 5})
+	if m := hosttest.MessagesOf(t, got); len(m) != 1 || notesOf(t, got) != nil || got["round"] != float64(2) {
 		t.Fatalf("lead's next wait: %v", got)
 	}
 	log, err := os.ReadFile(filepath.Join(cwd, ".roundtable", "steer", room.LogFile))
@@ -147,10 +148,10 @@ func TestHostNoteWakesParkedSeats(t *testing.T) {
 // hands out the notes not yet seen.
 func TestNotesReachEachSeatOnce(t *testing.T) {
 	cwd := t.TempDir()
-	lead := startSeat(t, cwd, "once", "lead", "--budget", "3")
-	peer := startSeat(t, cwd, "once", "peer")
+	lead := hosttest.StartSeat(t, cwd, "once", "lead", "--budget", "3")
+	peer := hosttest.StartSeat(t, cwd, "once", "peer")
 	sendNote(t, cwd, "once", "Keep it to one page.")
-	lead.ok("post", map[string]any{"text": "brief", "kind": "brief"})
+	lead.OK("post", map[string]any{"text": "brief", "kind": "brief"})
 	sendNote(t, cwd, "once", "Quote the benchmark.")
 
 	notes, msgs := callUntilNotes(t, peer, "read_room", nil, 2)
@@ -159,7 +160,7 @@ func TestNotesReachEachSeatOnce(t *testing.T) {
 	}
 	// The peer's next wait has the lead's message already read and no
 	// note left: it parks and goes idle.
-	if w := peer.ok("wait_for_message", map[string]any{"timeout_seconds": 1}); w["idle"] != true || notesOf(t, w) != nil {
+	if w := peer.OK("wait_for_message", map[string]any{"timeout_seconds": 1}); w["idle"] != true || notesOf(t, w) != nil {
 		t.Fatalf("peer's wait after reading: %v", w)
 	}
 	// The lead gets both notes with its next wait, at once, though it is
@@ -169,25 +170,25 @@ func TestNotesReachEachSeatOnce(t *testing.T) {
 		t.Fatalf("lead's waits: notes %v messages %v after %v", n, m, time.Since(start))
 	}
 	// A history read shows a note where it sits, even when handed before.
-	h := lead.ok("read_room", map[string]any{"since": 0})
+	h := lead.OK("read_room", map[string]any{"since": 0})
 	if n := notesOf(t, h); len(n) != 2 || n[1]["text"] != "Quote the benchmark." {
 		t.Fatalf("history read: %v", h)
 	}
-	h = lead.ok("read_room", map[string]any{"since": 1})
+	h = lead.OK("read_room", map[string]any{"since": 1})
 	if n := notesOf(t, h); len(n) != 1 || n[0]["seq"] != float64(2) {
 		t.Fatalf("history read since 1: notes %v", h["notes"])
 	}
 	// A new session of the peer (its agent restarted) is told again.
-	peer2 := startSeat(t, cwd, "once", "peer")
-	if n := notesOf(t, peer2.ok("read_room", nil)); len(n) != 2 {
+	peer2 := hosttest.StartSeat(t, cwd, "once", "peer")
+	if n := notesOf(t, peer2.OK("read_room", nil)); len(n) != 2 {
 		t.Fatalf("new session: notes %v", n)
 	}
 	// Closed: the notes not yet handed come with the close.
 	sendNote(t, cwd, "once", "Last word: ship it.")
-	peer.ok("post", map[string]any{"text": "ok", "kind": "concession"})
-	lead.ok("write_spec", map[string]any{"text": "# Spec"})
-	lead.ok("close_room", map[string]any{"reason": "agreement reached"})
-	c := peer.ok("wait_for_message", map[string]any{"timeout_seconds": 5})
+	peer.OK("post", map[string]any{"text": "ok", "kind": "concession"})
+	lead.OK("write_spec", map[string]any{"text": "# Spec"})
+	lead.OK("close_room", map[string]any{"reason": "agreement reached"})
+	c := peer.OK("wait_for_message", map[string]any{"timeout_seconds": 5})
 	if n := notesOf(t, c); c["closed"] != true || len(n) != 1 || n[0]["text"] != "Last word: ship it." {
 		t.Fatalf("closed wait: %v", c)
 	}

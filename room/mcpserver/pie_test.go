@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 // TestPIEBuildServesASeat builds roundtable as a position-independent
@@ -45,7 +47,7 @@ func TestPIEBuildServesASeat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stderr := &lockedWriter{b: &strings.Builder{}}
+	stderr := &hosttest.LockedBuffer{}
 	cmd.Stderr = stderr
 	start := time.Now()
 	if err := cmd.Start(); err != nil {

@@ -3,11 +3,13 @@ package mcpserver_test
 import (
 	"testing"
 	"time"
+
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 func TestParkedWaitSendsProgressWhenAsked(t *testing.T) {
 	cwd := t.TempDir()
-	c := startRaw(t, binary, "--room", "prog", "--seat", "peer", "--cwd", cwd)
+	c := startRaw(t, hosttest.Binary(), "--room", "prog", "--seat", "peer", "--cwd", cwd)
 	c.initialize(t)
 	reply := c.send("tools/call", map[string]any{
 		"name":      "wait_for_message",

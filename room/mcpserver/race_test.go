@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 // TestRaceFourProcesses runs two seat processes per seat against one room,
@@ -17,13 +18,13 @@ func TestRaceFourProcesses(t *testing.T) {
 	const budget = 210
 	cwd := t.TempDir()
 	type worker struct {
-		s    *seat
+		s    *hosttest.Seat
 		name string
 	}
 	var workers []worker
 	for i, name := range []string{"lead", "peer", "lead", "peer"} {
 		extra := []string{"--budget", fmt.Sprint(budget)}
-		workers = append(workers, worker{startSeat(t, cwd, "race", name, extra...), fmt.Sprintf("%s%d", name, i)})
+		workers = append(workers, worker{hosttest.StartSeat(t, cwd, "race", name, extra...), fmt.Sprintf("%s%d", name, i)})
 	}
 	type ack struct {
 		seq  int
@@ -36,7 +37,7 @@ func TestRaceFourProcesses(t *testing.T) {
 		wg.Go(func() {
 			for i := 0; ; i++ {
 				text := fmt.Sprintf("%s post %d", w.name, i)
-				out, refusal, refused := w.s.call("post", map[string]any{"text": text})
+				out, refusal, refused := w.s.Call("post", map[string]any{"text": text})
 				if !refused {
 					mu.Lock()
 					acks = append(acks, ack{int(out["posted"].(float64)), text})
@@ -46,7 +47,7 @@ func TestRaceFourProcesses(t *testing.T) {
 				if strings.Contains(refusal, "budget") || strings.Contains(refusal, "closed") {
 					return
 				}
-				wait := w.s.ok("wait_for_message", map[string]any{"timeout_seconds": 0.5})
+				wait := w.s.OK("wait_for_message", map[string]any{"timeout_seconds": 0.5})
 				if note, _ := wait["note"].(string); strings.Contains(note, "lead is writing the spec") {
 					return
 				}

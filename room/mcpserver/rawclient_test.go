@@ -3,13 +3,9 @@ package mcpserver_test
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -26,24 +22,6 @@ type rawClient struct {
 	notes   chan map[string]any // notifications from the server
 	exited  chan struct{}       // closed when the process has been waited for
 	waitErr error
-}
-
-var (
-	plainOnce   sync.Once
-	plainBinary string
-)
-
-// plainBin builds roundtable without the race detector, for measurements.
-func plainBin(tb testing.TB) string {
-	tb.Helper()
-	plainOnce.Do(func() {
-		plainBinary = filepath.Join(filepath.Dir(binary), "roundtable-plain")
-		out, err := exec.Command("go", "build", "-o", plainBinary, "github.com/roundtable-dev/roundtable/cmd/roundtable").CombinedOutput()
-		if err != nil {
-			tb.Fatalf("build: %v\n%s", err, out)
-		}
-	})
-	return plainBinary
 }
 
 // spawnPiped starts bin with args, its stdin and stdout as pipes and its
@@ -141,23 +119,4 @@ func (c *rawClient) initialize(tb testing.TB) {
 
 func (c *rawClient) tool(name string, args map[string]any) <-chan map[string]any {
 	return c.send("tools/call", map[string]any{"name": name, "arguments": args})
-}
-
-// procCPU is the CPU time all threads of a process have used, from
-// schedstat (nanoseconds, not clock ticks).
-func procCPU(pid int) time.Duration {
-	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
-	var total int64
-	for _, p := range tasks {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		f := strings.Fields(string(data))
-		if len(f) > 0 {
-			n, _ := strconv.ParseInt(f[0], 10, 64)
-			total += n
-		}
-	}
-	return time.Duration(total)
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 // makeReadOnly makes a folder refuse new files, also for root: chattr +i
@@ -35,19 +37,19 @@ func makeReadOnly(t *testing.T, dir string) func() {
 // resumes once the folder is writable again.
 func TestReadOnlyRoomWhileSeatRuns(t *testing.T) {
 	cwd := t.TempDir()
-	lead := startSeat(t, cwd, "ro", "lead", "--budget", "5")
-	peer := startSeat(t, cwd, "ro", "peer")
-	lead.ok("post", map[string]any{"text": "brief"})
+	lead := hosttest.StartSeat(t, cwd, "ro", "lead", "--budget", "5")
+	peer := hosttest.StartSeat(t, cwd, "ro", "peer")
+	lead.OK("post", map[string]any{"text": "brief"})
 	undo := makeReadOnly(t, filepath.Join(cwd, ".roundtable", "ro", "messages"))
-	peer.refused("post", map[string]any{"text": "answer"}, "could not be read or written")
-	if st := peer.ok("room_status", nil); st["message_count"] != float64(1) || st["your_turn"] != true {
+	peer.Refused("post", map[string]any{"text": "answer"}, "could not be read or written")
+	if st := peer.OK("room_status", nil); st["message_count"] != float64(1) || st["your_turn"] != true {
 		t.Fatalf("status on a read-only room: %v", st)
 	}
-	if msgs := messagesOf(t, peer.ok("read_room", nil)); len(msgs) != 1 {
+	if msgs := hosttest.MessagesOf(t, peer.OK("read_room", nil)); len(msgs) != 1 {
 		t.Fatalf("read_room on a read-only room: %v", msgs)
 	}
 	undo()
-	if out := peer.ok("post", map[string]any{"text": "answer"}); out["posted"] != float64(2) {
+	if out := peer.OK("post", map[string]any{"text": "answer"}); out["posted"] != float64(2) {
 		t.Fatalf("post after the folder is writable again: %v", out)
 	}
 }
@@ -57,8 +59,8 @@ func TestReadOnlyRoomWhileSeatRuns(t *testing.T) {
 // server.log.
 func TestCorruptFilesAreLoggedOnce(t *testing.T) {
 	cwd := t.TempDir()
-	lead := startSeat(t, cwd, "junk", "lead")
-	lead.ok("post", map[string]any{"text": "brief"})
+	lead := hosttest.StartSeat(t, cwd, "junk", "lead")
+	lead.OK("post", map[string]any{"text": "brief"})
 	msgs := filepath.Join(cwd, ".roundtable", "junk", "messages")
 	if err := os.WriteFile(filepath.Join(msgs, "0002-1-badbad.json"), []byte(`{"seq": 2, "seat":`), 0o644); err != nil {
 		t.Fatal(err)
@@ -67,7 +69,7 @@ func TestCorruptFilesAreLoggedOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 3 {
-		if st := lead.ok("room_status", nil); st["message_count"] != float64(1) {
+		if st := lead.OK("room_status", nil); st["message_count"] != float64(1) {
 			t.Fatalf("status with corrupt files: %v", st)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 	"github.com/roundtable-dev/roundtable/room/mcpserver"
 )
 
@@ -59,7 +60,7 @@ type lineClient struct {
 
 func startLine(tb testing.TB, args ...string) *lineClient {
 	tb.Helper()
-	cmd, in, out := spawnPiped(tb, plainBin(tb), args...)
+	cmd, in, out := spawnPiped(tb, hosttest.PlainBinary(tb), args...)
 	c := &lineClient{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}
 	tb.Cleanup(func() {
 		c.in.Close()
@@ -116,7 +117,7 @@ func BenchmarkReadRoomSince0_10k(b *testing.B) {
 	c.tool(b, "room_status", nil) // the first call parses the 10,000 files once
 	var lat []time.Duration
 	size := 0
-	cpu0, calls := procCPU(c.cmd.Process.Pid), 0
+	cpu0, calls := hosttest.ProcCPU(c.cmd.Process.Pid), 0
 	for b.Loop() {
 		calls++
 		t0 := time.Now()
@@ -129,8 +130,8 @@ func BenchmarkReadRoomSince0_10k(b *testing.B) {
 	}
 	// CPU the seat process spent per call: less at the mercy of other
 	// load on the machine than the wall-clock figures.
-	cpu := procCPU(c.cmd.Process.Pid) - cpu0
-	reportMs(b, lat)
+	cpu := hosttest.ProcCPU(c.cmd.Process.Pid) - cpu0
+	hosttest.ReportMs(b, lat)
 	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(calls), "server-cpu-ms")
 	b.ReportMetric(float64(size)/1e6, "reply-MB")
 }

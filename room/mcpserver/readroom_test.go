@@ -9,13 +9,14 @@ import (
 	"testing"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 	"github.com/roundtable-dev/roundtable/room/mcpserver"
 )
 
 func seqsOf(t *testing.T, reply map[string]any) []int {
 	t.Helper()
 	var out []int
-	for _, m := range messagesOf(t, reply) {
+	for _, m := range hosttest.MessagesOf(t, reply) {
 		out = append(out, int(m["seq"].(float64)))
 	}
 	return out
@@ -37,9 +38,9 @@ var callRE = regexp.MustCompile(`call read_room with since=(\d+), before=(\d+) a
 func TestReadRoomLimitPagesBack(t *testing.T) {
 	cwd := t.TempDir()
 	prefill(t, cwd, "paged", 23, 100)
-	lead := startSeat(t, cwd, "paged", "lead")
+	lead := hosttest.StartSeat(t, cwd, "paged", "lead")
 
-	got := lead.ok("read_room", map[string]any{"since": 0, "limit": 10})
+	got := lead.OK("read_room", map[string]any{"since": 0, "limit": 10})
 	if s := seqsOf(t, got); fmt.Sprint(s) != fmt.Sprint(seqRange(14, 23)) {
 		t.Fatalf("newest 10: %v", s)
 	}
@@ -62,14 +63,14 @@ func TestReadRoomLimitPagesBack(t *testing.T) {
 			n, _ := strconv.Atoi(m[i+1])
 			args[k] = n
 		}
-		got = lead.ok("read_room", args)
+		got = lead.OK("read_room", args)
 		seen = append(seqsOf(t, got), seen...)
 	}
 	if fmt.Sprint(seen) != fmt.Sprint(seqRange(1, 23)) {
 		t.Fatalf("pages read %v", seen)
 	}
 	// No cut, no note.
-	all := lead.ok("read_room", map[string]any{"since": 20, "limit": 10})
+	all := lead.OK("read_room", map[string]any{"since": 20, "limit": 10})
 	if _, ok := all["note"]; ok || fmt.Sprint(seqsOf(t, all)) != "[21 22 23]" {
 		t.Fatalf("uncut read: %v", all)
 	}
@@ -81,8 +82,8 @@ func TestReadRoomLimitPagesBack(t *testing.T) {
 func TestReadRoomLimitOnUnread(t *testing.T) {
 	cwd := t.TempDir()
 	prefill(t, cwd, "unread", 20, 100) // the peer wrote the even ones
-	lead := startSeat(t, cwd, "unread", "lead")
-	got := lead.ok("read_room", map[string]any{"limit": 3})
+	lead := hosttest.StartSeat(t, cwd, "unread", "lead")
+	got := lead.OK("read_room", map[string]any{"limit": 3})
 	if s := fmt.Sprint(seqsOf(t, got)); s != "[16 18 20]" {
 		t.Fatalf("newest 3 unread: %s", s)
 	}
@@ -90,7 +91,7 @@ func TestReadRoomLimitOnUnread(t *testing.T) {
 	if m := callRE.FindStringSubmatch(note); m == nil || m[1] != "1" || m[2] != "16" {
 		t.Fatalf("note %q", note)
 	}
-	if msgs := messagesOf(t, lead.ok("read_room", nil)); len(msgs) != 0 {
+	if msgs := hosttest.MessagesOf(t, lead.OK("read_room", nil)); len(msgs) != 0 {
 		t.Fatalf("unread after a limited read: %v", msgs)
 	}
 }
@@ -117,11 +118,11 @@ func TestLargeReadRoomIsWhole(t *testing.T) {
 	}
 
 	lead := startSDKSeat(t, cwd, "large", "lead", "lead-agent", 12)
-	res := lead.call("read_room", map[string]any{"since": 0})
-	if res.isError || len(res.text) < 64<<10 {
-		t.Fatalf("read_room: error %v, %d bytes", res.isError, len(res.text))
+	res := lead.Call("read_room", map[string]any{"since": 0})
+	if res.IsError || len(res.Text) < 64<<10 {
+		t.Fatalf("read_room: error %v, %d bytes", res.IsError, len(res.Text))
 	}
-	msgs, _ := res.json["messages"].([]any)
+	msgs, _ := res.JSON["messages"].([]any)
 	if len(msgs) != len(st.Messages) {
 		t.Fatalf("%d messages read, %d on disk", len(msgs), len(st.Messages))
 	}
@@ -153,7 +154,7 @@ func TestLargeReadRoomIsWhole(t *testing.T) {
 	if err := json.Unmarshal(data, &direct); err != nil || len(direct.Result.Content) != 1 {
 		t.Fatalf("in-process reply: %v %.200s", err, data)
 	}
-	if direct.Result.Content[0].Text != res.text {
+	if direct.Result.Content[0].Text != res.Text {
 		t.Fatal("the spliced reply differs from the one mcp-go marshals")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -19,8 +20,8 @@ func TestToolSchemas(t *testing.T) {
 	cwd := t.TempDir()
 	for _, name := range []string{"lead", "peer"} {
 		t.Run(name, func(t *testing.T) {
-			s := startSeat(t, cwd, "schemas", name)
-			res, err := s.c.ListTools(context.Background(), mcp.ListToolsRequest{})
+			s := hosttest.StartSeat(t, cwd, "schemas", name)
+			res, err := s.Client.ListTools(context.Background(), mcp.ListToolsRequest{})
 			if err != nil {
 				t.Fatal(err)
 			}

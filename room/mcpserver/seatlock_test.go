@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 // TestKilledStdioSeatIsGone: an MCP seat server holds its seat's lock
@@ -19,8 +20,8 @@ import (
 // is free for a person at once.
 func TestKilledStdioSeatIsGone(t *testing.T) {
 	cwd := t.TempDir()
-	s := startSeat(t, cwd, "killed-stdio", "peer")
-	s.ok("wait_for_message", map[string]any{"timeout_seconds": 1})
+	s := hosttest.StartSeat(t, cwd, "killed-stdio", "peer")
+	s.OK("wait_for_message", map[string]any{"timeout_seconds": 1})
 	r, err := room.Open(cwd, "killed-stdio")
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +41,7 @@ func TestKilledStdioSeatIsGone(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	s.c.Close() // reaps the process
+	s.Client.Close() // reaps the process
 	seats, err := room.ReadSeats(r.Dir())
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 	"github.com/roundtable-dev/roundtable/room/roomtest"
 )
 
@@ -68,8 +69,8 @@ func eventually(t *testing.T, what string, cond func() bool) {
 // no extra calls.
 func TestWaitReturnsAreLogged(t *testing.T) {
 	cwd := t.TempDir()
-	lead := startSeat(t, cwd, "waits", "lead", "--budget", "3")
-	peer := startSeat(t, cwd, "waits", "peer")
+	lead := hosttest.StartSeat(t, cwd, "waits", "lead", "--budget", "3")
+	peer := hosttest.StartSeat(t, cwd, "waits", "peer")
 	dir := filepath.Join(cwd, ".roundtable", "waits")
 
 	for _, l := range logLines(t, dir, room.EventConnect) {
@@ -80,9 +81,9 @@ func TestWaitReturnsAreLogged(t *testing.T) {
 
 	// Parked, then woken by a message.
 	woke := make(chan map[string]any, 1)
-	go func() { woke <- peer.ok("wait_for_message", map[string]any{"timeout_seconds": 30}) }()
+	go func() { woke <- peer.OK("wait_for_message", map[string]any{"timeout_seconds": 30}) }()
 	eventually(t, "the peer parks", func() bool { return seatNow(t, dir, "peer").State == room.StateParked })
-	lead.ok("post", map[string]any{"text": "the brief"})
+	lead.OK("post", map[string]any{"text": "the brief"})
 	<-woke
 	returns := logLines(t, dir, room.EventWaitReturn)
 	if len(returns) != 1 || returns[0].Fields["seat"] != "peer" || returns[0].Fields["reason"] != room.WaitMessage {
@@ -96,7 +97,7 @@ func TestWaitReturnsAreLogged(t *testing.T) {
 		t.Fatalf("peer after its wait returned a message: %+v", p)
 	}
 	// The return is logged before the reply leaves, so before the next call.
-	peer.ok("read_room", nil)
+	peer.OK("read_room", nil)
 	calls := logLines(t, dir, room.EventCall)
 	if last := calls[len(calls)-1]; last.Fields["tool"] != "read_room" || last.At.Before(returns[0].At) {
 		t.Fatalf("read_room logged at %v, before the wait's return at %v", last.At, returns[0].At)
@@ -106,11 +107,11 @@ func TestWaitReturnsAreLogged(t *testing.T) {
 	}
 
 	// The timeout.
-	peer.ok("post", map[string]any{"text": "the answer"})
-	if out := lead.ok("wait_for_message", map[string]any{"timeout_seconds": 30}); out["messages"] == nil {
+	peer.OK("post", map[string]any{"text": "the answer"})
+	if out := lead.OK("wait_for_message", map[string]any{"timeout_seconds": 30}); out["messages"] == nil {
 		t.Fatalf("lead's wait: %v", out)
 	}
-	if out := peer.ok("wait_for_message", map[string]any{"timeout_seconds": 1}); out["idle"] != true {
+	if out := peer.OK("wait_for_message", map[string]any{"timeout_seconds": 1}); out["idle"] != true {
 		t.Fatalf("peer's short wait: %v", out)
 	}
 	if r := logLines(t, dir, room.EventWaitReturn); r[len(r)-1].Fields["reason"] != room.WaitIdle || r[len(r)-1].Fields["seat"] != "peer" {
@@ -118,10 +119,10 @@ func TestWaitReturnsAreLogged(t *testing.T) {
 	}
 
 	// The close, while the peer is parked.
-	go func() { woke <- peer.ok("wait_for_message", map[string]any{"timeout_seconds": 30}) }()
+	go func() { woke <- peer.OK("wait_for_message", map[string]any{"timeout_seconds": 30}) }()
 	eventually(t, "the peer parks again", func() bool { return seatNow(t, dir, "peer").State == room.StateParked })
-	lead.ok("write_spec", map[string]any{"text": "# Spec"})
-	lead.ok("close_room", map[string]any{"reason": "done"})
+	lead.OK("write_spec", map[string]any{"text": "# Spec"})
+	lead.OK("close_room", map[string]any{"reason": "done"})
 	if out := <-woke; out["closed"] != true {
 		t.Fatalf("parked wait at the close: %v", out)
 	}
@@ -150,7 +151,7 @@ func TestWaitReturnsAreLogged(t *testing.T) {
 // leaves a wait_return with reason cancelled.
 func TestCancelledWaitIsLogged(t *testing.T) {
 	cwd := t.TempDir()
-	c := startRaw(t, binary, "--room", "cancel", "--seat", "peer", "--cwd", cwd)
+	c := startRaw(t, hosttest.Binary(), "--room", "cancel", "--seat", "peer", "--cwd", cwd)
 	c.initialize(t)
 	dir := filepath.Join(cwd, ".roundtable", "cancel")
 	c.tool("wait_for_message", map[string]any{"timeout_seconds": 50})
@@ -176,7 +177,7 @@ func TestCancelledWaitIsLogged(t *testing.T) {
 // non-zero exit.
 func runSeats(t *testing.T, cwd, name string) []byte {
 	t.Helper()
-	out, errOut, code := runBinary(t, "seats", "--room", name, "--cwd", cwd)
+	out, errOut, code := hosttest.Run(t, "seats", "--room", name, "--cwd", cwd)
 	if code != 0 {
 		t.Fatalf("seats exit %d: %s", code, errOut)
 	}
@@ -227,10 +228,10 @@ func TestSeatsCommandKeepsTheOriginalsShape(t *testing.T) {
 // the original's reading of the log our servers wrote.
 func TestSeatsCommandOnALiveRoom(t *testing.T) {
 	cwd := t.TempDir()
-	lead := startSeat(t, cwd, "live", "lead")
-	lead.ok("room_status", nil)
-	lead.ok("post", map[string]any{"text": "brief"})
-	if out := lead.ok("wait_for_message", map[string]any{"timeout_seconds": 1}); out["idle"] != true {
+	lead := hosttest.StartSeat(t, cwd, "live", "lead")
+	lead.OK("room_status", nil)
+	lead.OK("post", map[string]any{"text": "brief"})
+	if out := lead.OK("wait_for_message", map[string]any{"timeout_seconds": 1}); out["idle"] != true {
 		t.Fatalf("wait: %v", out)
 	}
 	out := runSeats(t, cwd, "live")
@@ -304,7 +305,7 @@ func TestNoRoomUntilInitialize(t *testing.T) {
 		for _, args := range [][]string{nil, {"--room", "r", "--seat", "lead"}} {
 			t.Run(name+" "+strings.Join(args, " "), func(t *testing.T) {
 				cwd := t.TempDir()
-				cmd := exec.Command(binary, args...)
+				cmd := exec.Command(hosttest.Binary(), args...)
 				cmd.Dir = cwd // bare roundtable uses the working directory
 				cmd.Env = os.Environ()
 				cmd.Stdin = strings.NewReader(input)
@@ -327,7 +328,7 @@ func TestNoRoomUntilInitialize(t *testing.T) {
 
 	// The same process, given initialize, creates the room at once.
 	cwd := t.TempDir()
-	c := startRaw(t, binary, "--room", "late", "--seat", "peer", "--cwd", cwd)
+	c := startRaw(t, hosttest.Binary(), "--room", "late", "--seat", "peer", "--cwd", cwd)
 	<-c.send("ping", map[string]any{})
 	if _, err := os.Stat(filepath.Join(cwd, ".roundtable")); !os.IsNotExist(err) {
 		t.Fatalf("a ping created .roundtable (%v)", err)
@@ -356,7 +357,7 @@ func TestRoomThatCannotBeCreatedFailsInitialize(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(cwd, ".roundtable"), []byte("in the way"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c := startRaw(t, binary, "--room", "blocked", "--seat", "lead", "--cwd", cwd)
+	c := startRaw(t, hosttest.Binary(), "--room", "blocked", "--seat", "lead", "--cwd", cwd)
 	resp := <-c.send("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "t", "version": "1"}})
 	e, ok := resp["error"].(map[string]any)
 	if !ok {

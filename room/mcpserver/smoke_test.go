@@ -14,26 +14,12 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
-// sdkSeat is a seat process driven by the official Go SDK's client, an MCP
-// implementation independent of the mcp-go our server is built on.
-type sdkSeat struct {
-	t  *testing.T
-	cs *sdk.ClientSession
-}
-
-// sdkResult is one tool call as the original's smoke test reads it: the
-// isError flag, the text of the first content, and that text as JSON.
-type sdkResult struct {
-	isError bool
-	text    string
-	json    map[string]any
-}
-
-func startSDKSeat(t *testing.T, cwd, roomName, seatName, agent string, budget int) *sdkSeat {
+func startSDKSeat(t *testing.T, cwd, roomName, seatName, agent string, budget int) *hosttest.SDKSeat {
 	t.Helper()
-	cmd := exec.Command(binary, "--room", roomName, "--seat", seatName, "--agent", agent,
+	cmd := exec.Command(hosttest.Binary(), "--room", roomName, "--seat", seatName, "--agent", agent,
 		"--topic", "Should the cache be write-through", "--budget", strconv.Itoa(budget), "--cwd", cwd)
 	cmd.Stderr = os.Stderr
 	client := sdk.NewClient(&sdk.Implementation{Name: "smoke", Version: "1"}, nil)
@@ -44,74 +30,7 @@ func startSDKSeat(t *testing.T, cwd, roomName, seatName, agent string, budget in
 		t.Fatalf("connect %s: %v", seatName, err)
 	}
 	t.Cleanup(func() { _ = cs.Close() })
-	return &sdkSeat{t: t, cs: cs}
-}
-
-func (s *sdkSeat) tools() []string {
-	s.t.Helper()
-	res, err := s.cs.ListTools(context.Background(), nil)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	var names []string
-	for _, tl := range res.Tools {
-		names = append(names, tl.Name)
-	}
-	return names
-}
-
-// call fails the test on a protocol error: the original answers every
-// call, refusals included, with a tool result.
-func (s *sdkSeat) call(name string, args map[string]any) sdkResult {
-	s.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	res, err := s.cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		s.t.Fatalf("%s: protocol error %v", name, err)
-	}
-	out := sdkResult{isError: res.IsError}
-	if len(res.Content) > 0 {
-		if tc, ok := res.Content[0].(*sdk.TextContent); ok {
-			out.text = tc.Text
-		}
-	}
-	_ = json.Unmarshal([]byte(out.text), &out.json)
-	return out
-}
-
-// callAsync runs call on its own goroutine, for a wait that parks.
-func (s *sdkSeat) callAsync(name string, args map[string]any) <-chan sdkResult {
-	ch := make(chan sdkResult, 1)
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		res, err := s.cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
-		out := sdkResult{}
-		if err != nil {
-			out.text = "protocol error: " + err.Error()
-		} else {
-			out.isError = res.IsError
-			if len(res.Content) > 0 {
-				if tc, ok := res.Content[0].(*sdk.TextContent); ok {
-					out.text = tc.Text
-				}
-			}
-			_ = json.Unmarshal([]byte(out.text), &out.json)
-		}
-		ch <- out
-	}()
-	return ch
-}
-
-func firstMessageText(r sdkResult) string {
-	msgs, _ := r.json["messages"].([]any)
-	if len(msgs) == 0 {
-		return ""
-	}
-	m, _ := msgs[0].(map[string]any)
-	s, _ := m["text"].(string)
-	return s
+	return hosttest.NewSDKSeat(t, cs)
 }
 
 func short(s string) string {
@@ -143,61 +62,61 @@ func TestOriginalSmoke(t *testing.T) {
 	peer := startSDKSeat(t, cwd, "smoke", "peer", "opus-5", 3) // the same agent in both seats, on purpose
 
 	// The tool surface differs by seat.
-	leadTools, peerTools := lead.tools(), peer.tools()
+	leadTools, peerTools := lead.Tools(), peer.Tools()
 	check("lead has close_room", slices.Contains(leadTools, "close_room"), strings.Join(leadTools, ","))
 	check("peer has no close_room", !slices.Contains(peerTools, "close_room"), strings.Join(peerTools, ","))
 	check("peer has no write_spec", !slices.Contains(peerTools, "write_spec"), strings.Join(peerTools, ","))
 	check("lead has write_spec", slices.Contains(leadTools, "write_spec"), strings.Join(leadTools, ","))
 
 	// The peer parks before the lead posts: the cross-process wake-up.
-	parked := peer.callAsync("wait_for_message", map[string]any{"timeout_seconds": 20})
+	parked := peer.CallAsync("wait_for_message", map[string]any{"timeout_seconds": 20})
 	time.Sleep(500 * time.Millisecond)
 	t0 := time.Now()
-	lead.call("post", map[string]any{"text": "Write-through, because reads dominate.", "kind": "brief"})
+	lead.Call("post", map[string]any{"text": "Write-through, because reads dominate.", "kind": "brief"})
 	woke := <-parked
 	waited := time.Since(t0)
-	check("parked peer woke on the lead post", strings.HasPrefix(firstMessageText(woke), "Write-through"), short(woke.text))
+	check("parked peer woke on the lead post", strings.HasPrefix(hosttest.FirstMessageText(woke), "Write-through"), short(woke.Text))
 	// The original's bound: a wake from the post, not from the 20 s timeout.
 	check("wake was prompt (<3s)", waited < 3*time.Second, waited.String())
 
 	// Turns are enforced both ways.
-	outOfTurn := lead.call("post", map[string]any{"text": "and another thing", "kind": "challenge"})
-	check("lead cannot post twice in a row", outOfTurn.isError, outOfTurn.text)
-	peer.call("post", map[string]any{"text": "No: writes dominate at src/cache.ts:88.", "kind": "objection"})
-	peerTwice := peer.call("post", map[string]any{"text": "also this", "kind": "objection"})
-	check("peer cannot post twice in a row", peerTwice.isError, peerTwice.text)
+	outOfTurn := lead.Call("post", map[string]any{"text": "and another thing", "kind": "challenge"})
+	check("lead cannot post twice in a row", outOfTurn.IsError, outOfTurn.Text)
+	peer.Call("post", map[string]any{"text": "No: writes dominate at src/cache.ts:88.", "kind": "objection"})
+	peerTwice := peer.Call("post", map[string]any{"text": "also this", "kind": "objection"})
+	check("peer cannot post twice in a row", peerTwice.IsError, peerTwice.Text)
 
 	// The budget counts lead posts; three are allowed. The lead concedes,
 	// a kind the original's lead may post.
-	lead.call("post", map[string]any{"text": "Checked line 88, you are right.", "kind": "concession"})
-	peer.call("post", map[string]any{"text": "Then write-behind with a flush on commit.", "kind": "proposal"})
-	lead.call("post", map[string]any{"text": "Agreed.", "kind": "decision"})
-	peer.call("post", map[string]any{"text": "Watch the flush on crash.", "kind": "answer"})
-	spent := lead.call("post", map[string]any{"text": "one more", "kind": "challenge"})
-	check("lead blocked once budget spent", spent.isError && strings.Contains(spent.text, "close_room"), spent.text)
+	lead.Call("post", map[string]any{"text": "Checked line 88, you are right.", "kind": "concession"})
+	peer.Call("post", map[string]any{"text": "Then write-behind with a flush on commit.", "kind": "proposal"})
+	lead.Call("post", map[string]any{"text": "Agreed.", "kind": "decision"})
+	peer.Call("post", map[string]any{"text": "Watch the flush on crash.", "kind": "answer"})
+	spent := lead.Call("post", map[string]any{"text": "one more", "kind": "challenge"})
+	check("lead blocked once budget spent", spent.IsError && strings.Contains(spent.Text, "close_room"), spent.Text)
 
 	// A peer waiting once the budget is gone is told so.
-	stranded := peer.call("wait_for_message", map[string]any{"timeout_seconds": 2})
-	note, _ := stranded.json["note"].(string)
-	check("peer told budget is spent rather than hanging", stranded.json["idle"] == true && regexp.MustCompile(`budget is spent`).MatchString(note), short(stranded.text))
+	stranded := peer.Call("wait_for_message", map[string]any{"timeout_seconds": 2})
+	note, _ := stranded.JSON["note"].(string)
+	check("peer told budget is spent rather than hanging", stranded.JSON["idle"] == true && regexp.MustCompile(`budget is spent`).MatchString(note), short(stranded.Text))
 
 	// A room cannot end without producing anything.
-	earlyClose := lead.call("close_room", map[string]any{"reason": "giving up"})
-	check("close refused with no spec", earlyClose.isError && strings.Contains(earlyClose.text, "write_spec"), earlyClose.text)
-	peerSpec := peer.call("write_spec", map[string]any{"text": "# nope"})
-	check("peer cannot write the spec", peerSpec.isError, peerSpec.text)
-	lead.call("write_spec", map[string]any{"text": "# Decision\n\nWrite-behind with a flush on commit.\n"})
+	earlyClose := lead.Call("close_room", map[string]any{"reason": "giving up"})
+	check("close refused with no spec", earlyClose.IsError && strings.Contains(earlyClose.Text, "write_spec"), earlyClose.Text)
+	peerSpec := peer.Call("write_spec", map[string]any{"text": "# nope"})
+	check("peer cannot write the spec", peerSpec.IsError, peerSpec.Text)
+	lead.Call("write_spec", map[string]any{"text": "# Decision\n\nWrite-behind with a flush on commit.\n"})
 	_, err := os.Stat(filepath.Join(cwd, "SPEC-smoke.md"))
 	check("spec landed on disk", err == nil, "missing")
 
 	// The close reaches a peer that is already parked.
-	parkedForClose := peer.callAsync("wait_for_message", map[string]any{"timeout_seconds": 20})
+	parkedForClose := peer.CallAsync("wait_for_message", map[string]any{"timeout_seconds": 20})
 	time.Sleep(400 * time.Millisecond)
-	lead.call("close_room", map[string]any{"reason": "agreement reached"})
+	lead.Call("close_room", map[string]any{"reason": "agreement reached"})
 	closed := <-parkedForClose
-	check("parked peer received the close", closed.json["closed"] == true, short(closed.text))
-	afterClose := peer.call("post", map[string]any{"text": "late", "kind": "answer"})
-	check("no posting after close", afterClose.isError, afterClose.text)
+	check("parked peer received the close", closed.JSON["closed"] == true, short(closed.Text))
+	afterClose := peer.Call("post", map[string]any{"text": "late", "kind": "answer"})
+	check("no posting after close", afterClose.IsError, afterClose.Text)
 
 	// The transcript survived on disk, in order, from two processes.
 	dir := filepath.Join(cwd, ".roundtable", "smoke", "messages")
@@ -211,12 +130,12 @@ func TestOriginalSmoke(t *testing.T) {
 		}
 	}
 	check("transcript is contiguous and ordered", slices.Equal(seqs, []int{1, 2, 3, 4, 5, 6}), jsonOf(seqs))
-	_ = lead.cs.Close()
-	_ = peer.cs.Close()
+	_ = lead.Session.Close()
+	_ = peer.Session.Close()
 
 	// --spec: the room's one output goes where it was asked for, into a
 	// folder that does not exist yet.
-	out, _, _ := runBinary(t, "seed", "--room", "placed", "--topic", "where the spec goes", "--budget", "2", "--cwd", cwd, "--spec", "docs/specs/placed.md")
+	out, _, _ := hosttest.Run(t, "seed", "--room", "placed", "--topic", "where the spec goes", "--budget", "2", "--cwd", cwd, "--spec", "docs/specs/placed.md")
 	var seeded map[string]any
 	_ = json.Unmarshal([]byte(out), &seeded)
 	check("seed honors --spec", seeded["spec"] == "docs/specs/placed.md", out)
@@ -224,11 +143,11 @@ func TestOriginalSmoke(t *testing.T) {
 	check("the brief names the spec path", strings.Contains(string(brief), "docs/specs/placed.md"), "brief does not name it")
 
 	placed := startSDKSeat(t, cwd, "placed", "lead", "opus-5", 2)
-	placed.call("post", map[string]any{"text": "Only one seat here; this is about the file.", "kind": "brief"})
-	placed.call("write_spec", map[string]any{"text": "# Placed\n"})
+	placed.Call("post", map[string]any{"text": "Only one seat here; this is about the file.", "kind": "brief"})
+	placed.Call("write_spec", map[string]any{"text": "# Placed\n"})
 	_, err = os.Stat(filepath.Join(cwd, "docs", "specs", "placed.md"))
 	check("spec written into a directory that did not exist", err == nil, "missing")
-	out, _, _ = runBinary(t, "seed", "--room", "escapee", "--topic", "t", "--budget", "2", "--cwd", cwd, "--spec", "../outside.md")
+	out, _, _ = hosttest.Run(t, "seed", "--room", "escapee", "--topic", "t", "--budget", "2", "--cwd", cwd, "--spec", "../outside.md")
 	var escaped map[string]any
 	_ = json.Unmarshal([]byte(out), &escaped)
 	check("a spec path leaving the checkout falls back", escaped["spec"] == "SPEC-escapee.md", out)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 // linkFloor builds testdata/linkfloor: a program that links only Glamour
@@ -50,7 +52,7 @@ func spawnInitialize(tb testing.TB, bin, cwd string) time.Duration {
 // holds from one machine to another is the ratio seat/floor.
 func BenchmarkColdStart(b *testing.B) {
 	floor := linkFloor(b)
-	bin := plainBin(b)
+	bin := hosttest.PlainBinary(b)
 	cwd := b.TempDir()
 	prefill(b, cwd, "spawn", 0, 12)
 	// One untimed round warms the page cache for both executables.
@@ -63,17 +65,17 @@ func BenchmarkColdStart(b *testing.B) {
 		ver = append(ver, spawnExit(b, bin, "version"))
 	}
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	b.ReportMetric(ms(percentile(seat, 0.5)), "seat-init-p50-ms")
-	b.ReportMetric(ms(percentile(seat, 0.95)), "seat-init-p95-ms")
-	b.ReportMetric(ms(percentile(flo, 0.5)), "floor-exit-p50-ms")
-	b.ReportMetric(ms(percentile(flo, 0.95)), "floor-exit-p95-ms")
-	b.ReportMetric(ms(percentile(ver, 0.5)), "version-exit-p50-ms")
-	b.ReportMetric(float64(percentile(seat, 0.5))/float64(percentile(flo, 0.5)), "seat/floor-p50")
+	b.ReportMetric(ms(hosttest.Percentile(seat, 0.5)), "seat-init-p50-ms")
+	b.ReportMetric(ms(hosttest.Percentile(seat, 0.95)), "seat-init-p95-ms")
+	b.ReportMetric(ms(hosttest.Percentile(flo, 0.5)), "floor-exit-p50-ms")
+	b.ReportMetric(ms(hosttest.Percentile(flo, 0.95)), "floor-exit-p95-ms")
+	b.ReportMetric(ms(hosttest.Percentile(ver, 0.5)), "version-exit-p50-ms")
+	b.ReportMetric(float64(hosttest.Percentile(seat, 0.5))/float64(hosttest.Percentile(flo, 0.5)), "seat/floor-p50")
 	// The paired ratio: each iteration's seat over the floor run just
 	// before it, so a burst of load on the machine cancels out.
 	pairs := make([]time.Duration, len(seat))
 	for i := range seat {
 		pairs[i] = time.Duration(float64(seat[i]) / float64(flo[i]) * 1e6)
 	}
-	b.ReportMetric(float64(percentile(pairs, 0.5))/1e6, "seat/floor-paired-p50")
+	b.ReportMetric(float64(hosttest.Percentile(pairs, 0.5))/1e6, "seat/floor-paired-p50")
 }

@@ -1,4 +1,4 @@
-package mcpserver_test
+package host_test
 
 import (
 	"bufio"
@@ -15,29 +15,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
-
-// waitOutput waits until the host has printed want, and returns all it
-// printed.
-func (h *hostProc) waitOutput(want string) string {
-	h.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		out := h.output()
-		if strings.Contains(out, want) {
-			return out
-		}
-		select {
-		case <-h.done:
-			h.t.Fatalf("host exited (%v) before printing %q:\n%s", h.err, want, out)
-		default:
-		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("host did not print %q within 20 s:\n%s", want, out)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
 
 var (
 	grantHeading = regexp.MustCompile(`^  (lead|peer) seat$|^  (observer) \(`)
@@ -83,32 +62,32 @@ func printedTokens(t *testing.T, out, name string) map[string]string {
 func TestHostAllServesRoomsCreatedWhileRunning(t *testing.T) {
 	cwd := t.TempDir()
 	firstToks := issueTokens(t, cwd, "first", 3)
-	h := startHost(t, "--all", "--cwd", cwd)
-	if strings.Contains(h.output(), "second") {
-		t.Fatalf("the host names a room that does not exist yet:\n%s", h.output())
+	h := hosttest.Start(t, "--all", "--cwd", cwd)
+	if strings.Contains(h.Output(), "second") {
+		t.Fatalf("the host names a room that does not exist yet:\n%s", h.Output())
 	}
 
 	if _, _, err := room.Create(cwd, "second", room.CreateOptions{Topic: "Which queue", Budget: 3}); err != nil {
 		t.Fatal(err)
 	}
-	out := h.waitOutput("roundtable host: now also serving second\n")
+	out := h.WaitOutput("roundtable host: now also serving second\n")
 	toks := printedTokens(t, out, "second")
 	block := out[strings.Index(out, "Room second: new tokens"):]
 	for _, want := range []string{
-		"claude mcp add --transport http roundtable-second-lead " + h.url, "codex mcp add roundtable-second-peer --url " + h.url,
-		"ROUNDTABLE_TOKEN=" + toks[room.GrantObserver] + " roundtable watch --url " + strings.TrimSuffix(h.url, "/mcp"),
+		"claude mcp add --transport http roundtable-second-lead " + h.URL, "codex mcp add roundtable-second-peer --url " + h.URL,
+		"ROUNDTABLE_TOKEN=" + toks[room.GrantObserver] + " roundtable watch --url " + strings.TrimSuffix(h.URL, "/mcp"),
 	} {
 		if !strings.Contains(block, want) {
 			t.Fatalf("the new room's printout lacks %q:\n%s", want, block)
 		}
 	}
 
-	lead := connectHTTP(t, h.url, toks[room.GrantLead], protoLegacy)
-	if st := lead.call("room_status", nil); st.json["you_are"] != "lead" || st.json["room"] != "second" {
-		t.Fatalf("the new room's lead status: %s", st.text)
+	lead := hosttest.ConnectHTTP(t, h.URL, toks[room.GrantLead], hosttest.ProtoLegacy)
+	if st := lead.Call("room_status", nil); st.JSON["you_are"] != "lead" || st.JSON["room"] != "second" {
+		t.Fatalf("the new room's lead status: %s", st.Text)
 	}
-	if r := lead.call("post", map[string]any{"text": "A queue per tenant.", "kind": "brief"}); r.isError {
-		t.Fatalf("post in the new room: %s", r.text)
+	if r := lead.Call("post", map[string]any{"text": "A queue per tenant.", "kind": "brief"}); r.IsError {
+		t.Fatalf("post in the new room: %s", r.Text)
 	}
 	r, err := room.Open(cwd, "second")
 	if err != nil {
@@ -124,40 +103,40 @@ func TestHostAllServesRoomsCreatedWhileRunning(t *testing.T) {
 	if log := serverLog(t, cwd, "second"); !strings.Contains(log, "transport=http") {
 		t.Fatalf("the new room's server.log has no HTTP connect:\n%s", log)
 	}
-	obs := connectHTTP(t, h.url, toks[room.GrantObserver], protoLegacy)
-	if rr := obs.call("read_room", nil); rr.isError || !strings.Contains(rr.text, "A queue per tenant.") {
-		t.Fatalf("the new room's observer read: %s", rr.text)
+	obs := hosttest.ConnectHTTP(t, h.URL, toks[room.GrantObserver], hosttest.ProtoLegacy)
+	if rr := obs.Call("read_room", nil); rr.IsError || !strings.Contains(rr.Text, "A queue per tenant.") {
+		t.Fatalf("the new room's observer read: %s", rr.Text)
 	}
-	if p := obs.call("post", map[string]any{"text": "x"}); !p.isError {
-		t.Fatalf("the new room's observer posted: %s", p.text)
+	if p := obs.Call("post", map[string]any{"text": "x"}); !p.IsError {
+		t.Fatalf("the new room's observer posted: %s", p.Text)
 	}
-	first := connectHTTP(t, h.url, firstToks[room.GrantPeer], protoLegacy)
-	if st := first.call("room_status", nil); st.json["room"] != "first" {
-		t.Fatalf("the start-up room after a room was added: %s", st.text)
+	first := hosttest.ConnectHTTP(t, h.URL, firstToks[room.GrantPeer], hosttest.ProtoLegacy)
+	if st := first.Call("room_status", nil); st.JSON["room"] != "first" {
+		t.Fatalf("the start-up room after a room was added: %s", st.Text)
 	}
 
 	// Deleted while hosted: a clear refusal, and the host stays up.
 	if err := os.RemoveAll(filepath.Join(cwd, ".roundtable", "second")); err != nil {
 		t.Fatal(err)
 	}
-	code, _, body := rawPost(t, h.url, "Bearer "+toks[room.GrantPeer], "", strings.NewReader(initBody))
+	code, _, body := rawPost(t, h.URL, "Bearer "+toks[room.GrantPeer], "", strings.NewReader(initBody))
 	if code != http.StatusOK || !strings.Contains(body, `room \"second\" was deleted or renamed while this host served it`) {
 		t.Fatalf("the deleted room's token: %d %q; want a JSON-RPC error saying the room is gone", code, body)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	_, err = lead.cs.CallTool(ctx, &sdk.CallToolParams{Name: "room_status"})
+	_, err = lead.Session.CallTool(ctx, &sdk.CallToolParams{Name: "room_status"})
 	if err == nil || !strings.Contains(err.Error(), `room "second" was deleted or renamed`) || !strings.Contains(err.Error(), "ask the room's host") {
 		t.Fatalf("a session of the deleted room: %v; want the call refused saying the room is gone and what to do", err)
 	}
-	if st := first.call("room_status", nil); st.json["room"] != "first" {
-		t.Fatalf("the start-up room after a room was deleted: %s", st.text)
+	if st := first.Call("room_status", nil); st.JSON["room"] != "first" {
+		t.Fatalf("the start-up room after a room was deleted: %s", st.Text)
 	}
-	if err := h.stop(); err != nil {
-		t.Fatalf("host exit: %v\n%s", err, h.output())
+	if err := h.Stop(); err != nil {
+		t.Fatalf("host exit: %v\n%s", err, h.Output())
 	}
-	if !strings.HasSuffix(h.output(), "roundtable host: stopped\n") {
-		t.Fatalf("no graceful stop:\n%s", h.output())
+	if !strings.HasSuffix(h.Output(), "roundtable host: stopped\n") {
+		t.Fatalf("no graceful stop:\n%s", h.Output())
 	}
 }
 
@@ -168,7 +147,7 @@ func TestHostAllServesRoomsCreatedWhileRunning(t *testing.T) {
 func TestHostAllWaitsForHalfCreatedRoom(t *testing.T) {
 	cwd := t.TempDir()
 	issueTokens(t, cwd, "first", 3)
-	h := startHost(t, "--all", "--cwd", cwd)
+	h := hosttest.Start(t, "--all", "--cwd", cwd)
 
 	half := filepath.Join(cwd, ".roundtable", "half")
 	if err := os.MkdirAll(filepath.Join(half, "messages"), 0o755); err != nil {
@@ -182,8 +161,8 @@ func TestHostAllWaitsForHalfCreatedRoom(t *testing.T) {
 	if _, _, err := room.Create(cwd, "marker", room.CreateOptions{Topic: "t", Budget: 2}); err != nil {
 		t.Fatal(err)
 	}
-	h.waitOutput("roundtable host: now also serving persona\n")
-	out := h.waitOutput("roundtable host: now also serving marker\n")
+	h.WaitOutput("roundtable host: now also serving persona\n")
+	out := h.WaitOutput("roundtable host: now also serving marker\n")
 	if strings.Contains(out, "serving half") || strings.Contains(out, "Room half") {
 		t.Fatalf("the host served a half-created room:\n%s", out)
 	}
@@ -202,52 +181,52 @@ func TestHostAllWaitsForHalfCreatedRoom(t *testing.T) {
 	if _, _, err := room.Create(cwd, "half", room.CreateOptions{Topic: "Finished later", Budget: 2}); err != nil {
 		t.Fatal(err)
 	}
-	out = h.waitOutput("roundtable host: now also serving half\n")
+	out = h.WaitOutput("roundtable host: now also serving half\n")
 	toks := printedTokens(t, out, "half")
-	peer := connectHTTP(t, h.url, toks[room.GrantPeer], protoModern)
-	if st := peer.call("room_status", nil); st.json["you_are"] != "peer" || st.json["room"] != "half" {
-		t.Fatalf("the completed room's peer status: %s", st.text)
+	peer := hosttest.ConnectHTTP(t, h.URL, toks[room.GrantPeer], hosttest.ProtoModern)
+	if st := peer.Call("room_status", nil); st.JSON["you_are"] != "peer" || st.JSON["room"] != "half" {
+		t.Fatalf("the completed room's peer status: %s", st.Text)
 	}
 
 	// A room renamed while hosted is served under its new name with the
 	// tokens it had; its old name is gone.
 	markerToks := printedTokens(t, out, "marker")
-	watcher := connectHTTP(t, h.url, markerToks[room.GrantObserver], protoLegacy)
-	if st := watcher.call("room_status", nil); st.json["room"] != "marker" {
-		t.Fatalf("marker's observer status: %s", st.text)
+	watcher := hosttest.ConnectHTTP(t, h.URL, markerToks[room.GrantObserver], hosttest.ProtoLegacy)
+	if st := watcher.Call("room_status", nil); st.JSON["room"] != "marker" {
+		t.Fatalf("marker's observer status: %s", st.Text)
 	}
 	if err := room.Rename(cwd, "marker", "renamed"); err != nil {
 		t.Fatal(err)
 	}
-	out = h.waitOutput("roundtable host: now also serving renamed\n")
+	out = h.WaitOutput("roundtable host: now also serving renamed\n")
 	if !strings.Contains(out, "Room renamed: tokens issued before are not shown again") {
 		t.Fatalf("the renamed room's printout:\n%s", out)
 	}
-	renamed := connectHTTP(t, h.url, markerToks[room.GrantLead], protoLegacy)
-	if st := renamed.call("room_status", nil); st.json["room"] != "renamed" {
-		t.Fatalf("the renamed room's lead status: %s", st.text)
+	renamed := hosttest.ConnectHTTP(t, h.URL, markerToks[room.GrantLead], hosttest.ProtoLegacy)
+	if st := renamed.Call("room_status", nil); st.JSON["room"] != "renamed" {
+		t.Fatalf("the renamed room's lead status: %s", st.Text)
 	}
 	// A session begun under the old name is told to start a new one.
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	_, err := watcher.cs.CallTool(ctx, &sdk.CallToolParams{Name: "room_status"})
+	_, err := watcher.Session.CallTool(ctx, &sdk.CallToolParams{Name: "room_status"})
 	if err == nil || !strings.Contains(err.Error(), `room "marker" was deleted or renamed`) || !strings.Contains(err.Error(), "start a new session") {
 		t.Fatalf("a session of the room's old name: %v; want the call refused saying to start a new session", err)
 	}
-	code, _, body := rawPost(t, h.url, "Bearer "+markerToks[room.GrantObserver], "", strings.NewReader(initBody))
+	code, _, body := rawPost(t, h.URL, "Bearer "+markerToks[room.GrantObserver], "", strings.NewReader(initBody))
 	if code != http.StatusOK {
 		t.Fatalf("a new session with the renamed room's token: %d %q", code, body)
 	}
 
 	// A graceful stop treats a picked-up room as a start-up one: its
 	// parked wait returns idle and its seat's disconnect is logged.
-	parked := peer.callAsync("wait_for_message", map[string]any{"timeout_seconds": 55})
+	parked := peer.CallAsync("wait_for_message", map[string]any{"timeout_seconds": 55})
 	time.Sleep(300 * time.Millisecond)
-	if err := h.stop(); err != nil {
-		t.Fatalf("host exit: %v\n%s", err, h.output())
+	if err := h.Stop(); err != nil {
+		t.Fatalf("host exit: %v\n%s", err, h.Output())
 	}
-	if w := <-parked; w.json["idle"] != true {
-		t.Fatalf("a picked-up room's parked wait on SIGTERM: %s", w.text)
+	if w := <-parked; w.JSON["idle"] != true {
+		t.Fatalf("a picked-up room's parked wait on SIGTERM: %s", w.Text)
 	}
 	log := serverLog(t, cwd, "half")
 	for _, want := range []string{"wait_return seat=peer reason=idle", "disconnect seat=peer", "why=shutdown"} {
@@ -262,18 +241,18 @@ func TestHostAllWaitsForHalfCreatedRoom(t *testing.T) {
 func TestHostRoomServesOnlyItsRooms(t *testing.T) {
 	cwd := t.TempDir()
 	issueTokens(t, cwd, "first", 3)
-	h := startHost(t, "--room", "first", "--cwd", cwd)
+	h := hosttest.Start(t, "--room", "first", "--cwd", cwd)
 	later := issueTokens(t, cwd, "later", 3)
 	// Past two rescans of an --all host (room.RescanInterval).
 	time.Sleep(2*room.RescanInterval + 500*time.Millisecond)
-	if strings.Contains(h.output(), "later") {
-		t.Fatalf("a --room host picked up a room created later:\n%s", h.output())
+	if strings.Contains(h.Output(), "later") {
+		t.Fatalf("a --room host picked up a room created later:\n%s", h.Output())
 	}
-	if code, _, body := rawPost(t, h.url, "Bearer "+later[room.GrantLead], "", strings.NewReader(initBody)); code != http.StatusUnauthorized {
+	if code, _, body := rawPost(t, h.URL, "Bearer "+later[room.GrantLead], "", strings.NewReader(initBody)); code != http.StatusUnauthorized {
 		t.Fatalf("a later room's token on a --room host: %d %q; want 401", code, body)
 	}
-	if err := h.stop(); err != nil {
-		t.Fatalf("host exit: %v\n%s", err, h.output())
+	if err := h.Stop(); err != nil {
+		t.Fatalf("host exit: %v\n%s", err, h.Output())
 	}
 }
 
@@ -282,22 +261,22 @@ func TestHostRoomServesOnlyItsRooms(t *testing.T) {
 // created; --rotate with --all and no room is still refused.
 func TestHostAllStartsWithNoRooms(t *testing.T) {
 	cwd := t.TempDir()
-	h := startHost(t, "--all", "--cwd", cwd)
-	if out := h.output(); !strings.Contains(out, "serving no rooms yet (each room created under "+cwd+" is served as it appears)") {
+	h := hosttest.Start(t, "--all", "--cwd", cwd)
+	if out := h.Output(); !strings.Contains(out, "serving no rooms yet (each room created under "+cwd+" is served as it appears)") {
 		t.Fatalf("the empty host's first lines:\n%s", out)
 	}
 	if _, _, err := room.Create(cwd, "first", room.CreateOptions{Topic: "The first room", Budget: 2}); err != nil {
 		t.Fatal(err)
 	}
-	out := h.waitOutput("roundtable host: now also serving first\n")
+	out := h.WaitOutput("roundtable host: now also serving first\n")
 	toks := printedTokens(t, out, "first")
-	lead := connectHTTP(t, h.url, toks[room.GrantLead], protoModern)
-	if st := lead.call("room_status", nil); st.json["you_are"] != "lead" || st.json["room"] != "first" {
-		t.Fatalf("the first room's lead status: %s", st.text)
+	lead := hosttest.ConnectHTTP(t, h.URL, toks[room.GrantLead], hosttest.ProtoModern)
+	if st := lead.Call("room_status", nil); st.JSON["you_are"] != "lead" || st.JSON["room"] != "first" {
+		t.Fatalf("the first room's lead status: %s", st.Text)
 	}
 
 	empty := t.TempDir()
-	res, err := exec.Command(binary, "host", "--all", "--cwd", empty, "--rotate", "peer").CombinedOutput()
+	res, err := exec.Command(hosttest.Binary(), "host", "--all", "--cwd", empty, "--rotate", "peer").CombinedOutput()
 	if err == nil || !strings.Contains(string(res), "there are no rooms under "+empty+" to rotate a token of") {
 		t.Fatalf("--rotate with --all and no room: %v\n%s", err, res)
 	}

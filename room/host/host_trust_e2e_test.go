@@ -1,4 +1,4 @@
-package mcpserver_test
+package host_test
 
 import (
 	"bufio"
@@ -9,39 +9,21 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
-
-// lockedBuf is a buffer a process writes while the test reads it.
-type lockedBuf struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuf) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // startHostStderr runs `roundtable host args...` (no --listen added),
 // keeping its output, and waits for the serving line; it returns the URL
 // and the stdout and stderr so far and to come. The host is killed at the
 // test's end.
-func startHostStderr(t *testing.T, args ...string) (url string, stdout, stderr *lockedBuf) {
+func startHostStderr(t *testing.T, args ...string) (url string, stdout, stderr *hosttest.LockedBuffer) {
 	t.Helper()
-	cmd := exec.Command(binary, append([]string{"host"}, args...)...)
-	stdout, stderr = &lockedBuf{}, &lockedBuf{}
+	cmd := exec.Command(hosttest.Binary(), append([]string{"host"}, args...)...)
+	stdout, stderr = &hosttest.LockedBuffer{}, &hosttest.LockedBuffer{}
 	cmd.Stderr = stderr
 	pipe, err := cmd.StdoutPipe()
 	if err != nil {
@@ -58,7 +40,7 @@ func startHostStderr(t *testing.T, args ...string) (url string, stdout, stderr *
 		sc := bufio.NewScanner(pipe)
 		for sc.Scan() {
 			_, _ = stdout.Write([]byte(sc.Text() + "\n"))
-			if m := servingLine.FindStringSubmatch(sc.Text()); m != nil {
+			if m := hosttest.ServingLine.FindStringSubmatch(sc.Text()); m != nil {
 				select {
 				case urlc <- m[1]:
 				default:
@@ -83,20 +65,20 @@ func startHostStderr(t *testing.T, args ...string) (url string, stdout, stderr *
 func TestHostCommandLineMistakes(t *testing.T) {
 	cwd := t.TempDir()
 	issueTokens(t, cwd, "real", 3)
-	out, stderr, code := runBinary(t, "host", "--room", "real", "--cwd", cwd, "--listen", "127.0.0.1:99999")
+	out, stderr, code := hosttest.Run(t, "host", "--room", "real", "--cwd", cwd, "--listen", "127.0.0.1:99999")
 	if code != 2 || !strings.Contains(stderr, "65535") || strings.Contains(out, "serving") {
 		t.Fatalf("--listen 127.0.0.1:99999: exit %d\n%s%s; want a usage error (2) naming the port range", code, out, stderr)
 	}
-	out, stderr, code = runBinary(t, "host", "--room", "real", "--cwd", cwd, "--allow-origin", "app.example.com")
+	out, stderr, code = hosttest.Run(t, "host", "--room", "real", "--cwd", cwd, "--allow-origin", "app.example.com")
 	if code != 2 || !strings.Contains(stderr, "--allow-origin") || !strings.Contains(stderr, "scheme://host") || strings.Contains(out, "serving") {
 		t.Fatalf("--allow-origin app.example.com: exit %d\n%s%s; want a usage error (2) saying how to write an origin", code, out, stderr)
 	}
 	missing := filepath.Join(cwd, "missing.pem")
-	out, stderr, code = runBinary(t, "host", "--room", "real", "--cwd", cwd, "--tls-cert", missing, "--tls-key", missing)
+	out, stderr, code = hosttest.Run(t, "host", "--room", "real", "--cwd", cwd, "--tls-cert", missing, "--tls-key", missing)
 	if code == 0 || strings.Contains(out, "serving") || !strings.Contains(stderr, missing) || !strings.Contains(stderr, "PEM") {
 		t.Fatalf("--tls-cert %s: exit %d\n%s%s; want refused before serving, naming the file", missing, code, out, stderr)
 	}
-	out, stderr, code = runBinary(t, "host", "--room", "nope", "--cwd", cwd)
+	out, stderr, code = hosttest.Run(t, "host", "--room", "nope", "--cwd", cwd)
 	if code != 1 || !strings.Contains(stderr, `roundtable seed --room nope --topic`) || strings.Contains(out, "rt_") {
 		t.Fatalf("host --room nope: exit %d\n%s%s; want refused as seat refuses it", code, out, stderr)
 	}
@@ -125,13 +107,13 @@ func TestHostInsecureWarns(t *testing.T) {
 func TestHostRotatePrintsTheRunningPort(t *testing.T) {
 	cwd := t.TempDir()
 	issueTokens(t, cwd, "turn", 3)
-	h := startHost(t, "--room", "turn", "--cwd", cwd)
-	out, stderr, code := runBinary(t, "host", "--room", "turn", "--cwd", cwd, "--rotate", "peer")
-	if code != 0 || !strings.Contains(out, h.url) || strings.Contains(out, ":8765") {
-		t.Fatalf("rotate: exit %d\n%s%s; want the lines to name %s", code, out, stderr, h.url)
+	h := hosttest.Start(t, "--room", "turn", "--cwd", cwd)
+	out, stderr, code := hosttest.Run(t, "host", "--room", "turn", "--cwd", cwd, "--rotate", "peer")
+	if code != 0 || !strings.Contains(out, h.URL) || strings.Contains(out, ":8765") {
+		t.Fatalf("rotate: exit %d\n%s%s; want the lines to name %s", code, out, stderr, h.URL)
 	}
 	// --listen says otherwise: its address is used.
-	out, _, _ = runBinary(t, "host", "--room", "turn", "--cwd", cwd, "--rotate", "peer", "--listen", "127.0.0.1:9911")
+	out, _, _ = hosttest.Run(t, "host", "--room", "turn", "--cwd", cwd, "--rotate", "peer", "--listen", "127.0.0.1:9911")
 	if !strings.Contains(out, "127.0.0.1:9911") {
 		t.Fatalf("rotate --listen: %s", out)
 	}
@@ -149,7 +131,7 @@ func TestHostRefusesUntrustedTokens(t *testing.T) {
 	if err := os.Chmod(openDir, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	out, stderr, code := runBinary(t, "host", "--room", "open", "--cwd", cwd)
+	out, stderr, code := hosttest.Run(t, "host", "--room", "open", "--cwd", cwd)
 	if code != 1 || !strings.Contains(stderr, "chmod go-w "+openDir) || strings.Contains(out, "serving") {
 		t.Fatalf("host a room others can write: exit %d\n%s%s; want refused with chmod go-w %s", code, out, stderr, openDir)
 	}
@@ -225,10 +207,10 @@ func waitUntil(t *testing.T, cond func() bool, what string) {
 func TestHostGivesNamesNotAddresses(t *testing.T) {
 	cwd := t.TempDir()
 	toks := issueTokens(t, cwd, "plain", 3)
-	h := startHost(t, "--room", "plain", "--cwd", cwd)
-	lead := connectHTTP(t, h.url, toks[room.GrantLead], protoLegacy)
-	peer := connectHTTP(t, h.url, toks[room.GrantPeer], protoLegacy)
-	obs := connectHTTP(t, h.url, toks[room.GrantObserver], protoLegacy)
+	h := hosttest.Start(t, "--room", "plain", "--cwd", cwd)
+	lead := hosttest.ConnectHTTP(t, h.URL, toks[room.GrantLead], hosttest.ProtoLegacy)
+	peer := hosttest.ConnectHTTP(t, h.URL, toks[room.GrantPeer], hosttest.ProtoLegacy)
+	obs := hosttest.ConnectHTTP(t, h.URL, toks[room.GrantObserver], hosttest.ProtoLegacy)
 	hidden := func(what, text string) {
 		t.Helper()
 		for _, leak := range []string{cwd, "127.0.0.1:", "remote=", "pid=", "session=", "rt-"} {
@@ -237,21 +219,21 @@ func TestHostGivesNamesNotAddresses(t *testing.T) {
 			}
 		}
 	}
-	st := lead.call("room_status", nil)
-	hidden("room_status", st.text)
-	if st.json["transcript_dir"] != ".roundtable/plain" {
-		t.Fatalf("transcript_dir %v; want .roundtable/plain", st.json["transcript_dir"])
+	st := lead.Call("room_status", nil)
+	hidden("room_status", st.Text)
+	if st.JSON["transcript_dir"] != ".roundtable/plain" {
+		t.Fatalf("transcript_dir %v; want .roundtable/plain", st.JSON["transcript_dir"])
 	}
-	if r := lead.call("post", map[string]any{"text": "Write-through keeps the cache honest."}); r.isError {
-		t.Fatal(r.text)
+	if r := lead.Call("post", map[string]any{"text": "Write-through keeps the cache honest."}); r.IsError {
+		t.Fatal(r.Text)
 	}
-	if r := peer.call("post", map[string]any{"text": "Agreed; write the spec."}); r.isError {
-		t.Fatal(r.text)
+	if r := peer.Call("post", map[string]any{"text": "Agreed; write the spec."}); r.IsError {
+		t.Fatal(r.Text)
 	}
-	w := lead.call("write_spec", map[string]any{"text": "# Spec\n\nWrite-through.\n"})
-	hidden("write_spec", w.text)
-	if w.json["written"] != "SPEC-plain.md" {
-		t.Fatalf("write_spec written %v; want SPEC-plain.md", w.json["written"])
+	w := lead.Call("write_spec", map[string]any{"text": "# Spec\n\nWrite-through.\n"})
+	hidden("write_spec", w.Text)
+	if w.JSON["written"] != "SPEC-plain.md" {
+		t.Fatalf("write_spec written %v; want SPEC-plain.md", w.JSON["written"])
 	}
 	// An error naming a file of the room: the spec's path is a folder.
 	spec := filepath.Join(cwd, "SPEC-plain.md")
@@ -261,20 +243,20 @@ func TestHostGivesNamesNotAddresses(t *testing.T) {
 	if err := os.Mkdir(spec, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	bad := lead.call("write_spec", map[string]any{"text": "# Spec\n"})
-	if !bad.isError || !strings.Contains(bad.text, "SPEC-plain.md") {
-		t.Fatalf("write_spec onto a folder: %s", bad.text)
+	bad := lead.Call("write_spec", map[string]any{"text": "# Spec\n"})
+	if !bad.IsError || !strings.Contains(bad.Text, "SPEC-plain.md") {
+		t.Fatalf("write_spec onto a folder: %s", bad.Text)
 	}
-	hidden("write_spec's error", bad.text)
+	hidden("write_spec's error", bad.Text)
 
-	o := obs.call("observe_room", map[string]any{"wait_seconds": 0})
-	if o.isError || !strings.Contains(o.text, "connect") {
-		t.Fatalf("observe_room: %s", o.text)
+	o := obs.Call("observe_room", map[string]any{"wait_seconds": 0})
+	if o.IsError || !strings.Contains(o.Text, "connect") {
+		t.Fatalf("observe_room: %s", o.Text)
 	}
-	hidden("observe_room", o.text)
+	hidden("observe_room", o.Text)
 	// The observer still sees who is connected, by name.
 	var snap room.Snapshot
-	if err := json.Unmarshal([]byte(o.text), &snap); err != nil {
+	if err := json.Unmarshal([]byte(o.Text), &snap); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(snap.Log, "seat=lead") || !strings.Contains(snap.Log, "transport=http") {

@@ -1,4 +1,4 @@
-package mcpserver_test
+package host_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 // BenchmarkHostTokenCheck measures what the bearer tokens cost a request
@@ -40,8 +41,8 @@ func BenchmarkHostTokenCheck(b *testing.B) {
 			}
 			peer = toks[room.GrantPeer]
 		}
-		h := startHostBin(b, plainBin(b), "--rate-limit", "1000000", "--all", "--cwd", cwd)
-		cs := benchSession(b, h.url, peer, protoLegacy)
+		h := hosttest.StartBin(b, hosttest.PlainBinary(b), "--rate-limit", "1000000", "--all", "--cwd", cwd)
+		cs := benchSession(b, h.URL, peer, hosttest.ProtoLegacy)
 		b.Run(fmt.Sprintf("rooms=%d/valid", n), func(b *testing.B) {
 			for b.Loop() {
 				if err := cs.Ping(context.Background(), nil); err != nil {
@@ -62,15 +63,15 @@ func BenchmarkHostTokenCheck(b *testing.B) {
 					client = fromLoopback(next)
 					next++
 				}
-				if code := postInit(b, client, h.url, wrong); code != http.StatusUnauthorized {
+				if code := postInit(b, client, h.URL, wrong); code != http.StatusUnauthorized {
 					b.Fatalf("a wrong token got HTTP %d, want 401", code)
 				}
 			}
 			client.CloseIdleConnections()
 		})
-		b.Run(fmt.Sprintf("rooms=%d/refused", n), func(b *testing.B) { benchRefused(b, h.url, wrong, &next) })
+		b.Run(fmt.Sprintf("rooms=%d/refused", n), func(b *testing.B) { benchRefused(b, h.URL, wrong, &next) })
 		_ = cs.Close()
-		if err := h.stop(); err != nil {
+		if err := h.Stop(); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,6 +1,6 @@
 //go:build linux
 
-package mcpserver_test
+package host_test
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 // procInotify counts a process's inotify instances (the descriptors in
@@ -51,8 +52,8 @@ func TestHostOf200RoomsUsesOneInotifyInstance(t *testing.T) {
 	for i := range rooms {
 		toks[i] = issueTokens(t, cwd, fmt.Sprintf("room-%03d", i), 12)
 	}
-	h := startHost(t, "--all", "--cwd", cwd)
-	instances, watches := procInotify(t, h.cmd.Process.Pid)
+	h := hosttest.Start(t, "--all", "--cwd", cwd)
+	instances, watches := procInotify(t, h.Cmd.Process.Pid)
 	if instances > 2 {
 		t.Fatalf("a host serving %d rooms holds %d inotify instances, want at most 2", rooms, instances)
 	}
@@ -60,8 +61,8 @@ func TestHostOf200RoomsUsesOneInotifyInstance(t *testing.T) {
 		t.Fatalf("a host serving %d rooms holds %d kernel watches: some rooms are not watched", rooms, watches)
 	}
 
-	peer := connectHTTP(t, h.url, toks[150][room.GrantPeer], protoLegacy)
-	parked := peer.callAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
+	peer := hosttest.ConnectHTTP(t, h.URL, toks[150][room.GrantPeer], hosttest.ProtoLegacy)
+	parked := peer.CallAsync("wait_for_message", map[string]any{"timeout_seconds": 30})
 	r, err := room.Open(cwd, "room-150")
 	if err != nil {
 		t.Fatal(err)
@@ -69,8 +70,8 @@ func TestHostOf200RoomsUsesOneInotifyInstance(t *testing.T) {
 	if _, _, err := r.PostMessage(room.Post{Seat: room.SeatLead, Agent: "test", Text: "Only room 150 hears this."}); err != nil {
 		t.Fatal(err)
 	}
-	if woke := <-parked; !strings.HasPrefix(firstMessageText(woke), "Only room 150") {
-		t.Fatalf("the peer of room 150 did not get the post: %s", woke.text)
+	if woke := <-parked; !strings.HasPrefix(hosttest.FirstMessageText(woke), "Only room 150") {
+		t.Fatalf("the peer of room 150 did not get the post: %s", woke.Text)
 	}
 	t.Logf("a host serving %d rooms: %d inotify instance(s), %d kernel watches", rooms, instances, watches)
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package mcpserver_test
+package host_test
 
 import (
 	"bufio"
@@ -20,13 +20,14 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 // The figures of issue 31 for connections and per-address state,
 // against the built binary (without -race) on loopback, for
 // RELIABILITY.md:
 //
-//	go test -run '^$' -bench 'HostIdleSiege|HostRotatingAddresses' -benchtime 1x ./room/mcpserver/
+//	go test -run '^$' -bench 'HostIdleSiege|HostRotatingAddresses' -benchtime 1x ./room/host/
 
 // siegeConns is how many idle connections without a token the siege
 // opens, from siegeAddrs loopback addresses; a connection the host
@@ -71,23 +72,23 @@ func BenchmarkHostIdleSiege(b *testing.B) {
 func idleSiege(b *testing.B, redial time.Duration) {
 	cwd := b.TempDir()
 	toks := issueTokens(b, cwd, "siege", 3)
-	h := startHostBin(b, plainBin(b), "--room", "siege", "--cwd", cwd, "--rate-limit", "1000")
+	h := hosttest.StartBin(b, hosttest.PlainBinary(b), "--room", "siege", "--cwd", cwd, "--rate-limit", "1000")
 	pinned := os.Getenv("ROUNDTABLE_SIEGE_PIN") != ""
 	if pinned {
 		// The host on core 0, the attackers on core 1: what the host
 		// does, apart from the cores the attackers take.
-		if out, err := exec.Command("taskset", "-a", "-p", "-c", "0", fmt.Sprint(h.cmd.Process.Pid)).CombinedOutput(); err != nil {
+		if out, err := exec.Command("taskset", "-a", "-p", "-c", "0", fmt.Sprint(h.Cmd.Process.Pid)).CombinedOutput(); err != nil {
 			b.Fatalf("taskset the host: %v %s", err, out)
 		}
 	}
-	pid := h.cmd.Process.Pid
-	pu, _ := url.Parse(h.url)
+	pid := h.Cmd.Process.Pid
+	pu, _ := url.Parse(h.URL)
 	obs := toks[room.GrantObserver]
 
 	agent := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 30 * time.Second}
 	initialize := func() (time.Duration, error) {
 		t0 := time.Now()
-		req, _ := http.NewRequest(http.MethodPost, h.url, strings.NewReader(initBody))
+		req, _ := http.NewRequest(http.MethodPost, h.URL, strings.NewReader(initBody))
 		req.Header.Set("Authorization", "Bearer "+obs)
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
@@ -103,7 +104,7 @@ func idleSiege(b *testing.B, redial time.Duration) {
 		}
 		// End the session, so the token's session cap is not what is
 		// measured.
-		del, _ := http.NewRequest(http.MethodDelete, h.url, nil)
+		del, _ := http.NewRequest(http.MethodDelete, h.URL, nil)
 		for k, v := range inSession(obs, res.Header.Get("Mcp-Session-Id")) {
 			del.Header.Set(k, v)
 		}
@@ -221,9 +222,9 @@ func rotatingAddresses(b *testing.B) {
 	const n = 100_000
 	cwd := b.TempDir()
 	issueTokens(b, cwd, "rotate", 3)
-	h := startHostBin(b, plainBin(b), "--room", "rotate", "--cwd", cwd)
-	pid := h.cmd.Process.Pid
-	base := strings.TrimSuffix(h.url, "/mcp")
+	h := hosttest.StartBin(b, hosttest.PlainBinary(b), "--room", "rotate", "--cwd", cwd)
+	pid := h.Cmd.Process.Pid
+	base := strings.TrimSuffix(h.URL, "/mcp")
 	addr := func(i int) string {
 		return fmt.Sprintf("127.%d.%d.%d", 10+i/62_500, (i/250)%250+1, i%250+1)
 	}
@@ -232,7 +233,7 @@ func rotatingAddresses(b *testing.B) {
 		c.Transport.(*http.Transport).DisableKeepAlives = true
 		var req *http.Request
 		if i%2 == 0 {
-			req, _ = http.NewRequest(http.MethodPost, h.url, strings.NewReader(initBody))
+			req, _ = http.NewRequest(http.MethodPost, h.URL, strings.NewReader(initBody))
 			req.Header.Set("Authorization", "Bearer "+wrongToken)
 			req.Header.Set("Content-Type", "application/json")
 		} else {

@@ -1,4 +1,4 @@
-package mcpserver_test
+package host_test
 
 import (
 	"bufio"
@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 // The host tried as an attacker would, against the built binary, all on
@@ -119,11 +120,11 @@ func rpcText(body string) (bool, string) {
 	return reply.Result.IsError, reply.Result.Content[0].Text
 }
 
-// startPlainHost is startHost with the binary built without the race
+// startPlainHost is hosttest.Start with the binary built without the race
 // detector, whose shadow memory would swamp what is measured.
-func startPlainHost(t testing.TB, args ...string) *hostProc {
+func startPlainHost(t testing.TB, args ...string) *hosttest.Proc {
 	t.Helper()
-	return startHostBin(t, plainBin(t), args...)
+	return hosttest.StartBin(t, hosttest.PlainBinary(t), args...)
 }
 
 // wrongToken is a well-formed token of no room.
@@ -226,14 +227,14 @@ func TestHostHeldBodies(t *testing.T) {
 	cwd := t.TempDir()
 	toks := issueTokens(t, cwd, "held", 3)
 	h := startPlainHost(t, "--room", "held", "--cwd", cwd)
-	lead := connectHTTP(t, h.url, toks[room.GrantLead], protoLegacy)
-	if r := lead.call("room_status", nil); r.json["room"] != "held" {
-		t.Fatalf("before: %s", r.text)
+	lead := hosttest.ConnectHTTP(t, h.URL, toks[room.GrantLead], hosttest.ProtoLegacy)
+	if r := lead.Call("room_status", nil); r.JSON["room"] != "held" {
+		t.Fatalf("before: %s", r.Text)
 	}
-	pid := h.cmd.Process.Pid
+	pid := h.Cmd.Process.Pid
 	resetPeak(t, pid)
 	before := procStatus(t, pid, "VmRSS")
-	codes, conns := heldBodies(t, h.url, "127.0.0.2", 400)
+	codes, conns := heldBodies(t, h.URL, "127.0.0.2", 400)
 	peak := procStatus(t, pid, "VmHWM")
 	for _, c := range conns {
 		c.Close()
@@ -249,12 +250,12 @@ func TestHostHeldBodies(t *testing.T) {
 	if counts["401"] > 20+1 || counts["401"]+counts["429"] != 400 {
 		t.Fatalf("answers %v: want at most 21 × 401 and the rest 429", counts)
 	}
-	code, _, body := do(t, addrClient("127.0.0.2"), h.url, hreq{body: initBody})
+	code, _, body := do(t, addrClient("127.0.0.2"), h.URL, hreq{body: initBody})
 	if code != http.StatusTooManyRequests || !strings.Contains(body, "wrong or missing bearer token") {
 		t.Fatalf("the attacker's next request: HTTP %d %s, want 429", code, body)
 	}
-	if r := lead.call("room_status", nil); r.json["room"] != "held" {
-		t.Fatalf("the user's agent after the attack: %s", r.text)
+	if r := lead.Call("room_status", nil); r.JSON["room"] != "held" {
+		t.Fatalf("the user's agent after the attack: %s", r.Text)
 	}
 }
 
@@ -317,11 +318,11 @@ func wave(t testing.TB, u, local string, n int, header map[string]string, body s
 func TestHostWrongTokenWaves(t *testing.T) {
 	cwd := t.TempDir()
 	issueTokens(t, cwd, "waves", 3)
-	h := startHost(t, "--room", "waves", "--cwd", cwd)
+	h := hosttest.Start(t, "--room", "waves", "--cwd", cwd)
 	all := map[int]int{}
 	t0 := time.Now()
 	for range 4 {
-		for code, n := range wave(t, h.url, "127.0.0.3", 200, map[string]string{"Authorization": "Bearer " + wrongToken}, initBody) {
+		for code, n := range wave(t, h.URL, "127.0.0.3", 200, map[string]string{"Authorization": "Bearer " + wrongToken}, initBody) {
 			c, _ := strconv.Atoi(code)
 			all[c] += n
 		}
@@ -336,19 +337,19 @@ func TestHostWrongTokenWaves(t *testing.T) {
 func TestHostSessionIDBypass(t *testing.T) {
 	cwd := t.TempDir()
 	toks := issueTokens(t, cwd, "bypass", 3)
-	h := startHost(t, "--room", "bypass", "--cwd", cwd)
+	h := hosttest.Start(t, "--room", "bypass", "--cwd", cwd)
 	c := addrClient("127.0.0.4")
 	obs := toks[room.GrantObserver]
-	id := initSession(t, c, h.url, obs)
-	codes, took := burst(t, c, h.url, 300, hreq{header: inSession(wrongToken, id), body: listBody})
+	id := initSession(t, c, h.URL, obs)
+	codes, took := burst(t, c, h.URL, 300, hreq{header: inSession(wrongToken, id), body: listBody})
 	checkFlood(t, "300 wrong tokens with a seated session's ID", codes, 300, took)
-	code, _, body := do(t, c, h.url, hreq{header: inSession(obs, id), body: listBody})
+	code, _, body := do(t, c, h.URL, hreq{header: inSession(obs, id), body: listBody})
 	if code != http.StatusOK || !strings.Contains(body, "observe_room") {
 		t.Fatalf("the observer's own session after the flood: HTTP %d %s", code, body)
 	}
 	// Another seat's token with the observer's session ID is a failure
 	// too, not a pass.
-	code, _, _ = do(t, c, h.url, hreq{header: inSession(toks[room.GrantLead], id), body: listBody})
+	code, _, _ = do(t, c, h.URL, hreq{header: inSession(toks[room.GrantLead], id), body: listBody})
 	if code != http.StatusTooManyRequests {
 		t.Fatalf("another token with the observer's session ID from a blocked address: HTTP %d, want 429", code)
 	}
@@ -362,8 +363,8 @@ func TestHostSessionIDBypass(t *testing.T) {
 func TestHostCrossSiteOrigin(t *testing.T) {
 	cwd := t.TempDir()
 	toks := issueTokens(t, cwd, "xsite", 3)
-	h := startHost(t, "--room", "xsite", "--cwd", cwd, "--allow-origin", "https://App.example.com:443")
-	lead := connectHTTP(t, h.url, toks[room.GrantLead], protoLegacy)
+	h := hosttest.Start(t, "--room", "xsite", "--cwd", cwd, "--allow-origin", "https://App.example.com:443")
+	lead := hosttest.ConnectHTTP(t, h.URL, toks[room.GrantLead], hosttest.ProtoLegacy)
 	page := addrClient("127.0.0.1") // the browser, at the user's address
 	post := hreq{header: map[string]string{"Origin": "https://evil.example", "Content-Type": "text/plain"}, body: initBody}
 	image := hreq{method: http.MethodGet, header: map[string]string{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Dest": "image"}}
@@ -372,35 +373,35 @@ func TestHostCrossSiteOrigin(t *testing.T) {
 		if i%2 == 1 {
 			q = image
 		}
-		code, _, body := do(t, page, h.url, q)
+		code, _, body := do(t, page, h.URL, q)
 		if code != http.StatusForbidden || !strings.Contains(body, "web pages are refused") {
 			t.Fatalf("cross-site request %d: HTTP %d %s, want 403 saying why", i, code, body)
 		}
 	}
 	// A right token from a page is refused all the same.
-	code, _, body := do(t, page, h.url, hreq{header: map[string]string{"Origin": "null", "Authorization": "Bearer " + toks[room.GrantLead]}, body: initBody})
+	code, _, body := do(t, page, h.URL, hreq{header: map[string]string{"Origin": "null", "Authorization": "Bearer " + toks[room.GrantLead]}, body: initBody})
 	if code != http.StatusForbidden || !strings.Contains(body, "--allow-origin") {
 		t.Fatalf("a page with the right token: HTTP %d %s, want 403 naming --allow-origin", code, body)
 	}
 	// Nothing counted: the seated agent and a new one go on, and a
 	// request without a token is still a 401, not a 429.
-	if r := lead.call("room_status", nil); r.json["room"] != "xsite" {
-		t.Fatalf("the seated agent: %s", r.text)
+	if r := lead.Call("room_status", nil); r.JSON["room"] != "xsite" {
+		t.Fatalf("the seated agent: %s", r.Text)
 	}
-	peer := connectHTTP(t, h.url, toks[room.GrantPeer], protoLegacy)
-	if r := peer.call("room_status", nil); r.json["room"] != "xsite" {
-		t.Fatalf("a new agent: %s", r.text)
+	peer := hosttest.ConnectHTTP(t, h.URL, toks[room.GrantPeer], hosttest.ProtoLegacy)
+	if r := peer.Call("room_status", nil); r.JSON["room"] != "xsite" {
+		t.Fatalf("a new agent: %s", r.Text)
 	}
-	if code, _, body := do(t, page, h.url, hreq{body: initBody}); code != http.StatusUnauthorized {
+	if code, _, body := do(t, page, h.URL, hreq{body: initBody}); code != http.StatusUnauthorized {
 		t.Fatalf("no token after the page's requests: HTTP %d %s, want 401", code, body)
 	}
 	// The allowed origin, as a browser sends it.
-	code, _, body = do(t, page, h.url, hreq{header: map[string]string{"Origin": "https://app.example.com", "Authorization": "Bearer " + toks[room.GrantObserver]}, body: initBody})
+	code, _, body = do(t, page, h.URL, hreq{header: map[string]string{"Origin": "https://app.example.com", "Authorization": "Bearer " + toks[room.GrantObserver]}, body: initBody})
 	if code != http.StatusOK {
 		t.Fatalf("the allowed origin: HTTP %d %s", code, body)
 	}
 	// A bad --allow-origin is refused saying what form to give.
-	_, stderr, exit := runBinary(t, "host", "--room", "xsite", "--cwd", cwd, "--listen", "127.0.0.1:0", "--allow-origin", "app.example.com/path")
+	_, stderr, exit := hosttest.Run(t, "host", "--room", "xsite", "--cwd", cwd, "--listen", "127.0.0.1:0", "--allow-origin", "app.example.com/path")
 	if exit == 0 || !strings.Contains(stderr, "scheme://host[:port]") {
 		t.Fatalf("a bad --allow-origin: exit %d %s", exit, stderr)
 	}
@@ -420,7 +421,7 @@ func TestHostDNSRebinding(t *testing.T) {
 	addr := l.Addr().String()
 	l.Close()
 	_, port, _ := net.SplitHostPort(addr)
-	startHost(t, "--room", "rebind", "--cwd", cwd, "--listen", addr, "--url", "https://rooms.example.net:9443/mcp")
+	hosttest.Start(t, "--room", "rebind", "--cwd", cwd, "--listen", addr, "--url", "https://rooms.example.net:9443/mcp")
 	u := "http://" + addr + "/mcp"
 	c := addrClient("127.0.0.1")
 	auth := "Bearer " + toks[room.GrantObserver]
@@ -445,31 +446,31 @@ func TestHostDNSRebinding(t *testing.T) {
 func TestHostSessionAndStreamCaps(t *testing.T) {
 	cwd := t.TempDir()
 	toks := issueTokens(t, cwd, "caps", 3)
-	h := startHost(t, "--room", "caps", "--cwd", cwd, "--rate-limit", "1000")
+	h := hosttest.Start(t, "--room", "caps", "--cwd", cwd, "--rate-limit", "1000")
 	c := addrClient("127.0.0.5")
 	obs := toks[room.GrantObserver]
 	ids := make([]string, 64)
 	for i := range ids {
-		ids[i] = initSession(t, c, h.url, obs)
+		ids[i] = initSession(t, c, h.URL, obs)
 	}
-	code, _, body := do(t, c, h.url, hreq{header: map[string]string{"Authorization": "Bearer " + obs}, body: initBody})
+	code, _, body := do(t, c, h.URL, hreq{header: map[string]string{"Authorization": "Bearer " + obs}, body: initBody})
 	if code != http.StatusTooManyRequests || !strings.Contains(body, "64 sessions") {
 		t.Fatalf("the 65th session of a token: HTTP %d %s, want 429 naming the cap", code, body)
 	}
-	lead := initSession(t, c, h.url, toks[room.GrantLead])
-	if code, _, body := do(t, c, h.url, hreq{method: http.MethodDelete, header: inSession(obs, ids[0])}); code != http.StatusOK {
+	lead := initSession(t, c, h.URL, toks[room.GrantLead])
+	if code, _, body := do(t, c, h.URL, hreq{method: http.MethodDelete, header: inSession(obs, ids[0])}); code != http.StatusOK {
 		t.Fatalf("DELETE a session: HTTP %d %s", code, body)
 	}
-	initSession(t, c, h.url, obs) // the ended session made room
+	initSession(t, c, h.URL, obs) // the ended session made room
 
 	never := "rt-" + strings.Repeat("0", 32)
 	for _, m := range []string{http.MethodGet, http.MethodDelete} {
-		code, _, body := do(t, c, h.url, hreq{method: m, header: inSession(obs, never)})
+		code, _, body := do(t, c, h.URL, hreq{method: m, header: inSession(obs, never)})
 		if code != http.StatusNotFound || !strings.Contains(body, "initialize a new session") {
 			t.Fatalf("%s of a session never issued: HTTP %d %s, want 404", m, code, body)
 		}
 	}
-	code, _, body = do(t, c, h.url, hreq{method: http.MethodGet, header: map[string]string{"Authorization": "Bearer " + obs, "Mcp-Protocol-Version": "2025-06-18"}})
+	code, _, body = do(t, c, h.URL, hreq{method: http.MethodGet, header: map[string]string{"Authorization": "Bearer " + obs, "Mcp-Protocol-Version": "2025-06-18"}})
 	if code != http.StatusBadRequest || !strings.Contains(body, "Mcp-Session-Id") {
 		t.Fatalf("GET without a session: HTTP %d %s, want 400", code, body)
 	}
@@ -477,7 +478,7 @@ func TestHostSessionAndStreamCaps(t *testing.T) {
 	// One stream a session; it ends when its session is deleted.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, h.url, nil)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, h.URL, nil)
 	for k, v := range inSession(toks[room.GrantLead], lead) {
 		req.Header.Set(k, v)
 	}
@@ -487,11 +488,11 @@ func TestHostSessionAndStreamCaps(t *testing.T) {
 		t.Fatalf("the session's stream: %v %v", err, res)
 	}
 	defer res.Body.Close()
-	code, _, body = do(t, c, h.url, hreq{method: http.MethodGet, header: inSession(toks[room.GrantLead], lead)})
+	code, _, body = do(t, c, h.URL, hreq{method: http.MethodGet, header: inSession(toks[room.GrantLead], lead)})
 	if code != http.StatusConflict || !strings.Contains(body, "already has its event stream") {
 		t.Fatalf("a second stream of a session: HTTP %d %s, want 409", code, body)
 	}
-	if code, _, body := do(t, c, h.url, hreq{method: http.MethodDelete, header: inSession(toks[room.GrantLead], lead)}); code != http.StatusOK {
+	if code, _, body := do(t, c, h.URL, hreq{method: http.MethodDelete, header: inSession(toks[room.GrantLead], lead)}); code != http.StatusOK {
 		t.Fatalf("DELETE the streaming session: HTTP %d %s", code, body)
 	}
 	if _, err := io.Copy(io.Discard, res.Body); ctx.Err() != nil {
@@ -505,10 +506,10 @@ func TestHostSessionAndStreamCaps(t *testing.T) {
 func TestHostWaitCap(t *testing.T) {
 	cwd := t.TempDir()
 	toks := issueTokens(t, cwd, "waits", 3)
-	h := startHost(t, "--room", "waits", "--cwd", cwd, "--rate-limit", "1000")
+	h := hosttest.Start(t, "--room", "waits", "--cwd", cwd, "--rate-limit", "1000")
 	c := addrClient("127.0.0.6")
 	obs := toks[room.GrantObserver]
-	id := initSession(t, c, h.url, obs)
+	id := initSession(t, c, h.URL, obs)
 	var mu sync.Mutex
 	var refused, idle, other int
 	var wg sync.WaitGroup
@@ -517,7 +518,7 @@ func TestHostWaitCap(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"wait_for_message","arguments":{"timeout_seconds":20}}}`, 10+i)
-			code, _, b := do(t, c, h.url, hreq{header: inSession(obs, id), body: body})
+			code, _, b := do(t, c, h.URL, hreq{header: inSession(obs, id), body: body})
 			isError, text := rpcText(b)
 			mu.Lock()
 			defer mu.Unlock()
@@ -546,8 +547,8 @@ func TestHostWaitCap(t *testing.T) {
 func TestHostCutOffRequests(t *testing.T) {
 	cwd := t.TempDir()
 	toks := issueTokens(t, cwd, "cutoff", 3)
-	h := startHost(t, "--room", "cutoff", "--cwd", cwd)
-	pu, _ := url.Parse(h.url)
+	h := hosttest.Start(t, "--room", "cutoff", "--cwd", cwd)
+	pu, _ := url.Parse(h.URL)
 	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.7")}, Timeout: 10 * time.Second}
 	for range 21 {
 		c, err := d.Dial("tcp", pu.Host)
@@ -563,9 +564,9 @@ func TestHostCutOffRequests(t *testing.T) {
 	lead := map[string]string{"Authorization": "Bearer " + toks[room.GrantLead]}
 	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
 	for range 100 {
-		code, _, body := do(t, c, h.url, hreq{header: lead, body: ping})
+		code, _, body := do(t, c, h.URL, hreq{header: lead, body: ping})
 		if code == http.StatusTooManyRequests && strings.Contains(body, "wrong or missing bearer token") {
-			if code, _, body := do(t, addrClient("127.0.0.8"), h.url, hreq{header: lead, body: initBody}); code != http.StatusOK {
+			if code, _, body := do(t, addrClient("127.0.0.8"), h.URL, hreq{header: lead, body: initBody}); code != http.StatusOK {
 				t.Fatalf("another address: HTTP %d %s", code, body)
 			}
 			return

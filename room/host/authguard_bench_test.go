@@ -1,4 +1,4 @@
-package mcpserver_test
+package host_test
 
 import (
 	"io"

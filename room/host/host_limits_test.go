@@ -1,4 +1,4 @@
-package mcpserver_test
+package host_test
 
 import (
 	"crypto/ecdsa"
@@ -24,6 +24,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 // TestHostRacingClients: four HTTP clients in the lead seat race to post
@@ -31,37 +32,37 @@ import (
 func TestHostRacingClients(t *testing.T) {
 	cwd := t.TempDir()
 	toks := issueTokens(t, cwd, "race", 12)
-	h := startHost(t, "--room", "race", "--cwd", cwd)
-	leads := make([]*sdkSeat, 4)
+	h := hosttest.Start(t, "--room", "race", "--cwd", cwd)
+	leads := make([]*hosttest.SDKSeat, 4)
 	for i := range leads {
-		leads[i] = connectHTTP(t, h.url, toks[room.GrantLead], protoLegacy)
+		leads[i] = hosttest.ConnectHTTP(t, h.URL, toks[room.GrantLead], hosttest.ProtoLegacy)
 	}
-	peer := connectHTTP(t, h.url, toks[room.GrantPeer], protoModern)
+	peer := hosttest.ConnectHTTP(t, h.URL, toks[room.GrantPeer], hosttest.ProtoModern)
 	const rounds = 10
 	for round := range rounds {
 		var wg sync.WaitGroup
-		results := make([]sdkResult, len(leads))
+		results := make([]hosttest.ToolResult, len(leads))
 		for i, l := range leads {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				results[i] = l.call("post", map[string]any{"text": fmt.Sprintf("round %d from client %d", round, i)})
+				results[i] = l.Call("post", map[string]any{"text": fmt.Sprintf("round %d from client %d", round, i)})
 			}()
 		}
 		wg.Wait()
 		accepted := 0
 		for _, r := range results {
-			if !r.isError {
+			if !r.IsError {
 				accepted++
-			} else if !strings.Contains(r.text, "turn") {
-				t.Fatalf("a racing post was refused for something else: %s", r.text)
+			} else if !strings.Contains(r.Text, "turn") {
+				t.Fatalf("a racing post was refused for something else: %s", r.Text)
 			}
 		}
 		if accepted != 1 {
 			t.Fatalf("round %d: %d racing posts accepted, want 1", round, accepted)
 		}
-		if r := peer.call("post", map[string]any{"text": fmt.Sprintf("reply %d", round)}); r.isError {
-			t.Fatal(r.text)
+		if r := peer.Call("post", map[string]any{"text": fmt.Sprintf("reply %d", round)}); r.IsError {
+			t.Fatal(r.Text)
 		}
 	}
 	assertContiguous(t, cwd, "race", 2*rounds)
@@ -99,9 +100,9 @@ func assertContiguous(t *testing.T, cwd, name string, n int) {
 func TestHostKill9MidPost(t *testing.T) {
 	cwd := t.TempDir()
 	toks := issueTokens(t, cwd, "killed", 100000)
-	h := startHost(t, "--room", "killed", "--cwd", cwd)
-	lead := connectHTTP(t, h.url, toks[room.GrantLead], protoModern)
-	peer := connectHTTP(t, h.url, toks[room.GrantPeer], protoModern)
+	h := hosttest.Start(t, "--room", "killed", "--cwd", cwd)
+	lead := hosttest.ConnectHTTP(t, h.URL, toks[room.GrantLead], hosttest.ProtoModern)
+	peer := hosttest.ConnectHTTP(t, h.URL, toks[room.GrantPeer], hosttest.ProtoModern)
 	var mu sync.Mutex
 	var acked []int
 	stopped := make(chan struct{})
@@ -112,7 +113,7 @@ func TestHostKill9MidPost(t *testing.T) {
 			if i%2 == 1 {
 				s = peer
 			}
-			res, err := s.cs.CallTool(t.Context(), callParams("post", map[string]any{"text": fmt.Sprintf("post %d", i)}))
+			res, err := s.Session.CallTool(t.Context(), callParams("post", map[string]any{"text": fmt.Sprintf("post %d", i)}))
 			if err != nil {
 				return // the host is gone
 			}
@@ -134,8 +135,8 @@ func TestHostKill9MidPost(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	_ = h.cmd.Process.Signal(syscall.SIGKILL)
-	<-h.done
+	_ = h.Cmd.Process.Signal(syscall.SIGKILL)
+	<-h.Exited()
 	<-stopped
 	r, err := room.Open(cwd, "killed")
 	if err != nil {
@@ -162,8 +163,8 @@ func TestHostKill9MidPost(t *testing.T) {
 func TestHostSlowloris(t *testing.T) {
 	cwd := t.TempDir()
 	toks := issueTokens(t, cwd, "slow", 3)
-	h := startHost(t, "--room", "slow", "--cwd", cwd)
-	u, _ := url.Parse(h.url)
+	h := hosttest.Start(t, "--room", "slow", "--cwd", cwd)
+	u, _ := url.Parse(h.URL)
 	var conns []net.Conn
 	for range 50 {
 		c, err := net.Dial("tcp", u.Host)
@@ -189,10 +190,10 @@ func TestHostSlowloris(t *testing.T) {
 		}
 	}()
 	defer close(stopDrip)
-	lead := connectHTTP(t, h.url, toks[room.GrantLead], protoLegacy)
+	lead := hosttest.ConnectHTTP(t, h.URL, toks[room.GrantLead], hosttest.ProtoLegacy)
 	for i := range 5 {
-		if r := lead.call("room_status", nil); r.isError || r.json["room"] != "slow" {
-			t.Fatalf("call %d while slow clients hang on: %s", i, r.text)
+		if r := lead.Call("room_status", nil); r.IsError || r.JSON["room"] != "slow" {
+			t.Fatalf("call %d while slow clients hang on: %s", i, r.Text)
 		}
 	}
 	// Each slow client is cut off once the header timeout passes.
@@ -211,10 +212,10 @@ func TestHostSlowloris(t *testing.T) {
 func TestHostSIGTERM(t *testing.T) {
 	cwd := t.TempDir()
 	toks := issueTokens(t, cwd, "term", 3)
-	h := startHost(t, "--room", "term", "--cwd", cwd)
-	lead := connectHTTP(t, h.url, toks[room.GrantLead], protoLegacy)
-	peer := connectHTTP(t, h.url, toks[room.GrantPeer], protoLegacy)
-	parked := peer.callAsync("wait_for_message", map[string]any{"timeout_seconds": 55})
+	h := hosttest.Start(t, "--room", "term", "--cwd", cwd)
+	lead := hosttest.ConnectHTTP(t, h.URL, toks[room.GrantLead], hosttest.ProtoLegacy)
+	peer := hosttest.ConnectHTTP(t, h.URL, toks[room.GrantPeer], hosttest.ProtoLegacy)
+	parked := peer.CallAsync("wait_for_message", map[string]any{"timeout_seconds": 55})
 
 	// Hold the room's lock, so the lead's post is in flight when the
 	// signal comes.
@@ -222,13 +223,13 @@ func TestHostSIGTERM(t *testing.T) {
 	if err := lock.Lock(); err != nil {
 		t.Fatal(err)
 	}
-	posting := lead.callAsync("post", map[string]any{"text": "in flight"})
+	posting := lead.CallAsync("post", map[string]any{"text": "in flight"})
 	time.Sleep(500 * time.Millisecond)
 	start := time.Now()
-	_ = h.cmd.Process.Signal(syscall.SIGTERM)
+	_ = h.Cmd.Process.Signal(syscall.SIGTERM)
 	w := <-parked
-	if w.json["idle"] != true {
-		t.Fatalf("parked wait on SIGTERM: %s", w.text)
+	if w.JSON["idle"] != true {
+		t.Fatalf("parked wait on SIGTERM: %s", w.Text)
 	}
 	if waited := time.Since(start); waited > 10*time.Second {
 		t.Fatalf("the parked wait returned %s after SIGTERM, not at once", waited)
@@ -237,16 +238,16 @@ func TestHostSIGTERM(t *testing.T) {
 	if err := lock.Unlock(); err != nil {
 		t.Fatal(err)
 	}
-	if p := <-posting; p.isError || p.json["posted"] != float64(1) {
-		t.Fatalf("the post in flight did not finish: %s", p.text)
+	if p := <-posting; p.IsError || p.JSON["posted"] != float64(1) {
+		t.Fatalf("the post in flight did not finish: %s", p.Text)
 	}
 	select {
-	case <-h.done:
+	case <-h.Exited():
 	case <-time.After(30 * time.Second):
 		t.Fatal("host did not exit")
 	}
-	if h.err != nil {
-		t.Fatalf("host exit: %v", h.err)
+	if h.Err() != nil {
+		t.Fatalf("host exit: %v", h.Err())
 	}
 	assertContiguous(t, cwd, "term", 1)
 	log := serverLog(t, cwd, "term")
@@ -262,27 +263,27 @@ func TestHostSIGTERM(t *testing.T) {
 func TestHostListenRules(t *testing.T) {
 	cwd := t.TempDir()
 	toks := issueTokens(t, cwd, "net", 3)
-	_, stderr, code := runBinary(t, "host", "--room", "net", "--cwd", cwd, "--listen", "0.0.0.0:0")
+	_, stderr, code := hosttest.Run(t, "host", "--room", "net", "--cwd", cwd, "--listen", "0.0.0.0:0")
 	if code != 2 || !strings.Contains(stderr, "--tls-cert") || !strings.Contains(stderr, "--insecure") {
 		t.Fatalf("non-local without TLS: exit %d, %s", code, stderr)
 	}
-	if _, stderr, code := runBinary(t, "host", "--cwd", cwd); code != 2 || !strings.Contains(stderr, "--room") {
+	if _, stderr, code := hosttest.Run(t, "host", "--cwd", cwd); code != 2 || !strings.Contains(stderr, "--room") {
 		t.Fatalf("no room: exit %d, %s", code, stderr)
 	}
-	if _, stderr, code := runBinary(t, "host", "--room", "net", "--cwd", cwd, "--tls-cert", "x.pem"); code != 2 || !strings.Contains(stderr, "--tls-key") {
+	if _, stderr, code := hosttest.Run(t, "host", "--room", "net", "--cwd", cwd, "--tls-cert", "x.pem"); code != 2 || !strings.Contains(stderr, "--tls-key") {
 		t.Fatalf("cert without key: exit %d, %s", code, stderr)
 	}
 
 	certFile, keyFile, pool := selfSigned(t)
-	h := startHost(t, "--room", "net", "--cwd", cwd, "--tls-cert", certFile, "--tls-key", keyFile)
-	if !strings.HasPrefix(h.url, "https://") {
-		t.Fatalf("TLS host URL %s", h.url)
+	h := hosttest.Start(t, "--room", "net", "--cwd", cwd, "--tls-cert", certFile, "--tls-key", keyFile)
+	if !strings.HasPrefix(h.URL, "https://") {
+		t.Fatalf("TLS host URL %s", h.URL)
 	}
-	s := connectHTTPWith(t, h.url, httpClient(toks[room.GrantLead], &tls.Config{RootCAs: pool}), protoLegacy)
-	if r := s.call("room_status", nil); r.json["room"] != "net" {
-		t.Fatalf("over TLS: %s", r.text)
+	s := hosttest.ConnectHTTPWith(t, h.URL, hosttest.HTTPClient(toks[room.GrantLead], &tls.Config{RootCAs: pool}), hosttest.ProtoLegacy)
+	if r := s.Call("room_status", nil); r.JSON["room"] != "net" {
+		t.Fatalf("over TLS: %s", r.Text)
 	}
-	if err := h.stop(); err != nil {
+	if err := h.Stop(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -293,30 +294,30 @@ func TestHostManyRoomsAndRotate(t *testing.T) {
 	cwd := t.TempDir()
 	a := issueTokens(t, cwd, "alpha", 3)
 	b := issueTokens(t, cwd, "beta", 3)
-	h := startHost(t, "--all", "--cwd", cwd)
-	sa := connectHTTP(t, h.url, a[room.GrantPeer], protoLegacy)
-	sb := connectHTTP(t, h.url, b[room.GrantPeer], protoModern)
-	if ra, rb := sa.call("room_status", nil), sb.call("room_status", nil); ra.json["room"] != "alpha" || rb.json["room"] != "beta" {
-		t.Fatalf("rooms: %s / %s", ra.text, rb.text)
+	h := hosttest.Start(t, "--all", "--cwd", cwd)
+	sa := hosttest.ConnectHTTP(t, h.URL, a[room.GrantPeer], hosttest.ProtoLegacy)
+	sb := hosttest.ConnectHTTP(t, h.URL, b[room.GrantPeer], hosttest.ProtoModern)
+	if ra, rb := sa.Call("room_status", nil), sb.Call("room_status", nil); ra.JSON["room"] != "alpha" || rb.JSON["room"] != "beta" {
+		t.Fatalf("rooms: %s / %s", ra.Text, rb.Text)
 	}
-	if _, stderr, code := runBinary(t, "host", "--room", "nosuch", "--cwd", cwd, "--rotate", "peer"); code == 0 || !strings.Contains(stderr, "nosuch") {
+	if _, stderr, code := hosttest.Run(t, "host", "--room", "nosuch", "--cwd", cwd, "--rotate", "peer"); code == 0 || !strings.Contains(stderr, "nosuch") {
 		t.Fatalf("rotate in a missing room: exit %d %s", code, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(cwd, ".roundtable", "nosuch")); err == nil {
 		t.Fatal("--rotate created a room")
 	}
-	out, stderr, code := runBinary(t, "host", "--room", "alpha", "--cwd", cwd, "--rotate", "peer")
+	out, stderr, code := hosttest.Run(t, "host", "--room", "alpha", "--cwd", cwd, "--rotate", "peer")
 	if code != 0 || strings.Contains(out, a[room.GrantPeer]) {
 		t.Fatalf("rotate: exit %d %s %s", code, out, stderr)
 	}
 	// The old token no longer opens a session.
-	if code, _, _ := rawPost(t, h.url, "Bearer "+a[room.GrantPeer], "", strings.NewReader(initBody)); code != 401 {
+	if code, _, _ := rawPost(t, h.URL, "Bearer "+a[room.GrantPeer], "", strings.NewReader(initBody)); code != 401 {
 		t.Fatalf("rotated token: HTTP %d", code)
 	}
-	if _, err := dialHTTP(h.url, httpClient(a[room.GrantPeer], nil), protoLegacy); err == nil {
+	if _, err := hosttest.DialHTTP(h.URL, hosttest.HTTPClient(a[room.GrantPeer], nil), hosttest.ProtoLegacy); err == nil {
 		t.Fatal("the rotated token still connects")
 	}
-	if _, err := dialHTTP(h.url, httpClient(b[room.GrantPeer], nil), protoLegacy); err != nil {
+	if _, err := hosttest.DialHTTP(h.URL, hosttest.HTTPClient(b[room.GrantPeer], nil), hosttest.ProtoLegacy); err != nil {
 		t.Fatalf("another room's token stopped working: %v", err)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package mcpserver_test
+package host_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 // BenchmarkHostIdleCouncils: one host process with 25 councils of four
@@ -33,14 +34,14 @@ func BenchmarkHostIdleCouncils(b *testing.B) {
 			b.Fatalf("tokens of council %d: %d, %v", i, len(toks[i]), err)
 		}
 	}
-	h := startHostBin(b, plainBin(b), "--rate-limit", "1000000", "--all", "--cwd", cwd)
-	pid := h.cmd.Process.Pid
+	h := hosttest.StartBin(b, hosttest.PlainBinary(b), "--rate-limit", "1000000", "--all", "--cwd", cwd)
+	pid := h.Cmd.Process.Pid
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var parked sync.WaitGroup
 	for i := range rooms {
 		for _, seat := range seats {
-			cs := benchSession(b, h.url, toks[i][seat], protoLegacy)
+			cs := benchSession(b, h.URL, toks[i][seat], hosttest.ProtoLegacy)
 			parked.Add(1)
 			go func() {
 				defer parked.Done()
@@ -60,15 +61,15 @@ func BenchmarkHostIdleCouncils(b *testing.B) {
 				b.Fatalf("council %d: %d waits called, want every seat parked", i, n)
 			}
 		}
-		c0, t0 := procCPU(pid), time.Now()
+		c0, t0 := hosttest.ProcCPU(pid), time.Now()
 		time.Sleep(10 * time.Second)
-		cpu := float64(procCPU(pid)-c0) / float64(time.Since(t0)) * 100
-		m := readProcMem(b, pid)
+		cpu := float64(hosttest.ProcCPU(pid)-c0) / float64(time.Since(t0)) * 100
+		m := hosttest.ReadProcMem(b, pid)
 		b.ReportMetric(float64(m.RSS)/(1<<20), "VmRSS-MiB")
 		b.ReportMetric(float64(m.PssAnon)/(1<<20), "PssAnon-MiB")
 		b.ReportMetric(cpu, "cpu-%")
 	}
 	cancel()
-	_ = h.stop()
+	_ = h.Stop()
 	parked.Wait()
 }

@@ -1,4 +1,4 @@
-package mcpserver_test
+package host_test
 
 import (
 	"context"
@@ -13,12 +13,13 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 // benchSession connects the go-sdk client to a host for a benchmark.
 func benchSession(b *testing.B, url, token, proto string) *sdk.ClientSession {
 	b.Helper()
-	cs, err := dialHTTP(url, httpClient(token, nil), proto)
+	cs, err := hosttest.DialHTTP(url, hosttest.HTTPClient(token, nil), proto)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -51,8 +52,8 @@ func BenchmarkHostWakeHTTP(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	h := startHostBin(b, plainBin(b), "--rate-limit", "1000000", "--room", "wake", "--cwd", cwd)
-	peer := benchSession(b, h.url, toks[room.GrantPeer], protoLegacy)
+	h := hosttest.StartBin(b, hosttest.PlainBinary(b), "--rate-limit", "1000000", "--room", "wake", "--cwd", cwd)
+	peer := benchSession(b, h.URL, toks[room.GrantPeer], hosttest.ProtoLegacy)
 	var rtt []time.Duration
 	for range 50 {
 		t0 := time.Now()
@@ -83,8 +84,8 @@ func BenchmarkHostWakeHTTP(b *testing.B) {
 		}
 		lat = append(lat, time.Since(t0))
 	}
-	reportMs(b, lat)
-	b.ReportMetric(float64(percentile(rtt, 0.5).Microseconds())/1000, "rtt-p50-ms")
+	hosttest.ReportMs(b, lat)
+	b.ReportMetric(float64(hosttest.Percentile(rtt, 0.5).Microseconds())/1000, "rtt-p50-ms")
 }
 
 // BenchmarkHostPostWakeHTTP: the lead posts over HTTP and the peer, parked
@@ -92,9 +93,9 @@ func BenchmarkHostWakeHTTP(b *testing.B) {
 func BenchmarkHostPostWakeHTTP(b *testing.B) {
 	cwd := b.TempDir()
 	toks := issueTokens(b, cwd, "pw", 1<<30)
-	h := startHostBin(b, plainBin(b), "--rate-limit", "1000000", "--room", "pw", "--cwd", cwd)
-	lead := benchSession(b, h.url, toks[room.GrantLead], protoLegacy)
-	peer := benchSession(b, h.url, toks[room.GrantPeer], protoLegacy)
+	h := hosttest.StartBin(b, hosttest.PlainBinary(b), "--rate-limit", "1000000", "--room", "pw", "--cwd", cwd)
+	lead := benchSession(b, h.URL, toks[room.GrantLead], hosttest.ProtoLegacy)
+	peer := benchSession(b, h.URL, toks[room.GrantPeer], hosttest.ProtoLegacy)
 	var lat []time.Duration
 	for b.Loop() {
 		reply := make(chan error, 1)
@@ -112,7 +113,7 @@ func BenchmarkHostPostWakeHTTP(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	reportMs(b, lat)
+	hosttest.ReportMs(b, lat)
 }
 
 // BenchmarkHostPosts: 20 rooms, each with a lead and a peer posting in
@@ -126,11 +127,11 @@ func BenchmarkHostPosts(b *testing.B) {
 	for i := range rooms {
 		toks[i] = issueTokens(b, cwd, fmt.Sprintf("posts-%02d", i), 1<<30)
 	}
-	h := startHostBin(b, plainBin(b), "--rate-limit", "1000000", "--all", "--cwd", cwd)
+	h := hosttest.StartBin(b, hosttest.PlainBinary(b), "--rate-limit", "1000000", "--all", "--cwd", cwd)
 	type pair struct{ lead, peer *sdk.ClientSession }
 	pairs := make([]pair, rooms)
 	for i := range rooms {
-		pairs[i] = pair{benchSession(b, h.url, toks[i][room.GrantLead], protoLegacy), benchSession(b, h.url, toks[i][room.GrantPeer], protoLegacy)}
+		pairs[i] = pair{benchSession(b, h.URL, toks[i][room.GrantLead], hosttest.ProtoLegacy), benchSession(b, h.URL, toks[i][room.GrantPeer], hosttest.ProtoLegacy)}
 	}
 	floor := storeFloor(b, rooms, b.N)
 	var next, acked atomic.Int64
@@ -177,7 +178,7 @@ func BenchmarkHostPosts(b *testing.B) {
 	b.ReportMetric(float64(acked.Load())/elapsed.Seconds(), "posts/s")
 	b.ReportMetric(floor, "floor-posts/s")
 	b.ReportMetric(float64(acked.Load()-int64(onDisk)), "lost")
-	_ = h.stop()
+	_ = h.Stop()
 }
 
 // storeFloor is the posts per second of the store alone in the same run:

@@ -1,4 +1,4 @@
-package mcpserver_test
+package host_test
 
 import (
 	"encoding/json"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 // debateRoom creates a persona debate's room under cwd, as `roundtable
@@ -39,8 +40,8 @@ var observerToken = regexp.MustCompile(`(?m)^  observer \(a persona debate is wa
 func TestHostServesDebateToObservers(t *testing.T) {
 	cwd := t.TempDir()
 	r := debateRoom(t, cwd, "panel")
-	h := startHost(t, "--room", "panel", "--cwd", cwd)
-	out := h.output()
+	h := hosttest.Start(t, "--room", "panel", "--cwd", cwd)
+	out := h.Output()
 	m := observerToken.FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("no watch-only observer token printed for the debate:\n%s", out)
@@ -60,32 +61,32 @@ func TestHostServesDebateToObservers(t *testing.T) {
 	if err := r.WriteDraft(room.Draft{Seat: "Ada", Text: "Tabs", StartedAt: began}); err != nil {
 		t.Fatal(err)
 	}
-	obs := connectHTTP(t, h.url, m[1], protoModern)
-	first := obs.call("observe_room", map[string]any{"wait_seconds": 0})
+	obs := hosttest.ConnectHTTP(t, h.URL, m[1], hosttest.ProtoModern)
+	first := obs.Call("observe_room", map[string]any{"wait_seconds": 0})
 	var snap room.Snapshot
-	if err := json.Unmarshal([]byte(first.text), &snap); err != nil || snap.Config == nil || !snap.Config.IsDebate() || len(snap.Drafts) != 1 {
-		t.Fatalf("first observe_room of the debate: %v %s", err, first.text)
+	if err := json.Unmarshal([]byte(first.Text), &snap); err != nil || snap.Config == nil || !snap.Config.IsDebate() || len(snap.Drafts) != 1 {
+		t.Fatalf("first observe_room of the debate: %v %s", err, first.Text)
 	}
-	waiting := obs.callAsync("observe_room", map[string]any{"cursor": snap.Next, "wait_seconds": 30})
+	waiting := obs.CallAsync("observe_room", map[string]any{"cursor": snap.Next, "wait_seconds": 30})
 	time.Sleep(300 * time.Millisecond) // parked
 	if err := r.WriteDraft(room.Draft{Seat: "Ada", Text: "Tabs, because", StartedAt: began}); err != nil {
 		t.Fatal(err)
 	}
 	got := <-waiting
 	var next room.Snapshot
-	if err := json.Unmarshal([]byte(got.text), &next); err != nil || !next.DraftsChanged || len(next.Drafts) != 1 || next.Drafts[0].Text != "Tabs, because" {
-		t.Fatalf("observe_room waiting when a draft was written: %v %s; want the draft in its reply", err, got.text)
+	if err := json.Unmarshal([]byte(got.Text), &next); err != nil || !next.DraftsChanged || len(next.Drafts) != 1 || next.Drafts[0].Text != "Tabs, because" {
+		t.Fatalf("observe_room waiting when a draft was written: %v %s; want the draft in its reply", err, got.Text)
 	}
 	for _, tool := range []string{"room_status", "read_room"} {
-		if res := obs.call(tool, nil); res.isError {
-			t.Errorf("the debate's observer calling %s: %s", tool, res.text)
+		if res := obs.Call(tool, nil); res.IsError {
+			t.Errorf("the debate's observer calling %s: %s", tool, res.Text)
 		}
 	}
-	if res := obs.call("post", map[string]any{"text": "Let me in."}); !res.isError {
-		t.Errorf("the debate's observer posted: %s", res.text)
+	if res := obs.Call("post", map[string]any{"text": "Let me in."}); !res.IsError {
+		t.Errorf("the debate's observer posted: %s", res.Text)
 	}
-	if err := h.stop(); err != nil {
-		t.Fatalf("host exit: %v\n%s", err, h.output())
+	if err := h.Stop(); err != nil {
+		t.Fatalf("host exit: %v\n%s", err, h.Output())
 	}
 }
 
@@ -114,22 +115,22 @@ func TestHostRefusesSeatOfDebate(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	h := startHost(t, "--room", "panel", "--cwd", cwd)
+	h := hosttest.Start(t, "--room", "panel", "--cwd", cwd)
 	for _, g := range []string{room.GrantLead, room.GrantPeer} {
-		code, _, body := rawPost(t, h.url, "Bearer "+toks[g], "", strings.NewReader(initBody))
+		code, _, body := rawPost(t, h.URL, "Bearer "+toks[g], "", strings.NewReader(initBody))
 		if code == http.StatusOK && !strings.Contains(body, `"error"`) || !strings.Contains(body, "persona debate") || !strings.Contains(body, "roundtable watch --url") {
 			t.Errorf("initialize with the %s token of a debate: %d %s; want it refused saying the debate is watch-only", g, code, body)
 		}
 	}
-	obs := connectHTTP(t, h.url, toks[room.GrantObserver], protoModern)
-	if r := obs.call("observe_room", map[string]any{"wait_seconds": 0}); r.isError {
-		t.Errorf("the debate's observer: %s", r.text)
+	obs := hosttest.ConnectHTTP(t, h.URL, toks[room.GrantObserver], hosttest.ProtoModern)
+	if r := obs.Call("observe_room", map[string]any{"wait_seconds": 0}); r.IsError {
+		t.Errorf("the debate's observer: %s", r.Text)
 	}
-	if err := h.stop(); err != nil {
-		t.Fatalf("host exit: %v\n%s", err, h.output())
+	if err := h.Stop(); err != nil {
+		t.Fatalf("host exit: %v\n%s", err, h.Output())
 	}
 
-	res, err := exec.Command(binary, "host", "--room", "panel", "--cwd", cwd, "--rotate", "lead").CombinedOutput()
+	res, err := exec.Command(hosttest.Binary(), "host", "--room", "panel", "--cwd", cwd, "--rotate", "lead").CombinedOutput()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(string(res), "persona debate") || !strings.Contains(string(res), "roundtable watch --url") {
 		t.Errorf("--rotate lead on a debate: %v\n%s; want exit 2 saying it is watch-only", err, res)

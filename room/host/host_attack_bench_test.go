@@ -1,4 +1,4 @@
-package mcpserver_test
+package host_test
 
 import (
 	"bufio"
@@ -23,13 +23,14 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 // BenchmarkHostUnderAttack measures, against the built binary (without
 // -race) with its default limits, what each attack costs the host and
 // what a legitimate client saw meanwhile, for RELIABILITY.md:
 //
-//	go test -run '^$' -bench HostUnderAttack -benchtime 1x ./room/mcpserver/
+//	go test -run '^$' -bench HostUnderAttack -benchtime 1x ./room/host/
 //
 // First, on the idle host, the client (a seated lead, the official Go
 // SDK, from 127.0.0.1) makes its calls (room_status), 40 a second:
@@ -63,9 +64,9 @@ type attack struct {
 func hostUnderAttack(b *testing.B) {
 	cwd := b.TempDir()
 	toks := issueTokens(b, cwd, "siege", 100000)
-	h := startHostBin(b, plainBin(b), "--room", "siege", "--cwd", cwd)
-	pid := h.cmd.Process.Pid
-	cs, err := dialHTTP(h.url, httpClient(toks[room.GrantLead], nil), protoLegacy)
+	h := hosttest.StartBin(b, hosttest.PlainBinary(b), "--room", "siege", "--cwd", cwd)
+	pid := h.Cmd.Process.Pid
+	cs, err := hosttest.DialHTTP(h.URL, hosttest.HTTPClient(toks[room.GrantLead], nil), hosttest.ProtoLegacy)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -97,9 +98,9 @@ func hostUnderAttack(b *testing.B) {
 	served := idleCPU / attackCalls
 	b.Logf("idle: client p95 %s, host CPU %s per served call", p95(idleLat), served)
 
-	pu, _ := url.Parse(h.url)
+	pu, _ := url.Parse(h.URL)
 	obs := toks[room.GrantObserver]
-	u := h.url
+	u := h.URL
 	attacks := []attack{
 		{"held 1 MiB bodies, no token", func(b *testing.B, local string) string { return heldOne(b, pu.Host, local) }},
 		{"wrong tokens", func(b *testing.B, local string) string {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package mcpserver_test
+package host_test
 
 import (
 	"os"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 // TestKilledHostSeatsAreGone: roundtable host holds the lock of each seat
@@ -17,9 +18,9 @@ import (
 func TestKilledHostSeatsAreGone(t *testing.T) {
 	cwd := t.TempDir()
 	toks := issueTokens(t, cwd, "hostkill", 3)
-	h := startHost(t, "--room", "hostkill", "--cwd", cwd)
-	peer := connectHTTP(t, h.url, toks[room.GrantPeer], protoLegacy)
-	peer.call("room_status", nil)
+	h := hosttest.Start(t, "--room", "hostkill", "--cwd", cwd)
+	peer := hosttest.ConnectHTTP(t, h.URL, toks[room.GrantPeer], hosttest.ProtoLegacy)
+	peer.Call("room_status", nil)
 	dir := room.Dir(cwd, "hostkill")
 	state := func() string {
 		seats, err := room.ReadSeats(dir)
@@ -38,16 +39,16 @@ func TestKilledHostSeatsAreGone(t *testing.T) {
 	}
 	// The host holds the seat's lock while it serves the seat, as every
 	// holder of a seat does, and its connect line says so.
-	if hd := room.SeatHolder(dir, room.SeatPeer); !hd.Live || hd.PID != h.cmd.Process.Pid {
-		t.Errorf("the peer's lock while the host serves it: %+v, want pid %d", hd, h.cmd.Process.Pid)
+	if hd := room.SeatHolder(dir, room.SeatPeer); !hd.Live || hd.PID != h.Cmd.Process.Pid {
+		t.Errorf("the peer's lock while the host serves it: %+v, want pid %d", hd, h.Cmd.Process.Pid)
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, room.LogFile)); !strings.Contains(string(data), "lock=held") {
 		t.Errorf("the host's connect line does not say it holds the seat's lock:\n%s", data)
 	}
-	if err := h.cmd.Process.Kill(); err != nil {
+	if err := h.Cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	<-h.done
+	<-h.Exited()
 	if st := state(); st != room.StateDisconnected {
 		t.Errorf("the peer of a killed host reads %q, want %q", st, room.StateDisconnected)
 	}
