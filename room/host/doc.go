@@ -7,7 +7,9 @@
 // The tree: this package (the listener, the checks, the sessions, the
 // printed lines), page (the live page and the room index, drawn), webauth
 // (the door between this package and a web face: the grant a request
-// came with, the sign-in paths, the stream budget). The seat tools a
+// came with, the sign-in paths, the stream budget), hosttest (the helpers
+// this package's and room/mcpserver's end-to-end tests share; only tests
+// import it). The seat tools a
 // session calls are room/mcpserver's (a RemoteSeat per session, one MCP
 // server for every room); the seed 002 API is debate/web, which the
 // command mounts as Config.Web, since it starts and follows debates: this
