@@ -173,6 +173,10 @@ func (l *roomList) leave(g room.Grant) {
 func (l *roomList) loop(ctx context.Context, done chan struct{}) {
 	defer close(done)
 	host := l.s.opt.Host
+	if host == nil { // no request reaches a face without its host
+		<-ctx.Done()
+		return
+	}
 	hook, _ := host.(RoomsChanges)
 	var dw *room.DirWatch
 	if hook == nil {
