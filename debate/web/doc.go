@@ -26,6 +26,15 @@
 // refusal's wording are sessions.go's: each a 4xx saying what to do, none
 // naming a Go type.
 //
+// The pages (pages.go) are the index of the rooms a visitor may watch
+// (/) and each room's live page (/rooms/{id}). The index's list is pushed
+// (roomlist.go): GET /rooms.events streams it, the whole list the grant
+// may watch at each change, from one follow per room shown (room.Feed, on
+// the host's own watch of the room) shared by every index client; nothing
+// polls. A host that says when its rooms change (RoomsChanges) is
+// followed through that; otherwise the store's watch of the rooms' folder
+// tells of a room the host is about to add.
+//
 // Who the request is comes from the host (webauth.GrantOf): a
 // bearer token or a browser's session; this package never sees a cookie.
 package web

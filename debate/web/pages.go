@@ -14,15 +14,15 @@ import (
 )
 
 // The pages: the index of the rooms a visitor may watch (/), latest
-// activity first, with the list as JSON for its script (/rooms.json) and
-// the start form for the starter token; each room's live page
+// activity first, kept live by an event stream its script follows
+// (/rooms.events, roomlist.go), and the start form for the starter token; each room's live page
 // (/rooms/{id}) with the parts it fetches as they land and the
 // transcript's exports; and the pages' scripts. A visitor without a
 // token gets the form that takes one (posted to the host's LoginPath,
 // kept in a cookie); the API's refusals are JSON, the pages' are pages.
 func (s *Server) routePages(mux *http.ServeMux) {
 	mux.HandleFunc("GET /{$}", s.serveIndex)
-	mux.HandleFunc("GET "+indexListPath, s.serveIndexList)
+	mux.HandleFunc("GET "+indexStreamPath, s.serveIndexStream)
 	mux.HandleFunc("GET /rooms/{id}", s.servePage)
 	mux.HandleFunc("GET /rooms/{id}/parts", s.serveParts)
 	mux.HandleFunc("GET /rooms/{id}/transcript.md", s.serveExport(false))
@@ -30,9 +30,6 @@ func (s *Server) routePages(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+page.ScriptPath, func(w http.ResponseWriter, _ *http.Request) { page.Script(w) })
 	mux.HandleFunc("GET "+page.IndexScriptPath, func(w http.ResponseWriter, _ *http.Request) { page.IndexScript(w) })
 }
-
-// indexListPath is where the index's script fetches the room list.
-const indexListPath = "/rooms.json"
 
 // pageGrant is the visitor's grant for the page of room id ("" for the
 // index), or the sign-in form written in its stead.
@@ -58,7 +55,7 @@ func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 	o := page.IndexOptions{
 		CanStart: g.Grant == webauth.GrantStarter && s.opt.Starter != nil,
 		Rounds:   debate.DefaultRounds, MinRounds: debate.MinRounds, MaxRounds: debate.MaxRounds,
-		MaxTopic: room.MaxTopicBytes, MaxPersonas: debate.MaxPersonas, Src: indexListPath,
+		MaxTopic: room.MaxTopicBytes, MaxPersonas: debate.MaxPersonas, Src: indexStreamPath,
 	}
 	if o.CanStart {
 		for _, p := range debate.DefaultPersonas() {
@@ -66,15 +63,6 @@ func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	page.Index(w, s.indexRooms(g), o)
-}
-
-// serveIndexList answers the index's room list as JSON, for its script.
-func (s *Server) serveIndexList(w http.ResponseWriter, r *http.Request) {
-	g, ok := grant(w, r)
-	if !ok {
-		return
-	}
-	page.IndexList(w, r, s.indexRooms(g))
 }
 
 // indexRooms are the rooms g may watch, the latest activity first.
@@ -88,40 +76,11 @@ func (s *Server) indexRooms(g room.Grant) []page.IndexRoom {
 		if !ok {
 			continue
 		}
-		in := infoOf(rm)
-		mode := "MCP room"
-		if in.Kind == "debate" {
-			mode = "persona debate"
-		}
-		state := "live"
-		if in.State == "closed" {
-			state = "finished"
-		}
-		rooms = append(rooms, page.IndexRoom{Name: name, Topic: in.Topic, Mode: mode, State: state, Last: lastActivity(rm)})
+		st, _ := rm.State() // a room that cannot be read is listed by its room.json
+		rooms = append(rooms, indexRow(rm.Config(), st))
 	}
 	page.SortRooms(rooms)
 	return rooms
-}
-
-// lastActivity is when rm last changed as far as its files say: its
-// latest message or its close, else its creation.
-func lastActivity(rm *room.Room) time.Time {
-	last, _ := time.Parse(time.RFC3339Nano, rm.Config().CreatedAt)
-	st, err := rm.State()
-	if err != nil {
-		return last
-	}
-	if n := len(st.Messages); n > 0 {
-		if t := st.Messages[n-1].Time(); t.After(last) {
-			last = t
-		}
-	}
-	if st.Closed != nil {
-		if t, err := time.Parse(time.RFC3339Nano, st.Closed.At); err == nil && t.After(last) {
-			last = t
-		}
-	}
-	return last
 }
 
 // pageRoom is room id for a page request, or the refusal written.

@@ -54,6 +54,7 @@ type Server struct {
 	hubs      hubs
 	mux       *http.ServeMux
 	starts    startLimits
+	list      *roomList // the index's live room list (roomlist.go)
 }
 
 // New is the web face of opt.Host; ctx bounds the rooms it follows.
@@ -68,6 +69,7 @@ func New(ctx context.Context, opt Options) *Server {
 	}
 	s.hubs = hubs{m: map[string]*hub{}, keep: keep, ctx: ctx}
 	s.starts.perMin = opt.Limits.withDefaults().StartsPerMinute
+	s.list = newRoomList(s, ctx, keep)
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /health", s.serveHealth)
 	mux.HandleFunc("GET /api/sessions", s.serveList)

@@ -1,13 +1,13 @@
-// The host's index: the room list kept fresh (fetched again every few
-// seconds, answered 304 when nothing changed, and when the tab comes
-// back), times shown in the visitor's own zone, and the form that starts
-// a debate through the API (POST /api/sessions) and opens its page.
-// Room names and topics are text (textContent), never markup.
+// The host's index: the room list kept fresh by the host (an event
+// stream, list.dataset.src, whose "rooms" events each carry the whole
+// list when it changes: nothing is fetched again on a timer), times shown
+// in the visitor's own zone, and the form that starts a debate through
+// the API (POST /api/sessions) and opens its page. Room names and topics
+// are text (textContent), never markup.
 'use strict';
 (function () {
   const list = document.getElementById('rooms');
   const empty = document.getElementById('rooms-empty');
-  const every = 3000;
 
   function localTime(iso) {
     const d = new Date(iso);
@@ -41,31 +41,42 @@
     return li;
   }
 
-  let etag = '';
-  let busy = false;
-  async function refresh() {
-    if (!list || busy || document.hidden) return;
-    busy = true;
-    try {
-      const headers = etag ? { 'If-None-Match': etag } : {};
-      const res = await fetch(list.dataset.src, { credentials: 'same-origin', cache: 'no-cache', headers });
-      if (res.status === 304 || !res.ok) return;
-      etag = res.headers.get('ETag') || '';
-      const got = await res.json();
-      const rooms = got.rooms || [];
-      list.replaceChildren(...rooms.map(row));
-      empty.hidden = rooms.length > 0;
-      list.dataset.updated = String(Date.now());
-    } catch (_) {
-      // The next round tries again; the list shown stays.
-    } finally {
-      busy = false;
-    }
+  // The stream: the browser reconnects by itself when the connection
+  // drops (the host sends the list again, or nothing if it has not
+  // changed: Last-Event-ID names the list held); a refusal (401, 429)
+  // closes it, and it is opened again later, slower each time. A hidden
+  // tab holds no stream (the host counts them): it opens one when shown.
+  let es = null;
+  let timer = 0;
+  let backoff = 0;
+  function draw(ev) {
+    let got;
+    try { got = JSON.parse(ev.data); } catch (_) { return; }
+    const rooms = got.rooms || [];
+    list.replaceChildren(...rooms.map(row));
+    empty.hidden = rooms.length > 0;
+    list.dataset.list = ev.lastEventId;
+    backoff = 0;
+  }
+  function connect() {
+    if (es || document.hidden) return;
+    clearTimeout(timer);
+    es = new EventSource(list.dataset.src);
+    es.addEventListener('rooms', draw);
+    es.addEventListener('error', () => {
+      if (!es || es.readyState !== EventSource.CLOSED) return;
+      es = null;
+      timer = setTimeout(connect, Math.min(60000, 2000 * 2 ** backoff++));
+    });
+  }
+  function disconnect() {
+    clearTimeout(timer);
+    if (es) { es.close(); es = null; }
   }
   if (list) {
     localize(list);
-    setInterval(refresh, every);
-    document.addEventListener('visibilitychange', refresh);
+    connect();
+    document.addEventListener('visibilitychange', () => (document.hidden ? disconnect() : connect()));
   }
 
   // ---- the start form ----
@@ -143,7 +154,7 @@
       fail((got && got.error) ? 'The host refused: ' + got.error : 'The host answered ' + res.status + '; try again.');
       return;
     }
-    if (!got.page) { fail('The host started a debate but named no page; open it from the list below.'); refresh(); return; }
+    if (!got.page) { fail('The host started a debate but named no page; open it from the list below.'); return; }
     location.assign(got.page);
   });
 })();

@@ -250,7 +250,9 @@ type IndexOptions struct {
 	Rounds, MinRounds, MaxRounds int
 	MaxTopic, MaxPersonas        int
 	Personas                     []IndexPersona
-	// Src is where the index fetches the room list as JSON (IndexList).
+	// Src is the room list as an event stream, which the index's script
+	// follows: "rooms" events whose data is IndexListJSON, the whole list
+	// at each change.
 	Src string
 }
 
@@ -306,37 +308,15 @@ func Index(w http.ResponseWriter, rooms []IndexRoom, o IndexOptions) {
 	_, _ = w.Write(b.Bytes())
 }
 
-// IndexList writes the room list as JSON ({"rooms": [...]}), for the
-// index's script; etag names this list, and a request that already has
-// it (If-None-Match) gets 304 and no body.
-func IndexList(w http.ResponseWriter, r *http.Request, rooms []IndexRoom) {
+// IndexListJSON is the room list as JSON ({"rooms": [...]}), in the
+// order given: what each event of the index's stream carries for its
+// script.
+func IndexListJSON(rooms []IndexRoom) []byte {
 	data, err := json.Marshal(map[string]any{"rooms": indexRows(rooms)})
-	if err != nil {
-		writeJSONError(w, http.StatusInternalServerError, "the host could not list the rooms: "+err.Error())
-		return
+	if err != nil { // strings and times only: cannot fail
+		panic(err)
 	}
-	sum := sha256.Sum256(data)
-	etag := `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`
-	h := w.Header()
-	h.Set("Cache-Control", "no-cache")
-	h.Set("ETag", etag)
-	h.Set("X-Content-Type-Options", "nosniff")
-	if r.Header.Get("If-None-Match") == etag {
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	h.Set("Content-Type", "application/json")
-	_, _ = w.Write(data)
-}
-
-func writeJSONError(w http.ResponseWriter, code int, msg string) {
-	data, _ := json.Marshal(map[string]string{"error": msg})
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(code)
-	_, _ = w.Write(data)
+	return data
 }
 
 // Login writes the form that takes an observer token (status: 401 when
