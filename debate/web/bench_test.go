@@ -67,6 +67,8 @@ func (o oneRoom) Room(name string) (*room.Room, bool) {
 
 func (o oneRoom) AddRoom(context.Context, *room.Room) (bool, error) { return false, nil }
 
+func (o oneRoom) RoomsChanged() <-chan struct{} { return nil } // never
+
 // BenchmarkStream10kFinished: the stream of a finished 10,000-turn debate
 // that nobody watched yet (the room just opened, its log not built): the
 // time to the response's first byte, to session_start, and to done (the

@@ -31,9 +31,7 @@
 // (roomlist.go): GET /rooms.events streams it, the whole list the grant
 // may watch at each change, from one follow per room shown (room.Feed, on
 // the host's own watch of the room) shared by every index client; nothing
-// polls. A host that says when its rooms change (RoomsChanges) is
-// followed through that; otherwise the store's watch of the rooms' folder
-// tells of a room the host is about to add.
+// polls; the host says when it adds a room (Rooms.RoomsChanged).
 //
 // Who the request is comes from the host (webauth.GrantOf): a
 // bearer token or a browser's session; this package never sees a cookie.

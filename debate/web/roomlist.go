@@ -7,9 +7,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -32,40 +29,17 @@ import (
 // (the store's one reader, on the Notifier the host already keeps for the
 // room: no watch of its own), however many clients see it; a room nobody's
 // index shows is not followed, and a minute (Options.Keep) after the last
-// client left nothing runs. It learns of rooms the host adds from the host
-// itself when the host says (RoomsChanges), from the start of a debate
-// this face made, and otherwise from the store's watch of the rooms'
-// folder (.roundtable), which shows a room a moment before the host serves
-// it: after such a change it looks at the host's room names again a few
-// times, for a few seconds (recheck), then waits for the next change.
-
-// RoomsChanges is what a host may add to Rooms to say when the rooms it
-// serves change; the index's list then follows the host alone, and needs
-// no watch of the rooms' folder.
-type RoomsChanges interface {
-	// RoomsChanged returns a channel closed at the next change of Rooms()
-	// (a room added or dropped) after the call.
-	RoomsChanged() <-chan struct{}
-}
+// client left nothing runs. It learns of the rooms the host adds from the
+// host itself (Rooms.RoomsChanged).
 
 // indexStreamPath is the index's room list as an event stream.
 const indexStreamPath = "/rooms.events"
-
-// The looks at the host's room names after a change in the rooms'
-// folder: the first after recheckFirst, each next twice as late (at most
-// recheckMax apart), until recheckFor has passed since the change.
-const (
-	recheckFirst = 25 * time.Millisecond
-	recheckMax   = 1600 * time.Millisecond
-	recheckFor   = 5 * time.Second
-)
 
 // roomList is the index's list, shared by every index client of a host.
 type roomList struct {
 	s    *Server
 	base context.Context // bounds every follow and the loop
 	keep time.Duration
-	poke chan struct{} // a room was added by this face (buffered)
 
 	recMu   sync.Mutex            // one reconcile at a time
 	follows map[string]*roomTrail // under recMu
@@ -105,16 +79,8 @@ type roomTrail struct {
 
 func newRoomList(s *Server, base context.Context, keep time.Duration) *roomList {
 	return &roomList{
-		s: s, base: base, keep: keep, poke: make(chan struct{}, 1),
+		s: s, base: base, keep: keep,
 		follows: map[string]*roomTrail{}, rooms: map[string]int{}, rows: map[string]trailRow{}, wake: make(chan struct{}),
-	}
-}
-
-// added says a room was added to the host by this face.
-func (l *roomList) added() {
-	select {
-	case l.poke <- struct{}{}:
-	default:
 	}
 }
 
@@ -177,111 +143,15 @@ func (l *roomList) loop(ctx context.Context, done chan struct{}) {
 		<-ctx.Done()
 		return
 	}
-	hook, _ := host.(RoomsChanges)
-	var dw *room.DirWatch
-	if hook == nil {
-		if top := l.top(); top != "" {
-			dw = watchTop(ctx, top, host)
-			defer dw.Close()
-		}
-	}
-	var recheck *time.Timer
-	var recheckC <-chan time.Time
-	var wait time.Duration
-	var since time.Time
-	defer func() {
-		if recheck != nil {
-			recheck.Stop()
-		}
-	}()
-	arm := func(d time.Duration) {
-		if recheck == nil {
-			recheck = time.NewTimer(d)
-		} else {
-			recheck.Reset(d)
-		}
-		recheckC = recheck.C
-	}
 	for {
-		var folder, hosted <-chan struct{}
-		if dw != nil {
-			folder = dw.Changed()
-		}
-		if hook != nil {
-			hosted = hook.RoomsChanged()
-		}
+		changed := host.RoomsChanged()
 		l.reconcile()
 		select {
 		case <-ctx.Done():
 			return
-		case <-hosted:
-		case <-l.poke:
-		case <-folder:
-			since, wait = time.Now(), recheckFirst
-			arm(wait)
-		case <-recheckC:
-			recheckC = nil
-			if wait = min(2*wait, recheckMax); time.Since(since) < recheckFor {
-				arm(wait)
-			}
+		case <-changed:
 		}
 	}
-}
-
-// top is the folder holding the host's rooms (.roundtable under its
-// folder), "" when the face knows none: no starter and no room yet.
-func (l *roomList) top() string {
-	cwd := ""
-	if l.s.opt.Starter != nil {
-		cwd = l.s.opt.Starter.Cwd
-	} else if names := l.s.opt.Host.Rooms(); len(names) > 0 {
-		if rm, ok := l.s.opt.Host.Room(names[0]); ok {
-			cwd = rm.Cwd()
-		}
-	}
-	if cwd == "" {
-		return ""
-	}
-	return filepath.Join(cwd, room.Folder)
-}
-
-// watchTop is the store's watch of the rooms' folder top, as the host's
-// room picker watches it: a folder made or removed there, and the
-// room.json and tokens.json of each folder the host does not serve yet.
-func watchTop(ctx context.Context, top string, host Rooms) *room.DirWatch {
-	cwd := filepath.Dir(top)
-	pending := func() []string {
-		entries, _ := os.ReadDir(top)
-		served := map[string]bool{}
-		for _, n := range host.Rooms() {
-			served[n] = true
-		}
-		var out []string
-		for _, e := range entries {
-			if e.IsDir() && room.ValidateName(e.Name()) == nil && !served[e.Name()] {
-				out = append(out, filepath.Join(top, e.Name()))
-			}
-		}
-		return out
-	}
-	paths := func() []string { return append([]string{cwd, top}, pending()...) }
-	match := func(p string) bool {
-		dir := filepath.Dir(p)
-		if p == top || dir == top {
-			return true
-		}
-		base := filepath.Base(p)
-		return filepath.Dir(dir) == top && (base == "room.json" || base == room.TokensFile)
-	}
-	sig := func() string {
-		var b strings.Builder
-		b.WriteString(room.StatSig(top))
-		for _, dir := range pending() {
-			b.WriteString(room.StatSig(filepath.Join(dir, "room.json"), filepath.Join(dir, room.TokensFile)))
-		}
-		return b.String()
-	}
-	return room.WatchDirs(ctx, paths, match, sig)
 }
 
 // reconcile reads the host's rooms, follows each some client sees, and

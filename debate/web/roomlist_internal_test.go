@@ -16,7 +16,7 @@ import (
 	"github.com/roundtable-dev/roundtable/room/host/webauth"
 )
 
-// hookHost is a host that says when its rooms change (RoomsChanges).
+// hookHost is a host that says when its rooms change (Rooms.RoomsChanged).
 type hookHost struct {
 	mu    sync.Mutex
 	rooms map[string]*room.Room

@@ -21,6 +21,9 @@ type Rooms interface {
 	Room(name string) (*room.Room, bool)
 	// AddRoom serves r from now on (a debate this face started).
 	AddRoom(ctx context.Context, r *room.Room) (bool, error)
+	// RoomsChanged returns a channel closed at the next change of Rooms()
+	// after the call (the index's list follows it).
+	RoomsChanged() <-chan struct{}
 }
 
 // Options configure a Server.

@@ -273,7 +273,6 @@ func (s *Server) serveCreate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, code, err.Error())
 		return
 	}
-	s.list.added()
 	w.Header().Set("Location", "/api/sessions/"+name)
 	writeJSON(w, http.StatusCreated, created{ID: name, Stream: StreamPath(name), Page: PagePath(name)})
 }

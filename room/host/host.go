@@ -35,11 +35,13 @@ import (
 type Host struct {
 	opt      Options
 	services map[string]*service // by room name; rooms are added under mu (AddRoom)
-	mcp      *server.MCPServer
-	stop     chan struct{} // closed by Shutdown: parked waits return idle
-	stopOnce sync.Once
-	draining atomic.Bool  // set by Shutdown: new requests are refused
-	posts    atomic.Int64 // POST requests being answered (http.go)
+	// roomsChanged is closed (and replaced, under mu) when a room is added.
+	roomsChanged chan struct{}
+	mcp          *server.MCPServer
+	stop         chan struct{} // closed by Shutdown: parked waits return idle
+	stopOnce     sync.Once
+	draining     atomic.Bool  // set by Shutdown: new requests are refused
+	posts        atomic.Int64 // POST requests being answered (http.go)
 
 	httpOnce   sync.Once // builds what follows (http.go)
 	httpSrv    *http.Server
@@ -141,13 +143,14 @@ func NewHost(ctx context.Context, opt Options) (*Host, error) {
 		return nil, err
 	}
 	h := &Host{
-		gate:     g,
-		caps:     newCaps(),
-		opt:      opt,
-		services: map[string]*service{},
-		stop:     make(chan struct{}),
-		seats:    map[string]*hostSeat{},
-		ids:      map[string]time.Time{},
+		gate:         g,
+		caps:         newCaps(),
+		opt:          opt,
+		services:     map[string]*service{},
+		roomsChanged: make(chan struct{}),
+		stop:         make(chan struct{}),
+		seats:        map[string]*hostSeat{},
+		ids:          map[string]time.Time{},
 	}
 	for _, r := range opt.Rooms {
 		name := r.Config().Room

@@ -55,7 +55,17 @@ func (h *Host) AddRoom(ctx context.Context, r *room.Room) (added bool, err error
 		return false, nil
 	}
 	h.services[name] = &service{room: r, notifier: n}
+	close(h.roomsChanged) // the web face's room list learns of it
+	h.roomsChanged = make(chan struct{})
 	return true, nil
+}
+
+// RoomsChanged is a channel closed when the next room is added (AddRoom),
+// for the web face's room list.
+func (h *Host) RoomsChanged() <-chan struct{} {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.roomsChanged
 }
 
 // Serves reports whether the host serves room name.
