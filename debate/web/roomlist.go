@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -362,21 +361,7 @@ func (s *Server) serveIndexStream(w http.ResponseWriter, r *http.Request) {
 	defer end()
 	s.list.join(g)
 	defer s.list.leave(g)
-	hdr := w.Header()
-	hdr.Set("Content-Type", "text/event-stream; charset=utf-8")
-	hdr.Set("Cache-Control", "no-store")
-	hdr.Set("X-Accel-Buffering", "no")
-	hdr.Set("X-Content-Type-Options", "nosniff")
-	rc := http.NewResponseController(w)
-	// The stream lasts as long as the page, past the host's WriteTimeout;
-	// a failed write ends it.
-	_ = rc.SetWriteDeadline(time.Time{})
-	w.WriteHeader(http.StatusOK)
-	bw := bufio.NewWriterSize(w, 32<<10)
-	flush := func() bool {
-		return bw.Flush() == nil && rc.Flush() == nil
-	}
-	fmt.Fprintf(bw, "retry: %d\n\n", retryMS)
+	bw, flush := openEventStream(w) // as long as the page
 	if !flush() {
 		return
 	}

@@ -181,6 +181,23 @@ func (hs *hubs) release(name string, h *hub) {
 	})
 }
 
+// openEventStream answers 200 as an event stream that lasts past the
+// host's WriteTimeout (a failed write ends it), with the reconnection
+// delay first; flush sends what was written, false once the client is gone.
+func openEventStream(w http.ResponseWriter) (bw *bufio.Writer, flush func() bool) {
+	hdr := w.Header()
+	hdr.Set("Content-Type", "text/event-stream; charset=utf-8")
+	hdr.Set("Cache-Control", "no-store")
+	hdr.Set("X-Accel-Buffering", "no")
+	hdr.Set("X-Content-Type-Options", "nosniff")
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Time{})
+	w.WriteHeader(http.StatusOK)
+	bw = bufio.NewWriterSize(w, 32<<10)
+	fmt.Fprintf(bw, "retry: %d\n\n", retryMS)
+	return bw, func() bool { return bw.Flush() == nil && rc.Flush() == nil }
+}
+
 // serveStream writes room r's events as Server-Sent Events: from the
 // start, or after the event whose ID the client sends in Last-Event-ID,
 // until the final event (done or error), with a comment line every
@@ -213,21 +230,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, rm *room.Ro
 			return
 		}
 	}
-	hdr := w.Header()
-	hdr.Set("Content-Type", "text/event-stream; charset=utf-8")
-	hdr.Set("Cache-Control", "no-store")
-	hdr.Set("X-Accel-Buffering", "no")
-	hdr.Set("X-Content-Type-Options", "nosniff")
-	rc := http.NewResponseController(w)
-	// The stream lasts as long as the debate, past the host's
-	// WriteTimeout; a failed write ends it.
-	_ = rc.SetWriteDeadline(time.Time{})
-	w.WriteHeader(http.StatusOK)
-	bw := bufio.NewWriterSize(w, 32<<10)
-	flush := func() bool {
-		return bw.Flush() == nil && rc.Flush() == nil
-	}
-	fmt.Fprintf(bw, "retry: %d\n\n", retryMS)
+	bw, flush := openEventStream(w)
 	if !flush() {
 		return
 	}
