@@ -22,16 +22,17 @@ import (
 
 // A Host serves the seats of many rooms over MCP's streamable HTTP. Each
 // room has one service, shared by every session of the room: its *room.Room
-// and its *room.Notifier. Each MCP session has its own Seat (what the
-// session has been shown, what it posted, the notes handed to it), created
+// and its *room.Notifier. Each MCP session has its own seat
+// (mcpserver.RemoteSeat: what the session has been shown, what it posted,
+// the notes handed to it), created
 // when the session's first request arrives and dropped when the session
 // ends or idles out. The seat a session holds is the grant of its bearer
 // token, verified before a request reaches the MCP server (http.go).
 //
 // The tools, replies, refusals and server.log lines are the stdio seat's:
-// the same Seat methods answer them. A host adds the observer, a read-only
-// grant that may read and wait but never post, write the spec or close, and
-// its observe_room tool (observe.go).
+// room/mcpserver answers them (remote.go). A host adds the observer, a
+// read-only grant that may read and wait but never post, write the spec
+// or close, and its observe_room tool (mcpserver's host_observe.go).
 type Host struct {
 	opt      Options
 	services map[string]*service // by room name; rooms are added under mu (AddRoom)
