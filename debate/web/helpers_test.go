@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,10 +13,10 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 )
 
 // binary is the roundtable binary, built once for the tests that run it
@@ -42,69 +41,25 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-var servingLine = regexp.MustCompile(`serving .* at (https?://\S+)/mcp`)
-
-// host is a `roundtable host` process.
+// host is a `roundtable host` process (hosttest.Proc) serving cwd, with
+// its starter token.
 type host struct {
+	*hosttest.Proc
 	t       testing.TB
 	cmd     *exec.Cmd
 	base    string // http://127.0.0.1:port
 	cwd     string
 	starter string
-	done    chan struct{}
-	mu      sync.Mutex
-	out     bytes.Buffer
 }
 
 // startHost runs `roundtable host --all --listen 127.0.0.1:0 --cwd cwd`
 // with a fast heartbeat and args, and waits until it serves.
 func startHost(t testing.TB, cwd string, args ...string) *host {
 	t.Helper()
-	h := &host{t: t, cwd: cwd, done: make(chan struct{})}
 	file := filepath.Join(t.TempDir(), "starter")
-	args = append([]string{"host", "--all", "--listen", "127.0.0.1:0", "--cwd", cwd, "--starter-token-file", file, "--sse-heartbeat", "100ms"}, args...)
-	h.cmd = exec.Command(binary, args...)
-	h.cmd.Stderr = os.Stderr
-	stdout, err := h.cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := h.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	urlc := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			line := sc.Text()
-			h.mu.Lock()
-			h.out.WriteString(line + "\n")
-			h.mu.Unlock()
-			if m := servingLine.FindStringSubmatch(line); m != nil {
-				select {
-				case urlc <- m[1]:
-				default:
-				}
-			}
-		}
-		_ = h.cmd.Wait()
-		close(h.done)
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-h.done:
-		default:
-			_ = h.cmd.Process.Kill()
-			<-h.done
-		}
-	})
-	select {
-	case h.base = <-urlc:
-	case <-h.done:
-		t.Fatalf("host exited before serving:\n%s", h.output())
-	case <-time.After(30 * time.Second):
-		t.Fatalf("host did not say it serves:\n%s", h.output())
-	}
+	args = append([]string{"--all", "--cwd", cwd, "--starter-token-file", file, "--sse-heartbeat", "100ms"}, args...)
+	p := hosttest.StartBin(t, binary, args...)
+	h := &host{Proc: p, t: t, cmd: p.Cmd, base: strings.TrimSuffix(p.URL, "/mcp"), cwd: cwd}
 	tok, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -120,21 +75,10 @@ func startHost(t testing.TB, cwd string, args ...string) *host {
 	return h
 }
 
-func (h *host) output() string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.out.String()
-}
+func (h *host) output() string { return h.Output() }
 
 // stop sends SIGTERM and waits for the exit.
-func (h *host) stop() {
-	_ = h.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-h.done:
-	case <-time.After(30 * time.Second):
-		h.t.Fatal("host did not stop within 30 s of SIGTERM")
-	}
-}
+func (h *host) stop() { _ = h.Stop() }
 
 // observerToken is the first observer token the host printed.
 func (h *host) observerToken() string {
