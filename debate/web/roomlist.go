@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
-	"fmt"
 	"net/http"
 	"sync"
 	"time"
@@ -383,14 +382,7 @@ func (s *Server) serveIndexStream(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		select {
-		case <-wake:
-		case <-beat.C:
-			fmt.Fprint(bw, ": heartbeat\n\n")
-			if !flush() {
-				return
-			}
-		case <-ctx.Done():
+		if !awaitWake(ctx, wake, beat.C, bw, flush) {
 			return
 		}
 	}

@@ -262,15 +262,26 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, rm *room.Ro
 		if ended {
 			return
 		}
+		if !awaitWake(ctx, wake, beat.C, bw, flush) {
+			return
+		}
+	}
+}
+
+// awaitWake waits for wake, writing a heartbeat comment at each beat; false
+// once ctx ends or the client is gone.
+func awaitWake(ctx context.Context, wake <-chan struct{}, beat <-chan time.Time, bw *bufio.Writer, flush func() bool) bool {
+	for {
 		select {
 		case <-wake:
-		case <-beat.C:
+			return true
+		case <-beat:
 			fmt.Fprint(bw, ": heartbeat\n\n")
 			if !flush() {
-				return
+				return false
 			}
 		case <-ctx.Done():
-			return
+			return false
 		}
 	}
 }
