@@ -23,19 +23,7 @@ import (
 // address.
 func servedHost(t *testing.T, opt Options, web http.Handler) (*Host, string, map[string]string) {
 	t.Helper()
-	cwd := t.TempDir()
-	r, _, err := room.Create(cwd, "conns", room.CreateOptions{Topic: "t", Budget: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	toks, err := r.IssueTokens()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := room.NewTokenSet([]*room.Room{r})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, toks, ts := tokenedRoom(t, "conns")
 	opt.Rooms, opt.Tokens, opt.Web = []*room.Room{r}, ts, web
 	ctx, cancel := context.WithCancel(context.Background())
 	h, err := NewHost(ctx, opt)

@@ -14,11 +14,11 @@ import (
 	"github.com/roundtable-dev/roundtable/room"
 )
 
-// testHost is an in-process host of one room, on an httptest server.
-func testHost(t *testing.T, opt Options) (*Host, *httptest.Server, map[string]string, *room.Room) {
+// tokenedRoom is a new room name of budget 3 in a temporary folder, its
+// tokens issued, and the token set a host of it checks.
+func tokenedRoom(t *testing.T, name string) (*room.Room, map[string]string, *room.TokenSet) {
 	t.Helper()
-	cwd := t.TempDir()
-	r, _, err := room.Create(cwd, "inproc", room.CreateOptions{Topic: "t", Budget: 3})
+	r, _, err := room.Create(t.TempDir(), name, room.CreateOptions{Topic: "t", Budget: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,6 +30,13 @@ func testHost(t *testing.T, opt Options) (*Host, *httptest.Server, map[string]st
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r, toks, ts
+}
+
+// testHost is an in-process host of one room, on an httptest server.
+func testHost(t *testing.T, opt Options) (*Host, *httptest.Server, map[string]string, *room.Room) {
+	t.Helper()
+	r, toks, ts := tokenedRoom(t, "inproc")
 	opt.Rooms, opt.Tokens = []*room.Room{r}, ts
 	ctx, cancel := context.WithCancel(context.Background())
 	h, err := NewHost(ctx, opt)
