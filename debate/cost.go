@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/roundtable-dev/roundtable/prompts"
 	"github.com/roundtable-dev/roundtable/room"
 )
 
@@ -124,14 +125,9 @@ func FormatTokens(n int) string {
 	return strconv.FormatFloat(float64(n)/1_000_000, 'f', 1, 64) + "M"
 }
 
-// FormatDollars writes an amount of dollars as screens show it: "$0.0123"
-// below a dollar, "$1.23" from there.
-func FormatDollars(d float64) string {
-	if d < 1 {
-		return "$" + strconv.FormatFloat(d, 'f', 4, 64)
-	}
-	return "$" + strconv.FormatFloat(d, 'f', 2, 64)
-}
+// FormatDollars writes an amount of dollars as screens show it
+// (prompts.Dollars).
+func FormatDollars(d float64) string { return prompts.Dollars(d) }
 
 // ReasonBudget starts the close reason of a debate stopped at its budget
 // and given its verdict: "complete: the cost budget of $0.50 was reached

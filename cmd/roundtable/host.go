@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/roundtable-dev/roundtable/debate"
-	"github.com/roundtable-dev/roundtable/debate/web"
 	"github.com/roundtable-dev/roundtable/room/host"
+	"github.com/roundtable-dev/roundtable/room/host/web"
 )
 
 func init() { subcommands = append(subcommands, newHostCmd) }

@@ -12,12 +12,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/roundtable-dev/roundtable/debate"
-	"github.com/roundtable-dev/roundtable/debate/web"
+	"github.com/roundtable-dev/roundtable/debate/webengine"
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/host"
+	"github.com/roundtable-dev/roundtable/room/host/web"
 )
 
-// webFace is a host's web API (debate/web) and what starts its debates,
+// webFace is a host's web API (room/host/web) and what starts its debates,
 // as the host mounts it (host.Web).
 type webFace struct {
 	*web.Server
@@ -32,7 +33,7 @@ type webFace struct {
 func newWebFace(ctx context.Context, cmd *cobra.Command, o hostOptions) (host.Web, error) {
 	f := &webFace{}
 	prov, perr := debate.ResolveProvider(o.provider, os.Getenv)
-	opt := web.Options{Provider: prov.Name, Heartbeat: o.heartbeat}
+	opt := web.Options{Provider: prov.Name, Heartbeat: o.heartbeat, Engine: webengine.New()}
 	if perr != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "roundtable host: the web API starts no debates: %v\n", perr)
 	} else {

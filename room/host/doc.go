@@ -5,16 +5,17 @@
 // Serve and Shutdown are its parts.
 //
 // The tree: this package (the listener, the checks, the sessions, the
-// printed lines), page (the live page and the room index, drawn), webauth
-// (the door between this package and a web face: the grant a request
-// came with, the sign-in paths, the stream budget), hosttest (the helpers
-// this package's and room/mcpserver's end-to-end tests share; only tests
-// import it). The seat tools a
-// session calls are room/mcpserver's (a RemoteSeat per session, one MCP
-// server for every room); the seed 002 API is debate/web, which the
-// command mounts as Config.Web, since it starts and follows debates: this
-// tree sits below the engine, and no package under debate/ imports the
-// seat server.
+// printed lines), web (the web face: seed 002's API, the pages' routes,
+// the pushed room list, the event streams), page (the live page and the
+// room index, drawn), webauth (the door between this package and the web
+// face: the grant a request came with, the sign-in paths, the stream
+// budget), hosttest (the helpers this package's and room/mcpserver's
+// end-to-end tests share; only tests import it). The seat tools a session
+// calls are room/mcpserver's (a RemoteSeat per session, one MCP server
+// for every room). The tree sits below the engine: what a debate takes
+// and how a room reads as its events come to web as a web.Engine
+// (debate/webengine.New, handed over by the command, which mounts the
+// face as Config.Web); no package under debate/ imports the seat server.
 //
 // Where each rule lives:
 //
@@ -60,6 +61,13 @@
 //   - the lines printed to connect each agent, and the tokens issued:
 //     hostprint.go; tokens.json trusted only when the user owns it and no
 //     one else may write it: Tokens;
+//   - the web face (web/): the API's routes and JSON errors (server.go),
+//     a start's body and every refusal's wording (sessions.go), the caps
+//     of a started debate and starts per minute (limits.go), debates run
+//     as the host's children (starter.go), the event stream, its IDs and
+//     Last-Event-ID (stream.go, events.go), the pages' routes (pages.go),
+//     the pushed room list (roomlist.go); the engine's part of each
+//     (rounds, personas, a room's events) is web.Engine;
 //   - the command: run.go (the flags' checks, the rooms opened or
 //     created, --rotate, the starter token, the order of what is printed,
 //     a graceful stop).

@@ -54,7 +54,7 @@ type Config struct {
 }
 
 // Web is a web face the host mounts beside /mcp, behind its checks: seed
-// 002's API and the live pages (debate/web, wired by cmd/roundtable).
+// 002's API and the live pages (room/host/web, wired by cmd/roundtable).
 type Web interface {
 	http.Handler
 	// Starts reports whether the face starts debates: the host then draws

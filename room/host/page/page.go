@@ -10,7 +10,7 @@
 // message); text still being written is drawn as Markdown by the script
 // from page elements alone, never as HTML, each finished block once.
 //
-// The package draws; the host (room/host, with debate/web's routes)
+// The package draws; the host (room/host, with room/host/web's routes)
 // decides who may see what.
 package page
 

@@ -3,9 +3,9 @@
 // session it came with, checked by the host), where a browser signs in
 // and out, and the stream budget the request may draw on (BeginStream).
 //
-// It is a leaf: the host (room/mcpserver) writes a request's Door into
-// its context, and the web face (debate/web) reads it, so the debate
-// engine's web face never imports the seat server.
+// It is a leaf: the host (room/host) writes a request's Door into
+// its context, and the web face (room/host/web) reads it, so the face
+// never imports the host, nor through it the seat server.
 package webauth
 
 import (

@@ -1,4 +1,4 @@
-package web
+package web_test
 
 import (
 	"bufio"
@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roundtable-dev/roundtable/debate/webengine"
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/web"
 	"github.com/roundtable-dev/roundtable/room/host/webauth"
 )
 
@@ -26,12 +28,12 @@ func TestMCPRoomStream(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	s := New(ctx, Options{Host: oneRoom{r}, Provider: "mock", Heartbeat: time.Hour})
+	s := web.New(ctx, web.Options{Engine: webengine.New(), Host: oneRoom{r}, Provider: "mock", Heartbeat: time.Hour})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		s.ServeHTTP(w, req.WithContext(webauth.WithGrant(req.Context(), room.Grant{Room: "plans", Grant: room.GrantObserver})))
 	}))
 	defer srv.Close()
-	resp, err := http.Get(srv.URL + StreamPath("plans"))
+	resp, err := http.Get(srv.URL + web.StreamPath("plans"))
 	if err != nil {
 		t.Fatal(err)
 	}

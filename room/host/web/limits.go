@@ -10,7 +10,6 @@ import (
 
 	"golang.org/x/time/rate"
 
-	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/prompts"
 )
 
@@ -62,7 +61,7 @@ type Limits struct {
 	// AllowModels are the other models a persona may name; AnyModel
 	// allows any.
 	AllowModels []string
-	// AllowAgents are the coding agents (debate.AgentPresets) a persona
+	// AllowAgents are the coding agents (Engine.AgentPresets) a persona
 	// may name; none by default.
 	AllowAgents []string
 }
@@ -84,7 +83,7 @@ func (l Limits) Describe() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "each debate stops at %d tokens (--max-tokens-total)", l.MaxTokensTotal)
 	if l.MaxCost > 0 {
-		fmt.Fprintf(&b, " or %s (--max-cost)", debate.FormatDollars(l.MaxCost))
+		fmt.Fprintf(&b, " or %s (--max-cost)", prompts.Dollars(l.MaxCost))
 	}
 	fmt.Fprintf(&b, "; a token starts at most %d a minute (--starts-per-minute); personas may name %s (--allow-models) and %s (--allow-agents)",
 		l.StartsPerMinute, l.modelsSaid(), l.agentsSaid())

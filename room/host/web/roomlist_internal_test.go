@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -65,7 +66,7 @@ func TestRoomListFollowsTheHostsWord(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	host := &hookHost{rooms: map[string]*room.Room{}, ch: make(chan struct{})}
-	s := New(ctx, Options{Host: host, Heartbeat: 50 * time.Millisecond, Keep: 20 * time.Millisecond})
+	s := New(ctx, Options{Engine: listOnlyEngine(), Host: host, Heartbeat: 50 * time.Millisecond, Keep: 20 * time.Millisecond})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		g := room.Grant{Grant: webauth.GrantStarter}
 		if name := r.URL.Query().Get("observer"); name != "" {
@@ -155,5 +156,16 @@ func TestRoomListFollowsTheHostsWord(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("10 s after the last client left the list still follows %q", followed())
 		}
+	}
+}
+
+// listOnlyEngine is an engine for a face whose test reads the room list
+// only: following a room, checking a panel or naming a room says so.
+func listOnlyEngine() Engine {
+	unused := errors.New("the room list's test follows no room and starts no debate")
+	return Engine{
+		Follow:           func(context.Context, *room.Room) (Follower, []Event, error) { return nil, nil, unused },
+		ValidatePersonas: func([]Persona) ([]Persona, error) { return nil, unused },
+		RoomName:         func(string, time.Time) string { return "unused" },
 	}
 }

@@ -42,6 +42,9 @@ type Options struct {
 	Starter *Starter
 	// Limits bound the debates Starter starts (limits.go).
 	Limits Limits
+	// Engine is the debate engine's part: what a debate takes, and how a
+	// room reads as its events (debate/webengine.New).
+	Engine Engine
 }
 
 // Defaults of Options.
@@ -62,6 +65,12 @@ type Server struct {
 
 // New is the web face of opt.Host; ctx bounds the rooms it follows.
 func New(ctx context.Context, opt Options) *Server {
+	if opt.Engine.Follow == nil || opt.Engine.ValidatePersonas == nil || opt.Engine.RoomName == nil {
+		panic("web.New: Options.Engine is not set; pass debate/webengine.New()")
+	}
+	if opt.Starter != nil && opt.Starter.RoomName == nil {
+		opt.Starter.RoomName = opt.Engine.RoomName
+	}
 	s := &Server{opt: opt, heartbeat: opt.Heartbeat}
 	if s.heartbeat <= 0 {
 		s.heartbeat = DefaultHeartbeat
@@ -70,7 +79,7 @@ func New(ctx context.Context, opt Options) *Server {
 	if keep <= 0 {
 		keep = DefaultKeep
 	}
-	s.hubs = hubs{m: map[string]*hub{}, keep: keep, ctx: ctx}
+	s.hubs = hubs{m: map[string]*hub{}, keep: keep, ctx: ctx, eng: &s.opt.Engine}
 	s.starts.perMin = opt.Limits.withDefaults().StartsPerMinute
 	s.list = newRoomList(s, ctx, keep)
 	mux := http.NewServeMux()

@@ -5,11 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/room"
 )
 
-func feed(tr *translator, evs ...debate.Event) []event {
+func feed(tr *translator, evs ...Event) []event {
 	var out []event
 	for _, e := range evs {
 		out = tr.add(out, e)
@@ -27,17 +26,17 @@ func view(evs []event) string {
 }
 
 var (
-	start = debate.Event{Type: debate.EventSessionStart, Topic: "T", Agents: []string{"A"}, Rounds: 1}
-	r1    = debate.Event{Type: debate.EventRoundStart, Round: 1}
-	tsA   = debate.Event{Type: debate.EventTurnStart, Round: 1, Agent: "A"}
+	start = Event{Type: evSessionStart, Topic: "T", Agents: []string{"A"}, Rounds: 1}
+	r1    = Event{Type: evRoundStart, Round: 1}
+	tsA   = Event{Type: evTurnStart, Round: 1, Agent: "A"}
 )
 
-func tok(agent, text string) debate.Event {
-	return debate.Event{Type: debate.EventToken, Round: 1, Agent: agent, Text: text}
+func tok(agent, text string) Event {
+	return Event{Type: evToken, Round: 1, Agent: agent, Text: text}
 }
 
-func end(text string) debate.Event {
-	return debate.Event{Type: debate.EventTurnEnd, Round: 1, Agent: "A", Text: text}
+func end(text string) Event {
+	return Event{Type: evTurnEnd, Round: 1, Agent: "A", Text: text}
 }
 
 // TestTranslatorTurns: a turn's tokens add up to its full_text however it
@@ -48,28 +47,28 @@ func end(text string) debate.Event {
 func TestTranslatorTurns(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		in   []debate.Event
+		in   []Event
 		want string
 	}{
-		{"streamed", []debate.Event{tok("A", "Hel"), tok("A", "lo"), end("Hello")}, `
+		{"streamed", []Event{tok("A", "Hel"), tok("A", "lo"), end("Hello")}, `
 2.3 token {"round":1,"agent":"A","text":"Hel"}
 2.5 token {"round":1,"agent":"A","text":"lo"}
 3.0 turn_end {"round":1,"agent":"A","full_text":"Hello"}`},
-		{"whole", []debate.Event{end("Hello <b>")}, `
+		{"whole", []Event{end("Hello <b>")}, `
 2.9 token {"round":1,"agent":"A","text":"Hello \u003cb\u003e"}
 3.0 turn_end {"round":1,"agent":"A","full_text":"Hello \u003cb\u003e"}`},
-		{"rest", []debate.Event{tok("A", "Hel"), end("Hello")}, `
+		{"rest", []Event{tok("A", "Hel"), end("Hello")}, `
 2.3 token {"round":1,"agent":"A","text":"Hel"}
 2.5 token {"round":1,"agent":"A","text":"lo"}
 3.0 turn_end {"round":1,"agent":"A","full_text":"Hello"}`},
-		{"rewritten", []debate.Event{tok("A", "Hex"), end("Hello")}, `
+		{"rewritten", []Event{tok("A", "Hex"), end("Hello")}, `
 2.3 token {"round":1,"agent":"A","text":"Hex"}
 3.0 token_reset {"round":1,"agent":"A"}
 3.5 token {"round":1,"agent":"A","text":"Hello"}
 4.0 turn_end {"round":1,"agent":"A","full_text":"Hello"}`},
 	} {
-		tr := newTranslator(false, nil)
-		got := view(feed(tr, append([]debate.Event{start, r1, tsA}, c.in...)...))
+		tr := newTranslator(false, "Moderator", nil)
+		got := view(feed(tr, append([]Event{start, r1, tsA}, c.in...)...))
 		head := "0.0 session_start {\"topic\":\"T\",\"agents\":[\"A\"],\"rounds\":1}\n1.0 round_start {\"round\":1}\n2.0 turn_start {\"round\":1,\"agent\":\"A\"}"
 		if want := head + c.want + "\n"; got != want {
 			t.Fatalf("%s:\n%s\nwant:\n%s", c.name, got, want)
@@ -82,12 +81,12 @@ func TestTranslatorTurns(t *testing.T) {
 // error carry exactly the seed's keys, the rest in events before them; an
 // MCP room's close is a closed event and done.
 func TestTranslatorVerdictAndEnds(t *testing.T) {
-	u := &debate.Usage{PromptTokens: 3, CompletionTokens: 4}
-	tr := newTranslator(false, nil)
+	u := &Usage{PromptTokens: 3, CompletionTokens: 4}
+	tr := newTranslator(false, "Moderator", nil)
 	got := view(feed(tr, start,
-		debate.Event{Type: debate.EventToken, Round: 1, Agent: "Moderator", Text: "Go"},
-		debate.Event{Type: debate.EventSummary, Round: 1, Model: "m", Text: "Go ahead", Usage: u},
-		debate.Event{Type: debate.EventDone, Usage: u},
+		Event{Type: evToken, Round: 1, Agent: "Moderator", Text: "Go"},
+		Event{Type: evSummary, Round: 1, Model: "m", Text: "Go ahead", Usage: u},
+		Event{Type: evDone, Usage: u},
 	))
 	want := `0.0 session_start {"topic":"T","agents":["A"],"rounds":1}
 0.2 summary_token {"round":1,"agent":"Moderator","text":"Go"}
@@ -100,16 +99,16 @@ func TestTranslatorVerdictAndEnds(t *testing.T) {
 	if got != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
 	}
-	tr = newTranslator(false, nil)
-	got = view(feed(tr, debate.Event{Type: debate.EventError, Text: "boom", Agent: "A", Round: 2}))
+	tr = newTranslator(false, "Moderator", nil)
+	got = view(feed(tr, Event{Type: evError, Text: "boom", Agent: "A", Round: 2}))
 	want = `0.0 error_detail {"message":"boom","agent":"A","round":2}
 1.0 error {"message":"boom"}
 `
 	if got != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
 	}
-	tr = newTranslator(true, func() closedData { return closedData{Reason: "agreement reached", Spec: "SPEC-x.md"} })
-	got = view(feed(tr, debate.Event{Type: debate.EventError, Text: "agreement reached"}))
+	tr = newTranslator(true, "Moderator", func() closedData { return closedData{Reason: "agreement reached", Spec: "SPEC-x.md"} })
+	got = view(feed(tr, Event{Type: evError, Text: "agreement reached"}))
 	want = `0.0 closed {"reason":"agreement reached","spec":"SPEC-x.md"}
 1.0 done {}
 `
@@ -122,7 +121,7 @@ func TestTranslatorVerdictAndEnds(t *testing.T) {
 // after it, and a token it stands inside cut to the bytes it lacks (a log
 // read with other pieces, as a new host reads a room).
 func TestResumePosition(t *testing.T) {
-	tr := newTranslator(false, nil)
+	tr := newTranslator(false, "Moderator", nil)
 	evs := feed(tr, start, r1, tsA, tok("A", "Héllo"), tok("A", " there"), end("Héllo there"))
 	resume := func(id string) string {
 		p, ok := parseID(id)
@@ -162,7 +161,7 @@ func TestResumePosition(t *testing.T) {
 // TestTranslatorHolders: a seat's holder is sent when it changes (an MCP
 // room's seats, a debate's run), and never after the final event.
 func TestTranslatorHolders(t *testing.T) {
-	tr := newTranslator(true, nil)
+	tr := newTranslator(true, "Moderator", nil)
 	seen := map[string]room.Holder{}
 	live := room.Holder{Known: true, PID: 7, Live: true}
 	got := view(tr.holders(nil, map[string]room.Holder{"lead": live, "peer": {}}, seen, false))
@@ -175,10 +174,10 @@ func TestTranslatorHolders(t *testing.T) {
 	if got != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
 	}
-	tr = newTranslator(false, nil)
+	tr = newTranslator(false, "Moderator", nil)
 	seen = map[string]room.Holder{}
 	got = view(tr.holders(nil, map[string]room.Holder{"": live}, seen, true))
-	done := feed(tr, debate.Event{Type: debate.EventDone})
+	done := feed(tr, Event{Type: evDone})
 	got += view(tr.holders(done, map[string]room.Holder{"": {}}, seen, true))
 	want = `0.0 run_state {"running":true}
 1.0 done {}

@@ -1,4 +1,4 @@
-package web
+package web_test
 
 import (
 	"bufio"
@@ -12,7 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roundtable-dev/roundtable/debate/webengine"
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/web"
 	"github.com/roundtable-dev/roundtable/room/host/webauth"
 )
 
@@ -74,7 +76,7 @@ func (o oneRoom) RoomsChanged() <-chan struct{} { return nil } // never
 // time to the response's first byte, to session_start, and to done (the
 // whole replay, 10,000 turns and their tokens).
 //
-//	go test -run '^$' -bench Stream10kFinished -benchtime 5x ./debate/web/
+//	go test -run '^$' -bench Stream10kFinished -benchtime 5x ./room/host/web/
 func BenchmarkStream10kFinished(b *testing.B) {
 	cwd, name := finishedDebate(b, 10_000)
 	var first, start, done time.Duration
@@ -84,12 +86,12 @@ func BenchmarkStream10kFinished(b *testing.B) {
 			b.Fatal(err)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
-		s := New(ctx, Options{Host: oneRoom{r}, Provider: "mock"})
+		s := web.New(ctx, web.Options{Engine: webengine.New(), Host: oneRoom{r}, Provider: "mock"})
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 			s.ServeHTTP(w, req.WithContext(webauth.WithGrant(req.Context(), room.Grant{Grant: webauth.GrantStarter})))
 		}))
 		t0 := time.Now()
-		resp, err := http.Get(srv.URL + StreamPath(name))
+		resp, err := http.Get(srv.URL + web.StreamPath(name))
 		if err != nil {
 			b.Fatal(err)
 		}

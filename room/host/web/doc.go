@@ -1,7 +1,9 @@
 // Package web is the web face of roundtable host: seed 002's HTTP API over
 // the rooms a host serves, on the host's listener and behind its checks
 // (room/host: Config.Web), told who a request is through room/host/webauth
-// (GrantOf), a leaf: this package never imports the seat server.
+// (GrantOf), a leaf: this package never imports the host or the seat
+// server. What a debate is comes from the engine as an Engine
+// (debate/webengine.New), since the engine sits above this tree.
 //
 //	GET  /health                      {"status":"ok","provider":"<name>"}, no token needed
 //	GET  /api/sessions                the rooms the token may watch
@@ -15,7 +17,7 @@
 // finished (a finished room replays), then events of our own whose names
 // seed 002 does not use, which its clients skip. Every event has an ID;
 // Last-Event-ID resumes after it without a token lost or repeated. One
-// hub per room follows the room once (debate.FollowStore) and keeps its
+// hub per room follows the room once (Engine.Follow) and keeps its
 // events, whoever watches.
 //
 // A debate started here runs as a child process of the host (starter.go),

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/host/page"
 	"github.com/roundtable-dev/roundtable/room/host/webauth"
@@ -54,11 +53,11 @@ func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 	}
 	o := page.IndexOptions{
 		CanStart: g.Grant == webauth.GrantStarter && s.opt.Starter != nil,
-		Rounds:   debate.DefaultRounds, MinRounds: debate.MinRounds, MaxRounds: debate.MaxRounds,
-		MaxTopic: room.MaxTopicBytes, MaxPersonas: debate.MaxPersonas, Src: indexStreamPath,
+		Rounds:   s.opt.Engine.DefaultRounds, MinRounds: s.opt.Engine.MinRounds, MaxRounds: s.opt.Engine.MaxRounds,
+		MaxTopic: room.MaxTopicBytes, MaxPersonas: s.opt.Engine.MaxPersonas, Src: indexStreamPath,
 	}
 	if o.CanStart {
-		for _, p := range debate.DefaultPersonas() {
+		for _, p := range s.opt.Engine.DefaultPersonas {
 			o.Personas = append(o.Personas, page.IndexPersona{Name: p.Name, Persona: p.Persona})
 		}
 	}

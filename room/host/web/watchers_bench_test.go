@@ -145,7 +145,7 @@ func watch(h *host, id string) int {
 // debate, against the host before it), and the debate's own token rate
 // with 100 watchers ÷ with none.
 //
-//	go test -run '^$' -bench Watchers100 -benchtime 1x ./debate/web/
+//	go test -run '^$' -bench Watchers100 -benchtime 1x ./room/host/web/
 func BenchmarkWatchers100(b *testing.B) {
 	const watchers = 100
 	body := `{"topic":"Should we adopt Rust?","rounds":1,"agents":[{"name":"Ann","persona":"a careful skeptic"},{"name":"Bob","persona":"an eager optimist"}]}`

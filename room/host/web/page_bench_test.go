@@ -56,7 +56,7 @@ func stampedProvider(b *testing.B, start <-chan struct{}) *httptest.Server {
 // notes when each stamped token appears (a MutationObserver added over
 // DevTools) against the stamp in it. Target: p95 ≤ 50 ms.
 //
-//	go test -run '^$' -bench PageTokenLatency -benchtime 1x -count 3 ./debate/web/
+//	go test -run '^$' -bench PageTokenLatency -benchtime 1x -count 3 ./room/host/web/
 func BenchmarkPageTokenLatency(b *testing.B) {
 	var lat []float64
 	for b.Loop() {

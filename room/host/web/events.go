@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/room"
 )
 
@@ -154,13 +153,13 @@ type (
 		Text  string `json:"text"`
 	}
 	turnMetaData struct {
-		Round      int           `json:"round"`
-		Agent      string        `json:"agent"`
-		Kind       string        `json:"kind,omitempty"` // an MCP room's message kind (brief, challenge, answer…)
-		Model      string        `json:"model,omitempty"`
-		Usage      *debate.Usage `json:"usage,omitempty"`
-		Incomplete bool          `json:"incomplete,omitempty"`
-		Truncated  bool          `json:"truncated,omitempty"`
+		Round      int    `json:"round"`
+		Agent      string `json:"agent"`
+		Kind       string `json:"kind,omitempty"` // an MCP room's message kind (brief, challenge, answer…)
+		Model      string `json:"model,omitempty"`
+		Usage      *Usage `json:"usage,omitempty"`
+		Incomplete bool   `json:"incomplete,omitempty"`
+		Truncated  bool   `json:"truncated,omitempty"`
 	}
 	consensusData struct {
 		Round   int  `json:"round"`
@@ -172,18 +171,18 @@ type (
 		Text  string `json:"text"`
 	}
 	budgetData struct {
-		Round  int           `json:"round"`
-		Reason string        `json:"reason"`
-		Usage  *debate.Usage `json:"usage,omitempty"`
+		Round  int    `json:"round"`
+		Reason string `json:"reason"`
+		Usage  *Usage `json:"usage,omitempty"`
 	}
 	verdictData struct {
-		Round int           `json:"round"`
-		Agent string        `json:"agent"`
-		Model string        `json:"model,omitempty"`
-		Usage *debate.Usage `json:"usage,omitempty"`
+		Round int    `json:"round"`
+		Agent string `json:"agent"`
+		Model string `json:"model,omitempty"`
+		Usage *Usage `json:"usage,omitempty"`
 	}
 	usageData struct {
-		Usage debate.Usage `json:"usage"`
+		Usage Usage `json:"usage"`
 	}
 	errorDetailData struct {
 		Message  string `json:"message"`
@@ -215,7 +214,7 @@ func marshal(v any) []byte {
 	return b
 }
 
-// translator turns a room's debate events (debate.StoreEvents) into the
+// translator turns a room's debate events (Engine.Follow) into the
 // stream's events. A turn's tokens always add up to its full_text: a turn
 // read whole (a finished room, or one that ended between two looks) gets
 // the text not yet sent as one token before its turn_end. Should a turn's
@@ -230,6 +229,8 @@ type translator struct {
 	// verdict is what was streamed of the moderator's verdict.
 	verdict sent
 	closed  func() closedData // an MCP room's close, read when it comes
+	// moderator names the verdict's speaker when no token named it.
+	moderator string
 }
 
 // sent is what was streamed of one turn.
@@ -239,8 +240,8 @@ type sent struct {
 	agent string
 }
 
-func newTranslator(mcpRoom bool, closed func() closedData) *translator {
-	return &translator{n: -1, mcp: mcpRoom, open: map[string]*sent{}, closed: closed}
+func newTranslator(mcpRoom bool, moderator string, closed func() closedData) *translator {
+	return &translator{n: -1, mcp: mcpRoom, open: map[string]*sent{}, closed: closed, moderator: moderator}
 }
 
 func (t *translator) emit(out []event, name string, v any) []event {
@@ -298,29 +299,29 @@ func (t *translator) holders(out []event, now, seen map[string]room.Holder, deba
 }
 
 // add translates one debate event.
-func (t *translator) add(out []event, e debate.Event) []event {
+func (t *translator) add(out []event, e Event) []event {
 	switch e.Type {
-	case debate.EventSessionStart:
+	case evSessionStart:
 		agents := e.Agents
 		if agents == nil {
 			agents = []string{}
 		}
 		return t.emit(out, evSessionStart, sessionStartData{Topic: e.Topic, Agents: agents, Rounds: e.Rounds})
-	case debate.EventRoundStart:
+	case evRoundStart:
 		return t.emit(out, evRoundStart, roundData{Round: e.Round})
-	case debate.EventTurnStart:
+	case evTurnStart:
 		t.open[e.Agent] = &sent{round: e.Round, agent: e.Agent}
 		out = t.emit(out, evTurnStart, turnData{Round: e.Round, Agent: e.Agent})
 		if e.Model != "" {
 			out = t.emit(out, evSpeaker, speakerData{Round: e.Round, Agent: e.Agent, Model: e.Model})
 		}
 		return out
-	case debate.EventRetry:
+	case evRetry:
 		return t.emit(out, evRetry, retryData{
 			Round: e.Round, Agent: e.Agent, Reason: e.Text, Status: e.Status,
 			Attempt: e.Attempt, Attempts: e.Attempts, WaitMS: e.Wait.Milliseconds(),
 		})
-	case debate.EventToken:
+	case evToken:
 		if s := t.open[e.Agent]; s != nil {
 			s.b.WriteString(e.Text)
 			return t.token(out, evToken, s.round, e.Agent, e.Text)
@@ -329,9 +330,9 @@ func (t *translator) add(out []event, e debate.Event) []event {
 		t.verdict.b.WriteString(e.Text)
 		t.verdict.round, t.verdict.agent = e.Round, e.Agent
 		return t.token(out, evSummaryToken, e.Round, e.Agent, e.Text)
-	case debate.EventActivity:
+	case evActivity:
 		return t.emit(out, evActivity, activityData{Round: e.Round, Agent: e.Agent, Kind: e.Kind, Text: e.Text})
-	case debate.EventTurnEnd:
+	case evTurnEnd:
 		s := t.open[e.Agent]
 		if s == nil {
 			s = &sent{round: e.Round, agent: e.Agent}
@@ -350,28 +351,28 @@ func (t *translator) add(out []event, e debate.Event) []event {
 			})
 		}
 		return out
-	case debate.EventRoundEnd:
+	case evRoundEnd:
 		out = t.emit(out, evRoundEnd, roundData{Round: e.Round})
 		if e.Consensus != nil {
 			out = t.emit(out, evConsensus, consensusData{Round: e.Round, Reached: *e.Consensus})
 		}
 		return out
-	case debate.EventNote:
+	case evNote:
 		return t.emit(out, evNote, noteData{Round: e.Round, From: e.From, Text: e.Text})
-	case debate.EventPause:
+	case evPause:
 		return t.emit(out, evPause, roundData{Round: e.Round})
-	case debate.EventBudget:
+	case evBudget:
 		return t.emit(out, evBudget, budgetData{Round: e.Round, Reason: e.Text, Usage: e.Usage})
-	case debate.EventSummary:
+	case evSummary:
 		agent := t.verdict.agent
 		if agent == "" {
-			agent = debate.DefaultModerator().Name
+			agent = t.moderator
 		}
 		out = t.finish(out, &t.verdict, evSummaryToken, e.Round, agent, e.Text)
 		t.verdict = sent{}
 		out = t.emit(out, evSummary, summaryData{Text: e.Text})
 		return t.emit(out, evVerdict, verdictData{Round: e.Round, Agent: agent, Model: e.Model, Usage: e.Usage})
-	case debate.EventDone:
+	case evDone:
 		if t.mcp && t.closed != nil {
 			out = t.emit(out, evClosed, t.closed())
 			return t.emit(out, evDone, struct{}{})
@@ -380,7 +381,7 @@ func (t *translator) add(out []event, e debate.Event) []event {
 			out = t.emit(out, evUsage, usageData{Usage: *e.Usage})
 		}
 		return t.emit(out, evDone, struct{}{})
-	case debate.EventError:
+	case evError:
 		if t.mcp && t.closed != nil {
 			// An MCP room ends by its close, which is no failure.
 			out = t.emit(out, evClosed, t.closed())

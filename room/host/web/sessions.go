@@ -15,7 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/prompts"
 	"github.com/roundtable-dev/roundtable/room/host/webauth"
 )
 
@@ -65,7 +65,7 @@ const bodyHint = `send a JSON object like {"topic": "Should we adopt Rust?", "ro
 
 // parseCreate reads and checks a body of POST /api/sessions against the
 // host's provider and limits.
-func parseCreate(body []byte, provider string, lim Limits) (debateRequest, error) {
+func parseCreate(body []byte, provider string, lim Limits, eng *Engine) (debateRequest, error) {
 	lim = lim.withDefaults()
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
@@ -95,18 +95,18 @@ func parseCreate(body []byte, provider string, lim Limits) (debateRequest, error
 		return out, unprocessable("topic is missing or blank; say the decision to debate, e.g. \"Should we adopt Rust?\"")
 	}
 	out.Topic = strings.TrimSpace(*req.Topic)
-	if n := utf8.RuneCountInString(out.Topic); n > debate.MaxTopicLen {
-		return out, unprocessable("topic is %d characters, more than the %d a debate takes; state the decision in a sentence or two", n, debate.MaxTopicLen)
+	if n := utf8.RuneCountInString(out.Topic); n > eng.MaxTopic {
+		return out, unprocessable("topic is %d characters, more than the %d a debate takes; state the decision in a sentence or two", n, eng.MaxTopic)
 	}
 	if strings.ContainsFunc(out.Topic, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' }) {
 		return out, unprocessable("topic holds control characters; send plain text")
 	}
-	out.Rounds = debate.DefaultRounds
+	out.Rounds = eng.DefaultRounds
 	if req.Rounds != nil {
 		out.Rounds = *req.Rounds
 	}
-	if out.Rounds < debate.MinRounds || out.Rounds > debate.MaxRounds {
-		return out, unprocessable("rounds is %d; give a number from %d to %d", out.Rounds, debate.MinRounds, debate.MaxRounds)
+	if out.Rounds < eng.MinRounds || out.Rounds > eng.MaxRounds {
+		return out, unprocessable("rounds is %d; give a number from %d to %d", out.Rounds, eng.MinRounds, eng.MaxRounds)
 	}
 	if req.Agents != nil && len(req.Agents) == 0 {
 		return out, unprocessable("agents is an empty list; leave it out for the default panel, or give at least one {name, persona}")
@@ -114,7 +114,7 @@ func parseCreate(body []byte, provider string, lim Limits) (debateRequest, error
 	if err := out.setCaps(req, lim); err != nil {
 		return out, err
 	}
-	var ps []debate.Persona
+	var ps []Persona
 	for i, a := range req.Agents {
 		if a.Provider != "" && !strings.EqualFold(a.Provider, provider) {
 			return out, unprocessable("agents[%d].provider is %q, but this host runs debates on %q; leave provider out, or restart the host with --provider %s", i, clipName(a.Provider), provider, clipName(a.Provider))
@@ -123,11 +123,11 @@ func parseCreate(body []byte, provider string, lim Limits) (debateRequest, error
 		if !lim.modelAllowed(model) {
 			return out, &badRequest{http.StatusForbidden, fmt.Sprintf("agents[%d].model is %q, but this host lets its API's debates use %s only; leave model out (the host's own), or restart the host with --allow-models %s", i, clipName(model), lim.modelsSaid(), clipName(model))}
 		}
-		p := debate.Persona{Name: a.Name, Persona: a.Persona, Model: model}
+		p := Persona{Name: a.Name, Persona: a.Persona, Model: model}
 		if a.Agent != "" {
 			preset := strings.TrimPrefix(a.Agent, "acp:")
-			if !slices.Contains(debate.AgentPresets(), preset) {
-				return out, unprocessable("agents[%d].agent is %q; give one of %s (or leave it out)", i, clipName(a.Agent), strings.Join(debate.AgentPresets(), ", "))
+			if !slices.Contains(eng.AgentPresets, preset) {
+				return out, unprocessable("agents[%d].agent is %q; give one of %s (or leave it out)", i, clipName(a.Agent), strings.Join(eng.AgentPresets, ", "))
 			}
 			if !lim.agentAllowed(preset) {
 				return out, &badRequest{http.StatusForbidden, fmt.Sprintf("agents[%d].agent is %q, but this host lets its API's debates run %s (a coding agent runs on the host's machine); leave agent out, or restart the host with --allow-agents %s", i, preset, lim.agentsSaid(), preset)}
@@ -135,14 +135,14 @@ func parseCreate(body []byte, provider string, lim Limits) (debateRequest, error
 			p.Agent = []string{"acp:" + preset}
 		}
 		if strings.TrimSpace(a.Persona) == "" && p.Agent != nil {
-			p.Persona = debate.DefaultAgentPersona
+			p.Persona = eng.DefaultAgentPersona
 		}
 		ps = append(ps, p)
 	}
 	if ps != nil {
-		v, err := debate.ValidatePersonas(ps)
+		v, err := eng.ValidatePersonas(ps)
 		if err != nil {
-			return out, unprocessable("agents: %s", strings.TrimPrefix(err.Error(), debate.ErrBadPersona.Error()+": "))
+			return out, unprocessable("agents: %s", err)
 		}
 		out.Personas = v
 	}
@@ -168,7 +168,7 @@ func (out *debateRequest) setCaps(req createRequest, lim Limits) error {
 		case *c <= 0 || math.IsNaN(*c) || math.IsInf(*c, 0):
 			return unprocessable("max_cost is %v; give dollars of more than 0, like 0.50, or leave it out", *c)
 		case lim.MaxCost > 0 && *c > lim.MaxCost:
-			return unprocessable("max_cost is %s, more than this host's cap of %s per debate; ask for %s or less, or leave it out (the host's owner sets the cap with roundtable host --max-cost)", debate.FormatDollars(*c), debate.FormatDollars(lim.MaxCost), debate.FormatDollars(lim.MaxCost))
+			return unprocessable("max_cost is %s, more than this host's cap of %s per debate; ask for %s or less, or leave it out (the host's owner sets the cap with roundtable host --max-cost)", prompts.Dollars(*c), prompts.Dollars(lim.MaxCost), prompts.Dollars(lim.MaxCost))
 		case !lim.CostCounted && !lim.CostFree:
 			return unprocessable("max_cost needs a cost to count, and this host's provider reports none; use max_tokens_total instead")
 		}
@@ -236,17 +236,17 @@ func (s *Server) serveCreate(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			writeError(w, http.StatusRequestEntityTooLarge, tooLarge)
+			writeError(w, http.StatusRequestEntityTooLarge, s.tooLarge())
 			return
 		}
 		writeError(w, http.StatusBadRequest, "the body could not be read to its end; send it again")
 		return
 	}
 	if len(body) > maxCreateBody {
-		writeError(w, http.StatusRequestEntityTooLarge, tooLarge)
+		writeError(w, http.StatusRequestEntityTooLarge, s.tooLarge())
 		return
 	}
-	req, err := parseCreate(body, s.opt.Provider, s.opt.Limits)
+	req, err := parseCreate(body, s.opt.Provider, s.opt.Limits, &s.opt.Engine)
 	var bad *badRequest
 	if errors.As(err, &bad) {
 		writeError(w, bad.code, bad.msg)
@@ -278,7 +278,9 @@ func (s *Server) serveCreate(w http.ResponseWriter, r *http.Request) {
 }
 
 // tooLarge refuses a body over maxCreateBody.
-var tooLarge = fmt.Sprintf("the body is over %d bytes, the most this API reads; a topic takes at most %d characters: state the decision in a sentence or two, with fewer or shorter personas", maxCreateBody, debate.MaxTopicLen)
+func (s *Server) tooLarge() string {
+	return fmt.Sprintf("the body is over %d bytes, the most this API reads; a topic takes at most %d characters: state the decision in a sentence or two, with fewer or shorter personas", maxCreateBody, s.opt.Engine.MaxTopic)
+}
 
 // busyRetry is the Retry-After of a start refused while MaxRunning
 // debates run: a mock debate's length, a small part of a model's.

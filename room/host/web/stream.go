@@ -8,13 +8,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/host/webauth"
 )
 
 // Every stream of one room is served from one log: a hub follows the room
-// (debate.FollowStore) once, however many clients watch it, and keeps
+// (Engine.Follow) once, however many clients watch it, and keeps
 // every event it translated, so a client that comes late, or comes back
 // with Last-Event-ID, reads the very events the others read, from where
 // it stands. A client only holds its place in the log: a slow one holds
@@ -58,7 +57,7 @@ func (h *hub) look(i int) ([]event, <-chan struct{}, bool) {
 
 // startEvent is the room's session_start, from its room.json alone, so a
 // stream starts before the room's messages are read.
-func startEvent(cfg room.Config) debate.Event {
+func startEvent(cfg room.Config) Event {
 	var agents []string
 	for _, s := range cfg.Seats() {
 		if s != room.SeatModerator {
@@ -69,14 +68,14 @@ func startEvent(cfg room.Config) debate.Event {
 	if rounds == 0 {
 		rounds = cfg.Budget
 	}
-	return debate.Event{Type: debate.EventSessionStart, Topic: cfg.Topic, Agents: agents, Rounds: rounds}
+	return Event{Type: evSessionStart, Topic: cfg.Topic, Agents: agents, Rounds: rounds}
 }
 
 // follow fills h from r until the room's final event, ctx ends, or the
 // room cannot be read (an error event says so).
-func follow(ctx context.Context, h *hub, r *room.Room) {
+func follow(ctx context.Context, eng *Engine, h *hub, r *room.Room) {
 	cfg := r.Config()
-	tr := newTranslator(!cfg.IsDebate(), func() closedData { return closedOf(r) })
+	tr := newTranslator(!cfg.IsDebate(), eng.Moderator, func() closedData { return closedOf(r) })
 	h.push(tr.add(nil, startEvent(cfg)), false)
 	fail := func(err error) {
 		if ctx.Err() != nil {
@@ -84,15 +83,15 @@ func follow(ctx context.Context, h *hub, r *room.Room) {
 			return
 		}
 		msg := fmt.Sprintf("the host could not read room %q: %v; reload to try again", cfg.Room, err)
-		h.push(tr.add(nil, debate.Event{Type: debate.EventError, Text: msg}), true)
+		h.push(tr.add(nil, Event{Type: evError, Text: msg}), true)
 	}
-	st, first, err := debate.FollowStore(ctx, r)
+	st, first, err := eng.Follow(ctx, r)
 	if err != nil {
 		fail(err)
 		return
 	}
 	defer st.Close()
-	if len(first) > 0 && first[0].Type == debate.EventSessionStart {
+	if len(first) > 0 && first[0].Type == evSessionStart {
 		first = first[1:] // sent already, from room.json
 	}
 	seen := map[string]room.Holder{}
@@ -107,7 +106,7 @@ func follow(ctx context.Context, h *hub, r *room.Room) {
 	}
 }
 
-func translate(tr *translator, evs []debate.Event) []event {
+func translate(tr *translator, evs []Event) []event {
 	var out []event
 	for _, e := range evs {
 		out = tr.add(out, e)
@@ -137,6 +136,7 @@ type hubs struct {
 	m    map[string]*hub
 	keep time.Duration
 	ctx  context.Context // bounds every follow
+	eng  *Engine
 }
 
 // acquire is the hub of r, started if there is none; release it.
@@ -150,7 +150,7 @@ func (hs *hubs) acquire(r *room.Room) *hub {
 		ctx, cancel := context.WithCancel(hs.ctx)
 		h.cancel = cancel
 		hs.m[name] = h
-		go follow(ctx, h, r)
+		go follow(ctx, hs.eng, h, r)
 	}
 	h.mu.Lock()
 	h.subs++

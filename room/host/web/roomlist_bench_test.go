@@ -20,7 +20,7 @@ import (
 // turns, so each message moves its room to the top. The page polling
 // /rooms.json every 3 s waited 1,500 ms on average for the same.
 //
-//	go test -run '^$' -bench IndexListPush -benchtime 40x ./debate/web/
+//	go test -run '^$' -bench IndexListPush -benchtime 40x ./room/host/web/
 func BenchmarkIndexListPush(b *testing.B) {
 	cwd := b.TempDir()
 	names := []string{"east", "west"}

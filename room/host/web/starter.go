@@ -17,7 +17,6 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/room"
 )
 
@@ -47,7 +46,7 @@ const roomWait = 30 * time.Second
 type debateRequest struct {
 	Topic    string
 	Rounds   int
-	Personas []debate.Persona // nil: the default panel
+	Personas []Persona // nil: the default panel
 	// The debate's caps (Limits): MaxTokensTotal always, MaxCost when
 	// more than 0 and CostCounted (the provider counts a cost).
 	MaxTokensTotal int
@@ -65,6 +64,8 @@ type Starter struct {
 	// model, base URL (--flag=value each); the caps come with each
 	// request (debateRequest).
 	Args []string
+	// RoomName names a debate's room (Engine.RoomName).
+	RoomName func(topic string, t time.Time) string
 	// Serve serves a new room from the host (and prints its tokens).
 	Serve func(ctx context.Context, r *room.Room) error
 	// Stop is how long Close lets the debates write their end before
@@ -90,12 +91,12 @@ func (e *busyError) Error() string {
 // newRoomName is a fresh room name for a debate on topic started now:
 // the name `roundtable debate` gives it (the topic's slug and the time),
 // and a few random letters, since two may start in one second.
-func newRoomName(topic string, now time.Time) string {
+func newRoomName(roomName func(string, time.Time) string, topic string, now time.Time) string {
 	var b [3]byte
 	_, _ = rand.Read(b[:])
-	name := debate.RoomName(topic, now.UTC())
+	name := roomName(topic, now.UTC())
 	if err := room.ValidateName(name + "-" + hex.EncodeToString(b[:])); err != nil {
-		name = debate.RoomName("", now.UTC())
+		name = roomName("", now.UTC())
 	}
 	return name + "-" + hex.EncodeToString(b[:])
 }
@@ -103,7 +104,7 @@ func newRoomName(topic string, now time.Time) string {
 // Start starts the debate req in a new room and returns the room's name
 // once the host serves it.
 func (s *Starter) Start(ctx context.Context, req debateRequest) (string, error) {
-	name := newRoomName(req.Topic, time.Now())
+	name := newRoomName(s.RoomName, req.Topic, time.Now())
 	top := filepath.Join(s.Cwd, room.Folder)
 	dir := filepath.Join(top, name)
 	if err := os.MkdirAll(top, 0o755); err != nil {
@@ -249,11 +250,11 @@ func lastLine(path string) string {
 }
 
 // writePersonas writes the personas as a persona file (TOML) at path.
-func writePersonas(path string, ps []debate.Persona) error {
+func writePersonas(path string, ps []Persona) error {
 	var buf bytes.Buffer
 	buf.WriteString("# The personas of a debate started through roundtable host's web API.\n")
 	if err := toml.NewEncoder(&buf).Encode(struct {
-		Persona []debate.Persona `toml:"persona"`
+		Persona []Persona `toml:"persona"`
 	}{ps}); err != nil {
 		return fmt.Errorf("write the debate's personas: %w", err)
 	}
