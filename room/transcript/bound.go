@@ -20,12 +20,13 @@ package transcript
 // roomtest.EdgeMarkdown and ordinary Markdown. goldmark's
 // and bluemonday's own costs, a small fraction of Glamour's, have bounds
 // of their own: bytes scanned for link destinations, table cells and
-// inline delimiters. Every Markdown file and reference message of this
-// repository stays under half of each bound, so ordinary Markdown (tables,
-// code, lists, quotes a few levels deep) is never affected; a message past
-// a bound costs its escaping; one just within costs the HTML about twice
-// its ordinary peer and Glamour up to about three times (BENCHMARKS.md,
-// "Hostile Markdown").
+// inline delimiters; Glamour's cost per block, whatever the block holds,
+// has a bound of its own in blocks opened. Every Markdown file and
+// reference message of this repository stays under half of each bound, so
+// ordinary Markdown (tables, code, lists, quotes a few levels deep) is
+// never affected; a message past a bound costs its escaping; one just
+// within costs the HTML and Glamour at most about twice its ordinary peer
+// (BENCHMARKS.md, "Hostile Markdown").
 
 // PlainNote is the note shown above a message whose Markdown is past the
 // bound and is shown as plain text.
@@ -40,7 +41,7 @@ const (
 	costPerByte     = 0.2   // plain text
 	costPerBlock    = 150.0 // a paragraph, heading or other block after a blank line
 	costPerItem     = 130.0 // a line's first quote or list marker
-	costPerLevel    = 200.0 // each further marker on the line, times its level
+	costPerLevel    = 240.0 // each further marker on the line, times its level
 	costPerCell     = 8.0   // a table cell, rows padded to the widest row
 	costPerInline   = 4.0   // an emphasis, code, strikethrough, bracket or raw HTML delimiter
 	costPerScanByte = 0.006 // a byte goldmark scans looking for a link's destination
@@ -61,9 +62,20 @@ const (
 	scanSlope     = 32
 
 	// So do table cells: goldmark and bluemonday spend about 1.3 µs on
-	// each, and ordinary Markdown has about one for every ten bytes.
+	// each, and ordinary Markdown has about one for every 50 bytes (a
+	// wide table of short cells one every 20): one every 12 bytes keeps
+	// a message of cells to about its ordinary peer's HTML cost.
 	cellAllowance = 10_000
-	cellsPerByte  = 1.0 / 5
+	cellsPerByte  = 1.0 / 12
+
+	// And blocks: each paragraph, heading, list item or quote level is a
+	// block Glamour wraps and pads, about 150 µs whatever it holds, and
+	// ordinary Markdown opens one every 57 bytes. Capped at twice that
+	// (a block every 28 bytes), a message of short blocks costs at most
+	// about twice its ordinary peer, where the cost model alone let a
+	// list of one-word items cost three times.
+	blockAllowance = 300
+	blocksPerByte  = 1.0 / 28
 
 	// And inline delimiters, each a possible element for goldmark and
 	// bluemonday: ordinary Markdown has about one every 28 bytes.
@@ -77,8 +89,12 @@ const (
 func TooComplex(md string) bool {
 	c := measure(md)
 	return c.depth > MaxDepth || c.cost > costBound(len(md)) || c.scan > scanBound(len(md)) || c.cells > cellBound(len(md)) ||
-		c.delims > delimBound(len(md))
+		c.delims > delimBound(len(md)) || c.blocks > blockBound(len(md))
 }
+
+// blockBound is the most blocks (paragraphs, headings, list items, quote
+// levels) a message of n bytes may open.
+func blockBound(n int) int { return blockAllowance + int(blocksPerByte*float64(n)) }
 
 // delimBound is the most inline delimiters a message of n bytes may hold.
 func delimBound(n int) int { return delimAllowance + int(delimsPerByte*float64(n)) }
@@ -93,11 +109,13 @@ func scanBound(n int) int { return scanAllowance + scanSlope*n }
 // costBound is the most a message of n bytes may cost.
 func costBound(n int) float64 { return costAllowance + costSlope*float64(n) }
 
-// complexity is what measure finds: the estimated cost, the bytes scanned
+// complexity is what measure finds: the estimated cost, the blocks
+// opened, the bytes scanned
 // for link destinations, the table cells, the inline delimiters, and the
 // deepest nesting of a line.
 type complexity struct {
 	cost   float64
+	blocks int
 	scan   int
 	cells  int
 	delims int
@@ -133,6 +151,7 @@ func measure(md string) complexity {
 		}
 		if prevBlank {
 			c.cost += costPerBlock
+			c.blocks++
 		}
 		prevBlank = false
 		if indent <= 3 {
@@ -147,6 +166,7 @@ func measure(md string) complexity {
 		// marker on the line opens a block nested in it, at its level.
 		// The levels of the indent are blocks opened on earlier lines.
 		if depth > base {
+			c.blocks += depth - base
 			c.cost += costPerItem + costPerLevel*float64(depth*(depth+1)/2-(base+1)*(base+2)/2)
 		}
 		if pipes := countPipes(body); pipes > 0 || tableCols > 0 {

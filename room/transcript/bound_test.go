@@ -100,9 +100,9 @@ func TestOrdinaryMarkdownRendered(t *testing.T) {
 	for name, text := range texts {
 		c := measure(text)
 		if bound := costBound(len(text)); c.cost > bound/2 || c.depth > MaxDepth/2 || c.scan > scanBound(len(text))/2 || c.cells > cellBound(len(text))/2 ||
-			c.delims > delimBound(len(text))/2 {
-			t.Errorf("%s: cost %.0f of a bound of %.0f, %d bytes scanned of %d, %d cells of %d, %d delimiters of %d, depth %d: ordinary Markdown should stay under half",
-				name, c.cost, bound, c.scan, scanBound(len(text)), c.cells, cellBound(len(text)), c.delims, delimBound(len(text)), c.depth)
+			c.delims > delimBound(len(text))/2 || c.blocks > blockBound(len(text))/2 {
+			t.Errorf("%s: cost %.0f of a bound of %.0f, %d bytes scanned of %d, %d cells of %d, %d delimiters of %d, %d blocks of %d, depth %d: ordinary Markdown should stay under half",
+				name, c.cost, bound, c.scan, scanBound(len(text)), c.cells, cellBound(len(text)), c.delims, delimBound(len(text)), c.blocks, blockBound(len(text)), c.depth)
 		}
 		if len(text) > 64<<10 {
 			continue // the bound is what matters; rendering it is the benchmarks' work
@@ -210,5 +210,30 @@ func TestBodyCacheBounded(t *testing.T) {
 	c.Put(key(1000), strings.Repeat("x", 5000))
 	if _, ok := c.Get(key(1000)); ok {
 		t.Error("an entry larger than the whole cache was kept")
+	}
+}
+
+// TestShortBlocksBounded: a message of one-word list items padded with
+// prose to 64 KiB is within the cost model (each item ~130 µs) but opens
+// a block every few bytes, which Glamour pays ~150 µs each: it is past
+// the block bound. A checklist of 800 items nested two deep, 15 KB, is
+// dense ordinary Markdown and stays rendered.
+func TestShortBlocksBounded(t *testing.T) {
+	items := strings.Repeat("- a\n", 4000)
+	text := items + "\n" + strings.Repeat("Some plain words in a sentence. ", (64<<10-len(items))/32)
+	c := measure(text)
+	if c.cost > costBound(len(text)) {
+		t.Fatalf("the text is past the cost bound already (%.0f of %.0f): it tests nothing of the block bound", c.cost, costBound(len(text)))
+	}
+	if !TooComplex(text) {
+		t.Errorf("4,000 one-word items in 64 KiB (%d blocks of %d) are rendered", c.blocks, blockBound(len(text)))
+	}
+	var list strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&list, "- step %d: check the cache\n  - and its eviction %d\n", i, i)
+	}
+	if c := measure(list.String()); TooComplex(list.String()) {
+		t.Errorf("a %d-byte checklist of 800 items is shown as text (%d blocks of %d, cost %.0f of %.0f)",
+			list.Len(), c.blocks, blockBound(list.Len()), c.cost, costBound(list.Len()))
 	}
 }
