@@ -35,7 +35,6 @@ import (
 const (
 	siegeConns = 20_000
 	siegeAddrs = 10
-	siegeCalls = 100
 	// siegeWindow is how many initializes are timed during the siege,
 	// one every callEvery once every attacker connection has opened: 10 s,
 	// a round of the host closing them and their reopening.
@@ -50,7 +49,7 @@ const (
 // ROUNDTABLE_SIEGE_PIN set, the host runs on core 0, the attackers on
 // core 1), and an agent's initialize (a new
 // connection from 127.0.0.1 with a room's token, as a starting agent
-// makes) is timed, 100 of them before the siege and 400 (10 s) once the
+// makes) is timed, 400 (10 s) before the siege and 400 once the
 // attackers have opened their connections. It reports
 // the initialize's p95 during the siege as a ratio to its idle p95, the
 // host's open files and connections the siege held, and the refused
@@ -133,7 +132,7 @@ func idleSiege(b *testing.B, redial time.Duration) {
 	for range 20 { // warm up
 		_, _ = initialize()
 	}
-	idle, _ := window(siegeCalls)
+	idle, _ := window(siegeWindow)
 
 	// The siege: two attacker processes (this test binary, see init),
 	// each within the machine's file limit, half the connections each.
