@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -209,10 +210,49 @@ func (r *Room) WriteSpec(text string) (string, error) {
 	if !insideDir(r.cwd, path) {
 		return "", fmt.Errorf("%w: spec path %s leaves %s", ErrUnsafePath, r.cfg.Spec, r.cwd)
 	}
+	switch old, err := os.ReadFile(path); {
+	case err == nil && string(old) == text:
+		return path, nil // the spec already says this
+	case err == nil:
+		if err := r.keepSpec(old); err != nil {
+			return "", err
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("read the spec %s before replacing it: %w", r.cfg.Spec, err)
+	}
 	if err := writeAtomic(path, []byte(text)); err != nil {
 		return "", fmt.Errorf("write the spec %s: %w", r.cfg.Spec, err)
 	}
 	return path, nil
+}
+
+// SpecHistoryDir is the folder of a room that keeps each spec write_spec
+// replaced, so writing the spec never loses a file: the room's own earlier
+// drafts, or a file that was at the spec path before the room wrote it.
+const SpecHistoryDir = "spec-history"
+
+// keepSpec saves old, the spec file about to be replaced, in the room's
+// spec-history/ as <n>.md, n one more than the highest there.
+func (r *Room) keepSpec(old []byte) error {
+	dir := filepath.Join(r.dir, SpecHistoryDir)
+	if err := os.MkdirAll(dir, dirMode); err != nil {
+		return fmt.Errorf("keep the spec %s before replacing it: %w", r.cfg.Spec, err)
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("keep the spec %s before replacing it: %w", r.cfg.Spec, err)
+	}
+	n := 0
+	for _, e := range ents {
+		if k, err := strconv.Atoi(strings.TrimSuffix(e.Name(), ".md")); err == nil && k > n {
+			n = k
+		}
+	}
+	kept := filepath.Join(dir, fmt.Sprintf("%04d.md", n+1))
+	if err := writeAtomic(kept, old); err != nil {
+		return fmt.Errorf("keep the spec %s in %s before replacing it: %w", r.cfg.Spec, kept, err)
+	}
+	return nil
 }
 
 // CloseOptions say why a room ends.

@@ -66,7 +66,10 @@
 // free lock on an open debate means its process ended without closing it),
 // tokens.json (SHA-256 hashes of roundtable host's tokens, trusted only when
 // owned by the host's user and not writable by others, nor its folders),
-// host.json (the URL roundtable host last served the room at), and
+// host.json (the URL roundtable host last served the room at),
+// spec-history/<n>.md (each spec file write_spec replaced, the room's own
+// earlier versions or a file that was at the spec path before: WriteSpec
+// loses nothing), and
 // closed-N.json (an earlier ending of a resumed debate). closed.json may
 // carry a "detail" beside its "reason" (a debate stopped by a signal names
 // it there). The original server never reads any of these, so its seats

@@ -62,3 +62,40 @@ func TestReadSpec(t *testing.T) {
 		t.Errorf("an escaping spec path: %q %v", data, err)
 	}
 }
+
+// TestWriteSpecKeepsWhatItReplaces: write_spec destroys nothing (it is
+// annotated so): a file the user had at the spec path, and each earlier
+// version of the room's spec, is kept in the room's spec-history/; the
+// same text written twice keeps nothing more.
+func TestWriteSpecKeepsWhatItReplaces(t *testing.T) {
+	r := newRoom(t, 3)
+	spec := filepath.Join(r.Cwd(), filepath.FromSlash(r.Config().Spec))
+	if err := os.WriteFile(spec, []byte("the user's own notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"# Draft 1\n", "# Draft 2\n", "# Draft 2\n"} {
+		if _, err := r.WriteSpec(text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, _ := os.ReadFile(spec); string(got) != "# Draft 2\n" {
+		t.Fatalf("the spec holds %q", got)
+	}
+	hist := filepath.Join(r.Dir(), SpecHistoryDir)
+	ents, err := os.ReadDir(hist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(hist, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept = append(kept, e.Name()+"="+string(b))
+	}
+	want := []string{"0001.md=the user's own notes\n", "0002.md=# Draft 1\n"}
+	if len(kept) != len(want) || kept[0] != want[0] || kept[1] != want[1] {
+		t.Fatalf("spec-history holds %q, want %q", kept, want)
+	}
+}

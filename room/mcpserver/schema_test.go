@@ -25,6 +25,14 @@ func TestToolSchemas(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// No tool of a seat destroys anything (write_spec keeps what
+			// it replaces): headless agents run tools not marked
+			// destructive without asking (Codex refused write_spec).
+			for _, tool := range res.Tools {
+				if a := tool.Annotations; a.DestructiveHint == nil || *a.DestructiveHint || a.OpenWorldHint == nil || *a.OpenWorldHint {
+					t.Errorf("%s: destructiveHint %v, openWorldHint %v; want both false", tool.Name, a.DestructiveHint, a.OpenWorldHint)
+				}
+			}
 			got, err := json.MarshalIndent(res.Tools, "", "  ")
 			if err != nil {
 				t.Fatal(err)

@@ -27,8 +27,13 @@ var (
 		ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(false),
 		IdempotentHint: mcp.ToBoolPtr(false), OpenWorldHint: mcp.ToBoolPtr(false),
 	}
-	overwriting = mcp.ToolAnnotation{
-		ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(true),
+	// write_spec writes the room's one spec file; what it replaces is
+	// kept in the room's spec-history/ (room.WriteSpec), so it destroys
+	// nothing, and the same text twice changes nothing the second time.
+	// Marked destructive, headless Codex refused it with its default
+	// approval policy, and a lead could not close its room.
+	specWriting = mcp.ToolAnnotation{
+		ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(false),
 		IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(false),
 	}
 )
@@ -107,7 +112,7 @@ func (s *Seat) tools() []server.ServerTool {
 			Tool: mcp.NewTool("write_spec",
 				mcp.WithDescription("Write the plan. This is the only way anything leaves this room, and the only file you can create: you are not here to implement anything. Call it once you have converged, then close_room."),
 				mcp.WithString("text", mcp.Required(), mcp.Description(specDesc)),
-				annotated(overwriting, "Write the spec"),
+				annotated(specWriting, "Write the spec"),
 			),
 			Handler: s.writeSpec,
 		},
