@@ -18,6 +18,7 @@ import (
 
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/mcpserver"
+	"github.com/roundtable-dev/roundtable/room/seatcmd"
 )
 
 // A Host serves the seats of many rooms over MCP's streamable HTTP. Each
@@ -96,13 +97,22 @@ type Options struct {
 	// ConnIdleTimeout is how long a keep-alive connection may wait for
 	// its next request; 0: IdleTimeout.
 	ConnIdleTimeout time.Duration
+	// SeatQuiet is how long a seat's session may go without a request, a
+	// call in flight or its event stream open before its seat is shown
+	// free (its client went away without ending the session: opencode
+	// does); the session lives on until IdleTTL and takes the seat again
+	// with its next request. 0: DefaultSeatQuiet.
+	SeatQuiet time.Duration
 }
 
 // Defaults of Options.
 const (
 	DefaultIdleTTL = 10 * time.Minute
-	DefaultRate    = 50
-	DefaultBurst   = 100
+	// DefaultSeatQuiet frees a vanished client's seat within ~40 s: its
+	// longest call, a parked wait, is in flight for at most 55 s.
+	DefaultSeatQuiet = 30 * time.Second
+	DefaultRate      = 50
+	DefaultBurst     = 100
 )
 
 // service is what every session of one room shares.
@@ -132,6 +142,9 @@ func NewHost(ctx context.Context, opt Options) (*Host, error) {
 	}
 	if opt.IdleTTL <= 0 {
 		opt.IdleTTL = DefaultIdleTTL
+	}
+	if opt.SeatQuiet <= 0 {
+		opt.SeatQuiet = DefaultSeatQuiet
 	}
 	if opt.Rate <= 0 {
 		opt.Rate = DefaultRate
@@ -222,6 +235,16 @@ func (h *Host) seatFor(ctx context.Context, agent string) (*hostSeat, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if hs := h.seats[key]; hs != nil {
+		if hs.grant.Grant != room.GrantObserver && (hs.hold == nil || hs.hold.Released()) {
+			// An agent CLI's first call, or a session back after going
+			// quiet: the seat, if no one else plays it.
+			if err := hs.seat.Room().SeatHeld(hs.grant.Grant); err != nil {
+				return nil, fmt.Errorf("seat %s of room %q cannot start: %w", hs.grant.Grant, hs.grant.Room, err)
+			}
+			if err := h.connect(hs); err != nil {
+				return nil, err
+			}
+		}
 		return hs, nil
 	}
 	svc := h.services[a.grant.Room]
@@ -255,8 +278,14 @@ func (h *Host) seatFor(ctx context.Context, agent string) (*hostSeat, error) {
 	})
 	hs := &hostSeat{seat: rs, grant: a.grant, key: key, remote: a.remote}
 	hs.last.Store(time.Now().UnixNano())
-	if err := h.connect(hs); err != nil {
-		return nil, err
+	// A coding agent's CLI takes its seat with its first tool call, not
+	// at initialize: one started where two seats' entries are registered
+	// opens a session for each, and plays only the seat whose tools it
+	// calls (the other session's seat stays free for its own agent).
+	if _, cli := seatcmd.ClientFor(agent); !cli || a.grant.Grant == room.GrantObserver {
+		if err := h.connect(hs); err != nil {
+			return nil, err
+		}
 	}
 	h.seats[key] = hs
 	return hs, nil
@@ -344,6 +373,48 @@ func (h *Host) sweep(now time.Time) {
 	}
 }
 
+// freeQuiet shows the seats of sessions quiet for SeatQuiet free: no
+// request, no call in flight, no event stream open. Their disconnect line
+// says why; the session takes its seat again with its next request.
+func (h *Host) freeQuiet(now time.Time) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, hs := range h.seats {
+		if hs.hold == nil || hs.hold.Released() || hs.inflight.Load() > 0 ||
+			now.Sub(time.Unix(0, hs.last.Load())) <= h.opt.SeatQuiet {
+			continue
+		}
+		_ = hs.hold.Release(room.F("transport", "http"), room.F("remote", hs.remote),
+			room.F("session", shortKey(hs.key)), room.F("why", "quiet"))
+	}
+}
+
+// touch notes a request of session id: it is not quiet.
+func (h *Host) touch(id string) {
+	h.mu.Lock()
+	hs := h.seats[id]
+	h.mu.Unlock()
+	if hs != nil {
+		hs.last.Store(time.Now().UnixNano())
+	}
+}
+
+// streaming counts session id's open event stream as a call in flight
+// until the returned func: a client that holds its stream is there.
+func (h *Host) streaming(id string) func() {
+	h.mu.Lock()
+	hs := h.seats[id]
+	h.mu.Unlock()
+	if hs == nil {
+		return func() {}
+	}
+	hs.inflight.Add(1)
+	return func() {
+		hs.last.Store(time.Now().UnixNano())
+		hs.inflight.Add(-1)
+	}
+}
+
 // sweepLimits forgets the per-address and per-token buckets that have
 // refilled (limiters.go).
 func (h *Host) sweepLimits(now time.Time) {
@@ -365,6 +436,8 @@ func (h *Host) sweeper(ctx context.Context) {
 	defer t.Stop()
 	lt := time.NewTicker(limitSweep)
 	defer lt.Stop()
+	qt := time.NewTicker(max(h.opt.SeatQuiet/3, 10*time.Millisecond))
+	defer qt.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -373,6 +446,8 @@ func (h *Host) sweeper(ctx context.Context) {
 			h.sweep(now)
 		case now := <-lt.C:
 			h.sweepLimits(now)
+		case now := <-qt.C:
+			h.freeQuiet(now)
 		}
 	}
 }

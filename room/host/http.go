@@ -157,6 +157,9 @@ func (h *Host) serveMCP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if id != "" {
+		h.touch(id) // any request says the client is there
+	}
 	ctx := context.WithValue(r.Context(), authKey{}, auth{grant: grant, remote: r.RemoteAddr})
 	switch r.Method {
 	case http.MethodGet, http.MethodDelete:
@@ -255,6 +258,7 @@ func (h *Host) serveSession(w http.ResponseWriter, r *http.Request, id string) {
 		return
 	}
 	defer end()
+	defer h.streaming(id)()
 	// The stream lasts as long as the session, past WriteTimeout;
 	// heartbeats find a dead peer, and it ends with its session.
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})

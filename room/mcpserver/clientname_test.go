@@ -18,6 +18,7 @@ import (
 // TestStdioSeatNamedByItsClient: a stdio seat started without --agent is
 // labeled by the client's name from initialize (watch then says "an
 // agent over MCP (claude-code)", not the seat's name); --agent still wins.
+// An agent CLI's seat is taken at its first tool call (lazy.go).
 func TestStdioSeatNamedByItsClient(t *testing.T) {
 	cwd := t.TempDir()
 	for _, c := range []struct {
@@ -38,6 +39,12 @@ func TestStdioSeatNamedByItsClient(t *testing.T) {
 		req.Params.ProtocolVersion = "2025-06-18"
 		req.Params.ClientInfo = mcp.Implementation{Name: "claude-code", Version: "2.1"}
 		if _, err := cl.Initialize(ctx, req); err != nil {
+			t.Fatal(err)
+		}
+		// An agent CLI takes its seat at its first tool call.
+		call := mcp.CallToolRequest{}
+		call.Params.Name = "room_status"
+		if _, err := cl.CallTool(ctx, call); err != nil {
 			t.Fatal(err)
 		}
 		cancel()

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/seatcmd"
 )
 
 // starting is how a seat comes to have a room. Serve's seat creates (or
@@ -33,6 +34,14 @@ type starting struct {
 	// MCP server held it (the seat is then played twice, as the original
 	// allows).
 	hold *room.SeatHold
+	// deferred: the client is an agent CLI, whose seat is taken on its
+	// first tool call; agent is the CLI's ID (room.AgentID); siblings
+	// says it runs another seat server of the room; release gives back
+	// the claim.
+	deferred bool
+	agent    string
+	siblings bool
+	release  func()
 }
 
 // needsRoom reports whether a JSON-RPC request is one that starts the seat:
@@ -40,17 +49,24 @@ type starting struct {
 // protocol versions without the handshake do). Pings and anything else do
 // not create the room.
 func needsRoom(message any) bool {
+	m := method(message)
+	return m == "initialize" || strings.HasPrefix(m, "tools/")
+}
+
+// method is a JSON-RPC request's method ("" when it cannot be read);
+// "tools/" for a message that is not what mcp-go passes today.
+func method(message any) string {
 	raw, ok := message.(json.RawMessage)
 	if !ok {
-		return true // not what mcp-go passes today: start rather than refuse
+		return "tools/" // start rather than refuse
 	}
 	var head struct {
 		Method string `json:"method"`
 	}
 	if json.Unmarshal(raw, &head) != nil {
-		return false
+		return ""
 	}
-	return head.Method == "initialize" || strings.HasPrefix(head.Method, "tools/")
+	return head.Method
 }
 
 // beginOnRequest is the MCP server's hook before every request: it starts
@@ -61,7 +77,15 @@ func (s *Seat) beginOnRequest(_ context.Context, _ any, message any) error {
 	if s.start.begun.Load() || !needsRoom(message) {
 		return nil
 	}
-	if err := s.beginAs(clientName(message)); err != nil {
+	if err := s.beginAs(clientName(message), method(message)); err != nil {
+		var other *room.OtherSeatError
+		if errors.As(err, &other) {
+			// Not a failure to tell on stderr: the agent plays its seat
+			// through its other server, and this one stays out of it.
+			mine := seatcmd.Seat{Room: s.opt.Room, Seat: s.opt.Seat}.ServerName()
+			theirs := seatcmd.Seat{Room: s.opt.Room, Seat: other.Seat}.ServerName()
+			return fmt.Errorf("this agent already plays the %s seat of room %q (the %s tools), and one agent plays one seat: leave the %s tools alone; the %s seat is for an agent started in another terminal", other.Seat, s.opt.Room, theirs, mine, s.opt.Seat)
+		}
 		msg := fmt.Sprintf("roundtable: seat %s of room %q cannot start: %v. Fix that (is --cwd writable?) and call again or restart the agent.", s.opt.Seat, s.opt.Room, err)
 		switch {
 		case errors.Is(err, room.ErrBadSeat), errors.Is(err, room.ErrNoRoom):
@@ -84,7 +108,7 @@ func (s *Seat) beginOnRequest(_ context.Context, _ any, message any) error {
 // the name the client gave in initialize (or ""): unless --agent named the
 // agent, it labels the seat (watch shows "an agent over MCP
 // (claude-code)", not the seat's name).
-func (s *Seat) beginAs(client string) error {
+func (s *Seat) beginAs(client, method string) error {
 	s.start.mu.Lock()
 	defer s.start.mu.Unlock()
 	if s.start.begun.Load() {
@@ -95,6 +119,31 @@ func (s *Seat) beginAs(client string) error {
 	}
 	if err := s.openRoomLocked(); err != nil {
 		return err
+	}
+	// A coding agent's CLI takes its seat when it first calls a tool, not
+	// when it starts: one started where both seats of a room are
+	// registered runs both seat servers, and plays only the seat whose
+	// tool it calls first (room.ClaimAgent). Any other client (a script
+	// of the original's driving both seats, a test) holds the seat at
+	// initialize, as the original does.
+	if method == "initialize" {
+		_, cli := seatcmd.ClientFor(client)
+		s.start.deferred = cli && s.opt.Siblings != nil
+	}
+	if s.start.deferred {
+		if method != "tools/call" {
+			return nil
+		}
+		if s.start.agent == "" {
+			s.start.agent, s.start.siblings = s.opt.Siblings(s.opt.Room, s.opt.Seat)
+		}
+	}
+	if s.start.siblings && s.start.release == nil {
+		release, err := s.room.ClaimAgent(s.start.agent, s.opt.Seat)
+		if err != nil {
+			return err
+		}
+		s.start.release = release
 	}
 	// One seat, one player: a seat a person or roundtable seat plays is
 	// not played a second time over MCP.
@@ -107,6 +156,7 @@ func (s *Seat) beginAs(client string) error {
 		MarkLock: true, Lenient: true,
 	})
 	if err != nil {
+		s.releaseClaimLocked()
 		return err
 	}
 	s.start.hold = hold
@@ -120,6 +170,15 @@ func (s *Seat) end() {
 	defer s.start.mu.Unlock()
 	_ = s.start.hold.Release()
 	s.start.hold = nil
+	s.releaseClaimLocked()
+}
+
+// releaseClaimLocked gives back the agent's claim this seat made, if any.
+func (s *Seat) releaseClaimLocked() {
+	if s.start.release != nil {
+		s.start.release()
+		s.start.release = nil
+	}
 }
 
 // openRoom creates or opens the room and starts watching it, once.

@@ -108,6 +108,11 @@ func NewHostServer(version string, ss Sessions) *server.MCPServer {
 		if !needsRoom(message) {
 			return nil
 		}
+		if m := method(message); m != "initialize" && m != "tools/call" && ss.SeatOf(ctx) != nil {
+			// Listing tools is no call: an agent CLI's session takes
+			// its seat with its first call (the host's seatFor).
+			return nil
+		}
 		_, done, err := ss.SeatFor(ctx, clientName(message))
 		if err != nil {
 			return err

@@ -37,6 +37,11 @@ type Options struct {
 	Cwd     string
 	Spec    string
 	Version string
+	// Siblings names the agent CLI that started this stdio seat server
+	// and says whether it runs another seat server of the room, which
+	// defers the seat to the agent's first tool call (lazy.go); nil: Serve
+	// asks the system (siblings.go). Tests give their own.
+	Siblings func(roomName, seat string) (agent string, siblings bool)
 }
 
 // Validate checks the options a user typed. It creates nothing.
@@ -217,6 +222,9 @@ func Serve(ctx context.Context, opt Options, stdin io.Reader, stdout, stderr io.
 	// The room is created, and connect logged, when the client's first
 	// request arrives (lazy.go): a process given EOF or garbage leaves
 	// nothing on disk.
+	if opt.Siblings == nil {
+		opt.Siblings = agentOf
+	}
 	s := newSeat(ctx, opt)
 	s.start.stderr = stderr
 	defer s.Close()

@@ -32,6 +32,19 @@ func StartSeat(t *testing.T, cwd, roomName, name string, extra ...string) *Seat 
 func StartSeatWith(t *testing.T, bin string, env []string, cwd, roomName, name string, extra ...string) *Seat {
 	t.Helper()
 	args := append([]string{"--room", roomName, "--seat", name, "--agent", name + "-agent", "--cwd", cwd}, extra...)
+	return startSeat(t, bin, env, args, "roundtable-test", name)
+}
+
+// StartSeatAs is StartSeat for a client that names itself client in
+// initialize (an agent CLI's name: "claude-code", "codex-mcp-client"),
+// started as argv (a wrapper, then the seat server's command line).
+func StartSeatAs(t *testing.T, client string, argv []string, seat string) *Seat {
+	t.Helper()
+	return startSeat(t, argv[0], nil, argv[1:], client, seat)
+}
+
+func startSeat(t *testing.T, bin string, env, args []string, clientName, name string) *Seat {
+	t.Helper()
 	stderr := &LockedBuffer{}
 	c, err := client.NewStdioMCPClientWithOptions(bin, env, args, transport.WithCommandStderrWriter(stderr))
 	if err != nil {
@@ -41,7 +54,7 @@ func StartSeatWith(t *testing.T, bin string, env []string, cwd, roomName, name s
 	defer cancel()
 	req := mcp.InitializeRequest{}
 	req.Params.ProtocolVersion = "2025-06-18"
-	req.Params.ClientInfo = mcp.Implementation{Name: "roundtable-test", Version: "1"}
+	req.Params.ClientInfo = mcp.Implementation{Name: clientName, Version: "1"}
 	if _, err := c.Initialize(ctx, req); err != nil {
 		t.Fatalf("initialize %s: %v (stderr: %s)", name, err, stderr.String())
 	}

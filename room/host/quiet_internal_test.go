@@ -1,0 +1,114 @@
+package host
+
+import (
+	"bufio"
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/roundtable-dev/roundtable/room"
+)
+
+// TestQuietSeatShownFree: a seat's client that goes away without ending
+// its HTTP session (opencode does) has its seat shown free once the
+// session is quiet for SeatQuiet (no request, no call in flight, no event
+// stream open), with a disconnect line saying why; the session lives on,
+// and its next call takes the seat again. A session whose event stream
+// is open is there, however long it sends nothing.
+func TestQuietSeatShownFree(t *testing.T) {
+	_, srv, toks, r := testHost(t, Options{SeatQuiet: 300 * time.Millisecond})
+	held := func(seat string) bool { return room.SeatHolder(r.Dir(), seat).Live }
+	until := func(what string, ok func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for !ok() {
+			if time.Now().After(deadline) {
+				t.Fatalf("not within 10 s: %s", what)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	status := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"room_status","arguments":{}}}`
+
+	res := post(t, srv.URL, toks[room.GrantPeer], "", initReq)
+	peer := res.Header.Get("Mcp-Session-Id")
+	if res := post(t, srv.URL, toks[room.GrantPeer], peer, status); res.StatusCode != http.StatusOK {
+		t.Fatalf("room_status: HTTP %d", res.StatusCode)
+	}
+	if !held("peer") {
+		t.Fatal("the peer is not held after its call")
+	}
+	until("the quiet peer's seat shown free", func() bool { return !held("peer") })
+	log, _ := os.ReadFile(filepath.Join(r.Dir(), room.LogFile))
+	if !strings.Contains(string(log), "disconnect seat=peer") || !strings.Contains(string(log), "why=quiet") {
+		t.Fatalf("no quiet disconnect in server.log:\n%s", log)
+	}
+	if res := post(t, srv.URL, toks[room.GrantPeer], peer, status); res.StatusCode != http.StatusOK {
+		t.Fatalf("the quiet session's next call: HTTP %d", res.StatusCode)
+	}
+	if !held("peer") {
+		t.Fatal("the session's next call did not take its seat again")
+	}
+
+	// The lead keeps its event stream open: it stays held.
+	res = post(t, srv.URL, toks[room.GrantLead], "", initReq)
+	lead := res.Header.Get("Mcp-Session-Id")
+	if res := post(t, srv.URL, toks[room.GrantLead], lead, status); res.StatusCode != http.StatusOK {
+		t.Fatalf("the lead's room_status: HTTP %d", res.StatusCode)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+EndpointPath, nil)
+	req.Header.Set("Authorization", "Bearer "+toks[room.GrantLead])
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", lead)
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	stream, err := http.DefaultClient.Do(req)
+	if err != nil || stream.StatusCode != http.StatusOK {
+		t.Fatalf("the lead's stream: %v %v", err, stream)
+	}
+	go func() { _, _ = bufio.NewReader(stream.Body).ReadString(0) }()
+	// The peer, quiet again, goes free meanwhile: the clock runs for both.
+	until("the peer, quiet again, shown free", func() bool { return !held("peer") })
+	if !held("lead") {
+		t.Fatal("the lead, its event stream open, was shown free")
+	}
+	cancel()
+	stream.Body.Close()
+	until("the lead shown free once its stream closed", func() bool { return !held("lead") })
+}
+
+// TestAgentCLITakesSeatOnCall: a coding agent's CLI (named so in
+// initialize) takes its seat with its first tool call, not at initialize
+// nor when it lists the tools: one started where both seats' entries are
+// registered opens a session for each, and the seat it does not play
+// stays free for its own agent.
+func TestAgentCLITakesSeatOnCall(t *testing.T) {
+	_, srv, toks, r := testHost(t, Options{})
+	held := func(seat string) bool { return room.SeatHolder(r.Dir(), seat).Live }
+	init := strings.Replace(initReq, `"name":"t"`, `"name":"opencode"`, 1)
+	sessions := map[string]string{}
+	for _, seat := range []string{room.GrantLead, room.GrantPeer} {
+		res := post(t, srv.URL, toks[seat], "", init)
+		sessions[seat] = res.Header.Get("Mcp-Session-Id")
+		if res.StatusCode != http.StatusOK || sessions[seat] == "" {
+			t.Fatalf("initialize %s: HTTP %d", seat, res.StatusCode)
+		}
+		if res := post(t, srv.URL, toks[seat], sessions[seat], `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`); res.StatusCode != http.StatusOK {
+			t.Fatalf("tools/list %s: HTTP %d", seat, res.StatusCode)
+		}
+	}
+	if held("lead") || held("peer") {
+		t.Fatalf("an agent CLI's session took its seat before calling a tool: lead %v, peer %v", held("lead"), held("peer"))
+	}
+	call := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"room_status","arguments":{}}}`
+	if res := post(t, srv.URL, toks[room.GrantLead], sessions[room.GrantLead], call); res.StatusCode != http.StatusOK {
+		t.Fatalf("room_status: HTTP %d", res.StatusCode)
+	}
+	if !held("lead") || held("peer") {
+		t.Fatalf("after the lead's call: lead %v, peer %v; want the lead alone", held("lead"), held("peer"))
+	}
+}
