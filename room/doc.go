@@ -67,6 +67,8 @@
 // tokens.json (SHA-256 hashes of roundtable host's tokens, trusted only when
 // owned by the host's user and not writable by others, nor its folders),
 // host.json (the URL roundtable host last served the room at),
+// claims/<agent>.json (which seat a coding agent's CLI plays, when the
+// same agent runs seat servers of two seats: agentclaim.go),
 // spec-history/<n>.md (each spec file write_spec replaced, the room's own
 // earlier versions or a file that was at the spec path before: WriteSpec
 // loses nothing), and

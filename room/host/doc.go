@@ -47,7 +47,10 @@
 //   - who holds a seat over HTTP: host.go (seatFor makes a session's
 //     mcpserver.RemoteSeat on its first request; connect and drop log it,
 //     one room.SeatHold per session sharing the host's lock,
-//     room.SharedLocks; sweep ends sessions idle past IdleTTL); the
+//     room.SharedLocks; an agent CLI's session takes its seat with its
+//     first tool call; freeQuiet shows the seat of a session quiet for
+//     SeatQuiet free, and the session takes it again when it calls;
+//     sweep ends sessions idle past IdleTTL); the
 //     session IDs: host.go (the host is mcp-go's session ID manager);
 //   - a persona debate is watch-only: host.go seatFor refuses a seat's
 //     token of it (room.WatchOnlyError), hostprint.go says so in its

@@ -32,8 +32,11 @@
 //     room.Park (room/park.go), the loop a played seat uses too; its
 //     wait_return line: waitlog.go;
 //   - who holds the seat: lazy.go beginAs, a room.SeatHold (the seat's
-//     lock and its connect line) taken on the first request, released on
-//     the way out; a host's sessions: room/host;
+//     lock and its connect line) taken on the first request (a coding
+//     agent's CLI: on its first tool call, and one seat an agent, claimed
+//     through room.ClaimAgent when siblings.go finds the agent running
+//     another seat server of the room), released on the way out; a
+//     host's sessions: room/host;
 //   - a person's note reaching a parked seat: notes.go (takeNotes, read
 //     inside the park loop, so a note wakes the seat);
 //   - what agents of the original server expect on the wire: compat.go;
