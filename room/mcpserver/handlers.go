@@ -209,14 +209,16 @@ func nonNil(m []room.Message) []room.Message {
 // original: a timeout of 0 must not turn the agent's loop into a spin.
 const MinWait = time.Second
 
-// waitTimeout is timeout_seconds held between MinWait and MaxWait; MaxWait
-// when it is not given.
-func waitTimeout(req mcp.CallToolRequest) time.Duration {
-	v := req.GetFloat("timeout_seconds", MaxWait.Seconds())
+// waitTimeout is timeout_seconds held between MinWait and the client's
+// longest wait (maxWaitFor: MaxWait, less for opencode); that when it is
+// not given.
+func waitTimeout(req mcp.CallToolRequest, client string) time.Duration {
+	longest := maxWaitFor(client)
+	v := req.GetFloat("timeout_seconds", longest.Seconds())
 	if math.IsNaN(v) {
-		return MaxWait
+		return longest
 	}
-	return time.Duration(min(max(v, MinWait.Seconds()), MaxWait.Seconds()) * float64(time.Second))
+	return time.Duration(min(max(v, MinWait.Seconds()), longest.Seconds()) * float64(time.Second))
 }
 
 func (s *Seat) waitForMessage(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -227,7 +229,8 @@ func (s *Seat) waitForMessage(ctx context.Context, req mcp.CallToolRequest) (*mc
 	if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
 		token = req.Params.Meta.ProgressToken
 	}
-	opts := room.ParkOptions{Timeout: waitTimeout(req), Stop: s.stop}
+	client, _ := s.client.Load().(string)
+	opts := room.ParkOptions{Timeout: waitTimeout(req, client), Stop: s.stop}
 	if token != nil {
 		notify := func() {
 			waited := time.Since(start).Round(time.Second)

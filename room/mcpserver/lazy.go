@@ -114,8 +114,11 @@ func (s *Seat) beginAs(client, method string) error {
 	if s.start.begun.Load() {
 		return nil
 	}
-	if !s.agentGiven && client != "" {
-		s.opt.Agent = client
+	if client != "" {
+		s.client.Store(client)
+		if !s.agentGiven {
+			s.opt.Agent = client
+		}
 	}
 	if err := s.openRoomLocked(); err != nil {
 		return err

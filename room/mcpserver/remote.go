@@ -53,6 +53,7 @@ func NewRemoteSeat(o RemoteOptions) *RemoteSeat {
 		stop:     o.Stop,
 		remote:   true,
 	}
+	s.client.Store(o.Agent)
 	s.start.begun.Store(true)
 	s.start.pid = os.Getpid()
 	rs := &RemoteSeat{s: s, observer: o.Seat == room.GrantObserver, handlers: map[string]server.ToolHandlerFunc{}}

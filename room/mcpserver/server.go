@@ -7,17 +7,32 @@ import (
 	"io"
 	"log"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/seatcmd"
 )
 
 // MaxWait is the longest a wait_for_message call parks: MCP clients cap how
 // long one tool call may run, commonly at 60 s.
 const MaxWait = 55 * time.Second
+
+// OpenCodeMaxWait is the longest wait opencode is given: it ends a tool
+// call at 60 s, and a 55 s wait still timed out ("MCP error -32001:
+// Request timed out").
+const OpenCodeMaxWait = 45 * time.Second
+
+// maxWaitFor is the longest a wait of the client named client parks.
+func maxWaitFor(client string) time.Duration {
+	if c, ok := seatcmd.ClientFor(client); ok && c == seatcmd.OpenCode {
+		return OpenCodeMaxWait
+	}
+	return MaxWait
+}
 
 // progressEvery is how often a parked wait tells a client that asked for
 // progress that it is still listening.
@@ -79,9 +94,12 @@ type Seat struct {
 	// agentGiven: --agent (or ROUNDTABLE_AGENT) named the agent; when not,
 	// the client's name from initialize does (lazy.go).
 	agentGiven bool
-	room       *room.Room     // nil until begin creates or opens the room
-	notifier   *room.Notifier // nil until then too
-	start      starting       // see lazy.go
+	// client is the name the client gave in initialize ("" before it, or
+	// when it gave none): the longest wait it takes (waitTimeout).
+	client   atomic.Value   // string
+	room     *room.Room     // nil until begin creates or opens the room
+	notifier *room.Notifier // nil until then too
+	start    starting       // see lazy.go
 
 	mu         sync.Mutex
 	lastShown  int // highest seq of the other seat's messages shown to this seat

@@ -92,7 +92,7 @@ func (s *Seat) tools() []server.ServerTool {
 		{
 			Tool: mcp.NewTool("wait_for_message",
 				mcp.WithDescription(waitDesc),
-				mcp.WithNumber("timeout_seconds", mcp.Description("How long to wait before returning idle, in seconds: at least 1; default and maximum 55.")),
+				mcp.WithNumber("timeout_seconds", mcp.Description("How long to wait before returning idle, in seconds: at least 1; default and maximum 55 (45 for opencode, which ends a tool call at 60).")),
 				annotated(reading, waitTitle),
 			),
 			Handler: s.waitForMessage,
