@@ -14,7 +14,7 @@
 # killed half-way never leaves a cache entry that looks complete.
 #
 # Env:
-#   ROUNDTABLE_AGENTS   which agents (default "qwen opencode codex claude"):
+#   ROUNDTABLE_AGENTS   which agents (default "qwen opencode codex claude gemini"):
 #                       qwen, opencode, codex (codex + codex-acp),
 #                       claude (claude-code + claude-agent-acp), gemini
 #   XDG_CACHE_HOME      cache root (default: $HOME/.cache)
@@ -88,7 +88,7 @@ results="$(mktemp -d "$CACHE_ROOT/.run.XXXXXX")"
 trap 'rm -rf "$results"' EXIT
 n=0
 pids=()
-for agent in ${ROUNDTABLE_AGENTS:-qwen opencode codex claude}; do
+for agent in ${ROUNDTABLE_AGENTS:-qwen opencode codex claude gemini}; do
     specs="$(packages_of "$agent")" || exit 1
     while read -r spec cmd; do
         install_one "$spec" "$cmd" >"$results/$n" &

@@ -226,7 +226,7 @@ func (h *Host) seatOf(ctx context.Context) *hostSeat {
 
 // seatFor returns the seat of ctx's request, creating it (and logging its
 // connect) on the session's first request. agent labels the seat.
-func (h *Host) seatFor(ctx context.Context, agent string) (*hostSeat, error) {
+func (h *Host) seatFor(ctx context.Context, agent string, take bool) (*hostSeat, error) {
 	a, ok := authFrom(ctx)
 	if !ok {
 		return nil, errors.New("the request carries no verified token; send Authorization: Bearer <token>")
@@ -235,7 +235,7 @@ func (h *Host) seatFor(ctx context.Context, agent string) (*hostSeat, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if hs := h.seats[key]; hs != nil {
-		if hs.grant.Grant != room.GrantObserver && (hs.hold == nil || hs.hold.Released()) {
+		if take && hs.grant.Grant != room.GrantObserver && (hs.hold == nil || hs.hold.Released()) {
 			// An agent CLI's first call, or a session back after going
 			// quiet: the seat, if no one else plays it.
 			if err := hs.seat.Room().SeatHeld(hs.grant.Grant); err != nil {
@@ -279,10 +279,12 @@ func (h *Host) seatFor(ctx context.Context, agent string) (*hostSeat, error) {
 	hs := &hostSeat{seat: rs, grant: a.grant, key: key, remote: a.remote}
 	hs.last.Store(time.Now().UnixNano())
 	// A coding agent's CLI takes its seat with its first tool call, not
-	// at initialize: one started where two seats' entries are registered
-	// opens a session for each, and plays only the seat whose tools it
-	// calls (the other session's seat stays free for its own agent).
-	if _, cli := seatcmd.ClientFor(agent); !cli || a.grant.Grant == room.GrantObserver {
+	// at initialize, and no session takes one by listing the tools (a
+	// client of MCP 2026-07-28 has no initialize): an agent started where
+	// two seats' entries are registered opens a session for each, and
+	// plays only the seat whose tools it calls (the other session's seat
+	// stays free for its own agent).
+	if a.grant.Grant == room.GrantObserver || take && !seatcmd.TakesSeatOnCall(agent) {
 		if err := h.connect(hs); err != nil {
 			return nil, err
 		}
@@ -529,8 +531,8 @@ func (h *Host) grantOfSession(id string) (room.Grant, bool) {
 // the seat of a request's session, and when the session was last busy.
 type sessions struct{ h *Host }
 
-func (ss sessions) SeatFor(ctx context.Context, agent string) (*mcpserver.RemoteSeat, func(), error) {
-	hs, err := ss.h.seatFor(ctx, agent)
+func (ss sessions) SeatFor(ctx context.Context, agent string, take bool) (*mcpserver.RemoteSeat, func(), error) {
+	hs, err := ss.h.seatFor(ctx, agent, take)
 	if err != nil {
 		return nil, nil, err
 	}

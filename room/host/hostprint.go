@@ -88,10 +88,16 @@ func printInstructions(w io.Writer, url string, cfg room.Config, tokens map[stri
 		fmt.Fprintf(&b, "  %s seat\n", g)
 		printLine(&b, "token", tok)
 		printLine(&b, "Claude Code", "claude mcp add --transport http "+seatcmd.Quote(name)+" "+seatcmd.Quote(endpoint)+" --header "+authHeaderArg(tok))
+		printLine(&b, "", "("+seatcmd.ClaudeCode.Headless(name)+")")
 		printLine(&b, "Codex", "export "+env+"="+seatcmd.Quote(tok))
 		printLine(&b, "", seatcmd.Shell([]string{"codex", "mcp", "add", name, "--url", endpoint, "--bearer-token-env-var", env}))
-		printLine(&b, "", "(set "+env+" wherever codex starts, e.g. in your shell profile: Codex reads the token from it)")
-		printLine(&b, "Gemini CLI", "gemini mcp add --transport http "+seatcmd.Quote(name)+" "+seatcmd.Quote(endpoint)+" --header "+authHeaderArg(tok))
+		printLine(&b, "", "(set "+env+" wherever codex starts, e.g. in your shell profile: Codex reads the token from it; "+seatcmd.Codex.Headless(name)+")")
+		printLine(&b, "Gemini CLI", "gemini mcp add --transport http --trust "+seatcmd.Quote(name)+" "+seatcmd.Quote(endpoint)+" --header "+authHeaderArg(tok))
+		printLine(&b, "", "("+seatcmd.GeminiCLI.Headless(name)+")")
+		printLine(&b, "Qwen Code", "qwen mcp add --scope project --transport http --trust "+seatcmd.Quote(name)+" "+seatcmd.Quote(endpoint)+" --header "+authHeaderArg(tok))
+		printLine(&b, "", seatcmd.Shell(seatcmd.QwenApprove(name))+"   ("+seatcmd.QwenCode.Headless(name)+")")
+		printLine(&b, "opencode", "opencode mcp add "+seatcmd.Quote(name)+" --url "+seatcmd.Quote(endpoint)+" --header "+openCodeHeaderArg(tok))
+		printLine(&b, "", "("+seatcmd.OpenCode.Headless(name)+")")
 		printLine(&b, "JSON", mcpServersHTTP(name, endpoint, tok))
 	}
 	if len(kept) > 0 {
@@ -121,8 +127,13 @@ func printLine(b *strings.Builder, label, text string) {
 // authHeaderArg is the --header argument for tok, in double quotes as the
 // clients' documentation writes it (a token holds no character a shell
 // reads inside them); anything else is quoted for the shell.
-func authHeaderArg(tok string) string {
-	h := "Authorization: Bearer " + tok
+func authHeaderArg(tok string) string { return headerArg("Authorization: Bearer ", tok) }
+
+// openCodeHeaderArg is opencode's --header argument for tok (KEY=VALUE).
+func openCodeHeaderArg(tok string) string { return headerArg("Authorization=Bearer ", tok) }
+
+func headerArg(prefix, tok string) string {
+	h := prefix + tok
 	if strings.ContainsAny(tok, "\"$`\\!") || seatcmd.Quote(tok) != tok {
 		return seatcmd.Quote(h)
 	}

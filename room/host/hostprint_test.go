@@ -139,22 +139,39 @@ func TestHostInstructionsCommands(t *testing.T) {
 			if got := labeled(t, out, block, "token"); got != tok {
 				t.Fatalf("%s token line is %q", seat, got)
 			}
-			wantHTTP := []string{"mcp", "add", "--transport", "http", name, endpoint, "--header", "Authorization: Bearer " + tok}
-			for cli, label := range map[string]string{"claude": "Claude Code", "gemini": "Gemini CLI"} {
+			header := []string{name, endpoint, "--header", "Authorization: Bearer " + tok}
+			for label, want := range map[string][]string{
+				"Claude Code": append([]string{"claude", "mcp", "add", "--transport", "http"}, header...),
+				"Gemini CLI":  append([]string{"gemini", "mcp", "add", "--transport", "http", "--trust"}, header...),
+				// Qwen Code reads "url" as the old SSE transport: its own
+				// command writes httpUrl, trusted, in the project.
+				"Qwen Code": append([]string{"qwen", "mcp", "add", "--scope", "project", "--transport", "http", "--trust"}, header...),
+			} {
+				cli := want[0]
 				line := labeled(t, out, block, label)
-				if got := shellArgs(t, line); !slices.Equal(got, append([]string{cli}, wantHTTP...)) {
+				if got := shellArgs(t, line); !slices.Equal(got, want) {
 					t.Fatalf("%s line %q runs %q", cli, line, got)
 				}
 				if !strings.Contains(line, `--header "Authorization: Bearer `+tok+`"`) {
 					t.Fatalf("%s line %q does not quote the header as the docs do", cli, line)
 				}
 			}
+			// Qwen leaves a project's server pending until approved.
+			_, rest, _ := strings.Cut(out, labeled(t, out, block, "Qwen Code")+"\n")
+			approve, _, _ := strings.Cut(strings.TrimSpace(rest), "   (")
+			if got := shellArgs(t, approve); !slices.Equal(got, []string{"qwen", "mcp", "approve", name}) {
+				t.Fatalf("qwen approve line %q runs %q", approve, got)
+			}
+			oc := labeled(t, out, block, "opencode")
+			if got := shellArgs(t, oc); !slices.Equal(got, []string{"opencode", "mcp", "add", name, "--url", endpoint, "--header", "Authorization=Bearer " + tok}) {
+				t.Fatalf("opencode line %q runs %q", oc, got)
+			}
 			export := shellArgs(t, labeled(t, out, block, "Codex"))
 			env := "ROUNDTABLE_CACHE_DESIGN_" + strings.ToUpper(seat) + "_TOKEN"
 			if !slices.Equal(export, []string{"export", env + "=" + tok}) {
 				t.Fatalf("codex export runs %q", export)
 			}
-			_, rest, _ := strings.Cut(out, "export "+env+"="+tok+"\n")
+			_, rest, _ = strings.Cut(out, "export "+env+"="+tok+"\n")
 			codexLine, _, _ := strings.Cut(strings.TrimSpace(rest), "\n")
 			if got := shellArgs(t, codexLine); !slices.Equal(got, []string{"codex", "mcp", "add", name, "--url", endpoint, "--bearer-token-env-var", env}) {
 				t.Fatalf("codex line %q runs %q", codexLine, got)
@@ -189,8 +206,8 @@ func TestHostInstructionsCommands(t *testing.T) {
 			t.Fatalf("the observer token appears %d times, want 2 (token, watch):\n%s", n, out)
 		}
 		for _, seat := range []string{room.GrantLead, room.GrantPeer} {
-			if n := strings.Count(out, printTokens[seat]); n != 5 {
-				t.Fatalf("the %s token appears %d times, want 5 (token, claude, export, gemini, JSON):\n%s", seat, n, out)
+			if n := strings.Count(out, printTokens[seat]); n != 7 {
+				t.Fatalf("the %s token appears %d times, want 7 (token, claude, export, gemini, qwen, opencode, JSON):\n%s", seat, n, out)
 			}
 		}
 	}

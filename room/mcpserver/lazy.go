@@ -130,8 +130,7 @@ func (s *Seat) beginAs(client, method string) error {
 	// of the original's driving both seats, a test) holds the seat at
 	// initialize, as the original does.
 	if method == "initialize" {
-		_, cli := seatcmd.ClientFor(client)
-		s.start.deferred = cli && s.opt.Siblings != nil
+		s.start.deferred = seatcmd.TakesSeatOnCall(client) && s.opt.Siblings != nil
 	}
 	if s.start.deferred {
 		if method != "tools/call" {

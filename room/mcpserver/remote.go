@@ -84,7 +84,12 @@ type Sessions interface {
 	// request (agent labels it); done is called when the request that
 	// uses it ends (the host counts the calls running and the session's
 	// last activity).
-	SeatFor(ctx context.Context, agent string) (rs *RemoteSeat, done func(), err error)
+	//
+	// take says the request takes the session's seat: an initialize (the
+	// host holds the seat unless agent is a coding agent's CLI, which
+	// takes it with its first call) or a tool call; listing the tools
+	// makes the session without taking its seat.
+	SeatFor(ctx context.Context, agent string, take bool) (rs *RemoteSeat, done func(), err error)
 	// SeatOf is the seat of ctx's session, nil when it has none yet.
 	SeatOf(ctx context.Context) *RemoteSeat
 }
@@ -109,12 +114,12 @@ func NewHostServer(version string, ss Sessions) *server.MCPServer {
 		if !needsRoom(message) {
 			return nil
 		}
-		if m := method(message); m != "initialize" && m != "tools/call" && ss.SeatOf(ctx) != nil {
-			// Listing tools is no call: an agent CLI's session takes
-			// its seat with its first call (the host's seatFor).
-			return nil
+		m := method(message)
+		take := m == "initialize" || m == "tools/call"
+		if !take && ss.SeatOf(ctx) != nil {
+			return nil // listing tools takes no seat
 		}
-		_, done, err := ss.SeatFor(ctx, clientName(message))
+		_, done, err := ss.SeatFor(ctx, clientName(message), take)
 		if err != nil {
 			return err
 		}
@@ -157,7 +162,7 @@ func NewHostServer(version string, ss Sessions) *server.MCPServer {
 // dispatch answers a call of the tool name with the session's seat.
 func dispatch(ss Sessions, name string) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		rs, done, err := ss.SeatFor(ctx, "")
+		rs, done, err := ss.SeatFor(ctx, "", true)
 		if err != nil {
 			return refuse("%v.", err)
 		}

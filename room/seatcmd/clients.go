@@ -62,6 +62,17 @@ func ClientFor(agent string) (c Client, ok bool) {
 	return JSONFile, false
 }
 
+// TakesSeatOnCall reports whether a client that named itself client in
+// initialize takes its seat with its first tool call rather than at
+// initialize: a coding agent's CLI (ClientFor), which starts the servers
+// of every seat registered where it runs, or the probe Gemini CLI and Qwen
+// Code connect with for "mcp list" (mcp-test-client), which calls no tool
+// and, over HTTP, leaves its session open.
+func TakesSeatOnCall(client string) bool {
+	_, cli := ClientFor(client)
+	return cli || client == "mcp-test-client"
+}
+
 // DefaultClient is the client a seat starts with: the one its agent label
 // names, else Claude Code for the lead and Codex for the peer.
 func DefaultClient(seat, agent string) Client {
@@ -80,8 +91,11 @@ func DefaultClient(seat, agent string) Client {
 //   - Claude Code: claude mcp add NAME -- PROGRAM ARGS (commander stops at
 //     "--"; no -e, whose variadic values would swallow NAME)
 //   - Codex: codex mcp add NAME -- PROGRAM ARGS (clap's trailing command)
-//   - Gemini CLI, Qwen Code: gemini|qwen mcp add --scope project NAME
-//     PROGRAM -- ARGS (yargs: "--" keeps ARGS from being read as options)
+//   - Gemini CLI, Qwen Code: gemini|qwen mcp add --scope project --trust
+//     NAME PROGRAM -- ARGS (yargs: "--" keeps ARGS from being read as
+//     options; --trust: the seat's tools run without a confirmation,
+//     which a headless run cannot give, and none of them destroys
+//     anything)
 //   - opencode: opencode mcp add NAME -- PROGRAM ARGS
 func (c Client) Argv(s Seat) []string {
 	name := s.ServerName()
@@ -91,9 +105,9 @@ func (c Client) Argv(s Seat) []string {
 	case Codex:
 		return append([]string{"codex", "mcp", "add", name, "--"}, s.Command()...)
 	case GeminiCLI:
-		return append([]string{"gemini", "mcp", "add", "--scope", "project", name, s.program(), "--"}, s.Args()...)
+		return append([]string{"gemini", "mcp", "add", "--scope", "project", "--trust", name, s.program(), "--"}, s.Args()...)
 	case QwenCode:
-		return append([]string{"qwen", "mcp", "add", "--scope", "project", name, s.program(), "--"}, s.Args()...)
+		return append([]string{"qwen", "mcp", "add", "--scope", "project", "--trust", name, s.program(), "--"}, s.Args()...)
 	case OpenCode:
 		return append([]string{"opencode", "mcp", "add", name, "--"}, s.Command()...)
 	case JSONFile, clientCount:
@@ -101,13 +115,40 @@ func (c Client) Argv(s Seat) []string {
 	return nil
 }
 
-// Text is what to paste: the shell command on one line, or the
-// mcpServers JSON.
+// Text is what to paste: the shell command on one line (for Qwen Code,
+// the server's approval after it: a project's servers wait for one), or
+// the mcpServers JSON.
 func (c Client) Text(s Seat) string {
 	if c == JSONFile {
 		return MCPServersJSON(s)
 	}
+	if c == QwenCode {
+		return Shell(c.Argv(s)) + " && " + Shell(QwenApprove(s.ServerName()))
+	}
 	return Shell(c.Argv(s))
+}
+
+// QwenApprove approves the server name in the folder it runs in: Qwen Code
+// leaves a project's servers "Pending approval", unconnected, until then.
+func QwenApprove(name string) []string { return []string{"qwen", "mcp", "approve", name} }
+
+// Headless says how to run the client without a person at it so that it
+// may call the seat's tools (registered as name), in a sentence.
+func (c Client) Headless(name string) string {
+	switch c {
+	case ClaudeCode:
+		return "headless: claude -p \"…\" --allowedTools " + Quote("mcp__"+name+"__*")
+	case Codex:
+		return "headless: codex exec -c " + Quote("mcp_servers."+name+".default_tools_approval_mode=\"approve\"") + " \"…\""
+	case GeminiCLI:
+		return "Gemini starts MCP servers only in a trusted folder: trust it when asked, or run gemini --skip-trust; headless: gemini --skip-trust -p \"…\""
+	case QwenCode:
+		return "headless: qwen -p \"…\" (the server is trusted: its tools need no confirmation)"
+	case OpenCode:
+		return "headless: opencode run \"…\""
+	case JSONFile, clientCount:
+	}
+	return ""
 }
 
 // Note says where the client keeps the server and how to check it, in a
@@ -116,15 +157,15 @@ func (c Client) Note(s Seat) string {
 	name := s.ServerName()
 	switch c {
 	case ClaudeCode:
-		return "Run it in the folder you start claude in (it is kept for that folder); claude mcp list then shows it connected."
+		return "Run it in the folder you start claude in (it is kept for that folder); claude mcp list then shows it connected; " + c.Headless(name) + "."
 	case Codex:
-		return "Codex keeps it in ~/.codex/config.toml for every folder; codex mcp remove " + name + " takes it out when the room is done."
+		return "Codex keeps it in ~/.codex/config.toml for every folder; codex mcp remove " + name + " takes it out when the room is done; " + c.Headless(name) + "."
 	case GeminiCLI:
-		return "Run it in the folder you start gemini in (saved in .gemini/settings.json there); Gemini starts MCP servers only in a trusted folder."
+		return "Run it in the folder you start gemini in (saved in .gemini/settings.json there). " + c.Headless(name) + "."
 	case QwenCode:
-		return "Run it in the folder you start qwen in (saved in .qwen/settings.json there); qwen mcp list then shows it connected."
+		return "Run it in the folder you start qwen in (saved in .qwen/settings.json there), then " + Shell(QwenApprove(name)) + " there (Qwen leaves a project's servers pending until approved); qwen mcp list then shows it connected; " + c.Headless(name) + "."
 	case OpenCode:
-		return "Run it in the folder you start opencode in; opencode mcp list then shows it."
+		return "opencode mcp list then shows it; " + c.Headless(name) + "."
 	case JSONFile, clientCount:
 	}
 	return "For any other agent: add this entry to the mcpServers of its MCP configuration file."

@@ -140,8 +140,8 @@ func TestArgvPerClient(t *testing.T) {
 	}{
 		{ClaudeCode, []string{"claude", "mcp", "add", name, "--", "/opt/rt/roundtable"}},
 		{Codex, []string{"codex", "mcp", "add", name, "--", "/opt/rt/roundtable"}},
-		{GeminiCLI, []string{"gemini", "mcp", "add", "--scope", "project", name, "/opt/rt/roundtable", "--"}},
-		{QwenCode, []string{"qwen", "mcp", "add", "--scope", "project", name, "/opt/rt/roundtable", "--"}},
+		{GeminiCLI, []string{"gemini", "mcp", "add", "--scope", "project", "--trust", name, "/opt/rt/roundtable", "--"}},
+		{QwenCode, []string{"qwen", "mcp", "add", "--scope", "project", "--trust", name, "/opt/rt/roundtable", "--"}},
 		{OpenCode, []string{"opencode", "mcp", "add", name, "--", "/opt/rt/roundtable"}},
 	}
 	for _, tt := range tests {

@@ -115,7 +115,7 @@ func TestRoomPageCommandsRun(t *testing.T) {
 					t.Errorf("width %d, %s: the lines on screen run %q, want %q:\n%s", w, c.Name(), got, want, strings.Join(lines, "\n"))
 				}
 				_, msgs := drive(f, []string{"1", "2"}[i])
-				if text, _ := clipboard(msgs[0]); text != seatcmd.Shell(c.Argv(st)) {
+				if text, _ := clipboard(msgs[0]); text != c.Text(st) {
 					t.Errorf("width %d, %s: %d copied %q", w, c.Name(), i+1, text)
 				}
 			}
