@@ -13,6 +13,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/seatcmd"
 )
 
 // A Council is a room of two to eight seats and the mind in each: a
@@ -245,24 +246,20 @@ func writeCouncilSetup(w io.Writer, c Council, res room.SeedResult, cwd, exe str
 	for _, s := range c.Seats {
 		switch s.Mind {
 		case MindMCP:
+			// The lines of the new-room form (room/seatcmd): the same
+			// server names and flags, each seat a server of its own.
+			seat := seatcmd.Seat{Program: exe, Room: c.Room, Seat: s.Name, Cwd: cwd}
 			fmt.Fprintf(w, "  %s: an MCP agent you start. Give it this server, then its prompt:\n", s.Name)
-			fmt.Fprintf(w, "    claude mcp add roundtable-%s -- %s --room %s --seat %s --cwd %s\n", room.SeatFile(s.Name), exe, c.Room, shellQuote(s.Name), shellQuote(cwd))
-			fmt.Fprintf(w, "    codex mcp add roundtable-%s -- %s --room %s --seat %s --cwd %s\n", room.SeatFile(s.Name), exe, c.Room, shellQuote(s.Name), shellQuote(cwd))
+			fmt.Fprintf(w, "    %s\n", seatcmd.ClaudeCode.Text(seat))
+			fmt.Fprintf(w, "    %s\n", seatcmd.Codex.Text(seat))
+			fmt.Fprintf(w, "    (other agent CLIs: roundtable tui, m, shows their lines; docs/agents/)\n")
 			if p := prompt(s.Name); p != "" {
 				fmt.Fprintf(w, "    prompt: %s\n", p)
 			}
 		case MindPerson:
-			fmt.Fprintf(w, "  %s: you, at the keyboard: %s watch --room %s --take %s --cwd %s\n", s.Name, exe, c.Room, shellQuote(s.Name), shellQuote(cwd))
+			fmt.Fprintf(w, "  %s: you, at the keyboard: %s watch --room %s --take %s --cwd %s\n", s.Name, exe, c.Room, seatcmd.Quote(s.Name), seatcmd.Quote(cwd))
 		default:
 			fmt.Fprintf(w, "  %s: played here by %s\n", s.Name, s.Mind)
 		}
 	}
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/seatcmd"
 )
 
 func TestCouncilSeatsAndFile(t *testing.T) {
@@ -82,8 +83,10 @@ func TestCouncilSetup(t *testing.T) {
 	setup := out.String()
 	for _, want := range []string{
 		"Council cache: lead → critic → Dr Ada",
-		"claude mcp add roundtable-" + room.SeatFile("critic") + " -- roundtable --room cache --seat critic --cwd " + shellQuote(cwd),
-		"roundtable watch --room cache --take 'Dr Ada' --cwd " + shellQuote(cwd),
+		seatcmd.ClaudeCode.Text(seatcmd.Seat{Program: "roundtable", Room: "cache", Seat: "critic", Cwd: cwd}),
+		"claude mcp add roundtable-cache-critic -- roundtable --room=cache --seat=critic --cwd=" + seatcmd.Quote(cwd),
+		"codex mcp add roundtable-cache-critic -- roundtable --room=cache --seat=critic --cwd=" + seatcmd.Quote(cwd),
+		"roundtable watch --room cache --take 'Dr Ada' --cwd " + seatcmd.Quote(cwd),
 	} {
 		if !strings.Contains(setup, want) {
 			t.Errorf("the setup lacks %q:\n%s", want, setup)
