@@ -23,17 +23,39 @@ import (
 // nothing of theirs is left running. The model is seatModel (scripted,
 // chat completions).
 func TestLLMOpencodeRoomInOneFolder(t *testing.T) {
-	agentRoomInOneFolder(t, "opencode", seatcmd.OpenCode, `exec opencode run "$1"`)
+	agentRoomInOneFolder(t, "opencode", seatcmd.OpenCode)
 }
 
 // TestLLMQwenRoomInOneFolder is TestLLMOpencodeRoomInOneFolder with two
 // Qwen Code processes (qwen -p), the seats registered with Qwen's printed
 // lines (mcp add --scope project --trust, then mcp approve).
 func TestLLMQwenRoomInOneFolder(t *testing.T) {
-	agentRoomInOneFolder(t, "qwen", seatcmd.QwenCode, `exec qwen -p "$1"`)
+	agentRoomInOneFolder(t, "qwen", seatcmd.QwenCode)
 }
 
-func agentRoomInOneFolder(t *testing.T, preset string, client seatcmd.Client, run string) {
+// TestLLMCodexRoomInOneFolder: two codex exec runs (OpenAI Responses), in
+// a git checkout, both seats registered in CODEX_HOME with the printed
+// lines, each run with the printed headless approval of its own seat.
+func TestLLMCodexRoomInOneFolder(t *testing.T) {
+	agentRoomInOneFolder(t, "codex", seatcmd.Codex)
+}
+
+// TestLLMClaudeRoomInOneFolder: two claude -p runs (Anthropic messages,
+// the tools loaded through ToolSearch), both seats registered for the
+// folder with the printed lines, each allowed its own seat's tools.
+func TestLLMClaudeRoomInOneFolder(t *testing.T) {
+	agentRoomInOneFolder(t, "claude", seatcmd.ClaudeCode)
+}
+
+// headlessRun is the headless command the client's printed note gives
+// for the seat's server name, the prompt as its first argument ("$1").
+func headlessRun(client seatcmd.Client, name string) string {
+	line := strings.TrimPrefix(client.Headless(name), "headless: ")
+	line, _, _ = strings.Cut(line, " (")
+	return "exec " + strings.Replace(line, `"…"`, `"$1"`, 1)
+}
+
+func agentRoomInOneFolder(t *testing.T, preset string, client seatcmd.Client) {
 	bin := roundtableBin(t)
 	model := newSeatModel(t)
 	a := agentByPreset(t, preset)
@@ -44,8 +66,12 @@ func agentRoomInOneFolder(t *testing.T, preset string, client seatcmd.Client, ru
 		s := seatcmd.Seat{Program: bin, Room: name, Seat: seat, Topic: "Should the cache be write-through?", Budget: 4, Cwd: proj}
 		runPrintedLines(t, env, proj, client.Text(s))
 	}
+	if out, err := exec.Command("git", "init", "-q", proj).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out) // a checkout, as the agents expect
+	}
 	dir := filepath.Join(proj, room.Folder, name)
 	start := func(seat string) *exec.Cmd {
+		run := headlessRun(client, seatcmd.Seat{Room: name, Seat: seat}.ServerName())
 		cmd := exec.Command("/bin/sh", "-c", run, "sh",
 			"SEAT="+seat+". You hold the "+seat+" seat of the roundtable room "+name+": use only its tools, and stay until the room closes.")
 		cmd.Dir, cmd.Env = proj, env

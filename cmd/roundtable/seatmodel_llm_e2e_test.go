@@ -13,22 +13,31 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+
+	"github.com/roundtable-dev/roundtable/debate/debatetest"
 )
 
 // seatModel is a scripted model that plays a room's seat through the
 // room's own tools, as a capable model would, on OpenAI's chat
-// completions wire format (streamed or not). The seat is the one the
-// conversation's first user message names ("SEAT=lead" or "SEAT=peer");
-// its tools are the declared tools whose name holds "-<seat>" and ends in
-// the room tool's name (roundtable-R-lead_post, mcp__roundtable-R-lead__post).
+// completions (opencode, Qwen Code), OpenAI's Responses (Codex) and
+// Anthropic's messages (Claude Code) wire formats, streamed or not. The
+// seat is the one the conversation names ("SEAT=lead" or "SEAT=peer"); its
+// tools are those whose name holds "-<seat>" and ends in the room tool's
+// name (roundtable-R-lead_post, mcp__roundtable-R-lead__post). A CLI that
+// loads MCP tools on demand is served as it asks: Claude Code's ToolSearch
+// first, Qwen Code's tool_search then tool_call.
 //
 // The lead posts a brief, waits (again on idle) for the peer's answer,
 // writes the spec and closes the room; the peer waits (again on idle),
-// answers the brief, then waits until the room is closed. A request
-// without tools (a title, a summary) gets a short plain answer.
+// answers the brief, then waits until the room is closed. Each wait asks
+// a second less than the one before (Qwen Code halts a run that repeats a
+// call with the same arguments). A request without the seat's tools (a
+// title, a summary) gets a short plain answer.
 type seatModel struct {
 	*httptest.Server
+	n     atomic.Int64
 	mu    sync.Mutex
 	calls []string // the tool calls made, "<seat> <tool>"
 }
@@ -47,146 +56,282 @@ func (m *seatModel) Calls() []string {
 	return append([]string(nil), m.calls...)
 }
 
+func (m *seatModel) record(call string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.calls = append(m.calls, call)
+}
+
 var (
 	seatMark = regexp.MustCompile(`SEAT=(lead|peer)`)
 	// deferredTool is a room tool's name as a CLI that loads MCP tools
-	// on demand lists it in its prompt (Qwen Code: mcp__<server>__<tool>).
+	// on demand names it in its prompt.
 	deferredTool = regexp.MustCompile(`[A-Za-z0-9_]*roundtable-[A-Za-z0-9-]+-(?:lead|peer)_+(?:room_status|read_room|wait_for_message|post|write_spec|close_room)`)
 	idleReply    = regexp.MustCompile(`"idle"\s*:\s*true`)
 	closedReply  = regexp.MustCompile(`"closed"\s*:\s*true`)
 )
 
-type chatMessage struct {
-	Role      string          `json:"role"`
-	Content   json.RawMessage `json:"content"`
-	ToolCalls []struct {
-		Function struct {
-			Name      string `json:"name"`
-			Arguments string `json:"arguments"`
-		} `json:"function"`
-	} `json:"tool_calls"`
+// conversation is a request read in any of the three formats: the texts
+// (system, user, tool results), the calls made (name and arguments) and
+// the last tool result.
+type conversation struct {
+	texts  []string
+	calls  [][2]string
+	result string
+	tools  []string
+	stream bool
+	// ns maps a namespaced tool as listed in tools (its "-" restored) to
+	// its name on the wire.
+	ns map[string]string
 }
 
-// text is a message's content as text, whether a string or parts.
-func (c chatMessage) text() string {
-	var s string
-	if json.Unmarshal(c.Content, &s) == nil {
-		return s
+// textOf is a content value as text: a string, or parts/blocks with text
+// (a tool_result block's content too).
+func textOf(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []any:
+		var b strings.Builder
+		for _, p := range x {
+			pm, _ := p.(map[string]any)
+			if s, ok := pm["text"].(string); ok {
+				b.WriteString(s)
+			}
+			if c, ok := pm["content"]; ok {
+				b.WriteString(textOf(c))
+			}
+			if s, ok := pm["output"].(string); ok {
+				b.WriteString(s)
+			}
+		}
+		return b.String()
 	}
-	var parts []struct {
-		Text string `json:"text"`
+	return ""
+}
+
+func readConversation(format string, req map[string]any) conversation {
+	var c conversation
+	c.stream, _ = req["stream"].(bool)
+	tools, _ := req["tools"].([]any)
+	for _, x := range tools {
+		tm, _ := x.(map[string]any)
+		if fn, ok := tm["function"].(map[string]any); ok {
+			tm = fn
+		}
+		n, _ := tm["name"].(string)
+		if tm["type"] == "namespace" {
+			// Codex: an MCP server's tools under its name ("-" made "_"),
+			// called as namespace/function.
+			inner, _ := tm["tools"].([]any)
+			for _, y := range inner {
+				if fn, ok := y.(map[string]any)["name"].(string); ok {
+					listed := strings.ReplaceAll(n, "_", "-") + "/" + fn
+					if c.ns == nil {
+						c.ns = map[string]string{}
+					}
+					c.ns[listed] = n + "/" + fn
+					c.tools = append(c.tools, listed)
+				}
+			}
+			continue
+		}
+		if n != "" {
+			c.tools = append(c.tools, n)
+		}
 	}
-	_ = json.Unmarshal(c.Content, &parts)
-	var b strings.Builder
-	for _, p := range parts {
-		b.WriteString(p.Text)
+	args := func(v any) string {
+		if s, ok := v.(string); ok {
+			return s
+		}
+		b, _ := json.Marshal(v)
+		return string(b)
 	}
-	return b.String()
+	switch format {
+	case "chat":
+		msgs, _ := req["messages"].([]any)
+		for _, x := range msgs {
+			mm, _ := x.(map[string]any)
+			switch mm["role"] {
+			case "assistant":
+				calls, _ := mm["tool_calls"].([]any)
+				for _, y := range calls {
+					fn, _ := y.(map[string]any)["function"].(map[string]any)
+					n, _ := fn["name"].(string)
+					c.calls = append(c.calls, [2]string{n, args(fn["arguments"])})
+				}
+			case "tool":
+				c.result = textOf(mm["content"])
+				c.texts = append(c.texts, c.result)
+			default:
+				c.texts = append(c.texts, textOf(mm["content"]))
+			}
+		}
+	case "responses":
+		c.texts = append(c.texts, textOf(req["instructions"]))
+		items, _ := req["input"].([]any)
+		for _, x := range items {
+			im, _ := x.(map[string]any)
+			switch im["type"] {
+			case "function_call":
+				n, _ := im["name"].(string)
+				c.calls = append(c.calls, [2]string{n, args(im["arguments"])})
+			case "function_call_output":
+				c.result = textOf(im["output"])
+				c.texts = append(c.texts, c.result)
+			default:
+				c.texts = append(c.texts, textOf(im["content"]))
+			}
+		}
+	default:
+		c.texts = append(c.texts, textOf(req["system"]))
+		msgs, _ := req["messages"].([]any)
+		for _, x := range msgs {
+			mm, _ := x.(map[string]any)
+			blocks, ok := mm["content"].([]any)
+			if !ok {
+				c.texts = append(c.texts, textOf(mm["content"]))
+				continue
+			}
+			for _, b := range blocks {
+				bm, _ := b.(map[string]any)
+				switch bm["type"] {
+				case "tool_use":
+					n, _ := bm["name"].(string)
+					c.calls = append(c.calls, [2]string{n, args(bm["input"])})
+				case "tool_result":
+					c.result = textOf(bm["content"])
+					c.texts = append(c.texts, c.result)
+				default:
+					c.texts = append(c.texts, textOf([]any{bm}))
+				}
+			}
+		}
+	}
+	return c
 }
 
 func (m *seatModel) serve(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	var req struct {
-		Messages []chatMessage `json:"messages"`
-		Tools    []struct {
-			Function struct {
-				Name string `json:"name"`
-			} `json:"function"`
-		} `json:"tools"`
-		Stream bool `json:"stream"`
-	}
-	if !strings.HasSuffix(r.URL.Path, "/chat/completions") || json.Unmarshal(body, &req) != nil {
-		http.Error(w, "this scripted model speaks chat completions only", http.StatusNotFound)
+	switch {
+	case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models"):
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"object":"list","data":[{"id":"tiny","object":"model","created":1,"owned_by":"roundtable"}]}`)
+		return
+	case strings.HasSuffix(r.URL.Path, "/count_tokens"):
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"input_tokens":100}`)
 		return
 	}
+	var format string
+	switch {
+	case strings.HasSuffix(r.URL.Path, "/chat/completions"):
+		format = "chat"
+	case strings.HasSuffix(r.URL.Path, "/responses"):
+		format = "responses"
+	case strings.HasSuffix(r.URL.Path, "/messages"):
+		format = "messages"
+	default:
+		http.NotFound(w, r)
+		return
+	}
+	body, _ := io.ReadAll(r.Body)
+	var req map[string]any
+	if json.Unmarshal(body, &req) != nil {
+		http.Error(w, "the body is not JSON", http.StatusBadRequest)
+		return
+	}
+	c := readConversation(format, req)
+	id := fmt.Sprintf("seat%d", m.n.Add(1))
 	seat := ""
-	for _, msg := range req.Messages {
-		if msg.Role == "user" {
-			if sm := seatMark.FindStringSubmatch(msg.text()); sm != nil {
-				seat = sm[1]
-			}
+	for _, t := range c.texts {
+		if sm := seatMark.FindStringSubmatch(t); sm != nil {
+			seat = sm[1]
 			break
 		}
 	}
-	var tools []string
-	for _, t := range req.Tools {
-		tools = append(tools, t.Function.Name)
-	}
-	// The seat's tools: declared, or deferred (named in the prompt and
-	// reached through tool_search and tool_call, as Qwen Code offers
-	// them).
 	var deferred []string
-	for _, msg := range req.Messages {
-		for _, n := range deferredTool.FindAllString(msg.text(), -1) {
+	for _, t := range c.texts {
+		for _, n := range deferredTool.FindAllString(t, -1) {
 			if strings.Contains(n, "-"+seat+"_") && !slices.Contains(deferred, n) {
 				deferred = append(deferred, n)
 			}
 		}
 	}
-	bridge := slices.Contains(tools, "tool_search") && slices.Contains(tools, "tool_call")
-	viaBridge := false
-	tool := func(name string) string {
-		for _, t := range tools {
+	if os.Getenv("ROUNDTABLE_SEATMODEL_DEBUG") == "raw" {
+		_ = os.WriteFile(fmt.Sprintf("/tmp/seatmodel-%d.json", m.n.Load()), body, 0o600)
+	}
+	if os.Getenv("ROUNDTABLE_SEATMODEL_DEBUG") != "" {
+		fmt.Fprintf(os.Stderr, "seatmodel %s: seat %q tools %q deferred %q calls %q\n", format, seat, c.tools, deferred, c.calls)
+	}
+	declared := func(name string) string {
+		for _, t := range c.tools {
 			if strings.Contains(t, "-"+seat) && strings.HasSuffix(t, name) {
 				return t
 			}
 		}
-		if bridge {
-			for _, t := range deferred {
-				if strings.HasSuffix(t, name) {
-					viaBridge = true
-					return t
-				}
+		return ""
+	}
+	plain := func(text string) { debatetest.WriteReply(w, format, c.stream, id, "", nil, text) }
+	if seat == "" {
+		plain("Noted.")
+		return
+	}
+	if declared("wait_for_message") == "" {
+		// The tools load on demand: search for them first.
+		switch {
+		case len(deferred) > 0 && slices.Contains(c.tools, "ToolSearch") && !slices.ContainsFunc(c.calls, func(x [2]string) bool { return x[0] == "ToolSearch" }):
+			m.record(seat + " ToolSearch")
+			debatetest.WriteReply(w, format, c.stream, id, "ToolSearch", map[string]any{"query": "select:" + strings.Join(deferred, ",")}, "")
+			return
+		case len(deferred) > 0 && slices.Contains(c.tools, "tool_search") && slices.Contains(c.tools, "tool_call"):
+		default:
+			plain("Noted.")
+			return
+		}
+	}
+	bridge := declared("wait_for_message") == ""
+	tool := func(name string) string {
+		if t := declared(name); t != "" {
+			return t
+		}
+		for _, t := range deferred {
+			if strings.HasSuffix(t, name) {
+				return t
 			}
 		}
 		return ""
 	}
-	if os.Getenv("ROUNDTABLE_SEATMODEL_DEBUG") != "" {
-		fmt.Fprintf(os.Stderr, "seatmodel: seat %q tools %q deferred %q\n", seat, tools, deferred)
-	}
-	if seat == "" || tool("wait_for_message") == "" {
-		writeChatReply(w, req.Stream, "", nil, "Noted.")
-		return
-	}
-	// Where the seat is: its last call (through the bridge: the tool it
-	// named) and what it returned, whether it posted, whether it searched.
-	last, result, posted, searched, waits := "", "", false, false, 0
-	for _, msg := range req.Messages {
-		switch msg.Role {
-		case "assistant":
-			for _, c := range msg.ToolCalls {
-				last = c.Function.Name
-				switch last {
-				case "tool_search":
-					searched = true
-					last = ""
-				case "tool_call":
-					var a struct {
-						Name string `json:"name"`
-					}
-					_ = json.Unmarshal([]byte(c.Function.Arguments), &a)
-					last = a.Name
-				}
-				posted = posted || strings.HasSuffix(last, "post")
-				if strings.HasSuffix(last, "wait_for_message") {
-					waits++
-				}
+	// Where the seat is: its last call (through Qwen's bridge: the tool
+	// it named) and what it returned, whether it posted, how often it
+	// waited, whether it searched.
+	last, posted, searched, waits := "", false, false, 0
+	for _, call := range c.calls {
+		last = call[0]
+		switch last {
+		case "ToolSearch":
+			last = ""
+			continue
+		case "tool_search":
+			searched, last = true, ""
+			continue
+		case "tool_call":
+			var a struct {
+				Name string `json:"name"`
 			}
-		case "tool":
-			result = msg.text()
+			_ = json.Unmarshal([]byte(call[1]), &a)
+			last = a.Name
+		}
+		posted = posted || strings.HasSuffix(last, "post")
+		if strings.HasSuffix(last, "wait_for_message") {
+			waits++
 		}
 	}
-	if viaBridge && !searched {
-		// A capable model reads the schemas before calling: tool_search.
-		query := "select:" + strings.Join(deferred, ",")
+	if bridge && !searched {
 		m.record(seat + " tool_search")
-		writeChatReply(w, req.Stream, "tool_search", map[string]any{"query": query}, "")
+		debatetest.WriteReply(w, format, c.stream, id, "tool_search", map[string]any{"query": "select:" + strings.Join(deferred, ",")}, "")
 		return
 	}
-	idle, closed := idleReply.MatchString(result), closedReply.MatchString(result)
-	// Each wait asks a second less than the one before: Qwen Code halts a
-	// run that repeats one tool call with the same arguments, and a
-	// capable model waiting again says how long.
+	idle, closed := idleReply.MatchString(c.result), closedReply.MatchString(c.result)
 	wait := map[string]any{"timeout_seconds": 55 - waits%30}
 	var name string
 	var args map[string]any
@@ -209,58 +354,16 @@ func (m *seatModel) serve(w http.ResponseWriter, r *http.Request) {
 		name, args = tool("wait_for_message"), wait
 	}
 	if name == "" {
-		writeChatReply(w, req.Stream, "", nil, "The room is closed; I am done.")
+		plain("The room is closed; I am done.")
 		return
 	}
 	m.record(seat + " " + name)
-	if viaBridge {
-		writeChatReply(w, req.Stream, "tool_call", map[string]any{"name": name, "arguments": args}, "")
+	if wire, ok := c.ns[name]; ok {
+		name = wire
+	}
+	if bridge {
+		debatetest.WriteReply(w, format, c.stream, id, "tool_call", map[string]any{"name": name, "arguments": args}, "")
 		return
 	}
-	writeChatReply(w, req.Stream, name, args, "")
-}
-
-func (m *seatModel) record(call string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.calls = append(m.calls, call)
-}
-
-// writeChatReply answers a chat completion: one tool call, or text.
-func writeChatReply(w http.ResponseWriter, stream bool, name string, args map[string]any, text string) {
-	a, _ := json.Marshal(args)
-	var call []map[string]any
-	finish := "stop"
-	if name != "" {
-		call = []map[string]any{{"index": 0, "id": fmt.Sprintf("call_%d", len(a)), "type": "function", "function": map[string]any{"name": name, "arguments": string(a)}}}
-		finish = "tool_calls"
-	}
-	usage := map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
-	if !stream {
-		msg := map[string]any{"role": "assistant", "content": text}
-		if call != nil {
-			msg["tool_calls"] = call
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]any{
-			"id": "chat", "object": "chat.completion", "model": "tiny",
-			"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}}, "usage": usage,
-		})
-		return
-	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	chunk := func(delta map[string]any, finish any, usage any) {
-		b, _ := json.Marshal(map[string]any{
-			"id": "chat", "object": "chat.completion.chunk", "model": "tiny",
-			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}, "usage": usage,
-		})
-		fmt.Fprintf(w, "data: %s\n\n", b)
-	}
-	if call != nil {
-		chunk(map[string]any{"role": "assistant", "tool_calls": call}, nil, nil)
-	} else {
-		chunk(map[string]any{"role": "assistant", "content": text}, nil, nil)
-	}
-	chunk(map[string]any{}, finish, usage)
-	fmt.Fprint(w, "data: [DONE]\n\n")
+	debatetest.WriteReply(w, format, c.stream, id, name, args, "")
 }

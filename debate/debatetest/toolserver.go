@@ -130,9 +130,10 @@ func (ts *ToolServer) Replies() []string {
 
 // tool is one tool a request declares, in any of the three formats.
 type tool struct {
-	name   string
-	kind   string // "function", or codex's "custom" (free-form input) and "local_shell"
-	params map[string]any
+	name      string
+	namespace string // a Responses function grouped under a namespace (Codex's MCP servers)
+	kind      string // "function", or codex's "custom" (free-form input) and "local_shell"
+	params    map[string]any
 }
 
 // call is the tool call chosen for a reply.
@@ -586,6 +587,9 @@ func writeResponses(w http.ResponseWriter, stream bool, id string, c *call, text
 		}
 	default:
 		item = map[string]any{"type": "function_call", "id": "fc_" + id, "call_id": "call_" + id, "name": c.tool.name, "arguments": argsJSON(c), "status": "completed"}
+		if c.tool.namespace != "" {
+			item["namespace"] = c.tool.namespace
+		}
 	}
 	usage := map[string]any{
 		"input_tokens": 100, "output_tokens": 10, "total_tokens": 110,
@@ -670,4 +674,29 @@ func writeMessages(w http.ResponseWriter, stream bool, id string, c *call, text 
 		"usage": map[string]any{"output_tokens": 10},
 	})
 	sse(w, "message_stop", map[string]any{"type": "message_stop"})
+}
+
+// WriteReply answers a model request in format ("chat", "responses" or
+// "messages", as ToolServer speaks them), streamed or not: one call of the
+// function tool name with args, or text when name is "". A Responses
+// function of a namespace (Codex groups an MCP server's tools so) is
+// named "namespace/function". Other scripted models of the tests (a seat
+// played through a room's tools) answer with it.
+func WriteReply(w http.ResponseWriter, format string, stream bool, id, name string, args map[string]any, text string) {
+	var c *call
+	if name != "" {
+		t := tool{name: name, kind: "function"}
+		if ns, fn, ok := strings.Cut(name, "/"); ok && format == "responses" {
+			t.namespace, t.name = ns, fn
+		}
+		c = &call{step: "call", tool: t, args: args}
+	}
+	switch format {
+	case "chat":
+		writeChat(w, stream, id, c, text)
+	case "responses":
+		writeResponses(w, stream, id, c, text)
+	default:
+		writeMessages(w, stream, id, c, text)
+	}
 }

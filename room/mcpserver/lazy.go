@@ -34,14 +34,15 @@ type starting struct {
 	// MCP server held it (the seat is then played twice, as the original
 	// allows).
 	hold *room.SeatHold
-	// deferred: the client is an agent CLI, whose seat is taken on its
-	// first tool call; agent is the CLI's ID (room.AgentID); siblings
+	// deferred: the client is an agent CLI (or speaks a protocol without
+	// initialize), whose seat is taken on its first tool call; decided:
+	// deferred is set; agent is the CLI's ID (room.AgentID); siblings
 	// says it runs another seat server of the room; release gives back
 	// the claim.
-	deferred bool
-	agent    string
-	siblings bool
-	release  func()
+	deferred, decided bool
+	agent             string
+	siblings          bool
+	release           func()
 }
 
 // needsRoom reports whether a JSON-RPC request is one that starts the seat:
@@ -129,8 +130,11 @@ func (s *Seat) beginAs(client, method string) error {
 	// tool it calls first (room.ClaimAgent). Any other client (a script
 	// of the original's driving both seats, a test) holds the seat at
 	// initialize, as the original does.
-	if method == "initialize" {
-		s.start.deferred = seatcmd.TakesSeatOnCall(client) && s.opt.Siblings != nil
+	if !s.start.decided {
+		// A client of MCP 2026-07-28 sends no initialize (Claude Code):
+		// its first request lists the tools, which takes no seat either.
+		s.start.decided = true
+		s.start.deferred = s.opt.Siblings != nil && (method != "initialize" || seatcmd.TakesSeatOnCall(client))
 	}
 	if s.start.deferred {
 		if method != "tools/call" {
