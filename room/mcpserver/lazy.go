@@ -140,7 +140,11 @@ func (s *Seat) beginAs(client, method string) error {
 		if method != "tools/call" {
 			return nil
 		}
-		if s.start.agent == "" {
+		// The claim is a named agent CLI's; a client without initialize
+		// (MCP 2026-07-28: Claude Code, or a test) takes the seat it calls
+		// without one, and a script may drive several seats from one
+		// process, as the original allows.
+		if name, _ := s.client.Load().(string); s.start.agent == "" && seatcmd.TakesSeatOnCall(name) {
 			s.start.agent, s.start.siblings = s.opt.Siblings(s.opt.Room, s.opt.Seat)
 		}
 	}
