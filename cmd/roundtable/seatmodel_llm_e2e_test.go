@@ -212,25 +212,11 @@ func readConversation(format string, req map[string]any) conversation {
 }
 
 func (m *seatModel) serve(w http.ResponseWriter, r *http.Request) {
-	switch {
-	case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models"):
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"object":"list","data":[{"id":"tiny","object":"model","created":1,"owned_by":"roundtable"}]}`)
-		return
-	case strings.HasSuffix(r.URL.Path, "/count_tokens"):
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"input_tokens":100}`)
+	if debatetest.ServeMeta(w, r) {
 		return
 	}
-	var format string
-	switch {
-	case strings.HasSuffix(r.URL.Path, "/chat/completions"):
-		format = "chat"
-	case strings.HasSuffix(r.URL.Path, "/responses"):
-		format = "responses"
-	case strings.HasSuffix(r.URL.Path, "/messages"):
-		format = "messages"
-	default:
+	format := debatetest.WireFormat(r.URL.Path)
+	if format == "" {
 		http.NotFound(w, r)
 		return
 	}

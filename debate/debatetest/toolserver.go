@@ -146,16 +146,10 @@ type call struct {
 }
 
 func (ts *ToolServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	switch {
-	case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models"):
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"object":"list","data":[{"id":"tiny","object":"model","created":1,"owned_by":"roundtable"}]}`)
+	if ServeMeta(w, r) {
 		return
-	case strings.HasSuffix(r.URL.Path, "/count_tokens"):
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"input_tokens":100}`)
-		return
-	case r.Method != http.MethodPost:
+	}
+	if r.Method != http.MethodPost {
 		http.NotFound(w, r)
 		return
 	}
@@ -175,15 +169,8 @@ func (ts *ToolServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	stream, _ := req["stream"].(bool)
-	var format string
-	switch {
-	case strings.HasSuffix(r.URL.Path, "/chat/completions"):
-		format = "chat"
-	case strings.HasSuffix(r.URL.Path, "/responses"):
-		format = "responses"
-	case strings.HasSuffix(r.URL.Path, "/messages"):
-		format = "messages"
-	default:
+	format := WireFormat(r.URL.Path)
+	if format == "" {
 		http.NotFound(w, r)
 		return
 	}
@@ -699,4 +686,34 @@ func WriteReply(w http.ResponseWriter, format string, stream bool, id, name stri
 	default:
 		writeMessages(w, stream, id, c, text)
 	}
+}
+
+// ServeMeta answers the requests an agent makes of a model server besides
+// its turns (the model list, a token count) and reports whether r was one.
+func ServeMeta(w http.ResponseWriter, r *http.Request) bool {
+	switch {
+	case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models"):
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"object":"list","data":[{"id":"tiny","object":"model","created":1,"owned_by":"roundtable"}]}`)
+		return true
+	case strings.HasSuffix(r.URL.Path, "/count_tokens"):
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"input_tokens":100}`)
+		return true
+	}
+	return false
+}
+
+// WireFormat is the wire format a model request's path asks for, as
+// WriteReply takes it: "chat", "responses" or "messages"; "" for none.
+func WireFormat(path string) string {
+	switch {
+	case strings.HasSuffix(path, "/chat/completions"):
+		return "chat"
+	case strings.HasSuffix(path, "/responses"):
+		return "responses"
+	case strings.HasSuffix(path, "/messages"):
+		return "messages"
+	}
+	return ""
 }
