@@ -5,6 +5,7 @@ package app
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -124,7 +125,11 @@ func checkStopped(t *testing.T, st room.State, detail string) {
 		cut = cut || m.Kind == debate.KindIncomplete
 	}
 	if len(st.Messages) < 2 || !cut {
-		t.Errorf("the turn under way was not saved as incomplete: %d messages", len(st.Messages))
+		var got []string
+		for _, m := range st.Messages {
+			got = append(got, fmt.Sprintf("%s round %d %s (%d bytes)", m.Seat, m.Round, m.Kind, len(m.Text)))
+		}
+		t.Errorf("the turn under way was not saved as incomplete: %d messages %v, closed %+v", len(st.Messages), got, st.Closed)
 	}
 }
 
