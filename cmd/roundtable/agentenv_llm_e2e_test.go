@@ -44,7 +44,7 @@ var realAgents = []realAgent{
 
 func agentByPreset(t *testing.T, preset string) realAgent {
 	t.Helper()
-	for _, a := range realAgents {
+	for _, a := range append(slices.Clone(realAgents), geminiAgent) {
 		if a.preset == preset {
 			return a
 		}
@@ -87,6 +87,22 @@ func agentEnv(t *testing.T, a realAgent) []string {
 // instead of llama-server.
 func agentEnvAt(t *testing.T, a realAgent, base string) []string {
 	t.Helper()
+	return agentsEnvOf(t, base, a)
+}
+
+// agentsEnvAt is agentEnvAt for the agents of presets at once, in one
+// HOME (gemini included: geminiAgent).
+func agentsEnvAt(t *testing.T, base string, presets ...string) []string {
+	t.Helper()
+	var as []realAgent
+	for _, p := range presets {
+		as = append(as, agentByPreset(t, p))
+	}
+	return agentsEnvOf(t, base, as...)
+}
+
+func agentsEnvOf(t *testing.T, base string, as ...realAgent) []string {
+	t.Helper()
 	path := agentsPath(t)
 	home := t.TempDir()
 	env := []string{
@@ -109,9 +125,11 @@ func agentEnvAt(t *testing.T, a realAgent, base string) []string {
 			t.Fatal(err)
 		}
 	}
-	env = append(env, a.configure(t, home, base)...)
-	if _, err := lookPathIn(a.argv[0], path); err != nil {
-		t.Fatalf("%s is not installed: run .ci/agents.sh (make e2e-llm does): %v", a.argv[0], err)
+	for _, a := range as {
+		env = append(env, a.configure(t, home, base)...)
+		if _, err := lookPathIn(a.argv[0], path); err != nil {
+			t.Fatalf("%s is not installed: run .ci/agents.sh (make e2e-llm does): %v", a.argv[0], err)
+		}
 	}
 	return env
 }
@@ -158,6 +176,27 @@ func configureQwen(t *testing.T, home, base string) []string {
 		"OPENAI_MODEL=tiny",
 		"QWEN_CODE_MAX_OUTPUT_TOKENS=256",
 	}
+}
+
+// geminiAgent is Gemini CLI, which speaks only Google's API: a room's
+// seat, played against seatModel, not a debate's persona.
+var geminiAgent = realAgent{preset: "gemini", argv: []string{"gemini"}, configure: configureGemini}
+
+// configureGemini: Gemini CLI on Google's API at the server's root, with an
+// API key and the model "tiny".
+func configureGemini(t *testing.T, home, base string) []string {
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = ""
+	writeJSON(t, filepath.Join(home, ".gemini", "settings.json"), map[string]any{
+		"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
+		"model":    map[string]any{"name": "tiny"},
+		"privacy":  map[string]any{"usageStatisticsEnabled": false},
+		"general":  map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
+	})
+	return []string{"GOOGLE_GEMINI_BASE_URL=" + u.String(), "GEMINI_API_KEY=local"}
 }
 
 // configureOpencode: a provider on @ai-sdk/openai-compatible with the model

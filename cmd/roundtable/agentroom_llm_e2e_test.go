@@ -7,86 +7,157 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/host/hosttest"
 	"github.com/roundtable-dev/roundtable/room/seatcmd"
 )
 
-// TestLLMOpencodeRoomInOneFolder: two opencode processes in one folder,
-// both seats registered there with the lines the new-room form prints
-// (stdio), each told its seat, hold one seat each and run the room to
-// its close: the peer parks through at least one full wait (45 s for
-// opencode) before the lead starts, the lead posts its brief, the peer
-// answers, the lead writes the spec and closes the room, both exit, and
+// The rooms run to their close by two processes of agent CLIs in one
+// folder, both seats registered there with the lines we print: over
+// stdio, the new-room form's lines (seatcmd); over HTTP, the lines of
+// roundtable host's own output for that room. Each process is told its
+// seat and run with the headless command the printed note gives. The peer
+// parks through at least one full wait before the lead starts; the lead
+// posts its brief, the peer answers, the lead writes the spec and closes
+// the room; both exit, each seat was taken by its own agent only, and
 // nothing of theirs is left running. The model is seatModel (scripted,
-// chat completions).
+// in the CLI's own wire format).
+
+// TestLLMOpencodeRoomInOneFolder: two opencode processes (chat
+// completions; 45 s waits, under opencode's 60 s tool timeout).
 func TestLLMOpencodeRoomInOneFolder(t *testing.T) {
-	agentRoomInOneFolder(t, "opencode", seatcmd.OpenCode)
+	for _, tr := range transports {
+		t.Run(tr, func(t *testing.T) { agentRoom(t, tr, "opencode", "opencode") })
+	}
 }
 
-// TestLLMQwenRoomInOneFolder is TestLLMOpencodeRoomInOneFolder with two
-// Qwen Code processes (qwen -p), the seats registered with Qwen's printed
-// lines (mcp add --scope project --trust, then mcp approve).
+// TestLLMQwenRoomInOneFolder: two Qwen Code processes (qwen -p), the
+// seats registered with Qwen's printed lines (mcp add --scope project
+// --trust, then mcp approve), the tools reached through tool_search and
+// tool_call.
 func TestLLMQwenRoomInOneFolder(t *testing.T) {
-	agentRoomInOneFolder(t, "qwen", seatcmd.QwenCode)
+	for _, tr := range transports {
+		t.Run(tr, func(t *testing.T) { agentRoom(t, tr, "qwen", "qwen") })
+	}
 }
 
 // TestLLMCodexRoomInOneFolder: two codex exec runs (OpenAI Responses), in
-// a git checkout, both seats registered in CODEX_HOME with the printed
-// lines, each run with the printed headless approval of its own seat.
+// a git checkout, both seats registered in one CODEX_HOME, each run with
+// the printed headless approval of its own seat.
 func TestLLMCodexRoomInOneFolder(t *testing.T) {
-	agentRoomInOneFolder(t, "codex", seatcmd.Codex)
+	for _, tr := range transports {
+		t.Run(tr, func(t *testing.T) { agentRoom(t, tr, "codex", "codex") })
+	}
 }
 
 // TestLLMClaudeRoomInOneFolder: two claude -p runs (Anthropic messages,
-// the tools loaded through ToolSearch), both seats registered for the
-// folder with the printed lines, each allowed its own seat's tools.
+// the tools loaded through ToolSearch), each allowed its own seat's tools.
 func TestLLMClaudeRoomInOneFolder(t *testing.T) {
-	agentRoomInOneFolder(t, "claude", seatcmd.ClaudeCode)
+	for _, tr := range transports {
+		t.Run(tr, func(t *testing.T) { agentRoom(t, tr, "claude", "claude") })
+	}
+}
+
+// TestLLMGeminiRoomInOneFolder: two gemini -p runs (Google's
+// generateContent), in a folder the printed headless line trusts.
+func TestLLMGeminiRoomInOneFolder(t *testing.T) {
+	for _, tr := range transports {
+		t.Run(tr, func(t *testing.T) { agentRoom(t, tr, "gemini", "gemini") })
+	}
+}
+
+// TestLLMMixedRoom: Claude Code leads, Codex is the peer, in one folder
+// and one HOME, over stdio and over HTTP.
+func TestLLMMixedRoom(t *testing.T) {
+	for _, tr := range transports {
+		t.Run(tr, func(t *testing.T) { agentRoom(t, tr, "claude", "codex") })
+	}
+}
+
+var transports = []string{"stdio", "http"}
+
+// roomCLIs are the agent CLIs a room's seats are given to, by preset:
+// the stdio lines' client and the label of host's lines.
+var roomCLIs = map[string]struct {
+	client seatcmd.Client
+	label  string
+}{
+	"claude":   {seatcmd.ClaudeCode, "Claude Code"},
+	"codex":    {seatcmd.Codex, "Codex"},
+	"gemini":   {seatcmd.GeminiCLI, "Gemini CLI"},
+	"qwen":     {seatcmd.QwenCode, "Qwen Code"},
+	"opencode": {seatcmd.OpenCode, "opencode"},
 }
 
 // headlessRun is the headless command the client's printed note gives
 // for the seat's server name, the prompt as its first argument ("$1").
 func headlessRun(client seatcmd.Client, name string) string {
-	line := strings.TrimPrefix(client.Headless(name), "headless: ")
+	_, line, _ := strings.Cut(client.Headless(name), "headless: ")
 	line, _, _ = strings.Cut(line, " (")
 	return "exec " + strings.Replace(line, `"…"`, `"$1"`, 1)
 }
 
-func agentRoomInOneFolder(t *testing.T, preset string, client seatcmd.Client) {
+// agentRoom runs a room to its close with the lead played by the CLI of
+// preset lead and the peer by that of peer, both registered in one
+// folder and one HOME, over transport ("stdio" or "http").
+func agentRoom(t *testing.T, transport, lead, peer string) {
 	bin := roundtableBin(t)
 	model := newSeatModel(t)
-	a := agentByPreset(t, preset)
-	env := agentEnvAt(t, a, model.URL+"/v1")
+	presets := []string{lead}
+	if peer != lead {
+		presets = append(presets, peer)
+	}
+	env := agentsEnvAt(t, model.URL+"/v1", presets...)
 	proj := t.TempDir()
-	name := preset + "-room"
-	for _, seat := range []string{room.SeatLead, room.SeatPeer} {
-		s := seatcmd.Seat{Program: bin, Room: name, Seat: seat, Topic: "Should the cache be write-through?", Budget: 4, Cwd: proj}
-		runPrintedLines(t, env, proj, client.Text(s))
+	name := lead + "-" + transport
+	if peer != lead {
+		name = "mixed-" + transport
+	}
+	played := map[string]string{room.SeatLead: lead, room.SeatPeer: peer}
+	topic := "Should the cache be write-through?"
+	var hostOut string
+	if transport == "http" {
+		h := hosttest.StartBin(t, bin, "--room", name, "--topic", topic, "--budget", "4", "--cwd", proj)
+		hostOut = h.Output()
+	}
+	for _, p := range presets {
+		cli := roomCLIs[p]
+		for _, seat := range []string{room.SeatLead, room.SeatPeer} {
+			if transport == "http" {
+				runPrintedLines(t, env, proj, printedBlock(t, hostOut, seat, cli.label))
+				continue
+			}
+			s := seatcmd.Seat{Program: bin, Room: name, Seat: seat, Topic: topic, Budget: 4, Cwd: proj}
+			runPrintedLines(t, env, proj, cli.client.Text(s))
+		}
 	}
 	if out, err := exec.Command("git", "init", "-q", proj).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v %s", err, out) // a checkout, as the agents expect
 	}
 	dir := filepath.Join(proj, room.Folder, name)
 	start := func(seat string) *exec.Cmd {
-		run := headlessRun(client, seatcmd.Seat{Room: name, Seat: seat}.ServerName())
+		cli := roomCLIs[played[seat]]
+		run := headlessRun(cli.client, seatcmd.Seat{Room: name, Seat: seat}.ServerName())
 		cmd := exec.Command("/bin/sh", "-c", run, "sh",
 			"SEAT="+seat+". You hold the "+seat+" seat of the roundtable room "+name+": use only its tools, and stay until the room closes.")
 		cmd.Dir, cmd.Env = proj, env
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		out := &strings.Builder{}
 		cmd.Stdout, cmd.Stderr = out, out
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() {
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			if cmd.ProcessState == nil {
-				_ = cmd.Process.Kill()
 				_, _ = cmd.Process.Wait()
 			}
 			if t.Failed() {
-				t.Logf("%s (%s) said:\n%s", preset, seat, out)
+				t.Logf("%s (%s) said:\n%s", played[seat], seat, out)
 			}
 		})
 		return cmd
@@ -106,22 +177,35 @@ func agentRoomInOneFolder(t *testing.T, preset string, client seatcmd.Client) {
 			time.Sleep(100 * time.Millisecond)
 		}
 	}
-	peer := start(room.SeatPeer)
+	peerCmd := start(room.SeatPeer)
 	until("the peer parked through a full wait", 120*time.Second, func() bool {
 		return logHas("wait_return seat=peer reason=idle")
 	})
-	lead := start(room.SeatLead)
+	leadCmd := start(room.SeatLead)
 	done := make(chan error, 2)
-	go func() { done <- lead.Wait() }()
-	go func() { done <- peer.Wait() }()
+	go func() { done <- leadCmd.Wait() }()
+	go func() { done <- peerCmd.Wait() }()
 	for range 2 {
 		select {
 		case err := <-done:
 			if err != nil {
-				t.Errorf("a %s run ended with %v", preset, err)
+				t.Errorf("an agent's run ended with %v", err)
 			}
 		case <-time.After(4 * time.Minute):
 			t.Fatalf("the room did not run to its close within 4 minutes; model calls: %q", model.Calls())
+		}
+	}
+	// Nothing of the agents' is left running: no process of their groups,
+	// none with their HOME.
+	for _, cmd := range []*exec.Cmd{leadCmd, peerCmd} {
+		var left []string
+		for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			if left = leftovers(cmd.Process.Pid, envEntry(env, "HOME")); len(left) == 0 || time.Now().After(deadline) {
+				break
+			}
+		}
+		if len(left) > 0 {
+			t.Errorf("left running after the agents exited: %q", left)
 		}
 	}
 	r, err := room.Open(proj, name)
@@ -142,42 +226,67 @@ func agentRoomInOneFolder(t *testing.T, preset string, client seatcmd.Client) {
 	if !seats[room.SeatLead] || !seats[room.SeatPeer] {
 		t.Fatalf("the room's messages are from %v; want both seats", seats)
 	}
+	// The seats are free: at once over stdio (the servers exited with
+	// their agents); over HTTP within a minute, for a CLI that exits
+	// without ending its sessions (the host frees a quiet seat).
+	free := 10 * time.Second
+	if transport == "http" {
+		free = time.Minute
+	}
 	for _, seat := range []string{room.SeatLead, room.SeatPeer} {
-		if room.SeatHolder(dir, seat).Live {
-			t.Errorf("the %s seat is still held after both agents exited", seat)
+		for deadline := time.Now().Add(free); room.SeatHolder(dir, seat).Live; time.Sleep(200 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Errorf("the %s seat is still held %s after both agents exited", seat, free)
+				break
+			}
 		}
 	}
-	// Both agents run both seats' servers; each seat is taken by one
-	// server process only, the one of the agent that plays it.
+	// Both agents run both seats' servers (HTTP: hold sessions to both
+	// seats' URLs); each seat is taken by one server process (HTTP: one
+	// session) only, the one of the agent that plays it.
+	key := "pid="
+	if transport == "http" {
+		key = "session="
+	}
 	logText, _ := os.ReadFile(filepath.Join(dir, room.LogFile))
-	pids := map[string]map[string]bool{}
+	takers := map[string]map[string]bool{}
 	for _, line := range strings.Split(string(logText), "\n") {
 		f := strings.Fields(line)
-		if len(f) < 3 || f[1] != "connect" {
+		if len(f) < 3 || f[1] != room.EventConnect {
 			continue
 		}
-		var seat, pid string
+		var seat, who string
 		for _, kv := range f[2:] {
 			if v, ok := strings.CutPrefix(kv, "seat="); ok {
 				seat = v
 			}
-			if v, ok := strings.CutPrefix(kv, "pid="); ok {
-				pid = v
+			if v, ok := strings.CutPrefix(kv, key); ok {
+				who = v
 			}
 		}
-		if pids[seat] == nil {
-			pids[seat] = map[string]bool{}
+		if takers[seat] == nil {
+			takers[seat] = map[string]bool{}
 		}
-		pids[seat][pid] = true
+		takers[seat][who] = true
 	}
 	for _, seat := range []string{room.SeatLead, room.SeatPeer} {
-		if len(pids[seat]) != 1 {
-			t.Errorf("the %s seat was taken by %d seat servers (%v); want the one of its own agent:\n%s", seat, len(pids[seat]), pids[seat], logText)
+		if len(takers[seat]) != 1 {
+			t.Errorf("the %s seat was taken by %d seat servers or sessions (%v); want the one of its own agent:\n%s", seat, len(takers[seat]), takers[seat], logText)
 		}
 	}
-	for p := range pids[room.SeatLead] {
-		if pids[room.SeatPeer][p] {
-			t.Errorf("one process (pid %s) took both seats", p)
+	for p := range takers[room.SeatLead] {
+		if takers[room.SeatPeer][p] {
+			t.Errorf("one process or session (%s%s) took both seats", key, p)
 		}
 	}
+}
+
+// envEntry is key's entry in env ("KEY=VALUE"), "" when it has none.
+func envEntry(env []string, key string) string {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, key+"="); ok {
+			return key + "=" + v
+		}
+	}
+	return ""
 }

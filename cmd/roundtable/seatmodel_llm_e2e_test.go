@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -21,8 +22,9 @@ import (
 
 // seatModel is a scripted model that plays a room's seat through the
 // room's own tools, as a capable model would, on OpenAI's chat
-// completions (opencode, Qwen Code), OpenAI's Responses (Codex) and
-// Anthropic's messages (Claude Code) wire formats, streamed or not. The
+// completions (opencode, Qwen Code), OpenAI's Responses (Codex),
+// Anthropic's messages (Claude Code) and Google's generateContent (Gemini
+// CLI) wire formats, streamed or not. The
 // seat is the one the conversation names ("SEAT=lead" or "SEAT=peer"); its
 // tools are those whose name holds "-<seat>" and ends in the room tool's
 // name (roundtable-R-lead_post, mcp__roundtable-R-lead__post). A CLI that
@@ -110,6 +112,28 @@ func textOf(v any) string {
 	return ""
 }
 
+// stringsIn is every string in v (a decoded JSON value) joined: a
+// Gemini functionResponse's result, whatever its shape.
+func stringsIn(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []any:
+		var b strings.Builder
+		for _, y := range x {
+			b.WriteString(stringsIn(y))
+		}
+		return b.String()
+	case map[string]any:
+		var b strings.Builder
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			b.WriteString(stringsIn(x[k]))
+		}
+		return b.String()
+	}
+	return ""
+}
+
 func readConversation(format string, req map[string]any) conversation {
 	var c conversation
 	c.stream, _ = req["stream"].(bool)
@@ -183,6 +207,39 @@ func readConversation(format string, req map[string]any) conversation {
 				c.texts = append(c.texts, textOf(im["content"]))
 			}
 		}
+	case "gemini":
+		// Google's generateContent: contents of parts (text, functionCall,
+		// functionResponse), the tools as functionDeclarations.
+		for _, x := range tools {
+			decls, _ := x.(map[string]any)["functionDeclarations"].([]any)
+			for _, d := range decls {
+				if n, _ := d.(map[string]any)["name"].(string); n != "" {
+					c.tools = append(c.tools, n)
+				}
+			}
+		}
+		if si, ok := req["systemInstruction"].(map[string]any); ok {
+			c.texts = append(c.texts, textOf(si["parts"]))
+		}
+		contents, _ := req["contents"].([]any)
+		for _, x := range contents {
+			parts, _ := x.(map[string]any)["parts"].([]any)
+			for _, p := range parts {
+				pm, _ := p.(map[string]any)
+				switch {
+				case pm["functionCall"] != nil:
+					fc, _ := pm["functionCall"].(map[string]any)
+					n, _ := fc["name"].(string)
+					c.calls = append(c.calls, [2]string{n, args(fc["args"])})
+				case pm["functionResponse"] != nil:
+					fr, _ := pm["functionResponse"].(map[string]any)
+					c.result = stringsIn(fr["response"])
+					c.texts = append(c.texts, c.result)
+				default:
+					c.texts = append(c.texts, textOf([]any{pm}))
+				}
+			}
+		}
 	default:
 		c.texts = append(c.texts, textOf(req["system"]))
 		msgs, _ := req["messages"].([]any)
@@ -227,6 +284,9 @@ func (m *seatModel) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := readConversation(format, req)
+	if format == "gemini" {
+		c.stream = debatetest.GeminiStream(r.URL.Path)
+	}
 	id := fmt.Sprintf("seat%d", m.n.Add(1))
 	seat := ""
 	for _, t := range c.texts {

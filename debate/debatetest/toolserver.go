@@ -683,10 +683,41 @@ func WriteReply(w http.ResponseWriter, format string, stream bool, id, name stri
 		writeChat(w, stream, id, c, text)
 	case "responses":
 		writeResponses(w, stream, id, c, text)
+	case "gemini":
+		writeGemini(w, stream, c, text)
 	default:
 		writeMessages(w, stream, id, c, text)
 	}
 }
+
+// writeGemini answers in Google's generateContent format: one response,
+// or (streamGenerateContent?alt=sse) the same as one SSE chunk.
+func writeGemini(w http.ResponseWriter, stream bool, c *call, text string) {
+	part := map[string]any{"text": text}
+	if c != nil {
+		args := c.args
+		if args == nil {
+			args = map[string]any{}
+		}
+		part = map[string]any{"functionCall": map[string]any{"name": c.tool.name, "args": args}}
+	}
+	resp := map[string]any{
+		"candidates": []any{map[string]any{
+			"content": map[string]any{"role": "model", "parts": []any{part}}, "finishReason": "STOP", "index": 0,
+		}},
+		"usageMetadata": map[string]any{"promptTokenCount": 100, "candidatesTokenCount": 10, "totalTokenCount": 110},
+		"modelVersion":  "tiny",
+	}
+	if !stream {
+		writeJSONBody(w, resp)
+		return
+	}
+	startSSE(w)
+	sse(w, "", resp)
+}
+
+// GeminiStream reports whether a Gemini request's path asks for a stream.
+func GeminiStream(path string) bool { return strings.HasSuffix(path, ":streamGenerateContent") }
 
 // ServeMeta answers the requests an agent makes of a model server besides
 // its turns (the model list, a token count) and reports whether r was one.
@@ -700,14 +731,22 @@ func ServeMeta(w http.ResponseWriter, r *http.Request) bool {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"input_tokens":100}`)
 		return true
+	case strings.HasSuffix(r.URL.Path, ":countTokens"):
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"totalTokens":100}`)
+		return true
 	}
 	return false
 }
 
 // WireFormat is the wire format a model request's path asks for, as
-// WriteReply takes it: "chat", "responses" or "messages"; "" for none.
+// WriteReply takes it: "chat", "responses", "messages" or "gemini"
+// (Google's generateContent; GeminiStream says whether it streams); ""
+// for none.
 func WireFormat(path string) string {
 	switch {
+	case strings.HasSuffix(path, ":generateContent"), strings.HasSuffix(path, ":streamGenerateContent"):
+		return "gemini"
 	case strings.HasSuffix(path, "/chat/completions"):
 		return "chat"
 	case strings.HasSuffix(path, "/responses"):

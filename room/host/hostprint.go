@@ -92,7 +92,7 @@ func printInstructions(w io.Writer, url string, cfg room.Config, tokens map[stri
 		printLine(&b, "Codex", "export "+env+"="+seatcmd.Quote(tok))
 		printLine(&b, "", seatcmd.Shell([]string{"codex", "mcp", "add", name, "--url", endpoint, "--bearer-token-env-var", env}))
 		printLine(&b, "", "(set "+env+" wherever codex starts, e.g. in your shell profile: Codex reads the token from it; "+seatcmd.Codex.Headless(name)+")")
-		printLine(&b, "Gemini CLI", "gemini mcp add --transport http --trust "+seatcmd.Quote(name)+" "+seatcmd.Quote(endpoint)+" --header "+authHeaderArg(tok))
+		printLine(&b, "Gemini CLI", seatcmd.Shell(seatcmd.GeminiTrusted())+" gemini mcp add --transport http --trust "+seatcmd.Quote(name)+" "+seatcmd.Quote(endpoint)+" --header "+authHeaderArg(tok))
 		printLine(&b, "", "("+seatcmd.GeminiCLI.Headless(name)+")")
 		printLine(&b, "Qwen Code", "qwen mcp add --scope project --transport http --trust "+seatcmd.Quote(name)+" "+seatcmd.Quote(endpoint)+" --header "+authHeaderArg(tok))
 		printLine(&b, "", seatcmd.Shell(seatcmd.QwenApprove(name))+"   ("+seatcmd.QwenCode.Headless(name)+")")

@@ -142,7 +142,7 @@ func TestHostInstructionsCommands(t *testing.T) {
 			header := []string{name, endpoint, "--header", "Authorization: Bearer " + tok}
 			for label, want := range map[string][]string{
 				"Claude Code": append([]string{"claude", "mcp", "add", "--transport", "http"}, header...),
-				"Gemini CLI":  append([]string{"gemini", "mcp", "add", "--transport", "http", "--trust"}, header...),
+				"Gemini CLI":  append([]string{"env", "GEMINI_CLI_TRUST_WORKSPACE=true", "gemini", "mcp", "add", "--transport", "http", "--trust"}, header...),
 				// Qwen Code reads "url" as the old SSE transport: its own
 				// command writes httpUrl, trusted, in the project.
 				"Qwen Code": append([]string{"qwen", "mcp", "add", "--scope", "project", "--transport", "http", "--trust"}, header...),

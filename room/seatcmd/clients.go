@@ -95,7 +95,7 @@ func DefaultClient(seat, agent string) Client {
 //     NAME PROGRAM -- ARGS (yargs: "--" keeps ARGS from being read as
 //     options; --trust: the seat's tools run without a confirmation,
 //     which a headless run cannot give, and none of them destroys
-//     anything)
+//     anything); gemini's under GeminiTrusted
 //   - opencode: opencode mcp add NAME -- PROGRAM ARGS
 func (c Client) Argv(s Seat) []string {
 	name := s.ServerName()
@@ -105,7 +105,7 @@ func (c Client) Argv(s Seat) []string {
 	case Codex:
 		return append([]string{"codex", "mcp", "add", name, "--"}, s.Command()...)
 	case GeminiCLI:
-		return append([]string{"gemini", "mcp", "add", "--scope", "project", "--trust", name, s.program(), "--"}, s.Args()...)
+		return append(append(GeminiTrusted(), "gemini", "mcp", "add", "--scope", "project", "--trust", name, s.program(), "--"), s.Args()...)
 	case QwenCode:
 		return append([]string{"qwen", "mcp", "add", "--scope", "project", "--trust", name, s.program(), "--"}, s.Args()...)
 	case OpenCode:
@@ -128,6 +128,14 @@ func (c Client) Text(s Seat) string {
 	return Shell(c.Argv(s))
 }
 
+// GeminiTrusted is the prefix that runs gemini trusting the folder it
+// runs in: Gemini CLI 0.61 reads a folder's settings (its MCP servers)
+// only in a trusted folder, and its --skip-trust flag is applied after
+// they are read (they stay unread). An "mcp add" in a folder it does not
+// trust also writes the folder's settings without the servers already
+// there: a second seat's line would drop the first's.
+func GeminiTrusted() []string { return []string{"env", "GEMINI_CLI_TRUST_WORKSPACE=true"} }
+
 // QwenApprove approves the server name in the folder it runs in: Qwen Code
 // leaves a project's servers "Pending approval", unconnected, until then.
 func QwenApprove(name string) []string { return []string{"qwen", "mcp", "approve", name} }
@@ -141,7 +149,7 @@ func (c Client) Headless(name string) string {
 	case Codex:
 		return "headless: codex exec -c " + Quote("mcp_servers."+name+".default_tools_approval_mode=\"approve\"") + " \"…\""
 	case GeminiCLI:
-		return "Gemini starts MCP servers only in a trusted folder: trust it when asked, or run gemini --skip-trust; headless: gemini --skip-trust -p \"…\""
+		return "headless: " + Shell(GeminiTrusted()) + " gemini -p \"…\" (gemini reads a folder's MCP servers only where it trusts the folder; --skip-trust does not load them)"
 	case QwenCode:
 		return "headless: qwen -p \"…\" (the server is trusted: its tools need no confirmation)"
 	case OpenCode:

@@ -88,7 +88,7 @@ func sh(t *testing.T, script string) [][]string {
 		t.Fatal(err)
 	}
 	var defs strings.Builder
-	for _, f := range []string{"claude", "codex", "gemini", "qwen", "opencode", "roundtable"} {
+	for _, f := range []string{"env", "claude", "codex", "gemini", "qwen", "opencode", "roundtable"} {
 		defs.WriteString(f + `() { printf '%s\0' "$0" "$@"; printf '\n'; }` + "\n")
 	}
 	// $0 is the shell's; print the function name instead.
@@ -140,7 +140,7 @@ func TestArgvPerClient(t *testing.T) {
 	}{
 		{ClaudeCode, []string{"claude", "mcp", "add", name, "--", "/opt/rt/roundtable"}},
 		{Codex, []string{"codex", "mcp", "add", name, "--", "/opt/rt/roundtable"}},
-		{GeminiCLI, []string{"gemini", "mcp", "add", "--scope", "project", "--trust", name, "/opt/rt/roundtable", "--"}},
+		{GeminiCLI, []string{"env", "GEMINI_CLI_TRUST_WORKSPACE=true", "gemini", "mcp", "add", "--scope", "project", "--trust", name, "/opt/rt/roundtable", "--"}},
 		{QwenCode, []string{"qwen", "mcp", "add", "--scope", "project", "--trust", name, "/opt/rt/roundtable", "--"}},
 		{OpenCode, []string{"opencode", "mcp", "add", name, "--", "/opt/rt/roundtable"}},
 	}
