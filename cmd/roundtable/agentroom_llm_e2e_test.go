@@ -128,7 +128,15 @@ func agentRoom(t *testing.T, transport, lead, peer string) {
 		cli := roomCLIs[p]
 		for _, seat := range []string{room.SeatLead, room.SeatPeer} {
 			if transport == "http" {
-				runPrintedLines(t, env, proj, printedBlock(t, hostOut, seat, cli.label))
+				block := printedBlock(t, hostOut, seat, cli.label)
+				runPrintedLines(t, env, proj, block)
+				// Codex reads the token from a variable: the printed note
+				// says to set it wherever codex starts, as the line does.
+				for line := range strings.SplitSeq(block, "\n") {
+					if kv, ok := strings.CutPrefix(line, "export "); ok {
+						env = append(env, kv)
+					}
+				}
 				continue
 			}
 			s := seatcmd.Seat{Program: bin, Room: name, Seat: seat, Topic: topic, Budget: 4, Cwd: proj}

@@ -51,6 +51,8 @@ type connLimiter struct {
 	plain        bool                // a refused connection is answered in plain HTTP
 	failed       func(remote string) // a connection cut off before its request was heard
 
+	ids atomic.Uint64 // the last connection id given
+
 	mu    sync.Mutex
 	total int
 	addrs map[string]*addrConns
@@ -70,6 +72,7 @@ type trackedConn struct {
 	net.Conn
 	l         *connLimiter
 	key       string
+	id        uint64 // unique in the host's life, never 0
 	closeOnce sync.Once
 
 	active  atomic.Bool // it sent a request, or part of one
@@ -153,7 +156,7 @@ func (l *connLimiter) admit(c net.Conn) (tc, victim *trackedConn) {
 	}
 	a.n++
 	l.total++
-	tc = &trackedConn{Conn: c, l: l, key: key, a: a}
+	tc = &trackedConn{Conn: c, l: l, key: key, a: a, id: l.ids.Add(1)}
 	l.wait(tc)
 	return tc, victim
 }

@@ -48,7 +48,9 @@
 //     mcpserver.RemoteSeat on its first request; connect and drop log it,
 //     one room.SeatHold per session sharing the host's lock,
 //     room.SharedLocks; an agent CLI's session takes its seat with its
-//     first tool call; freeQuiet shows the seat of a session quiet for
+//     first tool call, refused when a session of another seat of the
+//     room shared a connection with it (linkedSeat: one process, one
+//     agent); freeQuiet shows the seat of a session quiet for
 //     SeatQuiet free, and the session takes it again when it calls;
 //     sweep ends sessions idle past IdleTTL); the
 //     session IDs: host.go (the host is mcp-go's session ID manager);

@@ -133,6 +133,71 @@ type hostSeat struct {
 	// connect line and a share of the host's lock of the seat, unless
 	// another process (an agent's stdio server) holds that lock.
 	hold *room.SeatHold
+	// conns are the last connections (connLimiter ids) this session's
+	// requests came on, under Host.mu: two sessions that shared one are
+	// of one process (a TCP connection is one process's), so of one
+	// agent, which plays one seat (linkedSeat).
+	conns [maxSessionConns]uint64
+	nconn int
+}
+
+// maxSessionConns is how many of its connections a session remembers.
+const maxSessionConns = 8
+
+// sawConn notes that hs had a request on connection id (0: unknown).
+// With Host.mu held.
+func (hs *hostSeat) sawConn(id uint64) {
+	if id == 0 || hs.sharedConn(id) {
+		return
+	}
+	hs.conns[hs.nconn%maxSessionConns] = id
+	hs.nconn++
+}
+
+// sharedConn reports whether hs had a request on connection id. With
+// Host.mu held.
+func (hs *hostSeat) sharedConn(id uint64) bool {
+	for _, c := range hs.conns[:min(hs.nconn, maxSessionConns)] {
+		if c == id {
+			return true
+		}
+	}
+	return false
+}
+
+// linkedSeat is the seat another session of hs's room plays whose
+// requests came on a connection of hs's: hs's agent plays it already.
+// With Host.mu held.
+func (h *Host) linkedSeat(hs *hostSeat) *hostSeat {
+	for _, o := range h.seats {
+		if o == hs || o.grant.Room != hs.grant.Room || o.grant.Grant == hs.grant.Grant ||
+			o.grant.Grant == room.GrantObserver || o.hold == nil || o.hold.Released() {
+			continue
+		}
+		for _, c := range hs.conns[:min(hs.nconn, maxSessionConns)] {
+			if o.sharedConn(c) {
+				return o
+			}
+		}
+	}
+	return nil
+}
+
+// agentCLI reports whether hs's client named itself a coding agent's CLI
+// (a script may drive several seats from one process, as the original's
+// did).
+func agentCLI(hs *hostSeat) bool {
+	_, ok := seatcmd.ClientFor(hs.seat.Agent())
+	return ok
+}
+
+// connID is the id of the connection ctx's request came on, 0 when
+// unknown.
+func connID(ctx context.Context) uint64 {
+	if tc, ok := ctx.Value(trackedConnKey{}).(*trackedConn); ok {
+		return tc.id
+	}
+	return 0
 }
 
 // NewHost builds a host for rooms; ctx bounds the rooms' notifiers.
@@ -235,9 +300,18 @@ func (h *Host) seatFor(ctx context.Context, agent string, take bool) (*hostSeat,
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if hs := h.seats[key]; hs != nil {
+		hs.sawConn(connID(ctx))
 		if take && hs.grant.Grant != room.GrantObserver && (hs.hold == nil || hs.hold.Released()) {
 			// An agent CLI's first call, or a session back after going
-			// quiet: the seat, if no one else plays it.
+			// quiet: the seat, if no one else plays it, and if this
+			// agent plays no other seat of the room.
+			if o := h.linkedSeat(hs); o != nil && agentCLI(hs) && agentCLI(o) {
+				mine := seatcmd.Seat{Room: hs.grant.Room, Seat: hs.grant.Grant}.ServerName()
+				theirs := seatcmd.Seat{Room: hs.grant.Room, Seat: o.grant.Grant}.ServerName()
+				_ = hs.seat.Room().Log(EventSeatRefused, room.F("refused", hs.grant.Grant), room.F("plays", o.grant.Grant),
+					room.F("session", shortKey(hs.key)), room.F("why", "same-agent"))
+				return nil, fmt.Errorf("this agent already plays the %s seat of room %q (the %s tools), and one agent plays one seat: leave the %s tools alone; the %s seat is for an agent started in another terminal", o.grant.Grant, hs.grant.Room, theirs, mine, hs.grant.Grant)
+			}
 			if err := hs.seat.Room().SeatHeld(hs.grant.Grant); err != nil {
 				return nil, fmt.Errorf("seat %s of room %q cannot start: %w", hs.grant.Grant, hs.grant.Room, err)
 			}
@@ -277,6 +351,7 @@ func (h *Host) seatFor(ctx context.Context, agent string, take bool) (*hostSeat,
 		Seat: a.grant.Grant, Agent: agent, Version: h.opt.Version,
 	})
 	hs := &hostSeat{seat: rs, grant: a.grant, key: key, remote: a.remote}
+	hs.sawConn(connID(ctx))
 	hs.last.Store(time.Now().UnixNano())
 	// A coding agent's CLI takes its seat with its first tool call, not
 	// at initialize, and no session takes one by listing the tools (a
@@ -331,6 +406,12 @@ const (
 	EventObserverConnect    = "observer_connect"
 	EventObserverDisconnect = "observer_disconnect"
 )
+
+// EventSeatRefused is the server.log line of a session refused its seat
+// because its agent plays another seat of the room (fields refused: the
+// seat, plays, session, why=same-agent); it has no seat field, so seat
+// readers skip it.
+const EventSeatRefused = "seat_refused"
 
 // drop ends the seat of key (a session that ended or expired, or the whole
 // host shutting down) and logs its disconnect with why.

@@ -3,6 +3,8 @@ package host
 import (
 	"bufio"
 	"context"
+	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -110,5 +112,79 @@ func TestAgentCLITakesSeatOnCall(t *testing.T) {
 	}
 	if !held("lead") || held("peer") {
 		t.Fatalf("after the lead's call: lead %v, peer %v; want the lead alone", held("lead"), held("peer"))
+	}
+}
+
+// TestOneAgentOneSeatOverHTTP: an agent CLI whose sessions for the lead
+// and the peer came over one connection (one process: Node's fetch pools
+// a host's connections across its MCP servers) takes the seat it calls
+// first and is refused the other, told which it plays; an agent on
+// connections of its own takes the other seat.
+func TestOneAgentOneSeatOverHTTP(t *testing.T) {
+	// Served as roundtable host serves: its connections counted and named.
+	r, toks, ts := tokenedRoom(t, "linked")
+	ctx, cancel := context.WithCancel(context.Background())
+	h, err := NewHost(ctx, Options{Rooms: []*room.Room{r}, Tokens: ts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- h.Serve(ctx, ln, "", "") }()
+	t.Cleanup(func() {
+		_ = h.Shutdown(context.Background())
+		<-served
+		cancel()
+	})
+	srv := struct{ URL string }{"http://" + ln.Addr().String()}
+	held := func(seat string) bool { return room.SeatHolder(r.Dir(), seat).Live }
+	init := strings.Replace(initReq, `"name":"t"`, `"name":"claude-code"`, 1)
+	call := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"room_status","arguments":{}}}`
+	// One client, one connection at a time: the agent's process.
+	one := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 1}}
+	send := func(c *http.Client, seat, session, body string) (*http.Response, string) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/mcp", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+toks[seat])
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		res, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		return res, string(b)
+	}
+	sessions := map[string]string{}
+	for _, seat := range []string{room.GrantLead, room.GrantPeer} {
+		res, _ := send(one, seat, "", init)
+		if sessions[seat] = res.Header.Get("Mcp-Session-Id"); res.StatusCode != http.StatusOK || sessions[seat] == "" {
+			t.Fatalf("initialize %s: HTTP %d", seat, res.StatusCode)
+		}
+	}
+	if _, body := send(one, room.GrantLead, sessions[room.GrantLead], call); strings.Contains(body, `"isError":true`) || !held("lead") {
+		t.Fatalf("the lead's first call: %s (lead held %v)", body, held("lead"))
+	}
+	_, body := send(one, room.GrantPeer, sessions[room.GrantPeer], call)
+	if !strings.Contains(body, "already plays the lead seat") || held("peer") {
+		t.Fatalf("the same agent's call of the peer's tools: %s (peer held %v); want it refused", body, held("peer"))
+	}
+	// Another agent, on its own connection, plays the peer.
+	other := &http.Client{Transport: &http.Transport{}}
+	res, _ := send(other, room.GrantPeer, "", init)
+	peer := res.Header.Get("Mcp-Session-Id")
+	if _, body := send(other, room.GrantPeer, peer, call); strings.Contains(body, "already plays") || !held("peer") {
+		t.Fatalf("another agent's call of the peer's tools: %s (peer held %v)", body, held("peer"))
+	}
+	log, _ := os.ReadFile(filepath.Join(r.Dir(), room.LogFile))
+	if !strings.Contains(string(log), "seat_refused refused=peer plays=lead") {
+		t.Errorf("server.log does not say why the peer was refused:\n%s", log)
 	}
 }
