@@ -25,13 +25,16 @@ import (
 // posts its brief, the peer answers, the lead writes the spec and closes
 // the room; both exit, each seat was taken by its own agent only, and
 // nothing of theirs is left running. The model is seatModel (scripted,
-// in the CLI's own wire format).
+// in the CLI's own wire format). The rooms run in parallel (go test's
+// -parallel, the machine's cores by default): most of a room's time is
+// its agents parked in waits.
 
 // TestLLMOpencodeRoomInOneFolder: two opencode processes (chat
 // completions; 45 s waits, under opencode's 60 s tool timeout).
 func TestLLMOpencodeRoomInOneFolder(t *testing.T) {
+	t.Parallel()
 	for _, tr := range transports {
-		t.Run(tr, func(t *testing.T) { agentRoom(t, tr, "opencode", "opencode") })
+		t.Run(tr, func(t *testing.T) { t.Parallel(); agentRoom(t, tr, "opencode", "opencode") })
 	}
 }
 
@@ -40,8 +43,9 @@ func TestLLMOpencodeRoomInOneFolder(t *testing.T) {
 // --trust, then mcp approve), the tools reached through tool_search and
 // tool_call.
 func TestLLMQwenRoomInOneFolder(t *testing.T) {
+	t.Parallel()
 	for _, tr := range transports {
-		t.Run(tr, func(t *testing.T) { agentRoom(t, tr, "qwen", "qwen") })
+		t.Run(tr, func(t *testing.T) { t.Parallel(); agentRoom(t, tr, "qwen", "qwen") })
 	}
 }
 
@@ -49,32 +53,36 @@ func TestLLMQwenRoomInOneFolder(t *testing.T) {
 // a git checkout, both seats registered in one CODEX_HOME, each run with
 // the printed headless approval of its own seat.
 func TestLLMCodexRoomInOneFolder(t *testing.T) {
+	t.Parallel()
 	for _, tr := range transports {
-		t.Run(tr, func(t *testing.T) { agentRoom(t, tr, "codex", "codex") })
+		t.Run(tr, func(t *testing.T) { t.Parallel(); agentRoom(t, tr, "codex", "codex") })
 	}
 }
 
 // TestLLMClaudeRoomInOneFolder: two claude -p runs (Anthropic messages,
 // the tools loaded through ToolSearch), each allowed its own seat's tools.
 func TestLLMClaudeRoomInOneFolder(t *testing.T) {
+	t.Parallel()
 	for _, tr := range transports {
-		t.Run(tr, func(t *testing.T) { agentRoom(t, tr, "claude", "claude") })
+		t.Run(tr, func(t *testing.T) { t.Parallel(); agentRoom(t, tr, "claude", "claude") })
 	}
 }
 
 // TestLLMGeminiRoomInOneFolder: two gemini -p runs (Google's
 // generateContent), in a folder the printed headless line trusts.
 func TestLLMGeminiRoomInOneFolder(t *testing.T) {
+	t.Parallel()
 	for _, tr := range transports {
-		t.Run(tr, func(t *testing.T) { agentRoom(t, tr, "gemini", "gemini") })
+		t.Run(tr, func(t *testing.T) { t.Parallel(); agentRoom(t, tr, "gemini", "gemini") })
 	}
 }
 
 // TestLLMMixedRoom: Claude Code leads, Codex is the peer, in one folder
 // and one HOME, over stdio and over HTTP.
 func TestLLMMixedRoom(t *testing.T) {
+	t.Parallel()
 	for _, tr := range transports {
-		t.Run(tr, func(t *testing.T) { agentRoom(t, tr, "claude", "codex") })
+		t.Run(tr, func(t *testing.T) { t.Parallel(); agentRoom(t, tr, "claude", "codex") })
 	}
 }
 
