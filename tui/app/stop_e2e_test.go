@@ -475,3 +475,55 @@ func TestNohupDebateKeepsRunning(t *testing.T) {
 	}
 	checkStopped(t, roomWhenClosed(t, cwd), "terminated (SIGTERM)")
 }
+
+// TestE2EResumedDebatePauses: a debate that pauses between rounds,
+// stopped (esc, y) and resumed with R in its screen, pauses after round 1
+// as the first run would: the key bar offers i, i sends a note, enter goes
+// on (after round 2 too, before the verdict), and it ends with its
+// verdict, the note in the room.
+func TestE2EResumedDebatePauses(t *testing.T) {
+	bin := tmuxtest.Build(t, "./cmd/roundtable")
+	cwd := t.TempDir()
+	s := tmuxtest.Start(t, tmuxtest.Options{Width: 140, Height: 40, Dir: cwd, Env: e2eEnv(t)},
+		bin, "tui", "--topic", "Pause and resume", "--rounds", "2", "--room", "live", "--pause-between-rounds")
+	waitWords(s, "Software Architect")
+	waitDraft(t, cwd, "Software Architect")
+	s.SendKeys("Escape")
+	s.WaitFor("Stop the debate? y/n", 15*time.Second)
+	s.SendKeys("y")
+	s.WaitFor("R resumes it", 15*time.Second)
+	roomWhenClosed(t, cwd)
+	s.SendKeys("R")
+	s.WaitFor("Resumed: the debate goes on in room live", 15*time.Second)
+	screen := s.WaitFor("Paused after round 1: enter to go on, i to speak.", 60*time.Second)
+	if !strings.Contains(screen, "note to the panel") {
+		t.Errorf("the resumed debate's key bar does not offer i (note to the panel):\n%s", screen)
+	}
+	const note = "Mind the latency budget"
+	s.SendKeys("i")
+	s.WaitFor("Writing a note to the panel", 15*time.Second)
+	s.SendKeys("-l", note)
+	s.SendKeys("Enter")
+	s.WaitFor("note to the panel · round", 15*time.Second) // the note's band
+	s.WaitFor("Paused after round 1", 15*time.Second)
+	s.SendKeys("Enter")
+	// The last round pauses too, before the verdict.
+	s.WaitFor("Paused after round 2", 90*time.Second)
+	s.SendKeys("Enter")
+	s.WaitFor("✓ verdict in", 90*time.Second)
+	r, err := room.Open(cwd, "live")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := r.State()
+	if st.Closed == nil || st.Closed.Reason != debate.ReasonComplete {
+		t.Errorf("the resumed room ended %+v, want complete", st.Closed)
+	}
+	noted := false
+	for _, m := range st.Messages {
+		noted = noted || strings.Contains(m.Text, note)
+	}
+	if !noted {
+		t.Errorf("the note sent while paused is not in the room")
+	}
+}

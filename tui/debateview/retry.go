@@ -113,6 +113,9 @@ func (m *Model) onResumed(msg startedMsg) (bool, tea.Cmd) {
 		return true, nil
 	}
 	m.room, m.events, m.cancel = msg.room, msg.events, msg.cancel
+	// The resumed run takes notes (i) and goes on from its pauses (enter)
+	// as the first did.
+	m.note.sess, m.note.paused = msg.sess, 0
 	m.started = m.opts.Now()
 	m.now = m.started
 	m.phase = phaseRunning
