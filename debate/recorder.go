@@ -46,7 +46,7 @@ func RoomName(topic string, t time.Time) string {
 func CreateRoom(cwd, name string, cfg Config) (*room.Room, error) {
 	opts := room.CreateOptions{
 		Topic: cfg.Topic, Budget: cfg.Rounds, Mode: room.ModeDebate,
-		Agents: cfg.Names(), Rounds: cfg.Rounds,
+		Agents: cfg.Names(), Rounds: cfg.Rounds, Pause: cfg.PauseBetweenRounds,
 	}
 	for _, p := range cfg.Personas {
 		opts.Personas = append(opts.Personas, room.PersonaInfo(p))
@@ -432,7 +432,7 @@ func ConfigFromRoom(rc room.Config) (cfg Config, ok bool) {
 	if !rc.IsDebate() || len(rc.Personas) == 0 {
 		return Config{}, false
 	}
-	cfg = Config{Topic: rc.Topic, Rounds: rc.Rounds}
+	cfg = Config{Topic: rc.Topic, Rounds: rc.Rounds, PauseBetweenRounds: rc.Pause}
 	for _, p := range rc.Personas {
 		cfg.Personas = append(cfg.Personas, Persona(p))
 	}

@@ -207,6 +207,9 @@ func resumeLocked(ctx context.Context, s Settings, r *room.Room, cfg Config, loc
 		return nil, fmt.Errorf("%w: %w: the debate in room %s is complete; run it again in a new room instead", ErrBadConfig, ErrNotResumable, name)
 	}
 	s.Config.Topic, s.Config.Personas, s.Config.Moderator, s.Config.Rounds = cfg.Topic, cfg.Personas, cfg.Moderator, cfg.Rounds
+	// A debate that paused between rounds pauses again, however it is
+	// resumed (a headless run without notes goes on at once, as it does).
+	s.Config.PauseBetweenRounds = s.Config.PauseBetweenRounds || cfg.PauseBetweenRounds
 	s.Cwd, s.Room = r.Cwd(), ""
 	p, err := Prepare(s)
 	if err != nil {

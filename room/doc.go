@@ -34,7 +34,9 @@
 // lead and the peer for an MCP room, unless room.json carries a "seats"
 // array (written only when the list is not that default, so the original
 // server's rooms stay byte for byte as they were); a debate room's
-// personas in speaking order, then "moderator". An MCP room with a "seats"
+// personas in speaking order, then "moderator" (a debate's room.json also
+// carries "pauseBetweenRounds": true when it waits for its person after
+// each round, Config.Pause). An MCP room with a "seats"
 // array is a council (Config.IsCouncil): 2 to 8 seats, "lead" first (it
 // opens every round, spends the budget, writes the spec and closes; Create
 // refuses any other first seat, and a seat named "observer", the host's

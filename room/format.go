@@ -52,6 +52,9 @@ type Config struct {
 	Rounds    int           `json:"rounds,omitempty"`
 	Personas  []PersonaInfo `json:"personas,omitempty"`
 	Moderator *PersonaInfo  `json:"moderator,omitempty"`
+	// Pause is set for a debate that waits for its person after each
+	// round, so a debate resumed in any screen pauses as it did.
+	Pause bool `json:"pauseBetweenRounds,omitempty"`
 	// SeatNames is the seats of an MCP room that has other seats than the
 	// lead and the peer; left out when it has those (see Seats).
 	SeatNames []string `json:"seats,omitempty"`

@@ -103,6 +103,7 @@ type CreateOptions struct {
 	Rounds    int
 	Personas  []PersonaInfo
 	Moderator *PersonaInfo
+	Pause     bool // a debate's pause between rounds (Config.Pause)
 	// Seats are an MCP room's seats when not the default lead and peer
 	// (Config.Seats); ignored for a debate, whose personas are its seats.
 	Seats []string
@@ -150,7 +151,7 @@ func Create(cwd, name string, opt CreateOptions) (r *Room, created bool, err err
 		Room: name, Topic: opt.Topic, Budget: opt.Budget, Spec: spec,
 		CreatedAt: formatTime(time.Now()),
 		Mode:      opt.Mode, Agents: opt.Agents, Rounds: opt.Rounds,
-		Personas: opt.Personas, Moderator: opt.Moderator,
+		Personas: opt.Personas, Moderator: opt.Moderator, Pause: opt.Pause,
 		SeatNames: seats,
 	}
 	data, err := encodeJSON(cfg)

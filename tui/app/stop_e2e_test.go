@@ -527,3 +527,41 @@ func TestE2EResumedDebatePauses(t *testing.T) {
 		t.Errorf("the note sent while paused is not in the room")
 	}
 }
+
+// TestE2EResumedFromHomePauses: the same debate stopped, the app quit,
+// the room opened from the home screen of a new app and resumed with R
+// there pauses after round 1 too: the pause is the room's (room.json),
+// not the first screen's.
+func TestE2EResumedFromHomePauses(t *testing.T) {
+	bin := tmuxtest.Build(t, "./cmd/roundtable")
+	cwd := t.TempDir()
+	s := tmuxtest.Start(t, tmuxtest.Options{Width: 140, Height: 40, Dir: cwd, Env: e2eEnv(t)},
+		bin, "tui", "--topic", "Pause from home", "--rounds", "2", "--room", "live", "--pause-between-rounds")
+	waitWords(s, "Software Architect")
+	waitDraft(t, cwd, "Software Architect")
+	s.SendKeys("Escape")
+	s.WaitFor("Stop the debate? y/n", 15*time.Second)
+	s.SendKeys("y")
+	s.WaitFor("R resumes it", 15*time.Second)
+	roomWhenClosed(t, cwd)
+	s.SendKeys("Escape")
+	s.WaitFor("1 room in", 15*time.Second)
+	s.SendKeys("q")
+	if code := s.ExitStatus(15 * time.Second); code != 0 {
+		t.Fatalf("q on the home screen: exit status %d", code)
+	}
+	// Another day, another app: only the room knows the debate paused.
+	s = tmuxtest.Start(t, tmuxtest.Options{Width: 140, Height: 40, Dir: cwd, Env: e2eEnv(t)}, bin, "tui")
+	s.WaitFor("1 room in", 15*time.Second)
+	s.SendKeys("Enter")
+	s.WaitFor("R resumes it", 15*time.Second)
+	s.SendKeys("R")
+	screen := s.WaitFor("Paused after round 1: enter to go on, i to speak.", 60*time.Second)
+	if !strings.Contains(screen, "note to the panel") {
+		t.Errorf("the debate resumed from home does not offer i (note to the panel):\n%s", screen)
+	}
+	s.SendKeys("Enter")
+	s.WaitFor("Paused after round 2", 90*time.Second)
+	s.SendKeys("Enter")
+	s.WaitFor("✓ verdict in", 90*time.Second)
+}
