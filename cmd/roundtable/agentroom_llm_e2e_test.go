@@ -32,10 +32,7 @@ import (
 // TestLLMOpencodeRoomInOneFolder: two opencode processes (chat
 // completions; 45 s waits, under opencode's 60 s tool timeout).
 func TestLLMOpencodeRoomInOneFolder(t *testing.T) {
-	t.Parallel()
-	for _, tr := range transports {
-		t.Run(tr, func(t *testing.T) { t.Parallel(); agentRoom(t, tr, "opencode", "opencode") })
-	}
+	agentRooms(t, "opencode", "opencode")
 }
 
 // TestLLMQwenRoomInOneFolder: two Qwen Code processes (qwen -p), the
@@ -43,50 +40,45 @@ func TestLLMOpencodeRoomInOneFolder(t *testing.T) {
 // --trust, then mcp approve), the tools reached through tool_search and
 // tool_call.
 func TestLLMQwenRoomInOneFolder(t *testing.T) {
-	t.Parallel()
-	for _, tr := range transports {
-		t.Run(tr, func(t *testing.T) { t.Parallel(); agentRoom(t, tr, "qwen", "qwen") })
-	}
+	agentRooms(t, "qwen", "qwen")
 }
 
 // TestLLMCodexRoomInOneFolder: two codex exec runs (OpenAI Responses), in
 // a git checkout, both seats registered in one CODEX_HOME, each run with
 // the printed headless approval of its own seat.
 func TestLLMCodexRoomInOneFolder(t *testing.T) {
-	t.Parallel()
-	for _, tr := range transports {
-		t.Run(tr, func(t *testing.T) { t.Parallel(); agentRoom(t, tr, "codex", "codex") })
-	}
+	agentRooms(t, "codex", "codex")
 }
 
 // TestLLMClaudeRoomInOneFolder: two claude -p runs (Anthropic messages,
 // the tools loaded through ToolSearch), each allowed its own seat's tools.
 func TestLLMClaudeRoomInOneFolder(t *testing.T) {
-	t.Parallel()
-	for _, tr := range transports {
-		t.Run(tr, func(t *testing.T) { t.Parallel(); agentRoom(t, tr, "claude", "claude") })
-	}
+	agentRooms(t, "claude", "claude")
 }
 
 // TestLLMGeminiRoomInOneFolder: two gemini -p runs (Google's
 // generateContent), in a folder the printed headless line trusts.
 func TestLLMGeminiRoomInOneFolder(t *testing.T) {
-	t.Parallel()
-	for _, tr := range transports {
-		t.Run(tr, func(t *testing.T) { t.Parallel(); agentRoom(t, tr, "gemini", "gemini") })
-	}
+	agentRooms(t, "gemini", "gemini")
 }
 
 // TestLLMMixedRoom: Claude Code leads, Codex is the peer, in one folder
 // and one HOME, over stdio and over HTTP.
 func TestLLMMixedRoom(t *testing.T) {
-	t.Parallel()
-	for _, tr := range transports {
-		t.Run(tr, func(t *testing.T) { t.Parallel(); agentRoom(t, tr, "claude", "codex") })
-	}
+	agentRooms(t, "claude", "codex")
 }
 
-var transports = []string{"stdio", "http"}
+// agentRooms runs agentRoom over stdio and over HTTP, in parallel with
+// the other rooms.
+func agentRooms(t *testing.T, lead, peer string) {
+	t.Parallel()
+	for _, tr := range []string{"stdio", "http"} {
+		t.Run(tr, func(t *testing.T) {
+			t.Parallel()
+			agentRoom(t, tr, lead, peer)
+		})
+	}
+}
 
 // roomCLIs are the agent CLIs a room's seats are given to, by preset:
 // the stdio lines' client and the label of host's lines.

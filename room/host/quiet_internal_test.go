@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -122,24 +121,9 @@ func TestAgentCLITakesSeatOnCall(t *testing.T) {
 // connections of its own takes the other seat.
 func TestOneAgentOneSeatOverHTTP(t *testing.T) {
 	// Served as roundtable host serves: its connections counted and named.
-	r, toks, ts := tokenedRoom(t, "linked")
-	ctx, cancel := context.WithCancel(context.Background())
-	h, err := NewHost(ctx, Options{Rooms: []*room.Room{r}, Tokens: ts})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- h.Serve(ctx, ln, "", "") }()
-	t.Cleanup(func() {
-		_ = h.Shutdown(context.Background())
-		<-served
-		cancel()
-	})
-	srv := struct{ URL string }{"http://" + ln.Addr().String()}
+	h, addr, toks := servedHost(t, Options{}, nil)
+	r := h.services["conns"].room
+	srv := struct{ URL string }{"http://" + addr}
 	held := func(seat string) bool { return room.SeatHolder(r.Dir(), seat).Live }
 	init := strings.Replace(initReq, `"name":"t"`, `"name":"claude-code"`, 1)
 	call := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"room_status","arguments":{}}}`

@@ -476,16 +476,16 @@ func TestNohupDebateKeepsRunning(t *testing.T) {
 	checkStopped(t, roomWhenClosed(t, cwd), "terminated (SIGTERM)")
 }
 
-// TestE2EResumedDebatePauses: a debate that pauses between rounds,
-// stopped (esc, y) and resumed with R in its screen, pauses after round 1
-// as the first run would: the key bar offers i, i sends a note, enter goes
-// on (after round 2 too, before the verdict), and it ends with its
-// verdict, the note in the room.
-func TestE2EResumedDebatePauses(t *testing.T) {
-	bin := tmuxtest.Build(t, "./cmd/roundtable")
-	cwd := t.TempDir()
-	s := tmuxtest.Start(t, tmuxtest.Options{Width: 140, Height: 40, Dir: cwd, Env: e2eEnv(t)},
-		bin, "tui", "--topic", "Pause and resume", "--rounds", "2", "--room", "live", "--pause-between-rounds")
+// pausedStopped starts a 2-round debate on topic that pauses between
+// rounds, in the room "live" under a new folder, and stops it in its
+// screen (esc, y) during the Software Architect's first turn, its room
+// closed; it returns the binary, the folder and the screen.
+func pausedStopped(t *testing.T, topic string) (bin, cwd string, s *tmuxtest.Session) {
+	t.Helper()
+	bin = tmuxtest.Build(t, "./cmd/roundtable")
+	cwd = t.TempDir()
+	s = tmuxtest.Start(t, tmuxtest.Options{Width: 140, Height: 40, Dir: cwd, Env: e2eEnv(t)},
+		bin, "tui", "--topic", topic, "--rounds", "2", "--room", "live", "--pause-between-rounds")
 	waitWords(s, "Software Architect")
 	waitDraft(t, cwd, "Software Architect")
 	s.SendKeys("Escape")
@@ -493,6 +493,16 @@ func TestE2EResumedDebatePauses(t *testing.T) {
 	s.SendKeys("y")
 	s.WaitFor("R resumes it", 15*time.Second)
 	roomWhenClosed(t, cwd)
+	return bin, cwd, s
+}
+
+// TestE2EResumedDebatePauses: a debate that pauses between rounds,
+// stopped (esc, y) and resumed with R in its screen, pauses after round 1
+// as the first run would: the key bar offers i, i sends a note, enter goes
+// on (after round 2 too, before the verdict), and it ends with its
+// verdict, the note in the room.
+func TestE2EResumedDebatePauses(t *testing.T) {
+	_, cwd, s := pausedStopped(t, "Pause and resume")
 	s.SendKeys("R")
 	s.WaitFor("Resumed: the debate goes on in room live", 15*time.Second)
 	screen := s.WaitFor("Paused after round 1: enter to go on, i to speak.", 60*time.Second)
@@ -533,17 +543,7 @@ func TestE2EResumedDebatePauses(t *testing.T) {
 // there pauses after round 1 too: the pause is the room's (room.json),
 // not the first screen's.
 func TestE2EResumedFromHomePauses(t *testing.T) {
-	bin := tmuxtest.Build(t, "./cmd/roundtable")
-	cwd := t.TempDir()
-	s := tmuxtest.Start(t, tmuxtest.Options{Width: 140, Height: 40, Dir: cwd, Env: e2eEnv(t)},
-		bin, "tui", "--topic", "Pause from home", "--rounds", "2", "--room", "live", "--pause-between-rounds")
-	waitWords(s, "Software Architect")
-	waitDraft(t, cwd, "Software Architect")
-	s.SendKeys("Escape")
-	s.WaitFor("Stop the debate? y/n", 15*time.Second)
-	s.SendKeys("y")
-	s.WaitFor("R resumes it", 15*time.Second)
-	roomWhenClosed(t, cwd)
+	bin, cwd, s := pausedStopped(t, "Pause from home")
 	s.SendKeys("Escape")
 	s.WaitFor("1 room in", 15*time.Second)
 	s.SendKeys("q")
