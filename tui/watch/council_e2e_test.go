@@ -59,7 +59,8 @@ func writeCouncil(t *testing.T, cwd, name string) {
 // tmux at 80×24 (the compact list of seats beside the lead's column, its
 // turn) and 200×50 (every seat's column), compares each screen with its
 // golden file, then searches for a seat's words (the one feed shows
-// them) and comes back to the columns with v.
+// them), cancels the search with esc (the columns again) and goes to
+// the one feed and back with v.
 func TestCouncilWatchGolden(t *testing.T) {
 	bin := tmuxtest.Build(t, "./cmd/roundtable")
 	for _, size := range []struct{ w, h int }{{80, 24}, {200, 50}} {
@@ -80,10 +81,20 @@ func TestCouncilWatchGolden(t *testing.T) {
 			if !strings.Contains(screen, "critic codex  objection") || strings.Contains(screen, "order ▶lead → critic → security (passed)") && strings.Contains(screen, "following · 5 of 5") {
 				t.Fatalf("the search did not show the critic's post in the feed:\n%s", screen)
 			}
+			// esc cancels the search: back to the columns, following.
 			s.SendKeys("Escape")
-			s.WaitUntil("the search cleared", func(sc string) bool { return !strings.Contains(sc, "matches") }, e2eTimeout)
-			s.SendKeys("v") // v, or f, follows the room in its columns again
-			s.WaitFor("following · 5 of 5", e2eTimeout)
+			s.WaitUntil("the columns again", func(sc string) bool {
+				return !strings.Contains(sc, "/back-pressure") && strings.Contains(sc, "following · 5 of 5") && strings.Contains(sc, "v one feed")
+			}, e2eTimeout)
+			// v leaves the columns for the one feed, and v comes back.
+			s.SendKeys("v")
+			s.WaitUntil("the one feed", func(sc string) bool {
+				return strings.Contains(sc, "v columns") && !strings.Contains(sc, "following · 5 of 5") && strings.Contains(sc, "critic codex  objection")
+			}, e2eTimeout)
+			s.SendKeys("v")
+			s.WaitUntil("the columns after v", func(sc string) bool {
+				return strings.Contains(sc, "following · 5 of 5") && strings.Contains(sc, "v one feed")
+			}, e2eTimeout)
 			s.SendKeys("q")
 			if code := s.ExitStatus(e2eTimeout); code != 0 {
 				t.Fatalf("exit status %d after q", code)
