@@ -153,6 +153,12 @@ func (r *run) debate() error {
 	if !r.send(Event{Type: EventSessionStart, Topic: r.cfg.Topic, Agents: r.cfg.Names(), Rounds: r.cfg.Rounds, Provider: r.p.Name()}) {
 		return errCancelled
 	}
+	if r.from.Paused {
+		// Stopped while paused: it waits where it stopped.
+		if err := r.between(r.from.Round - 1); err != nil {
+			return err
+		}
+	}
 	for round := max(r.from.Round, 1); round <= r.cfg.Rounds; round++ {
 		if !r.send(Event{Type: EventRoundStart, Round: round}) {
 			return errCancelled

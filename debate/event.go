@@ -101,7 +101,11 @@ const CancelledMessage = "cancelled"
 // A pause event (Config.PauseBetweenRounds) comes after each round_end,
 // the last round's too, and after that round's notes: the engine waits for
 // Session.Continue, sending a note event for each note given meanwhile,
-// then goes on with the next round_start (or the verdict).
+// then goes on with the next round_start (or the verdict). The room keeps
+// the pause (room.PauseFile), so every reader of it sends the same pause
+// event: Session.Events, a second screen, a mirror, the SSE stream. A
+// debate stopped while paused and resumed pauses again first, before its
+// next round.
 //
 // The invariants each stream keeps (tested over many random debates):
 //

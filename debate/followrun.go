@@ -11,12 +11,9 @@ import (
 // so a screen in this process draws exactly what one in another process,
 // or on another machine, draws from the same room. raw is the recorded
 // engine stream (Record), started by start once the room is read; it is
-// read to its end here, and gives the two things the store does not hold:
-//   - the pause between rounds (PauseBetweenRounds), passed on once the
-//     store has shown the round's end;
-//   - the final event, with its cause (Event.Err) for errors.Is, and
-//     when the room could not be saved (ErrSave) the store never shows
-//     an end.
+// read to its end here, and gives the one thing the store does not hold:
+// the final event, with its cause (Event.Err) for errors.Is; when the
+// room could not be saved (ErrSave) the store never shows an end.
 //
 // A resumed run (resumed) sends session_start, then only what the run
 // adds: its screen already shows the room's history.
@@ -62,15 +59,11 @@ func followRun(r *room.Room, resumed bool, start func() <-chan Event) <-chan Eve
 		}
 	}()
 
-	pauses := make(chan Event, 16)
 	ended := make(chan Event, 1)
 	go func() {
 		var final Event
 		for ev := range raw {
-			switch {
-			case ev.Type == EventPause:
-				pauses <- ev
-			case ev.IsTerminal():
+			if ev.IsTerminal() {
 				final = ev
 			}
 		}
@@ -85,36 +78,21 @@ func followRun(r *room.Room, resumed bool, start func() <-chan Event) <-chan Eve
 		for _, ev := range first {
 			out <- ev
 		}
-		var held []Event // pauses waiting for the store to show their round's end
-		roundEnded := 0  // the last round whose end was sent
-		release := func() {
-			for len(held) > 0 && roundEnded >= held[0].Round {
-				out <- held[0]
-				held = held[1:]
-			}
-		}
 		// The final event is the engine's own (the same ending, with its
 		// cause in Err); the store's stands in only if the engine sent
 		// none.
 		var storeFinal *Event
 		take := func(evs []Event) {
 			for _, ev := range evs {
-				switch {
-				case ev.IsTerminal():
+				if ev.IsTerminal() {
 					storeFinal = &ev
 					continue
-				case ev.Type == EventRoundEnd:
-					roundEnded = max(roundEnded, ev.Round)
 				}
 				out <- ev
 			}
-			release()
 		}
 		for {
 			select {
-			case p := <-pauses:
-				held = append(held, p)
-				release()
 			case b := <-batches:
 				take(b)
 			case final := <-ended:

@@ -97,6 +97,7 @@ type Recorder struct {
 	budget   string                       // the budget event's reason: the room closes complete, saying so
 	err      error
 	closed   bool
+	paused   bool // paused.json was written, and the debate has not gone on since
 	// drafts writes each speaker's turn in progress as its seat's draft
 	// (nil: drafts off, see WithoutDrafts); moderator is the moderator's
 	// name, whose tokens (if any) are the moderator seat's.
@@ -166,6 +167,7 @@ func (rc *Recorder) Err() error { return rc.err }
 // Handle saves what ev adds to the debate. It returns the first save error
 // so far; a failed write does not stop later ones.
 func (rc *Recorder) Handle(ev Event) error {
+	rc.pause(ev)
 	switch ev.Type {
 	case EventTurnStart:
 		if seat := rc.drafting(ev.Agent); seat != "" {
@@ -269,6 +271,29 @@ func (rc *Recorder) Handle(ev Event) error {
 	case EventSessionStart, EventRoundStart, EventRoundEnd, EventPause:
 	}
 	return rc.err
+}
+
+// pause writes paused.json at a pause between rounds, and removes it once
+// the debate goes on: at the next round, or the verdict. A debate stopped
+// while paused keeps it (notes and its end are no going on), so it
+// resumes paused.
+func (rc *Recorder) pause(ev Event) {
+	switch ev.Type {
+	case EventPause:
+		if err := rc.r.SetPaused(ev.Round); err != nil {
+			rc.fail(err)
+			return
+		}
+		rc.paused = true
+	case EventNote, EventDone, EventError:
+	default:
+		if rc.paused {
+			rc.paused = false
+			if err := rc.r.ClearPaused(); err != nil {
+				rc.fail(err)
+			}
+		}
+	}
 }
 
 // endDraft stops writing seat's draft ("" and drafts off: nothing).

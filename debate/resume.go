@@ -31,6 +31,10 @@ type Position struct {
 	Usage Usage
 	// Notes counts the notes merged into Transcript.
 	Notes int
+	// Paused: the debate was paused after round Round-1 (its room's
+	// paused.json) when it stopped: with PauseBetweenRounds it pauses
+	// there again before going on.
+	Paused bool
 }
 
 // ErrNotResumable marks a room whose debate cannot be resumed: not a
@@ -98,6 +102,7 @@ func PositionOf(cfg Config, st room.State) (Position, error) {
 	if pos.Round > cfg.Rounds {
 		pos.Round, pos.Turn = cfg.Rounds+1, 0
 	}
+	pos.Paused = st.Paused != nil && pos.Turn == 0 && st.Paused.Round == pos.Round-1
 	return pos, nil
 }
 
@@ -293,6 +298,11 @@ func closeAbandoned(r *room.Room, prev room.Holder) error {
 // closed-<n>.json, so the room is open again and the earlier ending is
 // kept. Another process reopening it first is an error.
 func reopen(r *room.Room) error {
+	// A pause it stopped in is taken up by the run (Position.Paused),
+	// which writes it again: readers see the pause the run is in.
+	if err := r.ClearPaused(); err != nil {
+		return err
+	}
 	closed := filepath.Join(r.Dir(), "closed.json")
 	for n := 1; n < 10000; n++ {
 		aside := filepath.Join(r.Dir(), fmt.Sprintf("closed-%d.json", n))

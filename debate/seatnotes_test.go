@@ -1,8 +1,10 @@
 package debate
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
 )
@@ -73,5 +75,48 @@ func TestSeatHearsHostNotes(t *testing.T) {
 	}
 	if tr := req.Info.Transcript[2]; tr.Text != "NOTE-B quote the benchmark" || !strings.Contains(tr.Model, "outranks") {
 		t.Fatalf("note turn %+v", tr)
+	}
+}
+
+// TestSeatSpecIsNoDraft: the lead's turn leaves its draft for its post to
+// replace, but the spec the lead composes writes none: a draft would read
+// as a turn (a round past the budget) in the lead's column, and could
+// outlive the close.
+func TestSeatSpecIsNoDraft(t *testing.T) {
+	cwd := t.TempDir()
+	r, _, err := room.Create(cwd, "spec", room.CreateOptions{Topic: "Should we cache", Budget: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &SeatGame{
+		s: SeatSettings{Room: "spec", Seat: room.SeatLead, Cwd: cwd, DraftEvery: DefaultDraftEvery, TurnTimeout: time.Minute}, r: r, label: "roundtable:acp:scripted", cap: TurnTokenCap(0),
+		p: seatProvider{Provider: &scriptedSeat{replies: []string{"kind: brief\n\nCache reads.", "# Spec\n\nCache reads for 60 s."}}},
+	}
+	st, err := r.Refresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	drafts := func() []room.Draft {
+		ds, err := r.Drafts()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ds
+	}
+	if _, _, err := g.compose(context.Background(), PurposeSeatLead, st, 0); err != nil {
+		t.Fatal(err)
+	}
+	if ds := drafts(); len(ds) != 1 || !strings.Contains(ds[0].Text, "Cache reads.") {
+		t.Fatalf("the lead's turn left drafts %+v, want its text", ds)
+	}
+	if err := r.ClearDraft(room.SeatLead); err != nil {
+		t.Fatal(err)
+	}
+	text, _, err := g.compose(context.Background(), PurposeSeatSpec, st, 0)
+	if err != nil || !strings.Contains(text, "# Spec") {
+		t.Fatalf("the spec: %q, %v", text, err)
+	}
+	if ds := drafts(); len(ds) != 0 {
+		t.Errorf("composing the spec wrote a draft: %+v", ds)
 	}
 }

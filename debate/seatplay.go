@@ -189,7 +189,13 @@ func (g *SeatGame) compose(ctx context.Context, purpose Purpose, st room.State, 
 	// What an agent did while composing (files read, refusals) goes with
 	// the post as metadata, as a debate turn's does, never into its text.
 	var act []room.Activity
-	d := newDrafter(g.r.WriteDraft, room.Draft{Seat: g.s.Seat, Agent: g.label, StartedAt: time.Now()}, g.s.DraftEvery)
+	write := g.r.WriteDraft
+	if purpose == PurposeSeatSpec {
+		// The spec is no turn: a draft would read as one (a round past
+		// the budget, in the lead's column), and could outlive the close.
+		write = func(room.Draft) error { return nil }
+	}
+	d := newDrafter(write, room.Draft{Seat: g.s.Seat, Agent: g.label, StartedAt: time.Now()}, g.s.DraftEvery)
 	var wg sync.WaitGroup
 	gn := startGen(ctx, &wg, g.p, req, g.s.TurnTimeout, g.cap)
 	var text strings.Builder

@@ -333,7 +333,7 @@ func BenchmarkStoreTokenLatency(b *testing.B) {
 					got[ev.Message.Seat] = append(got[ev.Message.Seat], seen{time.Now(), len(ev.Message.Text)})
 				case room.FeedClosed:
 					return
-				case room.FeedNote, room.FeedHolder:
+				case room.FeedNote, room.FeedHolder, room.FeedPaused:
 				}
 			}
 		}()

@@ -20,9 +20,8 @@ import (
 //
 // What the store cannot say comes coarser than the engine's own events:
 // tokens arrive as the draft grew between two writes (at most 30 a second
-// per seat), a round's end carries no consensus answer, and the pause
-// between rounds is not in the store (the screen that asked for it hears
-// it from its Session).
+// per seat) and a round's end carries no consensus answer. The pause
+// between rounds is the room's paused.json (room.PauseFile).
 
 // StoreEvents follows a debate room's feed as debate events.
 type StoreEvents struct {
@@ -210,6 +209,17 @@ func (t *storeTranslator) change(out []Event, fe room.FeedEvent) []Event {
 			return out
 		}
 		return t.closed(out, fe.Closed)
+	case room.FeedPaused:
+		if fe.Paused != nil && !t.ended {
+			// After the round's end (the store shows the round's last
+			// message first); going on shows as the next round's start.
+			round := fe.Paused.Round
+			if t.roundEnd < round {
+				t.roundEnd = round
+				out = append(out, Event{Type: EventRoundEnd, Round: round})
+			}
+			return append(out, Event{Type: EventPause, Round: round})
+		}
 	case room.FeedHolder:
 		// Who runs the debate is no event of it: a screen reads the run
 		// lock itself (debate.Abandoned).
@@ -431,9 +441,14 @@ func (t *storeTranslator) draft(out []Event, d room.Draft) []Event {
 			out = append(out, Event{Type: EventBudget, Round: t.round, Text: d.Why, Usage: &total})
 		}
 	}
-	// A draft only grows within a turn: the engine keeps every piece.
-	if add, ok := strings.CutPrefix(d.Text, o.text); ok && add != "" {
-		o.text = d.Text
+	// A draft only grows within a turn: the engine keeps every piece. An
+	// MCP room's sends what its post will say.
+	text := d.Text
+	if !t.cfg.IsDebate() {
+		text = postBody(text)
+	}
+	if add, ok := strings.CutPrefix(text, o.text); ok && add != "" {
+		o.text = text
 		out = append(out, Event{Type: EventToken, Round: o.round, Agent: agent, Text: add, Pieces: max(d.Tokens-o.tokens, 1)})
 		o.tokens = max(d.Tokens, o.tokens+1)
 	}
@@ -464,4 +479,37 @@ func (t *storeTranslator) closed(out []Event, c *room.Closed) []Event {
 		}
 		return append(out, Event{Type: EventError, Text: why, Agent: agent, Usage: &total})
 	}
+}
+
+// postBody is what of an MCP seat's draft its post will say, so its tokens
+// are appends that add up to the message (seed 002's rule): without a
+// first line "kind: …" (a played seat's) or a leading "/kind" (a
+// person's), both held back until the first line ends; without a last
+// line that is, or may yet become, the lead's CLOSE; and without the
+// spaces the post trims.
+func postBody(text string) string {
+	first, rest, ok := strings.Cut(text, "\n")
+	switch {
+	case !ok:
+		return "" // the first line may yet name the kind
+	case isKindLine(first):
+		text = rest
+	case strings.HasPrefix(text, "//"):
+		text = text[1:] // "//x" posts "/x"
+	case strings.HasPrefix(text, "/"):
+		text = text[strings.IndexAny(text, " \t\n"):]
+	}
+	i := strings.LastIndexByte(text, '\n')
+	if last := strings.Trim(strings.TrimSpace(text[i+1:]), "*_`"); strings.HasPrefix(closeMark, last) {
+		text = text[:max(i, 0)]
+	}
+	return strings.TrimSpace(text)
+}
+
+// isKindLine reports a line "kind: <word>" (in Markdown emphasis or not),
+// which parsePost takes off a post.
+func isKindLine(line string) bool {
+	label, value, ok := strings.Cut(strings.Trim(strings.TrimSpace(line), "*_`#> "), ":")
+	k := strings.Trim(strings.TrimSpace(value), "*_`.\"' ")
+	return ok && strings.EqualFold(strings.Trim(label, "*_` "), "kind") && k != "" && !strings.ContainsAny(k, " \t")
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/roundtable-dev/roundtable/room"
 )
 
 // shape is what a screen draws of an event stream: every event but the
@@ -175,5 +177,60 @@ func TestStoreEventsCarryRetriesActivityAndWhoFailed(t *testing.T) {
 	st, _ := r.State()
 	if st.Closed == nil || st.Closed.Seat != who {
 		t.Fatalf("closed.json names seat %+v, want %q", st.Closed, who)
+	}
+}
+
+// TestMCPDraftTokensAreAppends: a played seat's draft of an MCP room grows
+// with its kind line first and the lead's CLOSE last, which its post does
+// not say; read look by look, the turn's tokens are appends that add up
+// to the message's text (seed 002's rule), with nothing to take back.
+func TestMCPDraftTokensAreAppends(t *testing.T) {
+	cwd := t.TempDir()
+	r, _, err := room.Create(cwd, "mcp", room.CreateOptions{Topic: "Cache or not", Budget: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader := NewRoomReader(r.Config())
+	look := func() []Event {
+		st, err := r.Refresh()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds, err := r.Drafts()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return reader.Read(st, ds)
+	}
+	evs := look()
+	started := time.Now()
+	final := "We cache reads for **60 s**.\n\nWrites go through."
+	for _, d := range []string{
+		"ki", "kind: bri", "kind: brief\n", "kind: brief\n\nWe cache", "kind: brief\n\nWe cache reads for **60 s**.\n",
+		"kind: brief\n\nWe cache reads for **60 s**.\n\nWrites go through.\nCL", "kind: brief\n\nWe cache reads for **60 s**.\n\nWrites go through.\nCLOSE",
+	} {
+		if err := r.WriteDraft(room.Draft{Seat: room.SeatLead, Agent: "roundtable:mock", Text: d, StartedAt: started}); err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, look()...)
+	}
+	if _, _, err := r.PostMessage(room.Post{Seat: room.SeatLead, Agent: "roundtable:mock", Kind: "brief", Text: final}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.ClearDraft(room.SeatLead); err != nil {
+		t.Fatal(err)
+	}
+	evs = append(evs, look()...)
+	var streamed []string
+	for _, ev := range evs {
+		if ev.Type == EventToken {
+			streamed = append(streamed, ev.Text)
+		}
+	}
+	if turns, _, _ := streamedTurns(t, evs); turns != 1 {
+		t.Fatalf("%d turns ended, want 1: %v", turns, shape(evs))
+	}
+	if len(streamed) < 3 || strings.Contains(strings.Join(streamed, ""), "kind") || strings.Contains(strings.Join(streamed, ""), "CL") {
+		t.Errorf("the draft streamed %q: want its body in several appends, no kind line, no CLOSE", streamed)
 	}
 }

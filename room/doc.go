@@ -74,6 +74,11 @@
 // spec-history/<n>.md (each spec file write_spec replaced, the room's own
 // earlier versions or a file that was at the spec path before: WriteSpec
 // loses nothing), and
+// paused.json (a debate waiting between two rounds for its person:
+// {"round": N, "at": …}, written by its run after round N's messages and
+// removed when it goes on; a debate stopped while paused keeps it, and
+// resumed, waits there again. Readers heed it while the room is open:
+// State.Paused, the feed's FeedPaused, a snapshot's "paused"), and
 // closed-N.json (an earlier ending of a resumed debate). closed.json may
 // carry a "detail" beside its "reason" (a debate stopped by a signal names
 // it there). The original server never reads any of these, so its seats

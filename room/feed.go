@@ -34,6 +34,9 @@ const (
 	// FeedClosed: the room closed (Closed); Closed nil: it was opened
 	// again (a resumed debate moves its closed.json aside).
 	FeedClosed
+	// FeedPaused: the debate paused between two rounds (Paused), or went
+	// on (Paused nil). A closed room is never paused.
+	FeedPaused
 	// FeedHolder: who holds a seat changed (HolderOf, Holder): a player
 	// took it, let it go, or died (the kernel freed its lock). In a
 	// debate room HolderOf is "" and Holder is its run (run.lock), which
@@ -53,6 +56,7 @@ type FeedEvent struct {
 	Draft     Draft
 	DraftGone bool
 	Closed    *Closed
+	Paused    *Pause
 	HolderOf  string
 	Holder    Holder
 }
@@ -267,6 +271,7 @@ type FeedCursor struct {
 	seats        []string
 	seq, noteSeq int
 	closed       bool
+	paused       int // the round the room was last seen paused after; 0: not paused
 	drafts       map[string]Draft
 }
 
@@ -275,16 +280,25 @@ func NewFeedCursor(cfg Config) *FeedCursor {
 	return &FeedCursor{seats: cfg.Seats(), drafts: map[string]Draft{}}
 }
 
-// HasNews reports whether st holds a message, a note or a closure (or
-// reopening) the cursor has not taken in.
+// HasNews reports whether st holds a message, a note, a pause (or its
+// end) or a closure (or reopening) the cursor has not taken in.
 func (c *FeedCursor) HasNews(st State) bool {
-	return st.LastSeq() > c.seq || st.LastNoteSeq() > c.noteSeq || (st.Closed != nil) != c.closed
+	return st.LastSeq() > c.seq || st.LastNoteSeq() > c.noteSeq || (st.Closed != nil) != c.closed || pausedRound(st) != c.paused
+}
+
+// pausedRound is the round st's debate waits after, 0 when it does not
+// wait (a closed room never does).
+func pausedRound(st State) int {
+	if st.Paused == nil || st.Closed != nil {
+		return 0
+	}
+	return st.Paused.Round
 }
 
 // Changes appends to out what st and the drafts ds hold that the cursor
 // has not taken in, and takes it in: new messages and notes (a note before
 // the message after it), the drafts that changed or went (when withDrafts:
-// ds was read), then the closure.
+// ds was read), a pause or its end, then the closure.
 func (c *FeedCursor) Changes(out []FeedEvent, st State, ds []Draft, withDrafts bool) []FeedEvent {
 	notes := NotesAfter(st.Notes, c.noteSeq)
 	for _, m := range st.Messages {
@@ -304,6 +318,14 @@ func (c *FeedCursor) Changes(out []FeedEvent, st State, ds []Draft, withDrafts b
 	c.noteSeq = max(c.noteSeq, st.LastNoteSeq())
 	if withDrafts {
 		out = c.diffDrafts(out, ds)
+	}
+	if p := pausedRound(st); p != c.paused {
+		c.paused = p
+		ev := FeedEvent{Kind: FeedPaused}
+		if p > 0 {
+			ev.Paused = st.Paused
+		}
+		out = append(out, ev)
 	}
 	if closed := st.Closed != nil; closed != c.closed {
 		c.closed = closed

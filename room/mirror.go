@@ -16,7 +16,7 @@ import (
 
 // A mirror is a local, read-only copy of a room on another machine, written
 // from the Snapshots its host sends (snapshot.go) in the room's own file
-// formats: room.json, messages/, notes/, closed.json, server.log, drafts/
+// formats: room.json, messages/, notes/, closed.json, paused.json, server.log, drafts/
 // and the spec. Everything a snapshot holds came over the network and is
 // checked here: the room's name, every file name (made here, never taken
 // from the host), every size; nothing is written outside
@@ -109,6 +109,11 @@ func ApplySnapshot(cwd string, s Snapshot) error {
 	if s.DraftsChanged {
 		for _, reason := range mirrorDrafts(dir, s.Drafts) {
 			skip("%s", reason)
+		}
+	}
+	if s.PausedChanged {
+		if err := mirrorPaused(dir, s.Paused); err != nil {
+			skip("%s: %v", PauseFile, err)
 		}
 	}
 	// The spec before closed.json: a screen that sees the close may look
@@ -376,4 +381,23 @@ func withoutPIDs(log string) string {
 		}
 	}
 	return b.String()
+}
+
+// mirrorPaused writes the mirror's paused.json (p nil: removes it).
+func mirrorPaused(dir string, p *Pause) error {
+	path := filepath.Join(dir, PauseFile)
+	if p == nil {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	if p.Round < 1 || p.Round > 1<<20 || len(p.At) > 64 {
+		return fmt.Errorf("round %d at %q is no pause", p.Round, p.At)
+	}
+	data, err := json.Marshal(Pause{Round: p.Round, At: p.At})
+	if err != nil {
+		return err
+	}
+	return writeAtomic(path, append(data, '\n'))
 }

@@ -67,13 +67,13 @@ func Watch(ctx context.Context, r *Room) *Notifier {
 			return !strings.HasPrefix(name, ".") // a holder took or let go a seat
 		}
 		switch name {
-		case "closed.json", "room.json", "messages", "notes", "seats", RunFile:
+		case "closed.json", "room.json", "messages", "notes", "seats", RunFile, PauseFile:
 			return true
 		}
 		return p == dir
 	}
 	sig := func() string {
-		return StatSig(msgs, notes, seats, filepath.Join(dir, "closed.json"), filepath.Join(dir, "room.json"), filepath.Join(dir, RunFile))
+		return StatSig(msgs, notes, seats, filepath.Join(dir, "closed.json"), filepath.Join(dir, "room.json"), filepath.Join(dir, RunFile), filepath.Join(dir, PauseFile))
 	}
 	side := &sideTopic{
 		match: func(p string) bool {

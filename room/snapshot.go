@@ -44,9 +44,11 @@ import (
 //	  "logReset": true,                       log starts server.log from its beginning
 //	  "drafts": [{…draft file…}, …],          with draftsChanged: the drafts now
 //	  "draftsChanged": true,
+//	  "paused": {…paused.json…},              with pausedChanged: the debate waits (absent: it went on)
+//	  "pausedChanged": true,
 //	  "more": true,                           a bound was reached: ask again at once
 //	  "next": {"seq": 12, "noteSeq": 1, "logOffset": 4096, "draftsSig": "…",
-//	           "opened": true, "closed": false}
+//	           "opened": true, "closed": false, "paused": 1}
 //	}
 //
 // A host's handler is ParseCursor, then SnapshotWait with the room's
@@ -84,12 +86,13 @@ var (
 
 // Cursor says what a watcher already has.
 type Cursor struct {
-	Seq       int    `json:"seq"`       // the newest message seq received
-	NoteSeq   int    `json:"noteSeq"`   // the newest note seq received
-	LogOffset int64  `json:"logOffset"` // server.log bytes received
-	DraftsSig string `json:"draftsSig"` // the drafts received (their hash)
-	Opened    bool   `json:"opened"`    // room.json was received
-	Closed    bool   `json:"closed"`    // closed.json was received
+	Seq       int    `json:"seq"`              // the newest message seq received
+	NoteSeq   int    `json:"noteSeq"`          // the newest note seq received
+	LogOffset int64  `json:"logOffset"`        // server.log bytes received
+	DraftsSig string `json:"draftsSig"`        // the drafts received (their hash)
+	Opened    bool   `json:"opened"`           // room.json was received
+	Closed    bool   `json:"closed"`           // closed.json was received
+	Paused    int    `json:"paused,omitempty"` // the round the debate was paused after when last sent; 0: not paused
 }
 
 // SpecFile is the spec of a closed room: its path relative to the room's
@@ -111,6 +114,8 @@ type Snapshot struct {
 	LogReset      bool      `json:"logReset,omitempty"`
 	Drafts        []Draft   `json:"drafts,omitempty"`
 	DraftsChanged bool      `json:"draftsChanged,omitempty"`
+	Paused        *Pause    `json:"paused,omitempty"`
+	PausedChanged bool      `json:"pausedChanged,omitempty"`
 	More          bool      `json:"more,omitempty"`
 	Next          Cursor    `json:"next"`
 }
@@ -118,7 +123,7 @@ type Snapshot struct {
 // Empty reports a snapshot that brings nothing new.
 func (s Snapshot) Empty() bool {
 	return s.Config == nil && len(s.Messages) == 0 && len(s.Notes) == 0 && s.Closed == nil &&
-		s.Spec == nil && s.Log == "" && !s.LogReset && !s.DraftsChanged
+		s.Spec == nil && s.Log == "" && !s.LogReset && !s.DraftsChanged && !s.PausedChanged
 }
 
 // ParseCursor reads the cursor argument of an observe_room call: absent
@@ -148,8 +153,8 @@ func ParseCursor(v any) (Cursor, error) {
 		return Cursor{}, fmt.Errorf("cursor is not the next object of a previous reply (%v); omit it to start over", err)
 	}
 	switch {
-	case c.Seq < 0 || c.NoteSeq < 0 || c.LogOffset < 0:
-		return Cursor{}, errors.New("cursor: seq, noteSeq and logOffset must not be negative; omit the cursor to start over")
+	case c.Seq < 0 || c.NoteSeq < 0 || c.LogOffset < 0 || c.Paused < 0:
+		return Cursor{}, errors.New("cursor: seq, noteSeq, logOffset and paused must not be negative; omit the cursor to start over")
 	case len(c.DraftsSig) > 64:
 		return Cursor{}, errors.New("cursor: draftsSig is over 64 characters; pass the next object of the previous reply as it was")
 	}
@@ -210,6 +215,13 @@ func (r *Room) Snapshot(c Cursor) (Snapshot, error) {
 		spec := SpecFor(r.cfg, st.Closed)
 		if data, err := r.ReadSpec(spec); err == nil {
 			s.Spec = &SpecFile{Path: spec, Text: string(data)}
+		}
+	}
+	// A pause, or its end, after the messages of the round it follows.
+	if p := pausedRound(st); p != c.Paused && !s.More {
+		s.PausedChanged, s.Next.Paused = true, p
+		if p > 0 {
+			s.Paused = st.Paused
 		}
 	}
 	if err := r.snapshotLog(&s, c.LogOffset); err != nil {

@@ -41,6 +41,11 @@ type Room struct {
 	// lastGen is its generation at the last read.
 	notifier *Notifier
 	lastGen  uint64
+	// paused is paused.json as the last read found it. Its run writes it
+	// after the round's messages, and State reads it before them: a pause
+	// that changed lists the folders, so no reader sees a pause before the
+	// messages of the round it follows.
+	paused   *Pause
 	listings int // times the messages folder was listed (tests read it)
 	// draftsMade: this Room made (or found) drafts/ a real folder, so a
 	// draft write need not check it again; cleared when drafts/ may be
@@ -63,6 +68,9 @@ type State struct {
 	// count for Round, Turn or OutOfBudget.
 	Notes  []Note
 	Closed *Closed
+	// Paused is paused.json: the debate waits between two rounds for its
+	// user (nil: it does not). A closed room's is left from its run.
+	Paused *Pause
 	// Round is the number of the lead's messages: the rounds spent.
 	Round int
 	// Turn is the seat whose turn it is: the seat after the one that
@@ -254,15 +262,19 @@ func (r *Room) MessagesDir() string { return filepath.Join(r.dir, "messages") }
 
 // State reads what is new on disk and returns the room's state. When a
 // Notifier is attached (Watch) and has seen no change since the last read,
-// nothing is read; when it has, the files its events told of are parsed,
-// and the folders are listed only when events may have been missed.
+// nothing is read but a debate's paused.json; when it has, the files its
+// events told of are parsed, and the folders are listed only when events
+// may have been missed (or a debate's pause changed).
 func (r *Room) State() (State, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var fresh []Skipped
-	if r.notifier == nil || r.notifier.Gen() != r.lastGen {
+	paused := r.readPaused()
+	pauseMoved := pauseRound(paused) != pauseRound(r.paused)
+	r.paused = paused
+	if r.notifier == nil || r.notifier.Gen() != r.lastGen || pauseMoved {
 		var err error
-		if r.notifier != nil {
+		if r.notifier != nil && !pauseMoved {
 			r.lastGen = r.notifier.Gen()
 			fresh, err = r.catchUpLocked()
 		} else {
@@ -295,6 +307,7 @@ func (r *Room) catchUpLocked() ([]Skipped, error) {
 func (r *Room) Refresh() (State, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.paused = r.readPaused()
 	fresh, err := r.refreshLocked()
 	if err != nil {
 		return State{}, err
@@ -312,6 +325,7 @@ func (r *Room) stateLocked(fresh []Skipped) State {
 	if c, err := readClosed(r.dir); err == nil {
 		st.Closed = c
 	}
+	st.Paused = r.paused
 	st.Seats = r.cfg.TurnOrder()
 	st.Round, st.Turn, st.Passed = derive(r.msgs, st.Seats)
 	st.OutOfBudget = st.Round >= r.cfg.Budget

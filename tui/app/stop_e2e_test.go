@@ -565,3 +565,69 @@ func TestE2EResumedFromHomePauses(t *testing.T) {
 	s.SendKeys("Enter")
 	s.WaitFor("✓ verdict in", 90*time.Second)
 }
+
+// TestE2EKilledWhilePausedResumesPaused: the app killed (SIGTERM) while
+// its debate waits after round 1; a new app resumes the room from its
+// home screen with R, and the debate waits where it stopped, round 2 not
+// yet begun (the room's paused.json, not the first screen's memory); i
+// sends a note that round 2 answers, enter goes on, and it ends with its
+// verdict.
+func TestE2EKilledWhilePausedResumesPaused(t *testing.T) {
+	bin := tmuxtest.Build(t, "./cmd/roundtable")
+	cwd := t.TempDir()
+	s := tmuxtest.Start(t, tmuxtest.Options{Width: 140, Height: 40, Dir: cwd, Env: e2eEnv(t)},
+		bin, "tui", "--topic", "Killed while paused", "--rounds", "2", "--room", "live", "--pause-between-rounds")
+	s.WaitFor("Paused after round 1: enter to go on, i to speak.", 90*time.Second)
+	if err := syscall.Kill(s.PID(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := s.ExitStatus(20 * time.Second); code != 130 {
+		t.Fatalf("exit status %d after SIGTERM, want 130", code)
+	}
+	st := roomWhenClosed(t, cwd)
+	r, err := room.Open(cwd, "live")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Paused == nil || st.Paused.Round != 1 {
+		t.Fatalf("the room stopped while paused keeps no pause after round 1: %+v", st.Paused)
+	}
+	before := len(st.Messages)
+
+	s = tmuxtest.Start(t, tmuxtest.Options{Width: 140, Height: 40, Dir: cwd, Env: e2eEnv(t)}, bin, "tui")
+	s.WaitFor("1 room in", 15*time.Second)
+	s.SendKeys("Enter")
+	s.WaitFor("R resumes it", 15*time.Second)
+	s.SendKeys("R")
+	screen := s.WaitFor("Paused after round 1: enter to go on, i to speak.", 60*time.Second)
+	if !strings.Contains(screen, "note to the panel") {
+		t.Errorf("the resumed debate does not offer i (note to the panel):\n%s", screen)
+	}
+	if st, err := r.Refresh(); err != nil || len(st.Messages) != before {
+		t.Fatalf("the debate resumed paused went on before enter: %d messages, was %d (%v)", len(st.Messages), before, err)
+	}
+	const note = "Answer the latency question first"
+	s.SendKeys("i")
+	s.WaitFor("Writing a note to the panel", 15*time.Second)
+	s.SendKeys("-l", note)
+	s.SendKeys("Enter")
+	s.WaitFor("note to the panel · round", 15*time.Second)
+	s.SendKeys("Enter")
+	s.WaitFor("Paused after round 2", 90*time.Second)
+	s.SendKeys("Enter")
+	s.WaitFor("✓ verdict in", 90*time.Second)
+	st, err = r.Refresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Closed == nil || st.Closed.Reason != debate.ReasonComplete || st.Paused != nil {
+		t.Errorf("the resumed room ended %+v, paused %+v; want complete, not paused", st.Closed, st.Paused)
+	}
+	answered := false
+	for _, m := range st.Messages[before:] {
+		answered = answered || (m.Round == 2 && strings.Contains(m.Text, "latency"))
+	}
+	if !answered {
+		t.Errorf("no round-2 turn answers the note %q", note)
+	}
+}

@@ -335,6 +335,7 @@ func (m *Model) closeFeed(st room.State) {
 		c.gen++
 	}
 	m.verdict.waiting, m.verdict.retry, m.verdict.activity, m.verdict.grow = false, nil, "", nil
+	m.note.paused = 0 // a closed room waits for nobody
 	wasLive := m.watching()
 	m.Close()
 	m.ended = m.started

@@ -176,7 +176,11 @@ func (m *Model) noteSetDark(dark bool) {
 }
 
 // pausedStatus is the status line while the debate waits for the person.
+// A screen watching a debate run elsewhere says who goes on.
 func (m *Model) pausedStatus() string {
+	if m.note.sess == nil {
+		return fmt.Sprintf("Paused after round %d: the debate waits for the person running it (enter in its screen).", m.note.paused)
+	}
 	return fmt.Sprintf("Paused after round %d: enter to go on, i to speak.", m.note.paused)
 }
 
@@ -198,8 +202,14 @@ func (m *Model) applyNote(ev debate.Event) {
 		// The verdict waits for the person too.
 		m.verdict.waiting = false
 		m.setStatus(m.pausedStatus())
-	case debate.EventRoundStart:
-		m.note.paused = 0
+	case debate.EventRoundStart, debate.EventTurnStart, debate.EventToken, debate.EventSummary:
+		// The debate went on: from the store, a watcher learns it so.
+		if m.note.paused > 0 {
+			m.note.paused = 0
+			if m.note.sess == nil {
+				m.setWatchingStatus()
+			}
+		}
 	case debate.EventDone, debate.EventError:
 		m.note.paused = 0
 		m.note.sess = nil

@@ -193,7 +193,8 @@ func TestNoteBandLayout(t *testing.T) {
 		if strings.Contains(s.m.View(), "\x1b[31m") {
 			t.Fatalf("%dx%d: the note's escape sequence reached the screen", sz.w, sz.h)
 		}
-		if !strings.Contains(view, "Paused after round 1: enter to go on, i to speak.") {
+		// No session here: the screen says who goes on, not "enter".
+		if !strings.Contains(view, "Paused after round 1: the debate waits") {
 			t.Fatalf("%dx%d: no pause status:\n%s", sz.w, sz.h, view)
 		}
 		for _, p := range s.m.lay.panes {

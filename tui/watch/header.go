@@ -67,6 +67,9 @@ func (m *Model) roomSegments() []string {
 		segs = append(segs, s.Muted.Render("closed"))
 	case m.cfg.IsDebate() && m.runGone:
 		segs = append(segs, s.Warning.Render("its process ended: not running"))
+	case m.cfg.IsDebate() && m.st.Paused != nil:
+		// Its run waits for the person at its screen (enter goes on).
+		segs = append(segs, s.Warning.Render(fmt.Sprintf("paused after round %d", m.st.Paused.Round)))
 	case m.cfg.IsDebate():
 		// A debate has no turns to take; its seats line says who spoke.
 	case m.st.OutOfBudget && m.st.Turn == room.SeatLead:

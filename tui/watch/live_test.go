@@ -123,7 +123,7 @@ func TestLiveRoom(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec.waitText(t, "CLOSED · agreement reached · spec SPEC-live.md")
-	rec.waitText(t, "the room just closed")
+	rec.waitText(t, "the room closed at ")
 
 	tm.Type("s")
 	rec.waitText(t, "the-spec-body")

@@ -2,6 +2,7 @@ package watch
 
 import (
 	"testing"
+	"time"
 
 	"go.uber.org/goleak"
 )
@@ -9,7 +10,11 @@ import (
 // TestMain fails the package when a test leaves a goroutine behind: the
 // screen's Notifier, folder watches and waiting commands must all stop on
 // Close.
+//
+// Clock times on screen (a closed room's) are read in UTC, as the golden
+// files show them.
 func TestMain(m *testing.M) {
+	time.Local = time.UTC
 	goleak.VerifyTestMain(m,
 		// teatest waits for SIGINT for the whole life of the test binary.
 		goleak.IgnoreAnyFunction("github.com/charmbracelet/x/exp/teatest/v2.NewTestModel.func2"),

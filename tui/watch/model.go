@@ -420,7 +420,12 @@ func (m *Model) applyState(st room.State, err error) {
 	m.loaded = true
 	m.list.setState(st, m.room)
 	if closing {
-		m.setStatus("the room just closed", true)
+		// Words that stay true on a screen that no longer ticks.
+		at := "now"
+		if t, err := time.Parse(time.RFC3339Nano, st.Closed.At); err == nil {
+			at = "at " + m.clock(t)
+		}
+		m.setStatus("the room closed "+at, true)
 	}
 }
 

@@ -175,7 +175,7 @@ func TestSearchEscRestoresAndLiveCount(t *testing.T) {
 	// While the prompt is typed in, it stays in the status line.
 	m, _ = press(m, "/")
 	m = typeQuery(m, "nee")
-	m.setStatus("the room just closed", true)
+	m.setStatus("the room closed at 09:00:00", true)
 	m, _ = m.Update(stateMsg{id: m.id, st: st})
 	if !strings.Contains(plain(m), "/nee█") {
 		t.Errorf("another status hid the prompt:\n%s", plain(m))

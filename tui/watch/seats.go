@@ -3,6 +3,7 @@ package watch
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
@@ -10,18 +11,22 @@ import (
 
 // seatState words a seat's state plainly, with how long it has been in it.
 // The durations come from m.now, which the screen's tick moves, so they
-// count up with no read of server.log.
+// count up with no read of server.log. A closed room's screen does not
+// tick: it gives the clock time instead, which never goes stale.
 func (m *Model) seatState(si room.SeatInfo) string {
 	s := m.styles
 	dur := ""
 	if !si.Since.IsZero() {
 		dur = formatDuration(m.now.Sub(si.Since))
+		if m.st.Closed != nil {
+			dur = "since " + m.clock(si.Since)
+		}
 	}
 	ago := func(prefix string) string {
-		if dur == "" {
+		if si.Since.IsZero() {
 			return ""
 		}
-		return s.Faint.Render(prefix + dur + " ago")
+		return s.Faint.Render(prefix + m.ago(si.Since))
 	}
 	tool := mdrender.Inline(si.LastTool)
 	// lastCall says what a thinking seat has called since its wait
@@ -30,7 +35,7 @@ func (m *Model) seatState(si room.SeatInfo) string {
 		if tool == "" || tool == room.WaitTool || si.LastAt.IsZero() || si.LastAt.Before(si.Since) {
 			return ""
 		}
-		return s.Muted.Render(", then " + tool + " " + formatDuration(m.now.Sub(si.LastAt)) + " ago")
+		return s.Muted.Render(", then " + tool + " " + m.ago(si.LastAt))
 	}
 	switch si.State {
 	case room.StateNotStarted:
@@ -40,7 +45,7 @@ func (m *Model) seatState(si room.SeatInfo) string {
 	case room.StateThinking:
 		return m.thinkingState(si, dur) + lastCall()
 	case room.StateActive:
-		return s.Text.Render("working") + s.Muted.Render(", last tool "+tool) + s.Faint.Render(" · "+formatDuration(m.now.Sub(si.LastAt))+" ago")
+		return s.Text.Render("working") + s.Muted.Render(", last tool "+tool) + s.Faint.Render(" · "+m.ago(si.LastAt))
 	case room.StateAtKeyboard:
 		return m.personState(si)
 	case room.StateDisconnected:
@@ -61,7 +66,10 @@ func (m *Model) thinkingState(si room.SeatInfo, dur string) string {
 	case room.WaitIdle:
 		return s.Warning.Render(withDur("thinking", dur)) + s.Muted.Render(" since its wait timed out; it has not waited again")
 	case room.WaitClosed:
-		return s.Muted.Render(withDur("told the room closed", dur) + " ago")
+		if si.Since.IsZero() {
+			return s.Muted.Render("told the room closed")
+		}
+		return s.Muted.Render("told the room closed · " + m.ago(si.Since))
 	case room.WaitCancelled:
 		return s.Warning.Render(withDur("not listening", dur)) + s.Muted.Render(": its client cancelled the wait")
 	case room.WaitNote:
@@ -71,6 +79,24 @@ func (m *Model) thinkingState(si room.SeatInfo, dur string) string {
 	default:
 		return s.Text.Render(withDur("thinking", dur)) + s.Muted.Render(" since its wait returned a message")
 	}
+}
+
+// ago is how long ago t was ("4m05s ago") while the room is open, and
+// the clock time ("at 09:37:12") once it is closed.
+func (m *Model) ago(t time.Time) string {
+	if m.st.Closed != nil {
+		return "at " + m.clock(t)
+	}
+	return formatDuration(m.now.Sub(t)) + " ago"
+}
+
+// clock is t on the clock: its time of day, with its date when not today.
+func (m *Model) clock(t time.Time) string {
+	t, now := t.Local(), m.now.Local()
+	if y, mo, d := t.Date(); y != now.Year() || mo != now.Month() || d != now.Day() {
+		return t.Format("Jan 2 15:04:05")
+	}
+	return t.Format("15:04:05")
 }
 
 // withDur is "word · 4m05s", or the word alone when the time is unknown.

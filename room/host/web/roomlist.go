@@ -259,7 +259,7 @@ func (l *roomList) follow(rm *room.Room) *roomTrail {
 							next.Last = laterOf(next.Last, at)
 						}
 					}
-				case room.FeedNote, room.FeedDraft, room.FeedHolder:
+				case room.FeedNote, room.FeedDraft, room.FeedHolder, room.FeedPaused:
 					// no part of the list
 				}
 			}

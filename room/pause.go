@@ -1,0 +1,77 @@
+package room
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// PauseFile is the marker of a debate paused between two rounds: its run
+// writes it when it stops to wait for its user (pause between rounds) and
+// removes it when the debate goes on. A debate stopped or killed while
+// paused leaves it, so the debate resumed from its room pauses there
+// again. Readers heed it only while the room is open.
+const PauseFile = "paused.json"
+
+// Pause is paused.json.
+type Pause struct {
+	// Round is the round just ended, after which the debate waits.
+	Round int    `json:"round"`
+	At    string `json:"at"` // TimeLayout
+}
+
+// SetPaused writes paused.json: the debate waits after round.
+func (r *Room) SetPaused(round int) error {
+	data, err := json.Marshal(Pause{Round: round, At: time.Now().UTC().Format(TimeLayout)})
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(filepath.Join(r.dir, PauseFile), append(data, '\n')); err != nil {
+		return fmt.Errorf("write %s of room %q: %w", PauseFile, r.cfg.Room, err)
+	}
+	return nil
+}
+
+// ClearPaused removes paused.json: the debate goes on. No marker is no
+// error.
+func (r *Room) ClearPaused() error {
+	if err := os.Remove(filepath.Join(r.dir, PauseFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove %s of room %q: %w", PauseFile, r.cfg.Room, err)
+	}
+	return nil
+}
+
+// readPaused is the room's paused.json; nil for an MCP room, which never
+// pauses (its reads cost nothing more).
+func (r *Room) readPaused() *Pause {
+	if !r.cfg.IsDebate() {
+		return nil
+	}
+	return readPaused(r.dir)
+}
+
+// readPaused reads dir's paused.json; nil when there is none, or when it
+// does not parse (a marker half understood pauses no reader).
+func readPaused(dir string) *Pause {
+	data, err := readRegular(filepath.Join(dir, PauseFile), 4<<10)
+	if err != nil {
+		return nil
+	}
+	var p Pause
+	if json.Unmarshal(data, &p) != nil || p.Round < 1 {
+		return nil
+	}
+	return &p
+}
+
+// pauseRound is p's round, 0 for none.
+func pauseRound(p *Pause) int {
+	if p == nil {
+		return 0
+	}
+	return p.Round
+}
