@@ -15,7 +15,13 @@
 // payload keys exactly, for a debate and for an MCP room alike (agent is
 // the seat, round the room's round, rounds its budget), running or
 // finished (a finished room replays), then events of our own whose names
-// seed 002 does not use, which its clients skip. Every event has an ID;
+// seed 002 does not use, which its clients skip. Seed 002's: session_start,
+// round_start, turn_start, token, turn_end, round_end, summary, done,
+// error. Ours: speaker, retry, activity, turn_meta, consensus, note,
+// pause, budget, summary_token, token_reset (the verdict's only), verdict,
+// usage, error_detail, closed, seat_state, run_state (events.go gives
+// each one's payload). A turn's tokens are appends that add up to its
+// turn_end's full_text, in every room. Every event has an ID;
 // Last-Event-ID resumes after it without a token lost or repeated. One
 // hub per room follows the room once (Engine.Follow) and keeps its
 // events, whoever watches.

@@ -26,8 +26,8 @@ const (
 	evSpeaker      = "speaker"       // {round, agent, model}: after turn_start, when the model is known
 	evRetry        = "retry"         // {round, agent, reason, status?, attempt, max_attempts, wait_ms}
 	evActivity     = "activity"      // {round, agent, kind, text}
-	evTokenReset   = "token_reset"   // {round, agent}: drop what this turn (or the verdict) streamed; its tokens start again
-	evTurnMeta     = "turn_meta"     // {round, agent, kind?, model?, usage?, incomplete?, truncated?}: after turn_end
+	evTokenReset   = "token_reset"   // {round, agent}: drop what the verdict streamed; its summary_tokens start again
+	evTurnMeta     = "turn_meta"     // {round, agent, kind?, model?, usage?, incomplete?, truncated?, replaced?}: after turn_end
 	evConsensus    = "consensus"     // {round, reached}: after round_end, when the moderator checked
 	evNote         = "note"          // {round, from, text}
 	evPause        = "pause"         // {round}
@@ -160,6 +160,9 @@ type (
 		Usage      *Usage `json:"usage,omitempty"`
 		Incomplete bool   `json:"incomplete,omitempty"`
 		Truncated  bool   `json:"truncated,omitempty"`
+		// Replaced: the turn's text was rewritten, not extended, so what
+		// it streamed ends here and the whole text comes as a new turn.
+		Replaced bool `json:"replaced,omitempty"`
 	}
 	consensusData struct {
 		Round   int  `json:"round"`
@@ -218,10 +221,12 @@ func marshal(v any) []byte {
 // stream's events. A turn's tokens always add up to its full_text: a turn
 // read whole (a finished room, or one that ended between two looks) gets
 // the text not yet sent as one token before its turn_end. Should a turn's
-// text not extend what was sent (the store never does this: a draft only
-// grows), token_reset says to drop it and one token sends the whole text,
-// so a client that knows token_reset still shows exactly full_text, and
-// one that does not gets full_text in turn_end.
+// text not extend what was sent (a person who rewrote their draft; a
+// debate's never does), what was streamed ends as a turn of its own
+// (turn_end with that text, turn_meta replaced) and the whole text comes
+// as a new turn: tokens stay appends, and every turn's add up to its
+// full_text, seed 002's rule. The verdict, which is no turn, gets
+// token_reset instead (the store's only grows).
 type translator struct {
 	n, off int
 	mcp    bool             // an MCP room: its close is a done, said by closed
@@ -266,6 +271,13 @@ func (t *translator) finish(out []event, s *sent, name string, round int, agent,
 	so := s.b.String()
 	if rest, ok := strings.CutPrefix(full, so); ok {
 		return t.token(out, name, round, agent, rest)
+	}
+	if name == evToken {
+		// Rewritten: what streamed is a turn of its own, then a new one.
+		out = t.emit(out, evTurnEnd, turnEndData{Round: round, Agent: agent, FullText: so})
+		out = t.emit(out, evTurnMeta, turnMetaData{Round: round, Agent: agent, Replaced: true})
+		out = t.emit(out, evTurnStart, turnData{Round: round, Agent: agent})
+		return t.token(out, name, round, agent, full)
 	}
 	out = t.emit(out, evTokenReset, turnData{Round: round, Agent: agent})
 	return t.token(out, name, round, agent, full)

@@ -42,8 +42,9 @@ func end(text string) Event {
 // TestTranslatorTurns: a turn's tokens add up to its full_text however it
 // was read: streamed in pieces, read whole (a finished room: one token of
 // all of it), ended after more was said than the last token (the rest as
-// one token), or, should its text not extend what was sent, a
-// token_reset and the whole text again.
+// one token), or, should its text not extend what was sent, what was
+// sent as a turn of its own (replaced) and the whole text as a new turn:
+// no event takes back a token.
 func TestTranslatorTurns(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -63,9 +64,11 @@ func TestTranslatorTurns(t *testing.T) {
 3.0 turn_end {"round":1,"agent":"A","full_text":"Hello"}`},
 		{"rewritten", []Event{tok("A", "Hex"), end("Hello")}, `
 2.3 token {"round":1,"agent":"A","text":"Hex"}
-3.0 token_reset {"round":1,"agent":"A"}
-3.5 token {"round":1,"agent":"A","text":"Hello"}
-4.0 turn_end {"round":1,"agent":"A","full_text":"Hello"}`},
+3.0 turn_end {"round":1,"agent":"A","full_text":"Hex"}
+4.0 turn_meta {"round":1,"agent":"A","replaced":true}
+5.0 turn_start {"round":1,"agent":"A"}
+5.5 token {"round":1,"agent":"A","text":"Hello"}
+6.0 turn_end {"round":1,"agent":"A","full_text":"Hello"}`},
 	} {
 		tr := newTranslator(false, "Moderator", nil)
 		got := view(feed(tr, append([]Event{start, r1, tsA}, c.in...)...))

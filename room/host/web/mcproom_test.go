@@ -3,6 +3,7 @@ package web_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -118,4 +119,129 @@ data: {}
 	if l, ok := <-lines; ok {
 		t.Fatalf("the stream went on after done: %q", l)
 	}
+}
+
+// TestMCPRoomDraftStreamsAppends: a played seat's draft, written as
+// roundtable seat writes it (its kind on the first line, the lead's CLOSE
+// last), streams as appends: no token_reset, and each turn's tokens add
+// up to its turn_end's full_text (seed 002's rule), the message's text.
+func TestMCPRoomDraftStreamsAppends(t *testing.T) {
+	cwd := t.TempDir()
+	r, _, err := room.Create(cwd, "drafted", room.CreateOptions{Topic: "Cache", Budget: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := web.New(ctx, web.Options{Engine: webengine.New(), Host: oneRoom{r}, Provider: "mock", Heartbeat: time.Hour})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		s.ServeHTTP(w, req.WithContext(webauth.WithGrant(req.Context(), room.Grant{Room: "drafted", Grant: room.GrantObserver})))
+	}))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + web.StreamPath("drafted"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	type ev struct{ name, data string }
+	evs := make(chan ev, 1000)
+	go func() {
+		defer close(evs)
+		sc := bufio.NewScanner(resp.Body)
+		var name string
+		for sc.Scan() {
+			l := sc.Text()
+			if n, ok := strings.CutPrefix(l, "event: "); ok {
+				name = n
+			} else if d, ok := strings.CutPrefix(l, "data: "); ok {
+				evs <- ev{name, d}
+			}
+		}
+	}()
+	var got []ev // every event read, in order
+	wait := func(name string) {
+		t.Helper()
+		for {
+			select {
+			case e, ok := <-evs:
+				if !ok {
+					t.Fatalf("the stream ended before %s", name)
+				}
+				got = append(got, e)
+				if e.name == name {
+					return
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("no %s after %v", name, got)
+			}
+		}
+	}
+	wait("seat_state")
+	started := time.Now()
+	body := "Write-through: reads dominate.\n\nMeasure first."
+	// Each write once the stream has shown the one before: the turn
+	// begins with the kind line alone (nothing of it streams), then each
+	// next write adds text.
+	for i, text := range []string{"kind: brief", "kind: brief\n\nWrite-through", "kind: brief\n\nWrite-through: reads dominate.\n\n", "kind: brief\n\n" + body + "\nCLOSE"} {
+		if err := r.WriteDraft(room.Draft{Seat: room.SeatLead, Agent: "roundtable:mock", Text: text, StartedAt: started}); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			wait("turn_start")
+		} else {
+			wait("token")
+		}
+	}
+	if _, _, err := r.PostMessage(room.Post{Seat: room.SeatLead, Agent: "roundtable:mock", Kind: "brief", Text: body}); err != nil {
+		t.Fatal(err)
+	}
+	_ = r.ClearDraft(room.SeatLead)
+	if _, err := r.Close(room.CloseOptions{Reason: "agreement reached"}); err != nil {
+		t.Fatal(err)
+	}
+	var streamed strings.Builder
+	tokens := 0
+	rest := func(yield func(ev) bool) {
+		for _, e := range got {
+			if !yield(e) {
+				return
+			}
+		}
+		for e := range evs {
+			if !yield(e) {
+				return
+			}
+		}
+	}
+	for e := range rest {
+		switch e.name {
+		case "token_reset":
+			t.Errorf("a token_reset: %s", e.data)
+		case "turn_start":
+			streamed.Reset()
+		case "token":
+			var d struct{ Text string }
+			if err := json.Unmarshal([]byte(e.data), &d); err != nil {
+				t.Fatal(err)
+			}
+			streamed.WriteString(d.Text)
+			tokens++
+		case "turn_end":
+			var d struct {
+				FullText string `json:"full_text"`
+			}
+			if err := json.Unmarshal([]byte(e.data), &d); err != nil {
+				t.Fatal(err)
+			}
+			if d.FullText != body || streamed.String() != body {
+				t.Errorf("the turn streamed %q and ended with %q, want both %q", streamed.String(), d.FullText, body)
+			}
+		case "done":
+			if tokens == 0 {
+				t.Error("no token streamed")
+			}
+			return
+		}
+	}
+	t.Fatal("the stream ended without done")
 }
