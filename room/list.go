@@ -25,6 +25,8 @@ type Summary struct {
 	Used, Budget int
 	Messages     int
 	Skipped      int // message files that could not be read
+	// Paused: an open debate waiting between two rounds (paused.json).
+	Paused bool
 	// Last is the room's last activity: its newest message, its closing,
 	// or its creation.
 	Last time.Time
@@ -104,6 +106,7 @@ func summarize(cwd, name string) (Summary, bool) {
 		out.Closed, out.Reason = true, st.Closed.Reason
 		out.Last = later(out.Last, parseTime(st.Closed.At))
 	}
+	out.Paused = pausedRound(st) > 0
 	return out, true
 }
 

@@ -41,15 +41,20 @@ type Room struct {
 	// Abandoned: an open debate whose process is gone (its run lock free):
 	// opening it closes it as failed, and R resumes it.
 	Abandoned bool
+	// Paused: an open debate waiting between two rounds for its person.
+	Paused bool
 }
 
-// Status is a one-word state: open, closed, done, stopped, failed or junk.
+// Status is a one-word state: open, paused, closed, done, stopped, failed
+// or junk.
 func (r Room) Status() string {
 	switch {
 	case r.Junk:
 		return "junk"
 	case !r.Closed && r.Abandoned:
 		return "failed"
+	case !r.Closed && r.Paused:
+		return "paused"
 	case !r.Closed:
 		return "open"
 	case r.Mode != ModeDebate:
@@ -91,7 +96,7 @@ func List(cwd string) ([]Room, error) {
 func fromSummary(s room.Summary) Room {
 	r := Room{
 		Name: s.Name, Mode: ModeMCP, Topic: s.Topic, Closed: s.Closed, Reason: s.Reason,
-		Used: s.Used, Budget: s.Budget, Messages: s.Messages, Last: s.Last,
+		Used: s.Used, Budget: s.Budget, Messages: s.Messages, Last: s.Last, Paused: s.Paused,
 	}
 	if s.Debate {
 		r.Mode = ModeDebate

@@ -145,7 +145,8 @@ func TestTruncateMiddle(t *testing.T) {
 
 // TestListAbandonedDebate: an open debate whose process is gone (its run
 // lock free) is listed as failed, with a hint saying what enter and R do;
-// one whose run lock is held stays open.
+// one whose run lock is held stays open, or paused while its run waits
+// between two rounds.
 func TestListAbandonedDebate(t *testing.T) {
 	cwd := t.TempDir()
 	cfg := room.Config{Topic: "Killed mid-turn", Mode: room.ModeDebate, Agents: []string{"A", "B"}, Rounds: 2, Spec: "SPEC.md"}
@@ -174,6 +175,21 @@ func TestListAbandonedDebate(t *testing.T) {
 	}
 	if k := got["running"]; k.Abandoned || k.Status() != "open" {
 		t.Errorf("running: abandoned %v status %s, want open", k.Abandoned, k.Status())
+	}
+	// Its run waits between two rounds: the list says so.
+	if err := r.SetPaused(1); err != nil {
+		t.Fatal(err)
+	}
+	if rooms, err = List(cwd); err != nil {
+		t.Fatal(err)
+	}
+	for _, rm := range rooms {
+		if rm.Name == "running" && rm.Status() != "paused" {
+			t.Errorf("running, paused after round 1: status %s, want paused", rm.Status())
+		}
+	}
+	if err := r.ClearPaused(); err != nil {
+		t.Fatal(err)
 	}
 	m := loaded(t, cwd, 140, 20)
 	for i, idx := range m.shown {

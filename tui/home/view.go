@@ -220,7 +220,7 @@ func (m *Model) roomRow(c columns, r Room, selected bool, w int) string {
 	status := r.Status()
 	st := s.Done
 	switch status {
-	case "open":
+	case "open", "paused":
 		st = s.Open
 	case "stopped":
 		st = s.Stopped
