@@ -444,6 +444,12 @@
   });
   on('closed', () => { fetchParts(); });
   on('note', () => { fetchParts(); });
+  // The debate waits between two rounds for the person running it; its
+  // next turn (or verdict) says it went on.
+  on('pause', (d) => {
+    light(null);
+    setState('paused after round ' + d.round + ': the debate waits for the person running it', false);
+  });
   on('done', () => {
     finished = true;
     es.close();

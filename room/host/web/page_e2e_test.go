@@ -260,3 +260,48 @@ func TestPageOfACouncil(t *testing.T) {
 		t.Errorf("errors %v, requests elsewhere %v", errs, outside)
 	}
 }
+
+// TestPageSaysPaused: the page of a debate that waits between two rounds
+// (its run here holds the room; paused.json says it waits after round 1)
+// says so, and once it goes on, who speaks.
+func TestPageSaysPaused(t *testing.T) {
+	cwd := t.TempDir()
+	personas := []room.PersonaInfo{{Name: "PM", Persona: "x"}, {Name: "Architect", Persona: "y"}}
+	r, _, err := room.Create(cwd, "waits", room.CreateOptions{Topic: "Adopt Rust", Budget: 2, Mode: room.ModeDebate, Personas: personas})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock, err := r.LockRun()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = lock.Unlock() }()
+	for _, p := range personas {
+		if _, err := r.Record(room.Post{Seat: p.Name, Agent: "mock", Kind: "turn", Text: p.Name + " spoke.", Round: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.SetPaused(1); err != nil {
+		t.Fatal(err)
+	}
+	h := startHost(t, cwd)
+	defer h.stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	b := startBrowser(t, 1280, 800)
+	b.navigate(h.base + "/rooms/waits")
+	b.signIn(ctx, h.starter)
+	b.waitFor(ctx, "the page to say the debate is paused", "document.getElementById('state').textContent.startsWith('paused after round 1')")
+
+	// It goes on: round 2's first turn begins.
+	if err := r.ClearPaused(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteDraft(room.Draft{Seat: "PM", Agent: "mock", Text: "Round two", StartedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	b.waitFor(ctx, "the page to say who speaks", "document.getElementById('state').textContent === 'PM is speaking'")
+	if errs, outside := b.problems(h.base); len(errs)+len(outside) > 0 {
+		t.Errorf("errors %v, requests elsewhere %v", errs, outside)
+	}
+}
