@@ -263,7 +263,8 @@ func TestPageOfACouncil(t *testing.T) {
 
 // TestPageSaysPaused: the page of a debate that waits between two rounds
 // (its run here holds the room; paused.json says it waits after round 1)
-// says so, and once it goes on, who speaks.
+// says so, as the boardroom's list does; once it goes on, the list says
+// live and the page who speaks.
 func TestPageSaysPaused(t *testing.T) {
 	cwd := t.TempDir()
 	personas := []room.PersonaInfo{{Name: "PM", Persona: "x"}, {Name: "Architect", Persona: "y"}}
@@ -292,11 +293,17 @@ func TestPageSaysPaused(t *testing.T) {
 	b.navigate(h.base + "/rooms/waits")
 	b.signIn(ctx, h.starter)
 	b.waitFor(ctx, "the page to say the debate is paused", "document.getElementById('state').textContent.startsWith('paused after round 1')")
-
-	// It goes on: round 2's first turn begins.
+	// The boardroom's list says so too, and follows it going on.
+	b.navigate(h.base + "/")
+	const row = "document.querySelector('#rooms li[data-name=\"waits\"]')?.textContent"
+	b.waitFor(ctx, "the list to say the debate is paused", row+".includes(' · paused · ')")
 	if err := r.ClearPaused(); err != nil {
 		t.Fatal(err)
 	}
+	b.waitFor(ctx, "the list to say the debate is live again", row+".includes(' · live · ')")
+
+	// It goes on: round 2's first turn begins.
+	b.navigate(h.base + "/rooms/waits")
 	if err := r.WriteDraft(room.Draft{Seat: "PM", Agent: "mock", Text: "Round two", StartedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}

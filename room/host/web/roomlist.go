@@ -259,7 +259,14 @@ func (l *roomList) follow(rm *room.Room) *roomTrail {
 							next.Last = laterOf(next.Last, at)
 						}
 					}
-				case room.FeedNote, room.FeedDraft, room.FeedHolder, room.FeedPaused:
+				case room.FeedPaused:
+					if next.State != "finished" {
+						next.State = "live"
+						if e.Paused != nil {
+							next.State = "paused"
+						}
+					}
+				case room.FeedNote, room.FeedDraft, room.FeedHolder:
 					// no part of the list
 				}
 			}
@@ -300,11 +307,14 @@ func indexRow(cfg room.Config, st room.State) page.IndexRoom {
 	if n := len(st.Messages); n > 0 {
 		in.Last = laterOf(in.Last, st.Messages[n-1].Time())
 	}
-	if st.Closed != nil {
+	switch {
+	case st.Closed != nil:
 		in.State = "finished"
 		if t, err := time.Parse(time.RFC3339Nano, st.Closed.At); err == nil {
 			in.Last = laterOf(in.Last, t)
 		}
+	case st.Paused != nil:
+		in.State = "paused"
 	}
 	return in
 }
