@@ -306,7 +306,7 @@ func (m *Model) applyRoom(s Snapshot) {
 		f.abandoned = s.Abandoned
 		m.ended = time.Time{}
 		if s.Abandoned {
-			m.ended = m.now // the clock stops with the run
+			m.ended = m.now   // the clock stops with the run
 			m.note.paused = 0 // nobody is left to go on
 			m.setError("The process running this debate ended without closing its room: esc, then open the room again to close it as failed; R there resumes it.")
 		} else {
