@@ -289,10 +289,10 @@ func (c *FeedCursor) HasNews(st State) bool {
 // pausedRound is the round st's debate waits after, 0 when it does not
 // wait (a closed room never does).
 func pausedRound(st State) int {
-	if st.Paused == nil || st.Closed != nil {
+	if st.Closed != nil {
 		return 0
 	}
-	return st.Paused.Round
+	return pauseRound(st.Paused)
 }
 
 // Changes appends to out what st and the drafts ds hold that the cursor

@@ -385,19 +385,11 @@ func withoutPIDs(log string) string {
 
 // mirrorPaused writes the mirror's paused.json (p nil: removes it).
 func mirrorPaused(dir string, p *Pause) error {
-	path := filepath.Join(dir, PauseFile)
 	if p == nil {
-		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		return nil
+		return removePause(dir)
 	}
 	if p.Round < 1 || p.Round > 1<<20 || len(p.At) > 64 {
 		return fmt.Errorf("round %d at %q is no pause", p.Round, p.At)
 	}
-	data, err := json.Marshal(Pause{Round: p.Round, At: p.At})
-	if err != nil {
-		return err
-	}
-	return writeAtomic(path, append(data, '\n'))
+	return writePause(dir, *p)
 }

@@ -26,38 +26,46 @@ type Pause struct {
 
 // SetPaused writes paused.json: the debate waits after round.
 func (r *Room) SetPaused(round int) error {
-	data, err := json.Marshal(Pause{Round: round, At: time.Now().UTC().Format(TimeLayout)})
-	if err != nil {
-		return err
-	}
-	if err := writeAtomic(filepath.Join(r.dir, PauseFile), append(data, '\n')); err != nil {
+	if err := writePause(r.dir, Pause{Round: round, At: time.Now().UTC().Format(TimeLayout)}); err != nil {
 		return fmt.Errorf("write %s of room %q: %w", PauseFile, r.cfg.Room, err)
 	}
 	return nil
 }
 
+// writePause writes p as dir's paused.json, atomically.
+func writePause(dir string, p Pause) error {
+	data, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	return writeAtomic(filepath.Join(dir, PauseFile), append(data, '\n'))
+}
+
 // ClearPaused removes paused.json: the debate goes on. No marker is no
 // error.
 func (r *Room) ClearPaused() error {
-	if err := os.Remove(filepath.Join(r.dir, PauseFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := removePause(r.dir); err != nil {
 		return fmt.Errorf("remove %s of room %q: %w", PauseFile, r.cfg.Room, err)
 	}
 	return nil
 }
 
-// readPaused is the room's paused.json; nil for an MCP room, which never
-// pauses (its reads cost nothing more).
+// removePause removes dir's paused.json, if there is one.
+func removePause(dir string) error {
+	if err := os.Remove(filepath.Join(dir, PauseFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// readPaused is the room's paused.json; nil when there is none, when it
+// does not parse (a marker half understood pauses no reader), and for an
+// MCP room, which never pauses (its reads cost nothing more).
 func (r *Room) readPaused() *Pause {
 	if !r.cfg.IsDebate() {
 		return nil
 	}
-	return readPaused(r.dir)
-}
-
-// readPaused reads dir's paused.json; nil when there is none, or when it
-// does not parse (a marker half understood pauses no reader).
-func readPaused(dir string) *Pause {
-	data, err := readRegular(filepath.Join(dir, PauseFile), 4<<10)
+	data, err := readRegular(filepath.Join(r.dir, PauseFile), 4<<10)
 	if err != nil {
 		return nil
 	}

@@ -259,12 +259,10 @@ func (l *roomList) follow(rm *room.Room) *roomTrail {
 							next.Last = laterOf(next.Last, at)
 						}
 					}
-				case room.FeedPaused:
-					if next.State != "finished" {
-						next.State = "live"
-						if e.Paused != nil {
-							next.State = "paused"
-						}
+				case room.FeedPaused: // a closed room is never paused
+					next.State = "live"
+					if e.Paused != nil {
+						next.State = "paused"
 					}
 				case room.FeedNote, room.FeedDraft, room.FeedHolder:
 					// no part of the list
