@@ -111,9 +111,7 @@ func parsePost(seat, text string) (kind, body string, closeAfter bool) {
 		}
 	}
 	first, rest, _ := strings.Cut(body, "\n")
-	label, value, ok := strings.Cut(strings.Trim(strings.TrimSpace(first), "*_`#> "), ":")
-	if ok && strings.EqualFold(strings.Trim(label, "*_` "), "kind") {
-		k := strings.ToLower(strings.Trim(strings.TrimSpace(value), "*_`.\"' "))
+	if k, ok := KindLine(first); ok {
 		for _, allowed := range room.KindsFor(seat) {
 			if k == allowed {
 				return k, strings.TrimSpace(rest), closeAfter
@@ -121,4 +119,16 @@ func parsePost(seat, text string) (kind, body string, closeAfter bool) {
 		}
 	}
 	return room.DefaultKind(seat), body, closeAfter
+}
+
+// KindLine reads a post's first line "kind: <kind>" (in Markdown emphasis
+// or not), the kind lowercased; ok is false when the line names no kind
+// (no "kind:" label, or not one word after it).
+func KindLine(line string) (kind string, ok bool) {
+	label, value, found := strings.Cut(strings.Trim(strings.TrimSpace(line), "*_`#> "), ":")
+	if !found || !strings.EqualFold(strings.Trim(label, "*_` "), "kind") {
+		return "", false
+	}
+	k := strings.ToLower(strings.Trim(strings.TrimSpace(value), "*_`.\"' "))
+	return k, k != "" && !strings.ContainsAny(k, " \t")
 }

@@ -489,10 +489,11 @@ func (t *storeTranslator) closed(out []Event, c *room.Closed) []Event {
 // spaces the post trims.
 func postBody(text string) string {
 	first, rest, ok := strings.Cut(text, "\n")
+	_, kinded := KindLine(first)
 	switch {
 	case !ok:
 		return "" // the first line may yet name the kind
-	case isKindLine(first):
+	case kinded:
 		text = rest
 	case strings.HasPrefix(text, "//"):
 		text = text[1:] // "//x" posts "/x"
@@ -504,12 +505,4 @@ func postBody(text string) string {
 		text = text[:max(i, 0)]
 	}
 	return strings.TrimSpace(text)
-}
-
-// isKindLine reports a line "kind: <word>" (in Markdown emphasis or not),
-// which parsePost takes off a post.
-func isKindLine(line string) bool {
-	label, value, ok := strings.Cut(strings.Trim(strings.TrimSpace(line), "*_`#> "), ":")
-	k := strings.Trim(strings.TrimSpace(value), "*_`.\"' ")
-	return ok && strings.EqualFold(strings.Trim(label, "*_` "), "kind") && k != "" && !strings.ContainsAny(k, " \t")
 }

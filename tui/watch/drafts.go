@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	xansi "github.com/charmbracelet/x/ansi"
 
+	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
@@ -149,11 +150,8 @@ func (l *msgList) renderDraft(d *room.Draft) []string {
 // keyboard), so the draft shows the kind in its header, not as raw text.
 func draftKind(text string) (kind, body string) {
 	first, rest, _ := strings.Cut(text, "\n")
-	label, value, ok := strings.Cut(strings.Trim(strings.TrimSpace(first), "*_`#> "), ":")
-	if ok && strings.EqualFold(strings.Trim(label, "*_` "), "kind") {
-		if k := strings.ToLower(strings.Trim(strings.TrimSpace(value), "*_`.\"' ")); k != "" && !strings.ContainsAny(k, " \t") {
-			return k, strings.TrimLeft(rest, "\n")
-		}
+	if k, ok := debate.KindLine(first); ok {
+		return k, strings.TrimLeft(rest, "\n")
 	}
 	if k, b := splitKind(text); k != "" {
 		return k, b
