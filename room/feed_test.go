@@ -37,6 +37,19 @@ func next(t *testing.T, f *Feed) FeedEvent {
 	return ev
 }
 
+// feedOf starts following r, until the test ends.
+func feedOf(t *testing.T, r *Room) *Feed {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	f, err := r.Feed(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(f.Close)
+	return f
+}
+
 func TestFeedSnapshotThenEveryChangeInOrder(t *testing.T) {
 	cwd := t.TempDir()
 	r := debateRoom(t, cwd, "fed")
@@ -160,13 +173,7 @@ func feedWriter(cwd, name string) error {
 func TestFeedFollowsAWriterInAnotherProcess(t *testing.T) {
 	cwd := t.TempDir()
 	r := debateRoom(t, cwd, "remote")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	f, err := r.Feed(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := feedOf(t, r)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), feedWriterEnv+"="+cwd+"|remote")
 	var stderr strings.Builder

@@ -1,7 +1,6 @@
 package room
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 )
@@ -18,13 +17,7 @@ func TestPauseFollowedAndMirrored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	f, err := r.Feed(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := feedOf(t, r)
 	// The round's two turns, then the pause, all before the feed looks.
 	for _, seat := range []string{a, b} {
 		if _, err := w.Record(Post{Seat: seat, Agent: "m", Kind: "turn", Text: "said", Round: 1}); err != nil {

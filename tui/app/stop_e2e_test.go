@@ -496,6 +496,32 @@ func pausedStopped(t *testing.T, topic string) (bin, cwd string, s *tmuxtest.Ses
 	return bin, cwd, s
 }
 
+// resumedFromHome starts a new app in cwd, opens its one room, a debate
+// that can be resumed, and resumes it with R: it pauses after round 1 and
+// offers i. It returns the app's screen.
+func resumedFromHome(t *testing.T, bin, cwd string) *tmuxtest.Session {
+	t.Helper()
+	s := tmuxtest.Start(t, tmuxtest.Options{Width: 140, Height: 40, Dir: cwd, Env: e2eEnv(t)}, bin, "tui")
+	s.WaitFor("1 room in", 15*time.Second)
+	s.SendKeys("Enter")
+	s.WaitFor("R resumes it", 15*time.Second)
+	s.SendKeys("R")
+	screen := s.WaitFor("Paused after round 1: enter to go on, i to speak.", 60*time.Second)
+	if !strings.Contains(screen, "note to the panel") {
+		t.Errorf("the debate resumed from home does not offer i (note to the panel):\n%s", screen)
+	}
+	return s
+}
+
+// sendNote writes note to the panel with i and waits for its band.
+func sendNote(s *tmuxtest.Session, note string) {
+	s.SendKeys("i")
+	s.WaitFor("Writing a note to the panel", 15*time.Second)
+	s.SendKeys("-l", note)
+	s.SendKeys("Enter")
+	s.WaitFor("note to the panel · round", 15*time.Second) // the note's band
+}
+
 // TestE2EResumedDebatePauses: a debate that pauses between rounds,
 // stopped (esc, y) and resumed with R in its screen, pauses after round 1
 // as the first run would: the key bar offers i, i sends a note, enter goes
@@ -510,11 +536,7 @@ func TestE2EResumedDebatePauses(t *testing.T) {
 		t.Errorf("the resumed debate's key bar does not offer i (note to the panel):\n%s", screen)
 	}
 	const note = "Mind the latency budget"
-	s.SendKeys("i")
-	s.WaitFor("Writing a note to the panel", 15*time.Second)
-	s.SendKeys("-l", note)
-	s.SendKeys("Enter")
-	s.WaitFor("note to the panel · round", 15*time.Second) // the note's band
+	sendNote(s, note)
 	s.WaitFor("Paused after round 1", 15*time.Second)
 	s.SendKeys("Enter")
 	// The last round pauses too, before the verdict.
@@ -551,15 +573,7 @@ func TestE2EResumedFromHomePauses(t *testing.T) {
 		t.Fatalf("q on the home screen: exit status %d", code)
 	}
 	// Another day, another app: only the room knows the debate paused.
-	s = tmuxtest.Start(t, tmuxtest.Options{Width: 140, Height: 40, Dir: cwd, Env: e2eEnv(t)}, bin, "tui")
-	s.WaitFor("1 room in", 15*time.Second)
-	s.SendKeys("Enter")
-	s.WaitFor("R resumes it", 15*time.Second)
-	s.SendKeys("R")
-	screen := s.WaitFor("Paused after round 1: enter to go on, i to speak.", 60*time.Second)
-	if !strings.Contains(screen, "note to the panel") {
-		t.Errorf("the debate resumed from home does not offer i (note to the panel):\n%s", screen)
-	}
+	s = resumedFromHome(t, bin, cwd)
 	s.SendKeys("Enter")
 	s.WaitFor("Paused after round 2", 90*time.Second)
 	s.SendKeys("Enter")
@@ -594,24 +608,12 @@ func TestE2EKilledWhilePausedResumesPaused(t *testing.T) {
 	}
 	before := len(st.Messages)
 
-	s = tmuxtest.Start(t, tmuxtest.Options{Width: 140, Height: 40, Dir: cwd, Env: e2eEnv(t)}, bin, "tui")
-	s.WaitFor("1 room in", 15*time.Second)
-	s.SendKeys("Enter")
-	s.WaitFor("R resumes it", 15*time.Second)
-	s.SendKeys("R")
-	screen := s.WaitFor("Paused after round 1: enter to go on, i to speak.", 60*time.Second)
-	if !strings.Contains(screen, "note to the panel") {
-		t.Errorf("the resumed debate does not offer i (note to the panel):\n%s", screen)
-	}
+	s = resumedFromHome(t, bin, cwd)
 	if st, err := r.Refresh(); err != nil || len(st.Messages) != before {
 		t.Fatalf("the debate resumed paused went on before enter: %d messages, was %d (%v)", len(st.Messages), before, err)
 	}
 	const note = "Answer the latency question first"
-	s.SendKeys("i")
-	s.WaitFor("Writing a note to the panel", 15*time.Second)
-	s.SendKeys("-l", note)
-	s.SendKeys("Enter")
-	s.WaitFor("note to the panel · round", 15*time.Second)
+	sendNote(s, note)
 	s.SendKeys("Enter")
 	s.WaitFor("Paused after round 2", 90*time.Second)
 	s.SendKeys("Enter")

@@ -51,7 +51,7 @@ func TestE2EWatchersSeeThePause(t *testing.T) {
 		bin, "watch", "--room", "paused", "--cwd", cwd)
 	local.WaitFor("paused after round 1", e2eTimeout)
 
-	url, token := serveRoom(t, bin, cwd, "paused")
+	url, token, _ := serveRoom(t, bin, cwd, "paused")
 	remote := tmuxtest.Start(t, tmuxtest.Options{Width: 100, Height: 30, Dir: t.TempDir(), Env: []string{"ROUNDTABLE_TOKEN=" + token}},
 		bin, "watch", "--url", url)
 	remote.WaitFor("⏸ paused after round 1", e2eTimeout)
@@ -97,9 +97,10 @@ func waitForFile(t *testing.T, path string, said *bytes.Buffer) {
 	}
 }
 
-// serveRoom runs roundtable host on the room and returns the URL and the
-// observer token its output prints.
-func serveRoom(t *testing.T, bin, cwd, name string) (url, token string) {
+// serveRoom runs roundtable host on the room (with more of its flags, if
+// any) and returns the URL and the observer token its output prints, and
+// the host's process.
+func serveRoom(t *testing.T, bin, cwd, name string, flags ...string) (url, token string, host *exec.Cmd) {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -107,7 +108,7 @@ func serveRoom(t *testing.T, bin, cwd, name string) (url, token string) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	host := exec.Command(bin, "host", "--room", name, "--cwd", cwd, "--listen", addr)
+	host = exec.Command(bin, append([]string{"host", "--room", name, "--cwd", cwd, "--listen", addr}, flags...)...)
 	out, err := host.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -133,5 +134,5 @@ func serveRoom(t *testing.T, bin, cwd, name string) (url, token string) {
 		for sc.Scan() {
 		}
 	}()
-	return url, token
+	return url, token, host
 }

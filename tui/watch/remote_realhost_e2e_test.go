@@ -1,10 +1,6 @@
 package watch_test
 
 import (
-	"bufio"
-	"net"
-	"os/exec"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -23,40 +19,8 @@ import (
 func TestRemoteWatchAgainstRoundtableHost(t *testing.T) {
 	bin := tmuxtest.Build(t, "./cmd/roundtable")
 	cwd := t.TempDir()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	host := exec.Command(bin, "host", "--room", "far", "--topic", "A room served over HTTP", "--budget", "3",
-		"--cwd", cwd, "--listen", addr)
-	out, err := host.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := host.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = host.Process.Kill(); _ = host.Wait() })
-	tokenLine := regexp.MustCompile(`ROUNDTABLE_TOKEN=(rt_\S+) roundtable watch --url (\S+)$`)
-	var url, token string
-	sc := bufio.NewScanner(out)
-	for sc.Scan() {
-		if m := tokenLine.FindStringSubmatch(sc.Text()); m != nil {
-			token, url = m[1], m[2]
-		}
-		if strings.Contains(sc.Text(), "serving far at") {
-			break
-		}
-	}
-	if token == "" {
-		t.Fatal("roundtable host printed no observer token and watch line")
-	}
-	go func() { // keep draining the host's output
-		for sc.Scan() {
-		}
-	}()
+	url, token, host := serveRoom(t, bin, cwd, "far", "--topic", "A room served over HTTP", "--budget", "3")
+	addr := strings.TrimPrefix(url, "http://")
 
 	// As the host's line says: the token in the environment, out of argv.
 	s := tmuxtest.Start(t, tmuxtest.Options{Width: 110, Height: 30, Dir: t.TempDir(), Env: []string{"ROUNDTABLE_TOKEN=" + token}},

@@ -16,6 +16,26 @@ import (
 	"github.com/roundtable-dev/roundtable/room/host/webauth"
 )
 
+// observeStream opens room r's event stream as its observer would, on a
+// server of its own; all is closed when the test ends.
+func observeStream(t *testing.T, r *room.Room) *http.Response {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	name := r.Config().Room
+	s := web.New(ctx, web.Options{Engine: webengine.New(), Host: oneRoom{r}, Provider: "mock", Heartbeat: time.Hour})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		s.ServeHTTP(w, req.WithContext(webauth.WithGrant(req.Context(), room.Grant{Room: name, Grant: room.GrantObserver})))
+	}))
+	t.Cleanup(srv.Close)
+	resp, err := http.Get(srv.URL + web.StreamPath(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
 // TestMCPRoomStream: an MCP room streams as a debate does, its seats the
 // agents, its rounds the budget: a post comes as a turn of the lead
 // (round 1) with its kind in turn_meta, the peer's answer closes the
@@ -27,18 +47,7 @@ func TestMCPRoomStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	s := web.New(ctx, web.Options{Engine: webengine.New(), Host: oneRoom{r}, Provider: "mock", Heartbeat: time.Hour})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		s.ServeHTTP(w, req.WithContext(webauth.WithGrant(req.Context(), room.Grant{Room: "plans", Grant: room.GrantObserver})))
-	}))
-	defer srv.Close()
-	resp, err := http.Get(srv.URL + web.StreamPath("plans"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := observeStream(t, r)
 	lines := make(chan string, 100)
 	go func() {
 		sc := bufio.NewScanner(resp.Body)
@@ -131,18 +140,7 @@ func TestMCPRoomDraftStreamsAppends(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	s := web.New(ctx, web.Options{Engine: webengine.New(), Host: oneRoom{r}, Provider: "mock", Heartbeat: time.Hour})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		s.ServeHTTP(w, req.WithContext(webauth.WithGrant(req.Context(), room.Grant{Room: "drafted", Grant: room.GrantObserver})))
-	}))
-	defer srv.Close()
-	resp, err := http.Get(srv.URL + web.StreamPath("drafted"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := observeStream(t, r)
 	type ev struct{ name, data string }
 	evs := make(chan ev, 1000)
 	go func() {
