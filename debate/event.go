@@ -175,6 +175,15 @@ type Event struct {
 	// JSON form.
 	Pieces int
 
+	// Seq and Line say where the room holds what the event shows, when it
+	// was read back from the room (StoreEvents): Seq is a turn_end's or
+	// summary's message number, and that of the events a turn read whole
+	// brings before its turn_end, or a note's number; Line is an activity
+	// line's number in its turn (from 1). 0 when unknown. A reader
+	// resuming a stream tells by them what it had. Not part of the JSON
+	// form.
+	Seq, Line int
+
 	// stored: a note event for a note already in the room (the recorder
 	// does not write it again).
 	stored bool

@@ -255,7 +255,7 @@ func (t *storeTranslator) message(out []Event, m room.Message) []Event {
 				sent = o.text
 			}
 			if rest, ok := strings.CutPrefix(m.Text, sent); ok && rest != "" {
-				out = append(out, Event{Type: EventToken, Round: m.Round, Agent: t.moderatorName(), Text: rest})
+				out = append(out, Event{Type: EventToken, Round: m.Round, Agent: t.moderatorName(), Text: rest, Seq: m.Seq})
 			}
 		}
 		delete(t.open, room.SeatModerator)
@@ -266,7 +266,7 @@ func (t *storeTranslator) message(out []Event, m room.Message) []Event {
 			out = append(out, Event{Type: EventRoundEnd, Round: t.round, Consensus: &yes})
 			t.roundEnd = t.round
 		}
-		return append(out, Event{Type: EventSummary, Round: m.Round, Model: m.Agent, Text: m.Text, Usage: usage})
+		return append(out, Event{Type: EventSummary, Round: m.Round, Model: m.Agent, Text: m.Text, Usage: usage, Seq: m.Seq})
 	}
 	round := m.Round
 	if round == 0 {
@@ -283,28 +283,28 @@ func (t *storeTranslator) message(out []Event, m room.Message) []Event {
 	}
 	o := t.open[m.Seat]
 	if o == nil {
-		out = append(out, Event{Type: EventTurnStart, Round: round, Agent: m.Seat, Model: m.Agent})
+		out = append(out, Event{Type: EventTurnStart, Round: round, Agent: m.Seat, Model: m.Agent, Seq: m.Seq})
 		if t.live {
 			// A turn over before its draft was read: its retries, then
 			// its text as one token, so the tokens still add up to it.
-			out = t.retries(out, m.Retries, 0, round, m.Seat)
-			out = append(out, Event{Type: EventToken, Round: round, Agent: m.Seat, Text: text})
+			out = t.retries(out, m.Retries, 0, round, m.Seat, m.Seq)
+			out = append(out, Event{Type: EventToken, Round: round, Agent: m.Seat, Text: text, Seq: m.Seq})
 		}
 	} else if o.text == "" && t.live {
 		// Retries after the draft's last read, before any word.
-		out = t.retries(out, m.Retries, o.retries, round, m.Seat)
+		out = t.retries(out, m.Retries, o.retries, round, m.Seat, m.Seq)
 	}
 	if o != nil {
 		if rest, ok := strings.CutPrefix(text, o.text); ok && rest != "" {
 			// What was said after the draft's last write: the tokens add
 			// up to the turn, as the engine's do.
-			out = append(out, Event{Type: EventToken, Round: round, Agent: m.Seat, Text: rest})
+			out = append(out, Event{Type: EventToken, Round: round, Agent: m.Seat, Text: rest, Seq: m.Seq})
 		}
 	}
 	if sent := t.activitySent(o); t.live && len(m.Activity) > sent {
 		// What the agent did after the draft's last write: the message
 		// keeps the turn's activity.
-		out = activities(out, m.Activity[sent:], round, m.Seat)
+		out = activities(out, m.Activity[sent:], sent+1, round, m.Seat, m.Seq)
 	}
 	if o != nil {
 		t.lastStart[m.Seat] = o.started
@@ -318,7 +318,7 @@ func (t *storeTranslator) message(out []Event, m room.Message) []Event {
 	}
 	out = append(out, Event{
 		Type: EventTurnEnd, Round: round, Agent: m.Seat, Model: m.Agent, Text: text,
-		Usage: usage, Incomplete: m.Kind == KindIncomplete, MessageKind: m.Kind,
+		Usage: usage, Incomplete: m.Kind == KindIncomplete, MessageKind: m.Kind, Seq: m.Seq,
 	})
 	out = t.release(out)
 	if len(t.agents) > 0 && m.Seat == t.agents[len(t.agents)-1] && round > t.roundEnd {
@@ -342,21 +342,24 @@ func (t *storeTranslator) stale(d room.Draft) bool {
 	return ok && !last.Before(d.StartedAt.Truncate(time.Millisecond))
 }
 
-// retries sends the retries in rs after the first sent.
-func (t *storeTranslator) retries(out []Event, rs []room.DraftRetry, sent, round int, agent string) []Event {
+// retries sends the retries in rs after the first sent, of the turn
+// that is message seq (0 while it speaks).
+func (t *storeTranslator) retries(out []Event, rs []room.DraftRetry, sent, round int, agent string, seq int) []Event {
 	for _, rt := range rs[min(sent, len(rs)):] {
 		out = append(out, Event{
 			Type: EventRetry, Round: round, Agent: agent, Text: rt.Reason, Status: rt.Status,
-			Attempt: rt.Attempt, Attempts: rt.Attempts, Wait: time.Duration(rt.WaitMS) * time.Millisecond,
+			Attempt: rt.Attempt, Attempts: rt.Attempts, Wait: time.Duration(rt.WaitMS) * time.Millisecond, Seq: seq,
 		})
 	}
 	return out
 }
 
-// activities sends the activity lines as agent's in round.
-func activities(out []Event, as []room.Activity, round int, agent string) []Event {
-	for _, a := range as {
-		out = append(out, Event{Type: EventActivity, Round: round, Agent: agent, Kind: a.Kind, Text: a.Text})
+// activities sends the activity lines as agent's in round, the first
+// numbered first in its turn, the turn that is message seq (0 while it
+// speaks).
+func activities(out []Event, as []room.Activity, first, round int, agent string, seq int) []Event {
+	for i, a := range as {
+		out = append(out, Event{Type: EventActivity, Round: round, Agent: agent, Kind: a.Kind, Text: a.Text, Seq: seq, Line: first + i})
 	}
 	return out
 }
@@ -376,7 +379,7 @@ func (t *storeTranslator) note(out []Event, n room.Note) []Event {
 	if round == 0 {
 		round = t.round
 	}
-	ev := Event{Type: EventNote, Round: round, From: n.From, Text: n.Text}
+	ev := Event{Type: EventNote, Round: round, From: n.From, Text: n.Text, Seq: n.Seq}
 	if t.speaking() {
 		t.held = append(t.held, ev)
 		return out
@@ -426,10 +429,11 @@ func (t *storeTranslator) draft(out []Event, d room.Draft) []Event {
 			out = append(out, Event{Type: EventTurnStart, Round: o.round, Agent: agent, Model: d.Agent})
 		}
 	}
-	out = t.retries(out, d.Retries, o.retries, o.round, agent)
+	out = t.retries(out, d.Retries, o.retries, o.round, agent, 0)
 	o.retries = max(o.retries, len(d.Retries))
 	if n := d.ActivityCount - o.activity; n > 0 {
-		out = activities(out, d.Activity[max(len(d.Activity)-n, 0):], o.round, agent)
+		kept := d.Activity[max(len(d.Activity)-n, 0):]
+		out = activities(out, kept, d.ActivityCount-len(kept)+1, o.round, agent, 0)
 		o.activity = d.ActivityCount
 	}
 	if d.Seat == room.SeatModerator {

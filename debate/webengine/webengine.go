@@ -94,6 +94,6 @@ func Event(e debate.Event) web.Event {
 		Round: e.Round, Agent: e.Agent, Model: e.Model, Text: e.Text, Usage: u,
 		MessageKind: e.MessageKind, Incomplete: e.Incomplete, Truncated: e.Truncated, Consensus: e.Consensus,
 		From: e.From, Kind: e.Kind,
-		Attempt: e.Attempt, Attempts: e.Attempts, Status: e.Status, Wait: e.Wait,
+		Attempt: e.Attempt, Attempts: e.Attempts, Status: e.Status, Wait: e.Wait, Seq: e.Seq, Line: e.Line,
 	}
 }

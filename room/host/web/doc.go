@@ -21,10 +21,14 @@
 // pause, budget, summary_token, token_reset (the verdict's only), verdict,
 // usage, error_detail, closed, seat_state, run_state (events.go gives
 // each one's payload). A turn's tokens are appends that add up to its
-// turn_end's full_text, in every room. Every event has an ID;
-// Last-Event-ID resumes after it without a token lost or repeated. One
-// hub per room follows the room once (Engine.Follow) and keeps its
-// events, whoever watches.
+// turn_end's full_text, in every room. Every event's ID is taken from
+// the room, not from one host's reading of it (resume.go): what a client
+// that had the stream up to it has of the room (messages and notes by
+// their numbers, bytes of each turn in progress, rounds, seats' holders).
+// Last-Event-ID resumes after it, after any time away and on a host
+// started since, with nothing repeated and no token lost. One hub per
+// room follows the room once (Engine.Follow) and keeps its events,
+// whoever watches, for a minute after its last client leaves.
 //
 // A debate started here runs as a child process of the host (starter.go),
 // capped (limits.go): a token cap per debate even on a host that sets

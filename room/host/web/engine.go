@@ -85,6 +85,9 @@ type Event struct {
 	// A retry's attempt, of Attempts, after Status failed, in Wait.
 	Attempt, Attempts, Status int
 	Wait                      time.Duration
+	// Seq and Line are where the room holds it (debate/event.go): a
+	// message's or note's number; an activity line's in its turn.
+	Seq, Line int
 }
 
 // Usage is a turn's, a verdict's or a debate's tokens and cost, with the

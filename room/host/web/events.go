@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/roundtable-dev/roundtable/room"
@@ -41,62 +40,18 @@ const (
 	evRunState     = "run_state"     // {running}: a debate's process holds its run, or no longer does
 )
 
-// event is one event of a stream, with its place in it. Every event has
-// an ID "n.off": n counts the events before it that are not tokens
-// (session_start is 0), off the bytes of token text sent since event n,
-// this event's included. IDs grow along the stream, and a token's ID says
-// exactly how much of its turn was sent, so a stream resumed after it
-// (Last-Event-ID) starts with the next byte.
+// event is one event of a stream, with what it shows of the room
+// (resume.go), which its ID and a resuming client's cut come from.
 type event struct {
 	name string
 	data []byte
-	n    int
-	off  int
-	// A token's (or summary_token's) delta, round and agent, to cut it
-	// at a resume that lands inside it.
-	text  string
-	round int
-	agent string
+	id   string // the view after it of a client that read the log from its start
+	mark
+	text string // a token's (or summary_token's) delta
 }
-
-// id is the event's ID.
-func (e *event) id() string { return strconv.Itoa(e.n) + "." + strconv.Itoa(e.off) }
 
 // terminal reports whether e ends the stream.
 func (e *event) terminal() bool { return e.name == evDone || e.name == evError }
-
-// position is an event ID read back.
-type position struct{ n, off int }
-
-// parseID reads an event ID; ok is false when id is not one.
-func parseID(id string) (position, bool) {
-	a, b, found := strings.Cut(strings.TrimSpace(id), ".")
-	n, err1 := strconv.Atoi(a)
-	off, err2 := strconv.Atoi(b)
-	if !found || err1 != nil || err2 != nil || n < 0 || off < 0 {
-		return position{}, false
-	}
-	return position{n, off}, true
-}
-
-// after returns what of e a client at p has not had: e itself, a token
-// cut to the bytes past p, or nothing.
-func (e *event) after(p position) (event, bool) {
-	if e.n != p.n {
-		return *e, e.n > p.n
-	}
-	if e.text == "" || e.off <= p.off {
-		return event{}, false // event n itself, or a token the client has
-	}
-	start := e.off - len(e.text)
-	if start >= p.off {
-		return *e, true
-	}
-	c := *e
-	c.text = e.text[p.off-start:]
-	c.data = marshal(tokenData{Round: e.round, Agent: e.agent, Text: c.text})
-	return c, true
-}
 
 // Payloads of the seed's events, exactly its keys.
 type (
@@ -228,59 +183,73 @@ func marshal(v any) []byte {
 // full_text, seed 002's rule. The verdict, which is no turn, gets
 // token_reset instead (the store's only grows).
 type translator struct {
-	n, off int
-	mcp    bool             // an MCP room: its close is a done, said by closed
-	open   map[string]*sent // each agent's turn in progress
+	mcp  bool             // an MCP room: its close is a done, said by closed
+	open map[string]*sent // each agent's turn in progress
 	// verdict is what was streamed of the moderator's verdict.
 	verdict sent
 	closed  func() closedData // an MCP room's close, read when it comes
 	// moderator names the verdict's speaker when no token named it.
 	moderator string
+	end       int // the end's events sent
 }
 
-// sent is what was streamed of one turn.
+// sent is what was streamed of one turn (or of the verdict).
 type sent struct {
 	b     strings.Builder
 	round int
 	agent string
+	seq   int // its message, once known
+	gen   int // its text: a rewrite starts the next
+	ref   *turnRef
 }
 
 func newTranslator(mcpRoom bool, moderator string, closed func() closedData) *translator {
-	return &translator{n: -1, mcp: mcpRoom, open: map[string]*sent{}, closed: closed, moderator: moderator}
+	return &translator{mcp: mcpRoom, open: map[string]*sent{}, closed: closed, moderator: moderator}
 }
 
-func (t *translator) emit(out []event, name string, v any) []event {
-	t.n++
-	t.off = 0
-	return append(out, event{name: name, data: marshal(v), n: t.n})
+func (t *translator) emit(out []event, name string, v any, m mark) []event {
+	return append(out, event{name: name, data: marshal(v), mark: m})
 }
 
-func (t *translator) token(out []event, name string, round int, agent, text string) []event {
+// ending emits one of the end's events.
+func (t *translator) ending(out []event, name string, v any) []event {
+	t.end++
+	return t.emit(out, name, v, mark{line: t.end})
+}
+
+// token sends text as s's next piece.
+func (t *translator) token(out []event, name string, s *sent, text string) []event {
 	if text == "" {
 		return out
 	}
-	t.off += len(text)
+	lo := s.b.Len()
+	s.b.WriteString(text)
 	return append(out, event{
-		name: name, data: marshal(tokenData{Round: round, Agent: agent, Text: text}), n: t.n, off: t.off,
-		text: text, round: round, agent: agent,
+		name: name, data: marshal(tokenData{Round: s.round, Agent: s.agent, Text: text}),
+		mark: mark{agent: s.agent, round: s.round, seq: s.seq, gen: s.gen, lo: lo, ref: s.ref}, text: text,
 	})
 }
 
 // finish sends what of full was not streamed of s before its end.
-func (t *translator) finish(out []event, s *sent, name string, round int, agent, full string) []event {
+func (t *translator) finish(out []event, s *sent, name, full string) []event {
 	so := s.b.String()
 	if rest, ok := strings.CutPrefix(full, so); ok {
-		return t.token(out, name, round, agent, rest)
+		return t.token(out, name, s, rest)
 	}
+	m := mark{agent: s.agent, round: s.round, gen: s.gen}
 	if name == evToken {
 		// Rewritten: what streamed is a turn of its own, then a new one.
-		out = t.emit(out, evTurnEnd, turnEndData{Round: round, Agent: agent, FullText: so})
-		out = t.emit(out, evTurnMeta, turnMetaData{Round: round, Agent: agent, Replaced: true})
-		out = t.emit(out, evTurnStart, turnData{Round: round, Agent: agent})
-		return t.token(out, name, round, agent, full)
+		m.on = true
+		out = t.emit(out, evTurnEnd, turnEndData{Round: s.round, Agent: s.agent, FullText: so}, m)
+		out = t.emit(out, evTurnMeta, turnMetaData{Round: s.round, Agent: s.agent, Replaced: true}, m)
+		m.on, m.gen, m.seq = false, s.gen+1, s.seq
+		out = t.emit(out, evTurnStart, turnData{Round: s.round, Agent: s.agent}, m)
+	} else {
+		out = t.emit(out, evTokenReset, turnData{Round: s.round, Agent: s.agent}, m)
 	}
-	out = t.emit(out, evTokenReset, turnData{Round: round, Agent: agent})
-	return t.token(out, name, round, agent, full)
+	s.b.Reset()
+	s.gen++
+	return t.token(out, name, s, full)
 }
 
 // holders adds to out, before its final event if it has one, the seats
@@ -289,9 +258,7 @@ func (t *translator) finish(out []event, s *sent, name string, round int, agent,
 func (t *translator) holders(out []event, now, seen map[string]room.Holder, debateRoom bool) []event {
 	var final []event
 	if n := len(out); n > 0 && out[n-1].terminal() {
-		// The terminal event stays last; the events before it that go
-		// with it (usage, closed, error_detail) keep their ids.
-		return out
+		return out // the terminal event stays last
 	}
 	for _, seat := range slices.Sorted(maps.Keys(now)) {
 		h := now[seat]
@@ -299,59 +266,71 @@ func (t *translator) holders(out []event, now, seen map[string]room.Holder, deba
 			continue
 		}
 		seen[seat] = h
+		m := mark{agent: seat, on: h.Live}
 		if debateRoom {
 			if seat == "" {
-				final = t.emit(final, evRunState, runStateData{Running: h.Live})
+				final = t.emit(final, evRunState, runStateData{Running: h.Live}, m)
 			}
 			continue
 		}
-		final = t.emit(final, evSeatState, seatStateData{Seat: seat, Held: h.Live})
+		final = t.emit(final, evSeatState, seatStateData{Seat: seat, Held: h.Live}, m)
 	}
 	return append(out, final...)
 }
 
 // add translates one debate event.
 func (t *translator) add(out []event, e Event) []event {
+	turn := mark{agent: e.Agent, round: e.Round, seq: e.Seq}
+	if s := t.open[e.Agent]; s != nil && e.Type != evTurnStart {
+		turn.ref = s.ref
+	}
 	switch e.Type {
 	case evSessionStart:
 		agents := e.Agents
 		if agents == nil {
 			agents = []string{}
 		}
-		return t.emit(out, evSessionStart, sessionStartData{Topic: e.Topic, Agents: agents, Rounds: e.Rounds})
+		return t.emit(out, evSessionStart, sessionStartData{Topic: e.Topic, Agents: agents, Rounds: e.Rounds}, mark{})
 	case evRoundStart:
-		return t.emit(out, evRoundStart, roundData{Round: e.Round})
+		return t.emit(out, evRoundStart, roundData{Round: e.Round}, turn)
 	case evTurnStart:
-		t.open[e.Agent] = &sent{round: e.Round, agent: e.Agent}
-		out = t.emit(out, evTurnStart, turnData{Round: e.Round, Agent: e.Agent})
+		s := &sent{round: e.Round, agent: e.Agent, seq: e.Seq, ref: &turnRef{}}
+		t.open[e.Agent] = s
+		turn.ref = s.ref
+		out = t.emit(out, evTurnStart, turnData{Round: e.Round, Agent: e.Agent}, turn)
 		if e.Model != "" {
-			out = t.emit(out, evSpeaker, speakerData{Round: e.Round, Agent: e.Agent, Model: e.Model})
+			out = t.emit(out, evSpeaker, speakerData{Round: e.Round, Agent: e.Agent, Model: e.Model}, turn)
 		}
 		return out
 	case evRetry:
+		turn.line = e.Attempt
 		return t.emit(out, evRetry, retryData{
 			Round: e.Round, Agent: e.Agent, Reason: e.Text, Status: e.Status,
 			Attempt: e.Attempt, Attempts: e.Attempts, WaitMS: e.Wait.Milliseconds(),
-		})
+		}, turn)
 	case evToken:
 		if s := t.open[e.Agent]; s != nil {
-			s.b.WriteString(e.Text)
-			return t.token(out, evToken, s.round, e.Agent, e.Text)
+			s.seq = max(s.seq, e.Seq)
+			return t.token(out, evToken, s, e.Text)
 		}
 		// No turn of the agent is open: the moderator's verdict.
-		t.verdict.b.WriteString(e.Text)
-		t.verdict.round, t.verdict.agent = e.Round, e.Agent
-		return t.token(out, evSummaryToken, e.Round, e.Agent, e.Text)
+		t.verdict.round, t.verdict.agent, t.verdict.seq = e.Round, e.Agent, e.Seq
+		return t.token(out, evSummaryToken, &t.verdict, e.Text)
 	case evActivity:
-		return t.emit(out, evActivity, activityData{Round: e.Round, Agent: e.Agent, Kind: e.Kind, Text: e.Text})
+		turn.line = e.Line
+		return t.emit(out, evActivity, activityData{Round: e.Round, Agent: e.Agent, Kind: e.Kind, Text: e.Text}, turn)
 	case evTurnEnd:
 		s := t.open[e.Agent]
 		if s == nil {
 			s = &sent{round: e.Round, agent: e.Agent}
 		}
 		delete(t.open, e.Agent)
-		out = t.finish(out, s, evToken, e.Round, e.Agent, e.Text)
-		out = t.emit(out, evTurnEnd, turnEndData{Round: e.Round, Agent: e.Agent, FullText: e.Text})
+		s.round, s.seq = e.Round, e.Seq
+		if s.ref != nil {
+			s.ref.seq.Store(int64(e.Seq)) // before the turn_end is pushed: a client that has it had the turn
+		}
+		out = t.finish(out, s, evToken, e.Text)
+		out = t.emit(out, evTurnEnd, turnEndData{Round: e.Round, Agent: e.Agent, FullText: e.Text}, turn)
 		kind := ""
 		if t.mcp {
 			kind = e.MessageKind
@@ -360,50 +339,53 @@ func (t *translator) add(out []event, e Event) []event {
 			out = t.emit(out, evTurnMeta, turnMetaData{
 				Round: e.Round, Agent: e.Agent, Kind: kind, Model: e.Model, Usage: e.Usage,
 				Incomplete: e.Incomplete, Truncated: e.Truncated,
-			})
+			}, turn)
 		}
 		return out
 	case evRoundEnd:
-		out = t.emit(out, evRoundEnd, roundData{Round: e.Round})
+		out = t.emit(out, evRoundEnd, roundData{Round: e.Round}, turn)
 		if e.Consensus != nil {
-			out = t.emit(out, evConsensus, consensusData{Round: e.Round, Reached: *e.Consensus})
+			out = t.emit(out, evConsensus, consensusData{Round: e.Round, Reached: *e.Consensus}, turn)
 		}
 		return out
 	case evNote:
-		return t.emit(out, evNote, noteData{Round: e.Round, From: e.From, Text: e.Text})
+		return t.emit(out, evNote, noteData{Round: e.Round, From: e.From, Text: e.Text}, turn)
 	case evPause:
-		return t.emit(out, evPause, roundData{Round: e.Round})
+		return t.emit(out, evPause, roundData{Round: e.Round}, turn)
 	case evBudget:
-		return t.emit(out, evBudget, budgetData{Round: e.Round, Reason: e.Text, Usage: e.Usage})
+		return t.emit(out, evBudget, budgetData{Round: e.Round, Reason: e.Text, Usage: e.Usage}, turn)
 	case evSummary:
-		agent := t.verdict.agent
-		if agent == "" {
-			agent = t.moderator
+		v := &t.verdict
+		if v.agent == "" {
+			v.agent = t.moderator
 		}
-		out = t.finish(out, &t.verdict, evSummaryToken, e.Round, agent, e.Text)
-		t.verdict = sent{}
-		out = t.emit(out, evSummary, summaryData{Text: e.Text})
-		return t.emit(out, evVerdict, verdictData{Round: e.Round, Agent: agent, Model: e.Model, Usage: e.Usage})
+		v.round, v.seq = e.Round, e.Seq
+		agent := v.agent
+		out = t.finish(out, v, evSummaryToken, e.Text)
+		t.verdict = sent{gen: v.gen + 1} // a verdict said again is a new text
+		m := mark{agent: agent, round: e.Round, seq: e.Seq}
+		out = t.emit(out, evSummary, summaryData{Text: e.Text}, m)
+		return t.emit(out, evVerdict, verdictData{Round: e.Round, Agent: agent, Model: e.Model, Usage: e.Usage}, m)
 	case evDone:
 		if t.mcp && t.closed != nil {
-			out = t.emit(out, evClosed, t.closed())
-			return t.emit(out, evDone, struct{}{})
+			out = t.ending(out, evClosed, t.closed())
+			return t.ending(out, evDone, struct{}{})
 		}
 		if e.Usage != nil {
-			out = t.emit(out, evUsage, usageData{Usage: *e.Usage})
+			out = t.ending(out, evUsage, usageData{Usage: *e.Usage})
 		}
-		return t.emit(out, evDone, struct{}{})
+		return t.ending(out, evDone, struct{}{})
 	case evError:
 		if t.mcp && t.closed != nil {
 			// An MCP room ends by its close, which is no failure.
-			out = t.emit(out, evClosed, t.closed())
-			return t.emit(out, evDone, struct{}{})
+			out = t.ending(out, evClosed, t.closed())
+			return t.ending(out, evDone, struct{}{})
 		}
 		if e.Usage != nil {
-			out = t.emit(out, evUsage, usageData{Usage: *e.Usage})
+			out = t.ending(out, evUsage, usageData{Usage: *e.Usage})
 		}
-		out = t.emit(out, evErrorDetail, errorDetailData{Message: e.Text, Agent: e.Agent, Round: e.Round, Provider: e.Provider})
-		return t.emit(out, evError, messageData{Message: e.Text})
+		out = t.ending(out, evErrorDetail, errorDetailData{Message: e.Text, Agent: e.Agent, Round: e.Round, Provider: e.Provider})
+		return t.ending(out, evError, messageData{Message: e.Text})
 	}
 	return out
 }

@@ -2,6 +2,8 @@ package web
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,11 +18,11 @@ func feed(tr *translator, evs ...Event) []event {
 	return out
 }
 
-// view is the events as "name data" lines.
-func view(evs []event) string {
+// lines is the events as "name data" lines.
+func lines(evs []event) string {
 	var b strings.Builder
 	for _, e := range evs {
-		b.WriteString(e.id() + " " + e.name + " " + string(e.data) + "\n")
+		b.WriteString(e.name + " " + string(e.data) + "\n")
 	}
 	return b.String()
 }
@@ -52,27 +54,27 @@ func TestTranslatorTurns(t *testing.T) {
 		want string
 	}{
 		{"streamed", []Event{tok("A", "Hel"), tok("A", "lo"), end("Hello")}, `
-2.3 token {"round":1,"agent":"A","text":"Hel"}
-2.5 token {"round":1,"agent":"A","text":"lo"}
-3.0 turn_end {"round":1,"agent":"A","full_text":"Hello"}`},
+token {"round":1,"agent":"A","text":"Hel"}
+token {"round":1,"agent":"A","text":"lo"}
+turn_end {"round":1,"agent":"A","full_text":"Hello"}`},
 		{"whole", []Event{end("Hello <b>")}, `
-2.9 token {"round":1,"agent":"A","text":"Hello \u003cb\u003e"}
-3.0 turn_end {"round":1,"agent":"A","full_text":"Hello \u003cb\u003e"}`},
+token {"round":1,"agent":"A","text":"Hello \u003cb\u003e"}
+turn_end {"round":1,"agent":"A","full_text":"Hello \u003cb\u003e"}`},
 		{"rest", []Event{tok("A", "Hel"), end("Hello")}, `
-2.3 token {"round":1,"agent":"A","text":"Hel"}
-2.5 token {"round":1,"agent":"A","text":"lo"}
-3.0 turn_end {"round":1,"agent":"A","full_text":"Hello"}`},
+token {"round":1,"agent":"A","text":"Hel"}
+token {"round":1,"agent":"A","text":"lo"}
+turn_end {"round":1,"agent":"A","full_text":"Hello"}`},
 		{"rewritten", []Event{tok("A", "Hex"), end("Hello")}, `
-2.3 token {"round":1,"agent":"A","text":"Hex"}
-3.0 turn_end {"round":1,"agent":"A","full_text":"Hex"}
-4.0 turn_meta {"round":1,"agent":"A","replaced":true}
-5.0 turn_start {"round":1,"agent":"A"}
-5.5 token {"round":1,"agent":"A","text":"Hello"}
-6.0 turn_end {"round":1,"agent":"A","full_text":"Hello"}`},
+token {"round":1,"agent":"A","text":"Hex"}
+turn_end {"round":1,"agent":"A","full_text":"Hex"}
+turn_meta {"round":1,"agent":"A","replaced":true}
+turn_start {"round":1,"agent":"A"}
+token {"round":1,"agent":"A","text":"Hello"}
+turn_end {"round":1,"agent":"A","full_text":"Hello"}`},
 	} {
 		tr := newTranslator(false, "Moderator", nil)
-		got := view(feed(tr, append([]Event{start, r1, tsA}, c.in...)...))
-		head := "0.0 session_start {\"topic\":\"T\",\"agents\":[\"A\"],\"rounds\":1}\n1.0 round_start {\"round\":1}\n2.0 turn_start {\"round\":1,\"agent\":\"A\"}"
+		got := lines(feed(tr, append([]Event{start, r1, tsA}, c.in...)...))
+		head := "session_start {\"topic\":\"T\",\"agents\":[\"A\"],\"rounds\":1}\nround_start {\"round\":1}\nturn_start {\"round\":1,\"agent\":\"A\"}"
 		if want := head + c.want + "\n"; got != want {
 			t.Fatalf("%s:\n%s\nwant:\n%s", c.name, got, want)
 		}
@@ -86,78 +88,133 @@ func TestTranslatorTurns(t *testing.T) {
 func TestTranslatorVerdictAndEnds(t *testing.T) {
 	u := &Usage{PromptTokens: 3, CompletionTokens: 4}
 	tr := newTranslator(false, "Moderator", nil)
-	got := view(feed(tr, start,
+	got := lines(feed(tr, start,
 		Event{Type: evToken, Round: 1, Agent: "Moderator", Text: "Go"},
 		Event{Type: evSummary, Round: 1, Model: "m", Text: "Go ahead", Usage: u},
 		Event{Type: evDone, Usage: u},
 	))
-	want := `0.0 session_start {"topic":"T","agents":["A"],"rounds":1}
-0.2 summary_token {"round":1,"agent":"Moderator","text":"Go"}
-0.8 summary_token {"round":1,"agent":"Moderator","text":" ahead"}
-1.0 summary {"text":"Go ahead"}
-2.0 verdict {"round":1,"agent":"Moderator","model":"m","usage":{"prompt_tokens":3,"completion_tokens":4}}
-3.0 usage {"usage":{"prompt_tokens":3,"completion_tokens":4}}
-4.0 done {}
+	want := `session_start {"topic":"T","agents":["A"],"rounds":1}
+summary_token {"round":1,"agent":"Moderator","text":"Go"}
+summary_token {"round":1,"agent":"Moderator","text":" ahead"}
+summary {"text":"Go ahead"}
+verdict {"round":1,"agent":"Moderator","model":"m","usage":{"prompt_tokens":3,"completion_tokens":4}}
+usage {"usage":{"prompt_tokens":3,"completion_tokens":4}}
+done {}
 `
 	if got != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
 	}
 	tr = newTranslator(false, "Moderator", nil)
-	got = view(feed(tr, Event{Type: evError, Text: "boom", Agent: "A", Round: 2}))
-	want = `0.0 error_detail {"message":"boom","agent":"A","round":2}
-1.0 error {"message":"boom"}
+	got = lines(feed(tr, Event{Type: evError, Text: "boom", Agent: "A", Round: 2}))
+	want = `error_detail {"message":"boom","agent":"A","round":2}
+error {"message":"boom"}
 `
 	if got != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
 	}
 	tr = newTranslator(true, "Moderator", func() closedData { return closedData{Reason: "agreement reached", Spec: "SPEC-x.md"} })
-	got = view(feed(tr, Event{Type: evError, Text: "agreement reached"}))
-	want = `0.0 closed {"reason":"agreement reached","spec":"SPEC-x.md"}
-1.0 done {}
+	got = lines(feed(tr, Event{Type: evError, Text: "agreement reached"}))
+	want = `closed {"reason":"agreement reached","spec":"SPEC-x.md"}
+done {}
 `
 	if got != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
 
-// TestResumePosition: what a client at an ID has not had: the events
-// after it, and a token it stands inside cut to the bytes it lacks (a log
-// read with other pieces, as a new host reads a room).
-func TestResumePosition(t *testing.T) {
+// logOf is the stream's log of evs as a hub keeps it, each event with
+// its ID.
+func logOf(evs ...Event) []event {
+	h := newHub(newNames([]string{"", "A", "B", "Moderator"}))
 	tr := newTranslator(false, "Moderator", nil)
-	evs := feed(tr, start, r1, tsA, tok("A", "Héllo"), tok("A", " there"), end("Héllo there"))
-	resume := func(id string) string {
-		p, ok := parseID(id)
-		if !ok {
-			t.Fatalf("%q does not parse", id)
-		}
-		var b strings.Builder
-		for i := range evs {
-			if c, ok := evs[i].after(p); ok {
-				var d struct{ Text string }
-				_ = json.Unmarshal(c.data, &d)
-				b.WriteString(c.name + ":" + d.Text + " ")
+	h.push(feed(tr, evs...), false)
+	out, _, _ := h.look(0)
+	return out
+}
+
+// TestResumeView: a client that had the live log up to any event and
+// comes back with that event's ID gets from a log read again (turns whole,
+// a note in another place, as a new host reads the room) exactly what it
+// lacks: every turn's tokens then add up to its full_text, and nothing
+// comes twice or is missed.
+func TestResumeView(t *testing.T) {
+	tsB := Event{Type: evTurnStart, Round: 1, Agent: "B", Model: "m"}
+	end := func(agent, text string, seq int) Event {
+		return Event{Type: evTurnEnd, Round: 1, Agent: agent, Text: text, Seq: seq}
+	}
+	note := Event{Type: evNote, Round: 1, From: "user", Text: "mind the cost", Seq: 1}
+	live := logOf(start, r1, tsA, tok("A", "Héllo"), tok("A", " there"), end("A", "Héllo there", 1),
+		Event{Type: evTurnStart, Round: 1, Agent: "B", Model: "m"},
+		Event{Type: evActivity, Round: 1, Agent: "B", Kind: "tool", Text: "read", Line: 1},
+		tok("B", "Sure"), note, tok("B", ", why"), end("B", "Sure, why not", 2),
+		Event{Type: evRoundEnd, Round: 1},
+		Event{Type: evToken, Round: 1, Agent: "Moderator", Text: "Go"},
+		Event{Type: evSummary, Round: 1, Text: "Go ahead", Seq: 3},
+		Event{Type: evDone})
+	tsA1, tsB1 := tsA, tsB
+	tsA1.Seq, tsB1.Seq = 1, 2
+	rebuilt := logOf(start, r1, tsA1, Event{Type: evToken, Round: 1, Agent: "A", Text: "Héllo there", Seq: 1}, end("A", "Héllo there", 1),
+		note, tsB1,
+		Event{Type: evActivity, Round: 1, Agent: "B", Kind: "tool", Text: "read", Line: 1, Seq: 2},
+		Event{Type: evToken, Round: 1, Agent: "B", Text: "Sure, why not", Seq: 2}, end("B", "Sure, why not", 2),
+		Event{Type: evRoundEnd, Round: 1},
+		Event{Type: evSummary, Round: 1, Text: "Go ahead", Seq: 3},
+		Event{Type: evDone})
+	ns := newNames([]string{"", "A", "B", "Moderator"})
+	for _, again := range [][]event{live, rebuilt} {
+		for k := range live {
+			v, ok := parseView(live[k].id, ns)
+			if !ok {
+				t.Fatalf("ID %q does not parse", live[k].id)
 			}
-		}
-		return b.String()
-	}
-	for id, want := range map[string]string{
-		"0.0":  "round_start: turn_start: token:Héllo token: there turn_end: ",
-		"2.0":  "token:Héllo token: there turn_end: ",
-		"2.6":  "token: there turn_end: ",
-		"2.3":  "token:llo token: there turn_end: ",
-		"2.9":  "token:ere turn_end: ",
-		"2.12": "turn_end: ",
-		"3.0":  "",
-	} {
-		if got := resume(id); got != want {
-			t.Fatalf("after %s: %q, want %q", id, got, want)
+			got := slices.Clone(live[:k+1])
+			for i := range again {
+				if c, ok := v.take(&again[i]); ok {
+					got = append(got, c)
+				}
+			}
+			checkWhole(t, fmt.Sprintf("after %s (%d)", live[k].id, k), got)
 		}
 	}
-	for _, bad := range []string{"", "3", "a.b", "-1.0", "1.-2", "1.2.3"} {
-		if _, ok := parseID(bad); ok {
+	for _, bad := range []string{"", "3", "a.b", "1.2", "0.0.0.0.0.0.0.0.0.0.-1", "0.0.0.0.0.0.0.0.0.0.0-9.1.0.0.0.0.0.0", strings.Repeat("1", 2000)} {
+		if _, ok := parseView(bad, ns); ok {
 			t.Fatalf("%q parsed as an ID", bad)
 		}
+	}
+}
+
+// checkWhole checks that evs hold every turn once, its tokens adding up to
+// its full_text, every note, round and verdict once, and one done last.
+func checkWhole(t *testing.T, at string, evs []event) {
+	t.Helper()
+	var b strings.Builder
+	var ends, notes, rounds, summaries []string
+	verdict := ""
+	for _, e := range evs {
+		switch e.name {
+		case evTurnStart:
+			b.Reset()
+		case evToken:
+			b.WriteString(e.text)
+		case evSummaryToken:
+			verdict += e.text
+		case evTurnEnd:
+			var d turnEndData
+			_ = json.Unmarshal(e.data, &d)
+			if d.FullText != b.String() {
+				t.Fatalf("%s: %s's tokens %q, its full_text %q", at, d.Agent, b.String(), d.FullText)
+			}
+			ends = append(ends, d.Agent)
+		case evNote:
+			notes = append(notes, string(e.data))
+		case evRoundStart, evRoundEnd:
+			rounds = append(rounds, e.name)
+		case evSummary:
+			summaries = append(summaries, string(e.data))
+		}
+	}
+	if fmt.Sprint(ends, len(notes), rounds, len(summaries)) != "[A B] 1 [round_start round_end] 1" || verdict != "Go ahead" || evs[len(evs)-1].name != evDone {
+		t.Fatalf("%s: turns %v, notes %v, rounds %v, verdict %q, last %s", at, ends, notes, rounds, verdict, evs[len(evs)-1].name)
 	}
 }
 
@@ -167,23 +224,23 @@ func TestTranslatorHolders(t *testing.T) {
 	tr := newTranslator(true, "Moderator", nil)
 	seen := map[string]room.Holder{}
 	live := room.Holder{Known: true, PID: 7, Live: true}
-	got := view(tr.holders(nil, map[string]room.Holder{"lead": live, "peer": {}}, seen, false))
-	got += view(tr.holders(nil, map[string]room.Holder{"lead": live, "peer": {}}, seen, false))
-	got += view(tr.holders(nil, map[string]room.Holder{"lead": {Known: true, PID: 7}, "peer": {}}, seen, false))
-	want := `0.0 seat_state {"seat":"lead","held":true}
-1.0 seat_state {"seat":"peer","held":false}
-2.0 seat_state {"seat":"lead","held":false}
+	got := lines(tr.holders(nil, map[string]room.Holder{"lead": live, "peer": {}}, seen, false))
+	got += lines(tr.holders(nil, map[string]room.Holder{"lead": live, "peer": {}}, seen, false))
+	got += lines(tr.holders(nil, map[string]room.Holder{"lead": {Known: true, PID: 7}, "peer": {}}, seen, false))
+	want := `seat_state {"seat":"lead","held":true}
+seat_state {"seat":"peer","held":false}
+seat_state {"seat":"lead","held":false}
 `
 	if got != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
 	}
 	tr = newTranslator(false, "Moderator", nil)
 	seen = map[string]room.Holder{}
-	got = view(tr.holders(nil, map[string]room.Holder{"": live}, seen, true))
+	got = lines(tr.holders(nil, map[string]room.Holder{"": live}, seen, true))
 	done := feed(tr, Event{Type: evDone})
-	got += view(tr.holders(done, map[string]room.Holder{"": {}}, seen, true))
-	want = `0.0 run_state {"running":true}
-1.0 done {}
+	got += lines(tr.holders(done, map[string]room.Holder{"": {}}, seen, true))
+	want = `run_state {"running":true}
+done {}
 `
 	if got != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", got, want)

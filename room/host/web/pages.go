@@ -147,7 +147,7 @@ func (s *Server) afterTurns(ctx context.Context, rm *room.Room, turns int) strin
 		for k := range evs {
 			if evs[k].name == evTurnEnd || evs[k].name == evSummary {
 				if seen++; seen == turns {
-					return evs[k].id()
+					return evs[k].id
 				}
 			}
 		}

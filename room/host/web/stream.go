@@ -21,6 +21,9 @@ import (
 
 // hub is the log of one room's stream.
 type hub struct {
+	names names // the room's agents and seats, as its IDs number them
+	v     *view // the view after the last event, whose ID it gives
+
 	mu     sync.Mutex
 	events []event
 	wake   chan struct{} // closed (and replaced) when events grow or the hub ends
@@ -30,14 +33,18 @@ type hub struct {
 	gen    int // bumped at each release, to tell a stale drop apart
 }
 
-func newHub() *hub { return &hub{wake: make(chan struct{})} }
+func newHub(ns names) *hub { return &hub{names: ns, v: newView(), wake: make(chan struct{})} }
 
-// push adds events and wakes the readers.
+// push adds events, each with its ID, and wakes the readers.
 func (h *hub) push(evs []event, end bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.ended {
 		return
+	}
+	for i := range evs {
+		h.v.apply(&evs[i])
+		evs[i].id = h.v.encode(h.names)
 	}
 	h.events = append(h.events, evs...)
 	if end || (len(evs) > 0 && evs[len(evs)-1].terminal()) {
@@ -53,6 +60,16 @@ func (h *hub) look(i int) ([]event, <-chan struct{}, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.events[min(i, len(h.events)):], h.wake, h.ended
+}
+
+// roomNames numbers the agents and seats of a room with cfg (moderator:
+// the verdict's speaker when the room names none) for its IDs.
+func roomNames(cfg room.Config, moderator string) names {
+	list := append([]string{""}, cfg.Seats()...)
+	if cfg.Moderator != nil && cfg.Moderator.Name != "" {
+		list = append(list, cfg.Moderator.Name)
+	}
+	return newNames(append(list, moderator))
 }
 
 // startEvent is the room's session_start, from its room.json alone, so a
@@ -146,7 +163,7 @@ func (hs *hubs) acquire(r *room.Room) *hub {
 	defer hs.mu.Unlock()
 	h := hs.m[name]
 	if h == nil {
-		h = newHub()
+		h = newHub(roomNames(r.Config(), hs.eng.Moderator))
 		ctx, cancel := context.WithCancel(hs.ctx)
 		h.cancel = cancel
 		hs.m[name] = h
@@ -217,15 +234,15 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, rm *room.Ro
 	if last == "" {
 		last = r.URL.Query().Get("after")
 	}
-	pos, resumed := parseID(last)
 	name := rm.Config().Room
 	h := s.hubs.acquire(rm)
 	defer s.hubs.release(name, h)
+	v, resumed := parseView(last, h.names)
 
 	// A client resuming after the final event has it all: 204 tells an
 	// EventSource to stop reconnecting.
 	if resumed {
-		if evs, _, ended := h.look(0); ended && len(evs) > 0 && !laterThan(evs[len(evs)-1], pos) {
+		if evs, _, ended := h.look(0); ended && !lacksAny(v, evs) {
 			w.WriteHeader(http.StatusNoContent)
 			return
 		}
@@ -240,15 +257,15 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, rm *room.Ro
 		evs, wake, ended := h.look(i)
 		i += len(evs)
 		for k := range evs {
-			e := &evs[k]
+			e, id := &evs[k], evs[k].id
 			if resumed {
-				c, ok := e.after(pos)
+				c, ok := v.take(e)
 				if !ok {
 					continue
 				}
-				e = &c
+				e, id = &c, v.encode(h.names)
 			}
-			writeEvent(bw, e)
+			writeEvent(bw, e, id)
 			if e.terminal() {
 				flush()
 				return
@@ -289,18 +306,23 @@ func awaitWake(ctx context.Context, wake <-chan struct{}, beat <-chan time.Time,
 // retryMS is the reconnection delay a stream asks of its client.
 const retryMS = 2000
 
-// laterThan reports whether anything of e is past p.
-func laterThan(e event, p position) bool {
-	_, ok := e.after(p)
-	return ok
+// lacksAny reports whether a client with view v lacks anything of evs.
+func lacksAny(v *view, evs []event) bool {
+	v = v.clone()
+	for i := range evs {
+		if _, ok := v.take(&evs[i]); ok {
+			return true
+		}
+	}
+	return false
 }
 
-// writeEvent writes e in the event stream format. Its data is one line of
-// JSON (marshal escapes every line break).
-func writeEvent(w *bufio.Writer, e *event) {
+// writeEvent writes e, with ID id, in the event stream format. Its data
+// is one line of JSON (marshal escapes every line break).
+func writeEvent(w *bufio.Writer, e *event, id string) {
 	b := w.AvailableBuffer()
 	b = append(b, "id: "...)
-	b = append(b, e.id()...)
+	b = append(b, id...)
 	b = append(b, "\nevent: "...)
 	b = append(b, e.name...)
 	b = append(b, "\ndata: "...)
