@@ -123,6 +123,10 @@ func (s *StoreEvents) Holders() map[string]room.Holder { return s.holders }
 // Ended reports whether the room's final event was returned.
 func (s *StoreEvents) Ended() bool { return s.r.Ended() }
 
+// State reads the room's state now (its messages, notes and closure): what
+// a reader shows of a room its events closed.
+func (s *StoreEvents) State() (room.State, error) { return s.f.State() }
+
 // Close stops following the room.
 func (s *StoreEvents) Close() { s.f.Close() }
 

@@ -120,6 +120,9 @@ func (r *Room) Feed(ctx context.Context) (*Feed, error) {
 // Snapshot is the room when the feed began.
 func (f *Feed) Snapshot() FeedSnapshot { return f.snap }
 
+// State reads the room's state now.
+func (f *Feed) State() (State, error) { return f.r.State() }
+
 // Next returns the next change of the room, waiting for one; ctx's error
 // when ctx ends first, or the error reading the room.
 func (f *Feed) Next(ctx context.Context) (FeedEvent, error) {

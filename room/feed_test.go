@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -284,5 +285,39 @@ func TestFeedSeatHolders(t *testing.T) {
 	_ = sleeper.Wait()
 	if h := next("the holder dead"); h.Live {
 		t.Fatalf("the dead holder reads %+v", h)
+	}
+}
+
+// TestFeedNeverClosesBeforeTheLastMessage: a message posted just before
+// the room closes comes before the close, even when the feed's watch has
+// not yet taken in the message's file when it reads closed.json (a reader
+// that stops at the close would lose it: a debate's verdict).
+func TestFeedNeverClosesBeforeTheLastMessage(t *testing.T) {
+	cwd := t.TempDir()
+	for i := range 30 {
+		name := fmt.Sprintf("r%d", i)
+		w, _, err := Create(cwd, name, CreateOptions{Topic: "t", Budget: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reader, err := Open(cwd, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := feedOf(t, reader)
+		mustPost(t, w, SeatLead, "the last word")
+		if _, err := w.Close(CloseOptions{Reason: "done"}); err != nil {
+			t.Fatal(err)
+		}
+		var got []FeedKind
+		for ev := next(t, f); ; ev = next(t, f) {
+			got = append(got, ev.Kind)
+			if ev.Kind == FeedClosed {
+				break
+			}
+		}
+		if !slices.Contains(got, FeedMessage) {
+			t.Fatalf("room %d: the close came before the message posted before it: %v", i, got)
+		}
 	}
 }

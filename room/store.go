@@ -45,8 +45,10 @@ type Room struct {
 	// after the round's messages, and State reads it before them: a pause
 	// that changed lists the folders, so no reader sees a pause before the
 	// messages of the round it follows.
-	paused   *Pause
-	listings int // times the messages folder was listed (tests read it)
+	paused *Pause
+	// closedSeen: closed.json was there at the last State.
+	closedSeen bool
+	listings   int // times the messages folder was listed (tests read it)
 	// draftsMade: this Room made (or found) drafts/ a real folder, so a
 	// draft write need not check it again; cleared when drafts/ may be
 	// gone (ClearDrafts, or a write that found it gone).
@@ -272,9 +274,16 @@ func (r *Room) State() (State, error) {
 	paused := r.readPaused()
 	pauseMoved := pauseRound(paused) != pauseRound(r.paused)
 	r.paused = paused
-	if r.notifier == nil || r.notifier.Gen() != r.lastGen || pauseMoved {
+	// The pause and the close are read from their files, the messages
+	// from the watch's journal, which may not have the last ones yet:
+	// when either moved, the folders are listed, so no reader sees a
+	// pause or a close before the messages written before it.
+	closed, _ := readClosed(r.dir)
+	closeMoved := (closed != nil) != r.closedSeen
+	r.closedSeen = closed != nil
+	if r.notifier == nil || r.notifier.Gen() != r.lastGen || pauseMoved || closeMoved {
 		var err error
-		if r.notifier != nil && !pauseMoved {
+		if r.notifier != nil && !pauseMoved && !closeMoved {
 			r.lastGen = r.notifier.Gen()
 			fresh, err = r.catchUpLocked()
 		} else {

@@ -18,12 +18,15 @@ import (
 // process runs (a headless `roundtable debate`, another terminal's screen)
 // is drawn as it changes, each persona's turn in progress streaming into
 // its column from the persona's draft; a finished one is the same room,
-// closed (the replay). applyRoom turns each look at the room into the
-// debate's events (debate.RoomReader) for the one apply step (events.go).
+// closed (the replay). A room followed comes through the room's feed
+// (debate.FollowStore on room.Feed, which also says when its run dies);
+// a room read once (a replay) through debate.RoomReader. Both give the
+// debate's events to the one apply step (events.go).
 
-// Snapshot is a debate room as read from the store at one moment: its
-// state (messages, notes, closure), the drafts of the turns being written,
-// and whether the process that ran it ended without closing it.
+// Snapshot is a debate room as read from the store at one moment (a
+// replay, read once): its state (messages, notes, closure), the drafts of
+// the turns being written, and whether the process that ran it ended
+// without closing it.
 type Snapshot struct {
 	State     room.State
 	Drafts    []room.Draft
@@ -31,13 +34,13 @@ type Snapshot struct {
 }
 
 // RoomFeed is a debate room opened for the screen (OpenRoom): the room,
-// what it held when opened and, while it is open, the watch that tells
-// of its changes.
+// what it held when opened and, while it is open, the room's feed that
+// tells of its changes.
 type RoomFeed struct {
 	Room  *room.Room
-	First Snapshot
+	first []debate.Event // the room when opened, as the debate's events
+	state room.State     // the room when opened
 	watch *roomWatch
-	next  next       // the change after First was read
 	link  RemoteLink // a mirror of a room a host serves (OpenRemote); nil otherwise
 }
 
@@ -51,12 +54,11 @@ func (f RoomFeed) Close() {
 
 // feedState is what the screen took in from its room so far.
 type feedState struct {
-	reader *debate.RoomReader // the room's contents as the debate's events
+	reader *debate.RoomReader // a room read once (replay): its contents as the debate's events
 	models map[string]bool    // the model labels seen
 	labels []string           // in the order first seen
 
 	watch     *roomWatch // nil when the room is not watched (closed)
-	next      next       // what to wait on for the change after the last read
 	abandoned bool       // the process running the debate ended without closing it
 	link      RemoteLink // the room is a mirror of a host's (remote.go); nil otherwise
 }
@@ -65,57 +67,27 @@ func newFeedState(cfg room.Config) *feedState {
 	return &feedState{reader: debate.NewRoomReader(cfg), models: map[string]bool{}}
 }
 
-// roomWatch wakes the screen when its room changes: the room's Notifier,
-// for messages, notes and closure (Changed) and for drafts
-// (DraftsChanged). It runs until its context ends.
+// roomWatch follows the screen's room through the room's feed
+// (debate.FollowStore, on room.Feed), as every reader of a room does: its
+// changes as the debate's events, and who holds its run. It runs until
+// its context ends.
 type roomWatch struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	r      *room.Room // the watch's own handle on the room
-	n      *room.Notifier
+	f      *debate.StoreEvents
 	link   RemoteLink // a mirror's link to its host, whose news it waits for too; nil: a local room
 }
 
-// runPoll is how often a watched room's run lock is read: a process
-// killed writes nothing, so only its lock, freed by the kernel, tells that
-// it is gone.
-const runPoll = 2 * time.Second
-
-// startRoomWatch watches the room r names through a handle of its own, so
-// the screen's handle (exports, R) never reads through a stopped watch.
-func startRoomWatch(parent context.Context, r *room.Room) (*roomWatch, error) {
-	own, err := room.Open(r.Cwd(), r.Config().Room)
-	if err != nil {
-		return nil, err
+// abandoned reports whether the debate's run ended without closing its
+// room, as the feed last read who holds it; never on a mirror, whose run
+// is on its host.
+func (w *roomWatch) abandoned() bool {
+	if w.link != nil || w.f.Ended() {
+		return false
 	}
-	ctx, cancel := context.WithCancel(parent)
-	return &roomWatch{ctx: ctx, cancel: cancel, r: own, n: room.Watch(ctx, own)}, nil
-}
-
-// next is what to wait on for the change after now: take it before
-// reading, so no change in between is missed.
-type next struct{ n, d <-chan struct{} }
-
-func (w *roomWatch) next() next { return next{w.n.Changed(), w.n.DraftsChanged()} }
-
-// read is the room now. The drafts are read first and the folders then
-// listed afresh, so the note or message a turn follows is never missed
-// beside its draft. The run lock is read only when asked (withRun), since
-// drafts change many times a second: feedCmd reads it every runPoll.
-func read(r *room.Room, withRun bool) (Snapshot, error) {
-	drafts, _ := r.Drafts() // a draft that cannot be read is not shown
-	st, err := r.Refresh()
-	if err != nil {
-		return Snapshot{}, err
-	}
-	s := Snapshot{State: st}
-	if st.Closed == nil {
-		s.Drafts = drafts
-		if withRun {
-			s.Abandoned = debate.Abandoned(r)
-		}
-	}
-	return s, nil
+	h, ok := w.f.Holders()[""]
+	return ok && !h.Live
 }
 
 // OpenRoom reads a debate room for the screen and, while it is open,
@@ -126,74 +98,82 @@ func OpenRoom(ctx context.Context, r *room.Room) (RoomFeed, error) {
 }
 
 // openRoom is OpenRoom; with link, r is a mirror of a room a host serves
-// (OpenRemote): no run of it is here to check.
-func openRoom(ctx context.Context, r *room.Room, link RemoteLink) (RoomFeed, error) {
-	w, err := startRoomWatch(ctx, r)
+// (OpenRemote): no run of it is here to check. The room is followed
+// through a handle of its own, so the screen's handle (exports, R) never
+// reads through a stopped watch.
+func openRoom(parent context.Context, r *room.Room, link RemoteLink) (RoomFeed, error) {
+	own, err := room.Open(r.Cwd(), r.Config().Room)
 	if err != nil {
 		return RoomFeed{}, err
 	}
-	w.link = link
-	nx := w.next()
-	first, err := read(w.r, link == nil)
+	ctx, cancel := context.WithCancel(parent)
+	f, first, err := debate.FollowStore(ctx, own)
 	if err != nil {
-		w.cancel()
+		cancel()
 		return RoomFeed{}, err
 	}
-	if first.State.Closed != nil {
-		w.cancel()
+	w := &roomWatch{ctx: ctx, cancel: cancel, r: own, f: f, link: link}
+	st, err := f.State()
+	if err != nil {
+		cancel()
+		return RoomFeed{}, err
+	}
+	if st.Closed != nil {
+		cancel()
 		w = nil
 	}
-	return RoomFeed{Room: r, First: first, watch: w, next: nx, link: link}, nil
+	return RoomFeed{Room: r, first: first, state: st, watch: w, link: link}, nil
 }
 
-// feedMsg is the room after a change.
+// feedMsg is the room's next change, as the debate's events.
 type feedMsg struct {
-	id    int64
-	watch *roomWatch
-	snap  Snapshot
-	err   error
-	next  next        // taken before the read
-	link  *linkStatus // the link's new status, on a mirror (remote.go)
+	id        int64
+	watch     *roomWatch
+	events    []debate.Event
+	closed    *room.State // the room, when these events closed it
+	abandoned bool        // who holds its run, as read with them
+	err       error
+	link      *linkStatus // the link's new status, on a mirror (remote.go)
 }
 
-// feedCmd waits for the room to change after the last read (nx, taken
-// before it), or, every runPoll, for its run to end or come back, then
-// reads it. On a mirror (w.link) there is no run to poll: it waits for the
-// link's news instead.
-func feedCmd(id int64, w *roomWatch, nx next, abandoned bool) tea.Cmd {
+// feedCmd waits for the room's next change (its feed reads who holds the
+// run as it goes: a run killed shows only as its lock freed) and returns
+// its events. On a mirror it wakes for the link's news too.
+func feedCmd(id int64, w *roomWatch) tea.Cmd {
 	return func() tea.Msg {
-		var poll <-chan time.Time
-		var linkNews <-chan struct{}
+		ctx := w.ctx
+		var linkNews chan *linkStatus
 		if w.link != nil {
-			linkNews = w.link.Wake()
-		} else {
-			t := time.NewTicker(runPoll)
-			defer t.Stop()
-			poll = t.C
-		}
-		for {
-			withRun := false
-			var ls *linkStatus
-			select {
-			case <-w.ctx.Done():
-				return nil
-			case <-nx.n:
-			case <-nx.d:
-			case <-linkNews:
-				ls = newLinkStatus(w.link)
-			case <-poll:
-				if debate.Abandoned(w.r) == abandoned {
-					continue
+			c, cancel := context.WithCancel(w.ctx)
+			defer cancel()
+			ctx, linkNews = c, make(chan *linkStatus, 1)
+			go func() {
+				select {
+				case <-w.link.Wake():
+					linkNews <- newLinkStatus(w.link)
+					cancel()
+				case <-c.Done():
 				}
-				withRun = true
-			}
-			after := w.next()
-			snap, err := read(w.r, withRun)
-			if !withRun {
-				snap.Abandoned = abandoned
-			}
-			return feedMsg{id: id, watch: w, snap: snap, err: err, next: after, link: ls}
+			}()
 		}
+		evs, err := w.f.Next(ctx)
+		if w.ctx.Err() != nil {
+			return nil
+		}
+		msg := feedMsg{id: id, watch: w, events: evs, abandoned: w.abandoned()}
+		select {
+		case msg.link = <-linkNews:
+			err = nil // woken by the link, not failed
+		default:
+		}
+		if err == nil && w.f.Ended() {
+			var st room.State
+			if st, err = w.f.State(); err == nil {
+				msg.closed = &st
+			}
+		}
+		msg.err = err
+		return msg
 	}
 }
 
@@ -202,7 +182,7 @@ func feedCmd(id int64, w *roomWatch, nx next, abandoned bool) tea.Cmd {
 // the same debate ready to run again (r), as for NewReplay.
 func NewFromRoom(opts Options, f RoomFeed, rerun *Launch) Model {
 	m := newRoomModel(opts, f.Room, rerun)
-	m.feed.watch, m.feed.next, m.feed.link = f.watch, f.next, f.link
+	m.feed.watch, m.feed.link = f.watch, f.link
 	if f.watch != nil {
 		m.autoFocus = true
 		m.animating = true // Init starts the tick
@@ -211,7 +191,12 @@ func NewFromRoom(opts Options, f RoomFeed, rerun *Launch) Model {
 		}
 		m.setWatchingStatus()
 	}
-	m.applyRoom(f.First)
+	var abandoned bool
+	if f.watch != nil {
+		abandoned = f.watch.abandoned()
+	}
+	m.applyEvents(f.first)
+	m.afterEvents(f.state, f.state.Closed != nil, abandoned)
 	m.syncKeys()
 	return m
 }
@@ -260,13 +245,17 @@ func (m *Model) onFeed(msg feedMsg) tea.Cmd {
 	if !m.watching() || msg.watch != m.feed.watch {
 		return nil
 	}
-	m.feed.next = msg.next
 	m.showLink(msg.link)
 	if msg.err != nil {
 		m.setError("Cannot read room " + m.roomName() + ": " + mdrender.Inline(msg.err.Error()) + ". The screen reads it again at its next change.")
 		return m.waitFeed()
 	}
-	m.applyRoom(msg.snap)
+	m.applyEvents(msg.events)
+	var st room.State
+	if msg.closed != nil {
+		st = *msg.closed
+	}
+	m.afterEvents(st, msg.closed != nil, msg.abandoned)
 	cmds := []tea.Cmd{m.growNow(false), m.animate()}
 	if m.watching() {
 		cmds = append(cmds, m.waitFeed())
@@ -276,7 +265,7 @@ func (m *Model) onFeed(msg feedMsg) tea.Cmd {
 
 // waitFeed waits for the room's next change.
 func (m *Model) waitFeed() tea.Cmd {
-	return feedCmd(m.id, m.feed.watch, m.feed.next, m.feed.abandoned)
+	return feedCmd(m.id, m.feed.watch)
 }
 
 // applyRoom takes a look at the room into the screen: what it holds
@@ -285,8 +274,15 @@ func (m *Model) waitFeed() tea.Cmd {
 // the closure ends the watch and says how the debate ended. A closed room
 // read once is the replay.
 func (m *Model) applyRoom(s Snapshot) {
+	m.applyEvents(m.feed.reader.Read(s.State, s.Drafts))
+	m.afterEvents(s.State, s.State.Closed != nil, s.Abandoned)
+}
+
+// applyEvents takes the room's events into the screen through the one
+// apply step (events.go).
+func (m *Model) applyEvents(evs []debate.Event) {
 	f := m.feed
-	for _, ev := range f.reader.Read(s.State, s.Drafts) {
+	for _, ev := range evs {
 		if ev.IsTerminal() || ev.Type == debate.EventBudget {
 			continue // closeFeed says how it ended, from closed.json
 		}
@@ -297,15 +293,20 @@ func (m *Model) applyRoom(s Snapshot) {
 		m.apply(ev)
 	}
 	m.provider = strings.Join(f.labels, ", ")
-	st := s.State
-	if st.Closed != nil || !m.watching() {
+}
+
+// afterEvents ends the watch once the room closed (st, the room then),
+// or says whether its run was abandoned.
+func (m *Model) afterEvents(st room.State, closed, abandoned bool) {
+	f := m.feed
+	if closed || !m.watching() {
 		m.closeFeed(st)
 		return
 	}
-	if s.Abandoned != f.abandoned {
-		f.abandoned = s.Abandoned
+	if abandoned != f.abandoned {
+		f.abandoned = abandoned
 		m.ended = time.Time{}
-		if s.Abandoned {
+		if abandoned {
 			m.ended = m.now   // the clock stops with the run
 			m.note.paused = 0 // nobody is left to go on
 			m.setError("The process running this debate ended without closing its room: esc, then open the room again to close it as failed; R there resumes it.")
