@@ -273,6 +273,8 @@ func (f *Feed) look() error {
 type FeedCursor struct {
 	seats        []string
 	seq, noteSeq int
+	count        int             // messages taken in
+	files        map[string]bool // their files
 	closed       bool
 	paused       int // the round the room was last seen paused after; 0: not paused
 	drafts       map[string]Draft
@@ -280,7 +282,7 @@ type FeedCursor struct {
 
 // NewFeedCursor is a cursor on a room with cfg that has taken in nothing.
 func NewFeedCursor(cfg Config) *FeedCursor {
-	return &FeedCursor{seats: cfg.Seats(), drafts: map[string]Draft{}}
+	return &FeedCursor{seats: cfg.Seats(), drafts: map[string]Draft{}, files: map[string]bool{}}
 }
 
 // HasNews reports whether st holds a message, a note, a pause (or its
@@ -304,10 +306,14 @@ func pausedRound(st State) int {
 // ds was read), a pause or its end, then the closure.
 func (c *FeedCursor) Changes(out []FeedEvent, st State, ds []Draft, withDrafts bool) []FeedEvent {
 	notes := NotesAfter(st.Notes, c.noteSeq)
+	// More messages than those taken in, beyond the numbers: a messages
+	// folder made again, numbered from 1; its files are news too.
+	renumbered := len(st.Messages) > c.count
 	for _, m := range st.Messages {
-		if m.Seq <= c.seq {
+		if m.Seq <= c.seq && (!renumbered || c.files[m.File]) {
 			continue
 		}
+		c.files[m.File] = true
 		for len(notes) > 0 && notes[0].AfterSeq < m.Seq {
 			out = append(out, FeedEvent{Kind: FeedNote, Note: notes[0]})
 			notes = notes[1:]
@@ -315,6 +321,7 @@ func (c *FeedCursor) Changes(out []FeedEvent, st State, ds []Draft, withDrafts b
 		out = append(out, FeedEvent{Kind: FeedMessage, Message: m})
 	}
 	c.seq = max(c.seq, st.LastSeq())
+	c.count = max(c.count, len(st.Messages))
 	for _, n := range notes {
 		out = append(out, FeedEvent{Kind: FeedNote, Note: n})
 	}

@@ -48,7 +48,9 @@ type Room struct {
 	paused *Pause
 	// closedSeen: closed.json was there at the last State.
 	closedSeen bool
-	listings   int // times the messages folder was listed (tests read it)
+	// relist: the last State failed, so the next lists the folders.
+	relist   bool
+	listings int // times the messages folder was listed (tests read it)
 	// draftsMade: this Room made (or found) drafts/ a real folder, so a
 	// draft write need not check it again; cleared when drafts/ may be
 	// gone (ClearDrafts, or a write that found it gone).
@@ -281,14 +283,20 @@ func (r *Room) State() (State, error) {
 	closed, _ := readClosed(r.dir)
 	closeMoved := (closed != nil) != r.closedSeen
 	r.closedSeen = closed != nil
-	if r.notifier == nil || r.notifier.Gen() != r.lastGen || pauseMoved || closeMoved {
+	if r.notifier == nil || r.notifier.Gen() != r.lastGen || pauseMoved || closeMoved || r.relist {
 		var err error
-		if r.notifier != nil && !pauseMoved && !closeMoved {
+		if r.notifier != nil && !pauseMoved && !closeMoved && !r.relist {
 			r.lastGen = r.notifier.Gen()
 			fresh, err = r.catchUpLocked()
 		} else {
+			if r.notifier != nil {
+				r.lastGen = r.notifier.Gen()
+			}
 			fresh, err = r.refreshLocked()
 		}
+		// A read that failed (a folder gone) is listed afresh next time:
+		// what comes back may be another folder.
+		r.relist = err != nil
 		if err != nil {
 			return State{}, err
 		}

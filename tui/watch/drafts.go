@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"github.com/roundtable-dev/roundtable/debate"
@@ -18,45 +17,10 @@ import (
 // when the message is posted. The screen shows each draft as a dim block
 // under the transcript, "peer is writing…", until the real message lands.
 
-// draftsMsg is the room's drafts after a change of its drafts folder.
+// draftsMsg is the room's drafts after a change of one of them.
 type draftsMsg struct {
 	id     int64
 	drafts []room.Draft
-	sig    string
-}
-
-// draftsCmd waits until the drafts differ from sig, then reads them and
-// renders their text at the current width, off the Update loop.
-func draftsCmd(id int64, s *session, r *room.Room, sig string) tea.Cmd {
-	return func() tea.Msg {
-		n := s.attach(r) // the room's one Notifier: its drafts side
-		if n == nil {
-			return nil
-		}
-		for {
-			next := n.DraftsChanged()
-			now := room.StatSig(r.DraftFiles()...)
-			if now != sig {
-				ds, _ := r.Drafts() // a draft that cannot be read is not shown
-				md := s.renderer()
-				if width := int(s.bodyWidth.Load()); md != nil && width > 0 {
-					for _, d := range ds {
-						md.Render(d.Text, width)
-					}
-				}
-				if width := int(s.colWidth.Load()); md != nil && width > 0 {
-					for _, d := range ds { // as a council's column draws it
-						_, text := draftKind(d.Text)
-						md.Render(text, width)
-					}
-				}
-				return draftsMsg{id: id, drafts: ds, sig: now}
-			}
-			if !s.wait(next) {
-				return nil
-			}
-		}
-	}
 }
 
 // lastBySeat is the time of each seat's latest message.

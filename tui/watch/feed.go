@@ -35,13 +35,60 @@ type session struct {
 	mu       sync.Mutex
 	closed   bool
 	notifier *room.Notifier
+	feed     *room.Feed     // the room's changes, on notifier; read by one feedCmd at a time
 	appear   *room.DirWatch // waiting for the room to appear
 	log      *room.DirWatch // server.log
+	// holders is closed (and replaced) when the feed reads that who
+	// holds a seat changed: the seats are read again then.
+	holders chan struct{}
+
+	drafts map[string]room.Draft // the drafts as the feed last gave them (feedCmd's own)
 }
 
 func newSession(parent context.Context) *session {
 	ctx, cancel := context.WithCancel(parent)
-	return &session{ctx: ctx, cancel: cancel}
+	return &session{ctx: ctx, cancel: cancel, holders: make(chan struct{}), drafts: map[string]room.Draft{}}
+}
+
+// holderNews fires when the feed next reads a change of who holds a seat.
+func (s *session) holderNews() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.holders
+}
+
+// holdersChanged wakes what waits on holderNews.
+func (s *session) holdersChanged() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	close(s.holders)
+	s.holders = make(chan struct{})
+}
+
+// follow starts the room's feed on its Notifier (once): the one reader of
+// the room's changes; nil once the session is closed.
+func (s *session) follow(r *room.Room) (*room.Feed, error) {
+	if s.attach(r) == nil {
+		return nil, nil
+	}
+	s.mu.Lock()
+	f := s.feed
+	s.mu.Unlock()
+	if f != nil {
+		return f, nil
+	}
+	f, err := r.Feed(s.ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		f.Close()
+		return nil, nil
+	}
+	s.feed = f
+	return f, nil
 }
 
 // renderer is the screen's current Markdown renderer.
@@ -143,16 +190,22 @@ func openCmd(id int64, s *session, cwd, name string, from phase) tea.Cmd {
 				return waitingMsg{id: id, note: note, next: next}
 			}
 		}
-		n := s.attach(r)
-		if n == nil {
+		f, err := s.follow(r)
+		if f == nil && err == nil {
 			return nil
 		}
-		next := n.Changed()
-		st, err := r.State()
+		msg := openedMsg{id: id, r: r, err: err, from: from}
 		if err == nil {
-			prerender(s, st.Messages)
+			snap := f.Snapshot()
+			msg.st = snap.State
+			prerender(s, snap.State.Messages)
+			for _, d := range snap.Drafts {
+				s.drafts[d.Seat] = d
+			}
+			msg.drafts = s.draftList(r)
+			msg.runGone = r.Config().IsDebate() && debate.Abandoned(r)
 		}
-		return openedMsg{id: id, r: r, st: st, err: err, next: next, from: from}
+		return msg
 	}
 }
 
@@ -166,26 +219,86 @@ func waitAppearCmd(id int64, s *session, next <-chan struct{}) tea.Cmd {
 	}
 }
 
-// stateCmd waits for the room to change, then reads its state. The read and
-// the Glamour render of new messages happen here, off the Update loop.
-func stateCmd(id int64, s *session, r *room.Room, next <-chan struct{}) tea.Cmd {
+// feedCmd waits for the room's next changes (room.Feed, the one reader of
+// a room), then reads what they touched: its state, when a message, note,
+// pause or the close came; its drafts, when one changed; whether its
+// debate's process is gone, when who holds its run changed. The reads and
+// the Glamour renders happen here, off the Update loop.
+func feedCmd(id int64, s *session, r *room.Room) tea.Cmd {
 	return func() tea.Msg {
-		if !s.wait(next) {
-			return nil
-		}
 		s.mu.Lock()
-		n := s.notifier
+		f := s.feed
 		s.mu.Unlock()
-		if n == nil {
+		if f == nil {
 			return nil
 		}
-		after := n.Changed()
-		st, err := r.State()
-		if err == nil {
-			prerender(s, st.Messages)
+		batch, err := f.NextBatch(s.ctx)
+		if s.ctx.Err() != nil {
+			return nil
 		}
-		return stateMsg{id: id, st: st, err: err, next: after}
+		msg := feedMsg{id: id}
+		if err != nil {
+			msg.state = &stateMsg{id: id, err: err}
+			return msg
+		}
+		var drafts, holders bool
+		for _, fe := range batch {
+			switch fe.Kind {
+			case room.FeedMessage, room.FeedNote, room.FeedClosed, room.FeedPaused:
+				msg.state = &stateMsg{id: id}
+			case room.FeedDraft:
+				drafts = true
+				if fe.DraftGone {
+					delete(s.drafts, fe.Draft.Seat)
+				} else {
+					s.drafts[fe.Draft.Seat] = fe.Draft
+				}
+			case room.FeedHolder:
+				holders = true
+			}
+		}
+		if msg.state != nil {
+			msg.state.st, msg.state.err = r.State()
+			if msg.state.err == nil {
+				prerender(s, msg.state.st.Messages)
+			}
+		}
+		if drafts {
+			msg.drafts = &draftsMsg{id: id, drafts: s.draftList(r)}
+		}
+		if holders {
+			s.holdersChanged()
+			if r.Config().IsDebate() {
+				gone := debate.Abandoned(r)
+				msg.run = &runMsg{id: id, gone: gone}
+			}
+		}
+		return msg
 	}
+}
+
+// draftList is the drafts the feed last gave, in seat order, rendered at
+// the screen's widths so Update finds them in the cache.
+func (s *session) draftList(r *room.Room) []room.Draft {
+	var ds []room.Draft
+	for _, seat := range r.Config().Seats() {
+		if d, ok := s.drafts[seat]; ok {
+			ds = append(ds, d)
+		}
+	}
+	md := s.renderer()
+	if width := int(s.bodyWidth.Load()); md != nil && width > 0 {
+		for _, d := range ds {
+			md.Render(d.Text, width)
+		}
+	}
+	if width := int(s.colWidth.Load()); md != nil && width > 0 {
+		for _, d := range ds { // as a council's column draws it
+			_, text := draftKind(d.Text)
+			md.Render(text, width)
+		}
+	}
+	return ds
 }
 
 // prerenderMax bounds how many messages one background read renders ahead.
@@ -228,13 +341,10 @@ func seatsCmd(id int64, s *session, dir, sig string) tea.Cmd {
 	return seatsWatchCmd(id, s, dir, sig, nil)
 }
 
-// holderPoll is how often the seats are read again while a seat is held
-// through its lock (a person, a roundtable seat): a holder killed writes
-// nothing, so only its lock, freed by the kernel, tells that it is gone.
-const holderPoll = 2 * time.Second
-
 // seatsWatchCmd is seatsCmd for a screen showing seats: while one of them
-// is held through its lock, it also reads the seats every holderPoll and
+// is held through its lock (a person, a roundtable seat), it also wakes
+// when the room's feed reads that a holder changed (a holder killed
+// writes nothing: the feed reads the locks again while one is live) and
 // answers as soon as one of them has gone (room.ReadSeats decides from
 // the lock), server.log unchanged.
 func seatsWatchCmd(id int64, s *session, dir, sig string, seats []room.SeatInfo) tea.Cmd {
@@ -262,14 +372,11 @@ func seatsWatchCmd(id int64, s *session, dir, sig string, seats []room.SeatInfo)
 				}
 				continue
 			}
-			t := time.NewTimer(holderPoll)
 			select {
 			case <-next:
-				t.Stop()
 			case <-s.ctx.Done():
-				t.Stop()
 				return nil
-			case <-t.C:
+			case <-s.holderNews():
 				// Two small reads and a signal 0 a seat; server.log is
 				// read only once a holder has gone.
 				for seat, pid := range held {
@@ -307,26 +414,5 @@ func specCmd(id int64, md *mdrender.Renderer, r *room.Room, spec, path string, w
 			return specMsg{id: id, path: path, width: width, err: err}
 		}
 		return specMsg{id: id, path: path, width: width, rendered: md.Render(string(data), width)}
-	}
-}
-
-// runWatchCmd reads a debate room's run lock every holderPoll and answers
-// when what it says differs from gone: the process running the debate has
-// ended without closing the room (debate.Abandoned), or a process runs it
-// again (--resume). It stops with the session.
-func runWatchCmd(id int64, s *session, r *room.Room, gone bool) tea.Cmd {
-	return func() tea.Msg {
-		t := time.NewTicker(holderPoll)
-		defer t.Stop()
-		for {
-			if now := debate.Abandoned(r); now != gone {
-				return runMsg{id: id, gone: now}
-			}
-			select {
-			case <-s.ctx.Done():
-				return nil
-			case <-t.C:
-			}
-		}
 	}
 }

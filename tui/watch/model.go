@@ -263,11 +263,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.id == m.id {
 			cmd = openCmd(m.id, m.sess, m.cwd, m.opts.Room, phaseWaiting)
 		}
+	case feedMsg:
+		if msg.id == m.id {
+			cmd = tea.Batch(m.onFeed(msg), feedCmd(m.id, m.sess, m.room))
+		}
 	case stateMsg:
 		if msg.id == m.id {
-			m.now = m.opts.Now()
-			m.applyState(msg.st, msg.err)
-			cmd = tea.Batch(stateCmd(m.id, m.sess, m.room, msg.next), m.rearm())
+			m.onState(msg)
 		}
 	case seatsMsg:
 		if msg.id == m.id {
@@ -282,14 +284,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 	case runMsg:
 		if msg.id == m.id {
-			m.runGone = msg.gone
-			switch gone := runGoneText(m.opts.Room); {
-			case msg.gone:
-				m.setStatus(gone, false)
-			case m.status == gone:
-				m.setStatus("a process runs the debate again", true)
-			}
-			cmd = runWatchCmd(m.id, m.sess, m.room, msg.gone)
+			m.onRun(msg.gone)
 		}
 	case seatproc.ExitedMsg:
 		if msg.Status.Room == m.opts.Room {
@@ -301,7 +296,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case draftsMsg:
 		if msg.id == m.id {
 			m.list.setDrafts(m.ownDraftHidden(msg.drafts))
-			cmd = draftsCmd(m.id, m.sess, m.room, msg.sig)
 		}
 	case tickMsg:
 		if msg.id == m.id && msg.gen == m.tickGen {
@@ -344,22 +338,53 @@ func (m *Model) opened(msg openedMsg) tea.Cmd {
 	m.storeColumnWidth()
 	m.refreshProcs()
 	m.applyState(msg.st, msg.err)
+	m.list.setDrafts(m.ownDraftHidden(msg.drafts))
 	if msg.from == phaseWaiting {
 		m.setStatus("the room appeared: attached", true)
 	}
-	var run tea.Cmd
-	if m.cfg.IsDebate() && m.opts.Remote == nil {
-		// A debate run here: its run lock says whether a process still
-		// runs it (a remote copy has no lock to read).
-		run = runWatchCmd(m.id, m.sess, m.room, false)
+	if msg.runGone {
+		m.onRun(true)
 	}
 	return tea.Batch(
-		stateCmd(m.id, m.sess, m.room, msg.next),
+		feedCmd(m.id, m.sess, m.room),
 		seatsCmd(m.id, m.sess, m.room.Dir(), ""),
-		draftsCmd(m.id, m.sess, m.room, ""),
 		m.tick(),
-		run,
 	)
+}
+
+// onFeed takes what the room's next changes touched.
+func (m *Model) onFeed(msg feedMsg) tea.Cmd {
+	if msg.state != nil {
+		m.onState(*msg.state)
+	}
+	if msg.drafts != nil {
+		m.list.setDrafts(m.ownDraftHidden(msg.drafts.drafts))
+	}
+	if msg.run != nil {
+		m.onRun(msg.run.gone)
+	}
+	return m.rearm()
+}
+
+// onState takes the room's state after a change.
+func (m *Model) onState(msg stateMsg) {
+	m.now = m.opts.Now()
+	m.applyState(msg.st, msg.err)
+}
+
+// onRun says whether the debate shown has lost its process (gone) or has
+// one again. A debate run here only: a remote copy has no lock to read.
+func (m *Model) onRun(gone bool) {
+	if m.opts.Remote != nil {
+		return
+	}
+	m.runGone = gone
+	switch text := runGoneText(m.opts.Room); {
+	case gone:
+		m.setStatus(text, false)
+	case m.status == text:
+		m.setStatus("a process runs the debate again", true)
+	}
 }
 
 // runGoneText is what the screen says of a debate whose process ended

@@ -10,15 +10,16 @@ import (
 // for it, so two screens (the home screen may open several in turn) never
 // act on each other's results.
 
-// openedMsg: the room exists; the Notifier is attached and st is its first
-// state. next fires at the first change after st was read.
+// openedMsg: the room exists; its feed is started, and st and drafts are
+// what it held then; runGone: a debate room that no process runs.
 type openedMsg struct {
-	id   int64
-	r    *room.Room
-	st   room.State
-	err  error
-	next <-chan struct{}
-	from phase // what the screen was doing: opening or waiting
+	id      int64
+	r       *room.Room
+	st      room.State
+	drafts  []room.Draft
+	runGone bool
+	err     error
+	from    phase // what the screen was doing: opening or waiting
 }
 
 // waitingMsg: the room does not exist (or its room.json cannot be read yet:
@@ -32,12 +33,21 @@ type waitingMsg struct {
 // retryMsg: something changed where the room should appear; try again.
 type retryMsg struct{ id int64 }
 
-// stateMsg is the room's state after a change, read off the Update loop.
+// feedMsg is what the room's next changes touched, read off the Update
+// loop: its state, its drafts, whether its debate's process is gone
+// (each nil when untouched).
+type feedMsg struct {
+	id     int64
+	state  *stateMsg
+	drafts *draftsMsg
+	run    *runMsg
+}
+
+// stateMsg is the room's state after a change.
 type stateMsg struct {
-	id   int64
-	st   room.State
-	err  error
-	next <-chan struct{}
+	id  int64
+	st  room.State
+	err error
 }
 
 // seatsMsg is what server.log says now; sig identifies the log's content.

@@ -59,7 +59,7 @@ func refresh(t *testing.T, m Model) Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _ = m.Update(stateMsg{id: m.id, st: st, next: make(chan struct{})})
+	m, _ = m.Update(stateMsg{id: m.id, st: st})
 	return m
 }
 

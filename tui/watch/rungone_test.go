@@ -32,12 +32,11 @@ func TestWatchSeesTheDebatesProcessGo(t *testing.T) {
 	if err := lock.Unlock(); err != nil {
 		t.Fatal(err)
 	}
-	msg := runWatchCmd(m.id, m.sess, m.room, false)()
-	rm, ok := msg.(runMsg)
-	if !ok || !rm.gone {
-		t.Fatalf("after the run lock was freed: %#v, want runMsg{gone: true}", msg)
+	msg := nextRun(t, m)
+	if !msg.run.gone {
+		t.Fatalf("after the run lock was freed: %#v, want the run gone", msg.run)
 	}
-	m, _ = m.Update(rm)
+	m, _ = m.Update(msg)
 	if f := flat(m); !strings.Contains(f, "its process ended: not running") || !strings.Contains(f, "roundtable debate --resume deb") {
 		t.Fatalf("the watch does not say the debate's process ended:\n%s", plain(m))
 	}
@@ -46,12 +45,28 @@ func TestWatchSeesTheDebatesProcessGo(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = lock.Unlock() }()
-	msg = runWatchCmd(m.id, m.sess, m.room, true)()
-	if rm, ok := msg.(runMsg); !ok || rm.gone {
-		t.Fatalf("after a process took the run lock again: %#v, want runMsg{gone: false}", msg)
+	msg = nextRun(t, m)
+	if msg.run.gone {
+		t.Fatalf("after a process took the run lock again: %#v, want the run back", msg.run)
 	}
 	m, _ = m.Update(msg)
 	if strings.Contains(flat(m), "process ended: not running") {
 		t.Fatalf("the warning stays while a process runs the debate:\n%s", plain(m))
 	}
+}
+
+// nextRun reads the room's feed until it says who runs the debate.
+func nextRun(t *testing.T, m Model) feedMsg {
+	t.Helper()
+	for range 10 {
+		msg, ok := feedCmd(m.id, m.sess, m.room)().(feedMsg)
+		if !ok {
+			t.Fatal("the feed ended")
+		}
+		if msg.run != nil {
+			return msg
+		}
+	}
+	t.Fatal("ten changes of the room and none says who runs its debate")
+	return feedMsg{}
 }

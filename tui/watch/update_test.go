@@ -311,14 +311,14 @@ func TestReadErrorShownThenCleared(t *testing.T) {
 	cwd, name := closedMCPRoom(t)
 	m := openModel(t, cwd, name, 80, 24)
 	st := m.st
-	m, _ = m.Update(stateMsg{id: m.id, err: room.ErrNoRoom, next: make(chan struct{})})
+	m, _ = m.Update(stateMsg{id: m.id, err: room.ErrNoRoom})
 	if !strings.Contains(flat(m), "is gone (deleted or moved?)") {
 		t.Errorf("no error on screen:\n%s", plain(m))
 	}
 	if !strings.Contains(plain(m), "#4 ·") {
 		t.Error("the last messages left the screen")
 	}
-	m, _ = m.Update(stateMsg{id: m.id, st: st, next: make(chan struct{})})
+	m, _ = m.Update(stateMsg{id: m.id, st: st})
 	if strings.Contains(plain(m), "✖") {
 		t.Error("error still shown after a good read")
 	}
@@ -341,7 +341,7 @@ func TestNewMessagesWhileScrolled(t *testing.T) {
 			t.Fatal(err)
 		}
 		m.st = st
-		m, _ = m.Update(stateMsg{id: m.id, st: st, next: make(chan struct{})})
+		m, _ = m.Update(stateMsg{id: m.id, st: st})
 	}
 	if m.list.firstShown != 0 {
 		t.Error("new messages moved a scrolled view")
