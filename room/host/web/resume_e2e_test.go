@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"encoding/json"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,6 +50,7 @@ func TestStreamResumesOnANewHost(t *testing.T) {
 				}
 			}
 			path := "/api/sessions/rust/stream"
+			served(t, h, "/api/sessions/rust")
 			inTurn := 0
 			first := h.readStream(path, h.starter, "", func(e sse) bool {
 				switch e.Name {
@@ -59,6 +61,9 @@ func TestStreamResumesOnANewHost(t *testing.T) {
 				}
 				return inTurn == 2
 			})
+			if len(first.events) == 0 {
+				t.Fatalf("the stream answered %d with no event", first.status)
+			}
 			last := first.events[len(first.events)-1]
 			if last.Name != "token" {
 				t.Fatalf("the first part ends with %s, not inside a turn", last.Name)
@@ -66,6 +71,7 @@ func TestStreamResumesOnANewHost(t *testing.T) {
 			h.stop()
 			h = startHost(t, cwd)
 			defer h.stop()
+			served(t, h, "/api/sessions/rust")
 			rest := h.readStream(path, h.starter, last.ID, nil)
 			joined := append(first.events, rest.events...)
 			turns := checkTurns(t, joined)
@@ -132,6 +138,21 @@ func waitFile(t *testing.T, path string) {
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("no %s after 30 s", path)
+		}
+	}
+}
+
+// served waits until the host serves path (it picks up a room made in
+// its folder a moment after the room appears).
+func served(t *testing.T, h *host, path string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		code, body := h.do(http.MethodGet, path, h.starter, "", nil)
+		if code == http.StatusOK {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("GET %s: %d %s after 30 s", path, code, body)
 		}
 	}
 }
