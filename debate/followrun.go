@@ -20,18 +20,19 @@ import (
 //
 // The returned stream ends after raw has: once it is closed the debate is
 // saved and every agent stopped, as Session.Events promises. A room that
-// cannot be followed (its folder unreadable) falls back to raw itself.
-func followRun(r *room.Room, resumed bool, start func() <-chan Event) <-chan Event {
+// cannot be followed (its folder unreadable) is an error, and nothing is
+// started: every event comes from the room.
+func followRun(r *room.Room, resumed bool, start func() <-chan Event) (<-chan Event, error) {
 	// The feed's watch lives until the stream ends; ctx ends the waits
 	// on it first, so the last look still reads a watched room.
 	watchCtx, stopWatch := context.WithCancel(context.Background())
 	follow, first, err := FollowStore(watchCtx, r)
-	// The run starts once the room is read: what it writes is all news.
-	raw := start()
 	if err != nil {
 		stopWatch()
-		return raw
+		return nil, err
 	}
+	// The run starts once the room is read: what it writes is all news.
+	raw := start()
 	if resumed {
 		first = first[:1]
 		follow.r.t.round = 0 // the resumed round starts again
@@ -121,5 +122,5 @@ func followRun(r *room.Room, resumed bool, start func() <-chan Event) <-chan Eve
 			}
 		}
 	}()
-	return out
+	return out, nil
 }

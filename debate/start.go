@@ -173,13 +173,20 @@ func (p *Plan) launch(ctx context.Context, from *Position, open func(Config) (*r
 	// The session's context is released, and every agent stopped (no
 	// process of theirs left), once the stream has ended: the events
 	// channel closes only after that.
-	s.events = followRun(r, from != nil, func() <-chan Event {
+	events, err := followRun(r, from != nil, func() <-chan Event {
 		return record(eng.Run(sctx), NewRecorder(r), func() {
 			cancel(nil)
 			rp.close()
 			_ = lock.Unlock()
 		})
 	})
+	if err != nil {
+		cancel(nil)
+		rp.close()
+		_ = lock.Unlock()
+		return nil, fmt.Errorf("read room %s to follow its debate: %w", r.Config().Room, err)
+	}
+	s.events = events
 	return s, nil
 }
 

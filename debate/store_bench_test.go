@@ -439,7 +439,9 @@ func BenchmarkStoreSessionCPU(b *testing.B) {
 					before := processCPU()
 					var evs <-chan Event
 					if store {
-						evs = followRun(r, false, func() <-chan Event { return Record(eng.Run(context.Background()), NewRecorder(r)) })
+						if evs, err = followRun(r, false, func() <-chan Event { return Record(eng.Run(context.Background()), NewRecorder(r)) }); err != nil {
+							b.Fatal(err)
+						}
 					} else {
 						evs = Record(eng.Run(context.Background()), NewRecorder(r).WithoutDrafts())
 					}
