@@ -281,36 +281,30 @@ func newNames(list []string) names {
 // their number in ns (one ns does not know is left out: the client then
 // gets its events again).
 func (v *view) encode(ns names) string {
-	b := make([]byte, 0, 64)
-	for i, n := range []int{v.msg, v.meta, v.note, v.round, v.roundEnd, v.consensus, v.paused, b2i(v.budget), v.end, v.vgen, v.vbytes} {
+	b := appendInts(make([]byte, 0, 64), v.msg, v.meta, v.note, v.round, v.roundEnd, v.consensus, v.paused, b2i(v.budget), v.end, v.vgen, v.vbytes)
+	for _, agent := range slices.Sorted(maps.Keys(v.open)) {
+		if k, ok := ns.index[agent]; ok {
+			t := v.open[agent]
+			b = appendInts(append(b, '-'), k, t.round, t.gen, t.phase, t.bytes, t.act, t.retry, b2i(t.speaker))
+		}
+	}
+	for _, seat := range slices.Sorted(maps.Keys(v.held)) {
+		if k, ok := ns.index[seat]; ok {
+			b = appendInts(append(b, '_'), k, b2i(v.held[seat]))
+		}
+	}
+	return string(b)
+}
+
+// appendInts appends the numbers, "."-separated.
+func appendInts(b []byte, ns ...int) []byte {
+	for i, n := range ns {
 		if i > 0 {
 			b = append(b, '.')
 		}
 		b = strconv.AppendInt(b, int64(n), 10)
 	}
-	for _, agent := range slices.Sorted(maps.Keys(v.open)) {
-		k, ok := ns.index[agent]
-		if !ok {
-			continue
-		}
-		t := v.open[agent]
-		b = append(b, '-')
-		for i, n := range []int{k, t.round, t.gen, t.phase, t.bytes, t.act, t.retry, b2i(t.speaker)} {
-			if i > 0 {
-				b = append(b, '.')
-			}
-			b = strconv.AppendInt(b, int64(n), 10)
-		}
-	}
-	for _, seat := range slices.Sorted(maps.Keys(v.held)) {
-		if k, ok := ns.index[seat]; ok {
-			b = append(b, '_')
-			b = strconv.AppendInt(b, int64(k), 10)
-			b = append(b, '.')
-			b = strconv.AppendInt(b, int64(b2i(v.held[seat])), 10)
-		}
-	}
-	return string(b)
+	return b
 }
 
 func b2i(b bool) int {
@@ -329,61 +323,56 @@ func parseView(id string, ns names) (*view, bool) {
 	if id == "" || len(id) > maxID {
 		return nil, false
 	}
-	ints := func(s string, n int) ([]int, bool) {
-		parts := strings.Split(s, ".")
-		if len(parts) != n {
-			return nil, false
-		}
-		out := make([]int, n)
-		for i, p := range parts {
-			x, err := strconv.Atoi(p)
-			if err != nil || x < 0 || x > 1<<40 {
-				return nil, false
-			}
-			out[i] = x
-		}
-		return out, true
-	}
-	name := func(k int) (string, bool) {
-		if k >= len(ns.list) {
-			return "", false
-		}
-		return ns.list[k], true
-	}
 	head, held, _ := strings.Cut(id, "_")
 	head, turns, _ := strings.Cut(head, "-")
-	f, ok := ints(head, 11)
+	f, ok := readInts(head, 11)
 	if !ok {
 		return nil, false
 	}
 	v := newView()
 	v.msg, v.meta, v.note, v.round, v.roundEnd, v.consensus, v.paused = f[0], f[1], f[2], f[3], f[4], f[5], f[6]
 	v.budget, v.end, v.vgen, v.vbytes = f[7] == 1, f[8], f[9], f[10]
-	if turns != "" {
-		for _, s := range strings.Split(turns, "-") {
-			t, ok := ints(s, 8)
-			if !ok {
-				return nil, false
-			}
-			agent, ok := name(t[0])
-			if !ok {
-				return nil, false
-			}
-			v.open[agent] = &turnView{round: t[1], gen: t[2], phase: t[3], bytes: t[4], act: t[5], retry: t[6], speaker: t[7] == 1}
-		}
-	}
-	if held != "" {
-		for _, s := range strings.Split(held, "_") {
-			h, ok := ints(s, 2)
-			if !ok {
-				return nil, false
-			}
-			seat, ok := name(h[0])
-			if !ok {
-				return nil, false
-			}
-			v.held[seat] = h[1] == 1
-		}
+	ok = readNamed(turns, "-", 8, ns, func(agent string, t []int) {
+		v.open[agent] = &turnView{round: t[1], gen: t[2], phase: t[3], bytes: t[4], act: t[5], retry: t[6], speaker: t[7] == 1}
+	}) && readNamed(held, "_", 2, ns, func(seat string, h []int) {
+		v.held[seat] = h[1] == 1
+	})
+	if !ok {
+		return nil, false
 	}
 	return v, true
+}
+
+// readInts reads n "."-separated numbers.
+func readInts(s string, n int) ([]int, bool) {
+	parts := strings.Split(s, ".")
+	if len(parts) != n {
+		return nil, false
+	}
+	out := make([]int, n)
+	for i, p := range parts {
+		x, err := strconv.Atoi(p)
+		if err != nil || x < 0 || x > 1<<40 {
+			return nil, false
+		}
+		out[i] = x
+	}
+	return out, true
+}
+
+// readNamed reads the sep-separated entries of s (none when s is empty),
+// each n numbers whose first names an agent or seat in ns, and hands each
+// to take; false when one is not that.
+func readNamed(s, sep string, n int, ns names, take func(name string, nums []int)) bool {
+	if s == "" {
+		return true
+	}
+	for _, e := range strings.Split(s, sep) {
+		nums, ok := readInts(e, n)
+		if !ok || nums[0] >= len(ns.list) {
+			return false
+		}
+		take(ns.list[nums[0]], nums)
+	}
+	return true
 }
