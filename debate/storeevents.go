@@ -123,9 +123,13 @@ func (s *StoreEvents) Holders() map[string]room.Holder { return s.holders }
 // Ended reports whether the room's final event was returned.
 func (s *StoreEvents) Ended() bool { return s.r.Ended() }
 
-// State reads the room's state now (its messages, notes and closure): what
-// a reader shows of a room its events closed.
-func (s *StoreEvents) State() (room.State, error) { return s.f.State() }
+// State is the room as the events so far leave it (room.Feed.State):
+// what a reader shows of a room its events closed.
+func (s *StoreEvents) State() room.State { return s.f.State() }
+
+// RunGone reports whether the debate's process ended without closing its
+// room, as the feed last read who holds its run (room.Feed.RunGone).
+func (s *StoreEvents) RunGone() bool { return s.f.RunGone() }
 
 // Close stops following the room.
 func (s *StoreEvents) Close() { s.f.Close() }

@@ -122,7 +122,7 @@ func (r *Room) appendChecked(p Post, mayBeEmpty bool, check func(State) error) (
 		if _, err := r.refreshLocked(); err != nil {
 			return err
 		}
-		st = r.stateLocked(nil)
+		st = r.stateLocked(nil, r.closedNow())
 		if st.Closed != nil {
 			return &ClosedError{Reason: st.Closed.Reason}
 		}
@@ -152,7 +152,7 @@ func (r *Room) appendChecked(p Post, mayBeEmpty bool, check func(State) error) (
 		crashPoint("after-rename")
 		r.seen[msg.File] = struct{}{}
 		r.msgs = mergeSorted(r.msgs, []Message{msg})
-		st = r.stateLocked(nil)
+		st = r.stateLocked(nil, st.Closed) // nil: the write lock keeps it open
 		r.cleanTempLocked(now)
 		return nil
 	})

@@ -83,6 +83,7 @@ type Feed struct {
 	draftsGen uint64
 	queue     []FeedEvent
 
+	last       State             // the room as the latest look read it
 	holders    map[string]Holder // as last delivered
 	holdersGen uint64            // the watch's count when they were read
 	holdersAt  time.Time         // when they were read
@@ -113,6 +114,7 @@ func (r *Room) Feed(ctx context.Context) (*Feed, error) {
 	f.holdersGen, f.holdersAt = f.n.Gen(), time.Now()
 	f.holders = readHolders(r)
 	f.snap = FeedSnapshot{Config: r.cfg, State: st, Drafts: ds, Holders: maps.Clone(f.holders)}
+	f.last = st
 	f.c.Changes(nil, st, ds, true) // the snapshot is taken in
 	return f, nil
 }
@@ -120,8 +122,20 @@ func (r *Room) Feed(ctx context.Context) (*Feed, error) {
 // Snapshot is the room when the feed began.
 func (f *Feed) Snapshot() FeedSnapshot { return f.snap }
 
-// State reads the room's state now.
-func (f *Feed) State() (State, error) { return f.r.State() }
+// State is the room as the feed's latest look read it: the state the
+// changes it gave so far add up to (the snapshot's before any).
+func (f *Feed) State() State { return f.last }
+
+// RunGone reports whether the feed last read a debate room that is open
+// while no process holds its run: the process running the debate ended
+// without closing it (killed, or its machine gone).
+func (f *Feed) RunGone() bool {
+	if !f.r.cfg.IsDebate() || f.last.Closed != nil {
+		return false
+	}
+	h, ok := f.holders[""]
+	return ok && !h.Live
+}
 
 // Next returns the next change of the room, waiting for one; ctx's error
 // when ctx ends first, or the error reading the room.
@@ -251,6 +265,7 @@ func (f *Feed) look() error {
 	if err != nil {
 		return err
 	}
+	f.last = st
 	// A draft removed just before the message or the close that the
 	// state shows may not have reached the drafts' watch yet, and must not
 	// come after them: the drafts are read then too.

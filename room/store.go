@@ -280,7 +280,7 @@ func (r *Room) State() (State, error) {
 	// from the watch's journal, which may not have the last ones yet:
 	// when either moved, the folders are listed, so no reader sees a
 	// pause or a close before the messages written before it.
-	closed, _ := readClosed(r.dir)
+	closed := r.closedNow()
 	closeMoved := (closed != nil) != r.closedSeen
 	r.closedSeen = closed != nil
 	if r.notifier == nil || r.notifier.Gen() != r.lastGen || pauseMoved || closeMoved || r.relist {
@@ -301,7 +301,7 @@ func (r *Room) State() (State, error) {
 			return State{}, err
 		}
 	}
-	return r.stateLocked(fresh), nil
+	return r.stateLocked(fresh, closed), nil
 }
 
 // catchUpLocked reads the message and note files the attached Notifier's
@@ -329,19 +329,25 @@ func (r *Room) Refresh() (State, error) {
 	if err != nil {
 		return State{}, err
 	}
-	return r.stateLocked(fresh), nil
+	return r.stateLocked(fresh, r.closedNow()), nil
 }
 
-func (r *Room) stateLocked(fresh []Skipped) State {
+// closedNow is closed.json as it is now, nil while the room is open.
+func (r *Room) closedNow() *Closed {
+	c, _ := readClosed(r.dir)
+	return c
+}
+
+// stateLocked is the room's State from what it holds, closed by closed
+// (closed.json as the caller read it).
+func (r *Room) stateLocked(fresh []Skipped, closed *Closed) State {
 	st := State{
 		Messages:   r.msgs[:len(r.msgs):len(r.msgs)],
 		Notes:      r.notes[:len(r.notes):len(r.notes)],
 		Skipped:    r.skipped[:len(r.skipped):len(r.skipped)],
 		NewSkipped: fresh,
 	}
-	if c, err := readClosed(r.dir); err == nil {
-		st.Closed = c
-	}
+	st.Closed = closed
 	st.Paused = r.paused
 	st.Seats = r.cfg.TurnOrder()
 	st.Round, st.Turn, st.Passed = derive(r.msgs, st.Seats)

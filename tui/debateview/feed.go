@@ -82,13 +82,7 @@ type roomWatch struct {
 // abandoned reports whether the debate's run ended without closing its
 // room, as the feed last read who holds it; never on a mirror, whose run
 // is on its host.
-func (w *roomWatch) abandoned() bool {
-	if w.link != nil || w.f.Ended() {
-		return false
-	}
-	h, ok := w.f.Holders()[""]
-	return ok && !h.Live
-}
+func (w *roomWatch) abandoned() bool { return w.link == nil && w.f.RunGone() }
 
 // OpenRoom reads a debate room for the screen and, while it is open,
 // starts watching it (until ctx ends or the screen's Close). It reads from
@@ -113,11 +107,7 @@ func openRoom(parent context.Context, r *room.Room, link RemoteLink) (RoomFeed, 
 		return RoomFeed{}, err
 	}
 	w := &roomWatch{ctx: ctx, cancel: cancel, r: own, f: f, link: link}
-	st, err := f.State()
-	if err != nil {
-		cancel()
-		return RoomFeed{}, err
-	}
+	st := f.State()
 	if st.Closed != nil {
 		cancel()
 		w = nil
@@ -167,10 +157,8 @@ func feedCmd(id int64, w *roomWatch) tea.Cmd {
 		default:
 		}
 		if err == nil && w.f.Ended() {
-			var st room.State
-			if st, err = w.f.State(); err == nil {
-				msg.closed = &st
-			}
+			st := w.f.State()
+			msg.closed = &st
 		}
 		msg.err = err
 		return msg

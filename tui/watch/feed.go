@@ -10,7 +10,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
@@ -203,7 +202,7 @@ func openCmd(id int64, s *session, cwd, name string, from phase) tea.Cmd {
 				s.drafts[d.Seat] = d
 			}
 			msg.drafts = s.draftList(r)
-			msg.runGone = r.Config().IsDebate() && debate.Abandoned(r)
+			msg.runGone = f.RunGone()
 		}
 		return msg
 	}
@@ -258,10 +257,8 @@ func feedCmd(id int64, s *session, r *room.Room) tea.Cmd {
 			}
 		}
 		if msg.state != nil {
-			msg.state.st, msg.state.err = r.State()
-			if msg.state.err == nil {
-				prerender(s, msg.state.st.Messages)
-			}
+			msg.state.st = f.State()
+			prerender(s, msg.state.st.Messages)
 		}
 		if drafts {
 			msg.drafts = &draftsMsg{id: id, drafts: s.draftList(r)}
@@ -269,8 +266,7 @@ func feedCmd(id int64, s *session, r *room.Room) tea.Cmd {
 		if holders {
 			s.holdersChanged()
 			if r.Config().IsDebate() {
-				gone := debate.Abandoned(r)
-				msg.run = &runMsg{id: id, gone: gone}
+				msg.run = &runMsg{id: id, gone: f.RunGone()}
 			}
 		}
 		return msg
