@@ -38,6 +38,21 @@ type payload struct {
 	Message  string   `json:"message"`
 }
 
+// dropInTurn is a readStream stop that drops the stream once it has
+// two tokens of a turn.
+func dropInTurn() func(sse) bool {
+	inTurn := 0
+	return func(e sse) bool {
+		switch e.Name {
+		case "turn_start":
+			inTurn = 0
+		case "token":
+			inTurn++
+		}
+		return inTurn == 2
+	}
+}
+
 // idForm is an event ID's form: what a client had of the room (resume.go).
 var idForm = regexp.MustCompile(`^[0-9]+(\.[0-9]+){10}(-[0-9]+(\.[0-9]+){7})*(_[0-9]+\.[01])*$`)
 
@@ -195,16 +210,7 @@ func TestStreamContract(t *testing.T) {
 		whole = h.readStream(path, h.starter, "", nil)
 	}()
 	// The second client drops once it has two tokens of a turn.
-	inTurn := 0
-	first := h.readStream(path, h.starter, "", func(e sse) bool {
-		switch e.Name {
-		case "turn_start":
-			inTurn = 0
-		case "token":
-			inTurn++
-		}
-		return inTurn == 2
-	})
+	first := h.readStream(path, h.starter, "", dropInTurn())
 	last := first.events[len(first.events)-1]
 	if last.Name != "token" {
 		t.Fatalf("the first part ends with %s, not inside a turn", last.Name)

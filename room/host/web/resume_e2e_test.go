@@ -51,16 +51,7 @@ func TestStreamResumesOnANewHost(t *testing.T) {
 			}
 			path := "/api/sessions/rust/stream"
 			served(t, h, "/api/sessions/rust")
-			inTurn := 0
-			first := h.readStream(path, h.starter, "", func(e sse) bool {
-				switch e.Name {
-				case "turn_start":
-					inTurn = 0
-				case "token":
-					inTurn++
-				}
-				return inTurn == 2
-			})
+			first := h.readStream(path, h.starter, "", dropInTurn())
 			if len(first.events) == 0 {
 				t.Fatalf("the stream answered %d with no event", first.status)
 			}
