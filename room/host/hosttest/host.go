@@ -71,10 +71,19 @@ func StartBin(t testing.TB, bin string, args ...string) *Proc {
 		h.err = h.Cmd.Wait()
 		close(h.done)
 	}()
+	// The cleanup stops the host the way a user does (SIGTERM), so it
+	// stops the debates it started before the test's folders go; a kill
+	// would leave them writing into a folder being removed.
 	t.Cleanup(func() {
 		select {
 		case <-h.done:
+			return
 		default:
+		}
+		_ = h.Cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-h.done:
+		case <-time.After(30 * time.Second):
 			_ = h.Cmd.Process.Kill()
 			<-h.done
 		}
