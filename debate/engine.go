@@ -36,9 +36,6 @@ func New(cfg Config, p Provider) (*Engine, error) {
 // Config is the engine's settings, defaults filled in.
 func (e *Engine) Config() Config { return e.cfg }
 
-// Provider is the engine's provider.
-func (e *Engine) Provider() Provider { return e.p }
-
 // eventBuffer is the channel's buffer: enough to absorb a burst of tokens,
 // small enough that a slow consumer slows the engine instead of piling up.
 const eventBuffer = 64

@@ -158,9 +158,6 @@ func (rc *Recorder) drafting(agent string) string {
 	return rc.draftSeat(agent)
 }
 
-// Room is the room being written.
-func (rc *Recorder) Room() *room.Room { return rc.r }
-
 // Err is the first error saving the debate, nil when all went well.
 func (rc *Recorder) Err() error { return rc.err }
 

@@ -110,12 +110,6 @@ func Prepare(s Settings) (*Plan, error) {
 	return &Plan{cfg: cfg, pc: pc, prov: prov, cwd: cwd, room: s.Room, agents: specs, aopts: aopts}, nil
 }
 
-// Config is the debate as it will run, defaults filled in.
-func (p *Plan) Config() Config { return p.cfg }
-
-// Provider is the resolved provider configuration.
-func (p *Plan) Provider() ProviderConfig { return p.pc }
-
 // Start checks that the provider's server answers (Preflight), creates the
 // room and starts the debate, saving it as it goes. Each call starts a new
 // debate; with no room name given, each gets a fresh room. ctx bounds the
