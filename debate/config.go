@@ -51,6 +51,10 @@ type Config struct {
 	// moderator gives a verdict on what was said (a budget event).
 	MaxCost        float64
 	MaxTokensTotal int
+	// Provider and Model name what the words come from (the provider,
+	// and its model when one is named), recorded in the debate's room for
+	// every reader; Prepare sets them from the provider it resolves.
+	Provider, Model string
 }
 
 // Normalize checks c and fills its defaults. Errors wrap ErrBadConfig or

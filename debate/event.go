@@ -38,7 +38,7 @@ const CancelledMessage = "cancelled"
 // extra fields, and the events this project adds: retry, activity, note
 // and pause:
 //
-//	session_start {topic, agents, rounds, provider}
+//	session_start {topic, agents, rounds, provider, model?}
 //	round_start   {round}
 //	turn_start    {round, agent, model}
 //	retry         {round, agent, reason, status?, attempt, max_attempts, wait_ms}
@@ -130,7 +130,7 @@ type Event struct {
 
 	Round int    // round_start, turn_start, token, turn_end, round_end, summary; error when in a turn
 	Agent string // turn_start, token, turn_end; error when a persona's turn failed
-	Model string // turn_start, turn_end, summary: the model label
+	Model string // turn_start, turn_end, summary: the model label; session_start: the provider's model, when one is named
 
 	// Text is the token's delta, the turn_end's full text, the summary's
 	// verdict or the error's message.
@@ -246,6 +246,7 @@ type (
 		Agents   []string `json:"agents"`
 		Rounds   int      `json:"rounds"`
 		Provider string   `json:"provider,omitempty"`
+		Model    string   `json:"model,omitempty"`
 	}
 	roundData struct {
 		Round int `json:"round"`
@@ -324,7 +325,7 @@ func (e Event) data() (any, error) {
 		if agents == nil {
 			agents = []string{}
 		}
-		return sessionStartData{Topic: e.Topic, Agents: agents, Rounds: e.Rounds, Provider: e.Provider}, nil
+		return sessionStartData{Topic: e.Topic, Agents: agents, Rounds: e.Rounds, Provider: e.Provider, Model: e.Model}, nil
 	case EventRoundStart:
 		return roundData{Round: e.Round}, nil
 	case EventTurnStart:

@@ -271,7 +271,11 @@ func (o *textOutput) event(ev Event) {
 	switch ev.Type {
 	case EventSessionStart:
 		o.rounds = ev.Rounds
-		fmt.Fprintf(w, "Debate: %s\nPanel:  %s (%d %s, %s)\n", oneLine(ev.Topic), prompts.AndList(ev.Agents), ev.Rounds, plural(ev.Rounds, "round", "rounds"), ev.Provider)
+		fmt.Fprintf(w, "Debate: %s\nPanel:  %s (%d %s", oneLine(ev.Topic), prompts.AndList(ev.Agents), ev.Rounds, plural(ev.Rounds, "round", "rounds"))
+		if p := ProviderLabel(ev.Provider, ev.Model); p != "" {
+			fmt.Fprintf(w, ", %s", p)
+		}
+		fmt.Fprint(w, ")\n")
 	case EventRoundStart:
 		fmt.Fprintf(w, "\n━━━ Round %d of %d ━━━\n", ev.Round, o.rounds)
 	case EventTurnStart:

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roundtable-dev/roundtable/debate/debatetest"
 	"github.com/roundtable-dev/roundtable/room"
 )
 
@@ -283,5 +284,44 @@ func TestOutputCauseNamesTheHangUp(t *testing.T) {
 	}
 	if got := outputCause(context.Background(), eio); got != ErrOutputClosed {
 		t.Errorf("EIO with no hang-up: cause %v, want ErrOutputClosed", got)
+	}
+}
+
+// TestHeadlessNamesTheProvider: each format names the provider and its
+// model, on the mock and on an OpenAI-compatible server (an httptest
+// server speaking the streaming wire format): the text's panel line, the
+// Markdown's byline and jsonl's session_start.
+func TestHeadlessNamesTheProvider(t *testing.T) {
+	cs := debatetest.NewCutServer(t, 0, debatetest.CutOptions{})
+	for _, tc := range []struct {
+		name            string
+		prov            ProviderConfig
+		text, md, jsonl string
+	}{
+		{"mock", ProviderConfig{}, "(1 round, mock)", "; provider mock.*", `"provider":"mock","model":"mock"}}`},
+		{
+			"openai",
+			ProviderConfig{Name: ProviderOpenAI, BaseURL: cs.URL + "/v1", Model: "tiny-4m", APIKey: "k"},
+			"(1 round, openai · tiny-4m)", "; provider openai · tiny-4m.*", `"provider":"openai","model":"tiny-4m"}}`,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for format, want := range map[string]string{FormatText: tc.text, FormatMD: tc.md, FormatJSONL: tc.jsonl} {
+				o := headlessOpts(t.TempDir(), format)
+				o.Settings.Config.Rounds, o.Settings.Provider = 1, tc.prov
+				var out bytes.Buffer
+				if err := RunHeadless(context.Background(), o, &out, &bytes.Buffer{}); err != nil {
+					t.Fatalf("%s: %v", format, err)
+				}
+				first, _, _ := strings.Cut(strings.TrimPrefix(out.String(), "Debate: Should we adopt GraphQL\n"), "\n")
+				if format == FormatMD {
+					_, rest, _ := strings.Cut(out.String(), "\n\n")
+					first, _, _ = strings.Cut(rest, "\n")
+				}
+				if !strings.HasSuffix(first, want) {
+					t.Errorf("%s: the line naming the panel is %q, want it to end %q", format, first, want)
+				}
+			}
+		})
 	}
 }

@@ -32,7 +32,7 @@ type Transcript struct {
 func (t *Transcript) Add(ev Event) {
 	switch ev.Type {
 	case EventSessionStart:
-		t.Topic, t.Agents, t.Rounds, t.Provider = ev.Topic, ev.Agents, ev.Rounds, ev.Provider
+		t.Topic, t.Agents, t.Rounds, t.Provider = ev.Topic, ev.Agents, ev.Rounds, ProviderLabel(ev.Provider, ev.Model)
 	case EventTurnEnd:
 		t.Turns = append(t.Turns, Turn{Round: ev.Round, Agent: ev.Agent, Model: ev.Model, Text: ev.Text, Incomplete: ev.Incomplete, Truncated: ev.Truncated})
 	case EventSummary:
@@ -63,7 +63,11 @@ func (t *Transcript) Add(ev Event) {
 func (t *Transcript) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", oneLine(t.Topic))
-	fmt.Fprintf(&b, "*Persona debate: %s; %d %s; provider %s.*\n", prompts.AndList(t.Agents), t.Rounds, plural(t.Rounds, "round", "rounds"), t.Provider)
+	fmt.Fprintf(&b, "*Persona debate: %s; %d %s", prompts.AndList(t.Agents), t.Rounds, plural(t.Rounds, "round", "rounds"))
+	if t.Provider != "" {
+		fmt.Fprintf(&b, "; provider %s", t.Provider)
+	}
+	b.WriteString(".*\n")
 	round := 0
 	for _, turn := range t.Turns {
 		if turn.Round != round {

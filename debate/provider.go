@@ -163,6 +163,19 @@ func providerName(p Provider, persona Persona) string {
 	return p.Name()
 }
 
+// ProviderLabel is how a provider and its model are named to a reader:
+// "openrouter · openai/gpt-4o-mini", or the one of them that says it all
+// ("mock", "ollama" with no model named).
+func ProviderLabel(name, model string) string {
+	switch {
+	case name == "":
+		return model
+	case model == "" || strings.EqualFold(model, name):
+		return name
+	}
+	return name + " · " + model
+}
+
 // Provider names.
 const (
 	ProviderMock       = "mock"

@@ -47,6 +47,7 @@ func CreateRoom(cwd, name string, cfg Config) (*room.Room, error) {
 	opts := room.CreateOptions{
 		Topic: cfg.Topic, Budget: cfg.Rounds, Mode: room.ModeDebate,
 		Agents: cfg.Names(), Rounds: cfg.Rounds, Pause: cfg.PauseBetweenRounds,
+		Provider: cfg.Provider, Model: cfg.Model,
 	}
 	for _, p := range cfg.Personas {
 		opts.Personas = append(opts.Personas, room.PersonaInfo(p))

@@ -107,6 +107,7 @@ func Prepare(s Settings) (*Plan, error) {
 		return nil, err
 	}
 	aopts := AgentOptions{Cwd: cwd, Tools: s.AgentTools, Env: s.AgentEnv, Grace: s.AgentGrace}
+	cfg.Provider, cfg.Model = pc.Name, pc.Model
 	return &Plan{cfg: cfg, pc: pc, prov: prov, cwd: cwd, room: s.Room, agents: specs, aopts: aopts}, nil
 }
 

@@ -197,7 +197,7 @@ func (t *storeTranslator) moderatorName() string {
 
 // start is the session_start event.
 func (t *storeTranslator) start() Event {
-	return Event{Type: EventSessionStart, Topic: t.cfg.Topic, Agents: t.agents, Rounds: t.rounds()}
+	return Event{Type: EventSessionStart, Topic: t.cfg.Topic, Agents: t.agents, Rounds: t.rounds(), Provider: t.cfg.Provider, Model: t.cfg.Model}
 }
 
 func (t *storeTranslator) change(out []Event, fe room.FeedEvent) []Event {

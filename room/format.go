@@ -58,6 +58,11 @@ type Config struct {
 	// SeatNames is the seats of an MCP room that has other seats than the
 	// lead and the peer; left out when it has those (see Seats).
 	SeatNames []string `json:"seats,omitempty"`
+	// Provider and Model are what a debate's words came from (the
+	// provider's name, and its model when one was named), so every
+	// reader names them as the process that ran it did.
+	Provider string `json:"provider,omitempty"`
+	Model    string `json:"model,omitempty"`
 }
 
 // PersonaInfo is who sat at a debate: the name (the seat of its messages)

@@ -116,6 +116,8 @@ type CreateOptions struct {
 	Personas  []PersonaInfo
 	Moderator *PersonaInfo
 	Pause     bool // a debate's pause between rounds (Config.Pause)
+	// Provider and Model: a debate's (Config.Provider, Config.Model).
+	Provider, Model string
 	// Seats are an MCP room's seats when not the default lead and peer
 	// (Config.Seats); ignored for a debate, whose personas are its seats.
 	Seats []string
@@ -164,7 +166,7 @@ func Create(cwd, name string, opt CreateOptions) (r *Room, created bool, err err
 		CreatedAt: formatTime(time.Now()),
 		Mode:      opt.Mode, Agents: opt.Agents, Rounds: opt.Rounds,
 		Personas: opt.Personas, Moderator: opt.Moderator, Pause: opt.Pause,
-		SeatNames: seats,
+		SeatNames: seats, Provider: opt.Provider, Model: opt.Model,
 	}
 	data, err := encodeJSON(cfg)
 	if err != nil {

@@ -3,7 +3,6 @@ package debateview
 import (
 	"context"
 	"os"
-	"strings"
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
@@ -28,17 +27,7 @@ func launchLabel(l Launch) string {
 	if err != nil {
 		pc = l.Provider
 	}
-	return providerLabel(pc.Name, pc.Model)
-}
-
-func providerLabel(name, model string) string {
-	switch {
-	case name == "":
-		return model
-	case model == "" || strings.EqualFold(model, name):
-		return name
-	}
-	return name + " · " + model
+	return debate.ProviderLabel(pc.Name, pc.Model)
 }
 
 // Tracker keeps every debate a screen started, so that whoever ends the
@@ -109,7 +98,7 @@ func sessionMsg(sess *debate.Session) startedMsg {
 	pc := sess.Provider()
 	return startedMsg{
 		room: sess.Room(), cfg: sess.Config(), events: sess.Events(), cancel: sess.Stop, sess: sess,
-		provider: providerLabel(pc.Name, pc.Model),
+		provider: debate.ProviderLabel(pc.Name, pc.Model),
 	}
 }
 

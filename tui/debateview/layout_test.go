@@ -121,13 +121,6 @@ func TestFormats(t *testing.T) {
 			t.Errorf("formatCount(%d) = %q, want %q", tt.n, got, tt.want)
 		}
 	}
-	for _, tt := range []struct{ name, model, want string }{
-		{"mock", "mock", "mock"}, {"openrouter", "openai/gpt-4o-mini", "openrouter · openai/gpt-4o-mini"}, {"ollama", "", "ollama"},
-	} {
-		if got := providerLabel(tt.name, tt.model); got != tt.want {
-			t.Errorf("providerLabel(%q, %q) = %q, want %q", tt.name, tt.model, got, tt.want)
-		}
-	}
 }
 
 func TestAnchor(t *testing.T) {
