@@ -83,3 +83,52 @@ func TestRestoreUndoesTrash(t *testing.T) {
 		t.Fatal("restoring twice passed")
 	}
 }
+
+// TestRenameKeepsAClosedRoomWhole: a closed room renamed still finds its
+// spec through its ending (closed.json names the new file), and its
+// verdict moves beside the spec.
+func TestRenameKeepsAClosedRoomWhole(t *testing.T) {
+	cwd := t.TempDir()
+	if _, err := Seed(cwd, "old", CreateOptions{Topic: "cache it", Budget: 3}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(cwd, "old")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.WriteSpec("# The spec\n"); err != nil {
+		t.Fatal(err)
+	}
+	closed, err := r.Close(CloseOptions{Reason: "done", RequireSpec: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.WriteVerdict("**Decision:** go\n", &closed); err != nil {
+		t.Fatal(err)
+	}
+	if err := Rename(cwd, "old", "new"); err != nil {
+		t.Fatal(err)
+	}
+	r, err = Open(cwd, "new")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := r.State()
+	if err != nil || st.Closed == nil {
+		t.Fatalf("the renamed room's state: %v %+v", err, st.Closed)
+	}
+	if st.Closed.SpecPath != "SPEC-new.md" || st.Closed.Reason != "done" || st.Closed.At != closed.At {
+		t.Fatalf("closed.json after the rename: %+v, want specPath SPEC-new.md and the rest as it was (%+v)", st.Closed, closed)
+	}
+	spec, err := r.ReadSpec(SpecFor(r.Config(), st.Closed))
+	if err != nil || string(spec) != "# The spec\n" {
+		t.Fatalf("the spec through the renamed room's ending: %q, %v", spec, err)
+	}
+	v, err := os.ReadFile(filepath.Join(cwd, VerdictPath(r.Config(), st.Closed)))
+	if err != nil || string(v) != "**Decision:** go\n" {
+		t.Fatalf("the verdict beside the renamed spec: %q, %v", v, err)
+	}
+	if _, err := os.Stat(filepath.Join(cwd, "SPEC-old.verdict.md")); !os.IsNotExist(err) {
+		t.Fatalf("the old verdict file is still there: %v", err)
+	}
+}

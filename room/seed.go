@@ -176,6 +176,11 @@ func renamed(cwd, dir, from, to string) error {
 			}
 		}
 		set["spec"] = cfg.Spec
+		if cfg.Spec == DefaultSpec(to) {
+			if err := specMoved(cwd, dir, from, to); err != nil {
+				return err
+			}
+		}
 	}
 	out, err := setFields(data, set)
 	if err != nil {
@@ -192,6 +197,40 @@ func renamed(cwd, dir, from, to string) error {
 	}
 	_, err = writePrompts(dir, cfg)
 	return err
+}
+
+// specMoved follows a default spec renamed from SPEC-<from>.md to
+// SPEC-<to>.md: the room's endings (closed.json, and the earlier ones kept
+// as closed-N.json) that name the old file name the new one, and a
+// verdict saved beside the old spec moves along with it.
+func specMoved(cwd, dir, from, to string) error {
+	oldSpec, newSpec := DefaultSpec(from), DefaultSpec(to)
+	ends, _ := filepath.Glob(filepath.Join(dir, "closed*.json"))
+	for _, path := range ends {
+		data, err := readRegular(path, 1<<20)
+		if err != nil {
+			continue
+		}
+		var c Closed
+		if json.Unmarshal(data, &c) != nil || c.SpecPath != oldSpec {
+			continue
+		}
+		out, err := setFields(data, map[string]any{"specPath": newSpec})
+		if err != nil {
+			return fmt.Errorf("rewrite %s: %w", path, err)
+		}
+		if err := writeAtomic(path, out); err != nil {
+			return fmt.Errorf("rewrite %s: %w", path, err)
+		}
+	}
+	oldV := filepath.Join(cwd, VerdictPath(Config{Room: from, Spec: oldSpec}, nil))
+	newV := filepath.Join(cwd, VerdictPath(Config{Room: to, Spec: newSpec}, nil))
+	if _, err := os.Lstat(newV); errors.Is(err, fs.ErrNotExist) {
+		if err := os.Rename(oldV, newV); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("move the verdict %s to %s: %w", oldV, newV, err)
+		}
+	}
+	return nil
 }
 
 // setFields rewrites the top-level fields of JSON object data named in set,

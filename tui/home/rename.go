@@ -35,8 +35,9 @@ func isJunk(r Room, now time.Time) bool {
 // renaming is a rename asked for with R: the room, and the new name being
 // typed.
 type renaming struct {
-	from  string
-	input textinput.Model
+	from    string
+	input   textinput.Model
+	pending bool // enter was pressed: the rename runs, and keys wait for it
 }
 
 // renamedMsg: room from was renamed to to, or could not be.
@@ -96,6 +97,8 @@ func (m *Model) renameKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.ForceQuit):
 		return tea.Quit
+	case m.rename.pending:
+		return nil // the rename runs; its outcome closes the prompt or says why not
 	case msg.String() == "esc":
 		m.status = "Kept the name " + mdrender.Inline(m.rename.from) + "."
 		m.rename = nil
@@ -112,7 +115,7 @@ func (m *Model) renameKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.status = "Not a room name: " + mdrender.Inline(err.Error())
 			return nil
 		}
-		m.rename = nil
+		m.rename.pending = true
 		m.status = fmt.Sprintf("Renaming %s to %s…", mdrender.Inline(from), mdrender.Inline(to))
 		return renameCmd(m.id, m.opts.Cwd, from, to)
 	}
@@ -123,8 +126,15 @@ func (m *Model) renameKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // renamed reports a rename and reads the list again, keeping the cursor on
-// the room under its new name.
+// the room under its new name. A rename refused keeps its prompt open,
+// saying why, so another name can be typed (or esc keeps the old one).
 func (m *Model) renamed(msg renamedMsg) tea.Cmd {
+	if m.rename != nil && m.rename.from == msg.from {
+		m.rename.pending = false
+		if msg.err == nil {
+			m.rename = nil
+		}
+	}
 	if msg.err != nil {
 		m.status = fmt.Sprintf("Could not rename %s: %s", mdrender.Inline(msg.from), mdrender.Inline(msg.err.Error()))
 		return nil
@@ -164,12 +174,13 @@ func (m *Model) restored(msg restoredMsg) tea.Cmd {
 // renameLines are the footer while the rename prompt is open.
 func (m *Model) renameLines(w int) []string {
 	s := &m.styles
-	head := fmt.Sprintf("Rename room %s: enter renames, esc keeps the name.", mdrender.Inline(m.rename.from))
+	head := []string{fmt.Sprintf("Rename room %s: enter renames, esc keeps the name.", mdrender.Inline(m.rename.from))}
 	if m.status != "" {
-		head = m.status // why the name typed was refused
+		head = m.statusLines(w) // why the name typed was refused, in full
 	}
-	return []string{
-		s.StatusBar.Render(cells.Fit(" "+cells.Truncate(head, w-2), w)),
-		cells.Fit(" "+m.rename.input.View(), w),
+	var out []string
+	for _, l := range head {
+		out = append(out, s.StatusBar.Render(cells.Fit(" "+cells.Truncate(l, w-2), w)))
 	}
+	return append(out, cells.Fit(" "+m.rename.input.View(), w))
 }

@@ -43,16 +43,37 @@ func TestRenameAndUndoDelete(t *testing.T) {
 	if cmd != nil || m.rename == nil || !strings.Contains(plain(m.View()), "Not a room name") {
 		t.Fatalf("an invalid name was not refused in place:\n%s", plain(m.View()))
 	}
+	// A name taken is refused by the rename itself: the prompt stays open,
+	// saying why, with the name typed.
 	m, _ = pressKey(m, "backspace")
 	m, _ = pressKey(m, "backspace")
+	taken := "should-we-adopt-graphql-20261129-101500"
+	for _, k := range strings.Split(taken, "") {
+		m, _ = pressKey(m, k)
+	}
+	m, cmd = pressKey(m, "enter")
+	if cmd == nil || m.rename == nil || !m.rename.pending {
+		t.Fatal("enter did not start the rename")
+	}
+	m, _ = m.Update(cmd())
+	if v := plain(m.View()); m.rename == nil || m.rename.pending || m.rename.input.Value() != taken ||
+		!strings.Contains(v, "Could not rename cache-design") || !strings.Contains(v, "new name:") {
+		t.Fatalf("a refused rename did not stay in its prompt:\n%s", v)
+	}
+	for range len(taken) {
+		m, _ = pressKey(m, "backspace")
+	}
 	for _, k := range strings.Split("cache-v2", "") {
 		m, _ = pressKey(m, k)
 	}
 	m, cmd = pressKey(m, "enter")
-	if m.rename != nil || cmd == nil {
+	if cmd == nil {
 		t.Fatal("enter did not rename")
 	}
 	m, relist := m.Update(cmd())
+	if m.rename != nil {
+		t.Fatal("the prompt stayed open after the rename")
+	}
 	if v := plain(m.View()); !strings.Contains(v, "Renamed cache-design to cache-v2.") {
 		t.Fatalf("status after rename:\n%s", v)
 	}

@@ -30,7 +30,7 @@ func (m *Model) listRows() int {
 
 // statusRows is how many rows the status line takes.
 func (m *Model) statusRows() int {
-	if m.confirm != nil || m.rename != nil {
+	if m.confirm != nil || (m.rename != nil && m.status == "") {
 		return 1
 	}
 	return len(m.statusLines(max(m.width, 1)))
