@@ -24,7 +24,7 @@ func standings(info TurnInfo) []standing {
 		s := standing{p: p, v: voiceFor(p), first: posConditional, last: posConditional}
 		for i := range info.Transcript {
 			t := &info.Transcript[i]
-			if t.Agent != p.Name {
+			if !spokeAs(t.Agent, p.Name) {
 				continue
 			}
 			class, reason, ok := parsePosition(t.Text)
@@ -40,6 +40,13 @@ func standings(info TurnInfo) []standing {
 		out = append(out, s)
 	}
 	return out
+}
+
+// spokeAs reports whether a turn of agent (a persona's name, or an MCP
+// room's "lead (claude-code), brief") was spoken by the persona or seat
+// name.
+func spokeAs(agent, name string) bool {
+	return agent == name || strings.HasPrefix(agent, name+" (")
 }
 
 // mockConsensus answers the check after a round: consensus when everyone
@@ -61,12 +68,17 @@ func mockConsensus(info TurnInfo) string {
 func mockVerdict(info TurnInfo) string {
 	tw := parseTopic(info.Topic)
 	ss := standings(info)
-	var support, cond, oppose []standing
+	var support, cond, oppose, unstated []standing
 	for _, s := range ss {
-		switch s.last {
-		case posSupport:
+		switch {
+		case !s.hasPositions:
+			// Said nothing the moderator reads as a position (an MCP
+			// room's agents, a persona that never spoke): counted as
+			// such, never as a condition.
+			unstated = append(unstated, s)
+		case s.last == posSupport:
 			support = append(support, s)
-		case posOppose:
+		case s.last == posOppose:
 			oppose = append(oppose, s)
 		default:
 			cond = append(cond, s)
@@ -76,7 +88,10 @@ func mockVerdict(info TurnInfo) string {
 	var b strings.Builder
 
 	action := upperFirst(tw.Action)
+	stated := n - len(unstated)
 	switch {
+	case stated == 0:
+		fmt.Fprintf(&b, "**Decision:** No call yet on whether to %s: nobody stated a position in so many words, so the transcript is the record to decide from.\n\n", tw.Action)
 	case len(oppose) == 0 && len(cond) == 0:
 		fmt.Fprintf(&b, "**Decision:** %s: start now with the smallest slice the panel described, and measure it.\n\n", action)
 	case len(oppose) == 0:
@@ -89,12 +104,14 @@ func mockVerdict(info TurnInfo) string {
 
 	conf := "Medium"
 	switch {
+	case 2*len(unstated) >= n:
+		conf = "Low"
 	case len(oppose) == 0 && len(support) >= len(cond):
 		conf = "High"
 	case 2*len(oppose) >= n:
 		conf = "Low"
 	}
-	fmt.Fprintf(&b, "**Confidence:** %s. %s\n\n", conf, tally(len(support), len(cond), len(oppose), n))
+	fmt.Fprintf(&b, "**Confidence:** %s. %s\n\n", conf, tally(len(support), len(cond), len(oppose), len(unstated), n))
 
 	b.WriteString("### Where they agreed\n")
 	agreed := agreements(info.Transcript, 3)
@@ -106,7 +123,11 @@ func mockVerdict(info TurnInfo) string {
 			agreed = append(agreed, fmt.Sprintf("- %s can accept it: “%s”.", s.p.Name, s.lastReason))
 		}
 	}
-	if len(agreed) == 0 {
+	switch {
+	case len(agreed) > 0:
+	case stated == 0:
+		agreed = append(agreed, "- Nothing stated in so many words: no participant gave a position to agree on.")
+	default:
 		agreed = append(agreed, "- Little: every participant held a different line to the end.")
 	}
 	b.WriteString(strings.Join(agreed, "\n"))
@@ -123,8 +144,16 @@ func mockVerdict(info TurnInfo) string {
 		step++
 	}
 	for _, s := range ss {
-		fmt.Fprintf(&b, "%d. %s: %s\n", step, s.p.Name, s.v.nextStep)
+		next := s.v.nextStep
+		if !s.hasPositions {
+			next = "say where you stand, and what would change your mind."
+		}
+		fmt.Fprintf(&b, "%d. %s: %s\n", step, s.p.Name, next)
 		step++
+	}
+	if stated == 0 {
+		fmt.Fprintf(&b, "%d. Everyone: decide from the transcript and the spec; a verdict needs positions to weigh.", step)
+		return b.String()
 	}
 	fmt.Fprintf(&b, "%d. Everyone: reconvene with real numbers once the first slice has run; this verdict is revisited then.", step)
 	return b.String()
@@ -133,7 +162,7 @@ func mockVerdict(info TurnInfo) string {
 // tally says how the panel ended up, in words, for example "Of the three
 // participants, two support it outright and one opposes" for a panel of
 // three with one dissenter.
-func tally(support, cond, oppose, n int) string {
+func tally(support, cond, oppose, unstated, n int) string {
 	var parts []string
 	if support > 0 {
 		parts = append(parts, number(support)+" "+plural(support, "supports it outright", "support it outright"))
@@ -143,6 +172,9 @@ func tally(support, cond, oppose, n int) string {
 	}
 	if oppose > 0 {
 		parts = append(parts, number(oppose)+" "+plural(oppose, "opposes", "oppose"))
+	}
+	if unstated > 0 {
+		parts = append(parts, number(unstated)+" stated no position")
 	}
 	if len(parts) == 0 {
 		return ""

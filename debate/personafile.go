@@ -44,12 +44,12 @@ import (
 func LoadPersonaFile(path string) (PersonaFile, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return PersonaFile{}, fmt.Errorf("read persona file %s: %w", path, err)
+		return PersonaFile{}, fmt.Errorf("%w: cannot read the persona file %s (%w); pass a readable TOML file", ErrBadPersona, path, err)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxPersonaFile+1))
 	if err != nil {
-		return PersonaFile{}, fmt.Errorf("read persona file %s: %w", path, err)
+		return PersonaFile{}, fmt.Errorf("%w: cannot read the persona file %s (%w); pass a readable TOML file", ErrBadPersona, path, err)
 	}
 	if len(data) > maxPersonaFile {
 		return PersonaFile{}, fmt.Errorf("%w: persona file %s is larger than %d KiB", ErrBadPersona, path, maxPersonaFile>>10)

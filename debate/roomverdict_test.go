@@ -2,6 +2,8 @@ package debate
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -84,5 +86,61 @@ func TestRoomVerdictJudgesTheRoomsTranscript(t *testing.T) {
 	p.reply = "   "
 	if _, _, err := RoomVerdict(context.Background(), r, p, DefaultModerator(), nil); err == nil || !strings.Contains(err.Error(), "empty") {
 		t.Errorf("an empty reply: %v", err)
+	}
+}
+
+// TestMockVerdictOnAnMCPRoom: the mock moderator's verdict on a room whose
+// agents state no position in so many words says so, everywhere: no
+// tally of conditions, no "agreed: little" and no dissent made up; a
+// position stated ("**My position:** oppose: …") is counted. The file ends
+// with a newline.
+func TestMockVerdictOnAnMCPRoom(t *testing.T) {
+	cwd := t.TempDir()
+	r, _, err := room.Create(cwd, "cache", room.CreateOptions{Topic: "Should the cache be write-through", Budget: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, text := range []string{"Options: write-through now, or in steps.", "Steps, behind a switch.", "Agreed: steps.", "Then we measure a week."} {
+		seat := room.SeatLead
+		if i%2 == 1 {
+			seat = room.SeatPeer
+		}
+		if _, _, err := r.PostMessage(room.Post{Seat: seat, Agent: "agent", Text: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path, err := SaveRoomVerdict(context.Background(), r, NewMock(0), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(cwd, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := string(data)
+	if !strings.HasSuffix(v, "\n") {
+		t.Errorf("the verdict file does not end with a newline: %q", v[max(len(v)-40, 0):])
+	}
+	for _, bad := range []string{"with conditions", "Little: every participant", "turn your conditions"} {
+		if strings.Contains(v, bad) {
+			t.Errorf("the verdict says %q of a room where nobody stated a position:\n%s", bad, v)
+		}
+	}
+	for _, want := range []string{"No call yet", "two stated no position", "**Confidence:** Low", "None recorded."} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the verdict lacks %q:\n%s", want, v)
+		}
+	}
+
+	// A position stated in the room is read as one.
+	if _, _, err := r.PostMessage(room.Post{Seat: room.SeatLead, Agent: "agent", Text: "**My position:** oppose: the audit log needs every write."}); err != nil {
+		t.Fatal(err)
+	}
+	text, _, err := RoomVerdict(context.Background(), r, NewMock(0), DefaultModerator(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, "one opposes") || !strings.Contains(text, "one stated no position") || !strings.Contains(text, "the audit log needs every write") {
+		t.Errorf("the verdict after the lead opposed:\n%s", text)
 	}
 }

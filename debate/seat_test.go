@@ -322,7 +322,7 @@ func TestPlaySeatAgentPath(t *testing.T) {
 	if u := first.Messages[1].Content; !strings.Contains(u, "Write-through, because reads dominate.") || first.Info.Purpose != PurposeSeatPeer {
 		t.Errorf("user prompt (%s):\n%s", first.Info.Purpose, u)
 	}
-	if spec, _ := os.ReadFile(r.SpecPath()); string(spec) != "# Spec\n\n## Decision\nWrite-through." {
+	if spec, _ := os.ReadFile(r.SpecPath()); string(spec) != "# Spec\n\n## Decision\nWrite-through.\n" {
 		t.Errorf("spec %q", spec)
 	}
 	// The lead that converged wrote the spec after the peer's last word.

@@ -166,7 +166,7 @@ func (g *SeatGame) close(ctx context.Context, st room.State, reason string) erro
 		}
 	}
 	g.call("write_spec")
-	if _, err := g.r.WriteSpec(strings.TrimSpace(text)); err != nil {
+	if _, err := g.r.WriteSpec(strings.TrimSpace(text) + "\n"); err != nil {
 		_ = g.r.ClearDraft(g.s.Seat)
 		return fmt.Errorf("write the spec of room %s: %w", g.r.Config().Room, err)
 	}

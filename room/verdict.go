@@ -16,8 +16,9 @@ func VerdictPath(cfg Config, closed *Closed) string {
 }
 
 // WriteVerdict saves text as the room's verdict (VerdictPath), atomically,
-// replacing an earlier one; it refuses a path that leaves the cwd, also
-// through symbolic links, and returns the file's path.
+// replacing an earlier one, ending with a newline; it refuses a path that
+// leaves the cwd, also through symbolic links, and returns the file's
+// path.
 func (r *Room) WriteVerdict(text string, closed *Closed) (string, error) {
 	if strings.TrimSpace(text) == "" {
 		return "", &EmptyError{What: "verdict"}
@@ -32,6 +33,9 @@ func (r *Room) WriteVerdict(text string, closed *Closed) (string, error) {
 	}
 	if !insideDir(r.cwd, path) {
 		return "", fmt.Errorf("%w: the verdict's path %s leaves %s", ErrUnsafePath, rel, r.cwd)
+	}
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
 	}
 	if err := writeAtomic(path, []byte(text)); err != nil {
 		return "", fmt.Errorf("write the verdict %s: %w", rel, err)

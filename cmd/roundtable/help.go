@@ -118,6 +118,10 @@ func renderHelp(c *cobra.Command, width int, st helpStyles) string {
 		section("FLAGS")
 		writeColumns(&b, flags, width, st)
 	}
+	if !c.HasParent() {
+		section("EXIT CODES")
+		writeColumns(&b, exitCodes, width, st)
+	}
 	return b.String()
 }
 

@@ -15,6 +15,9 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/room"
 )
 
 // Set by the linker (-ldflags "-X main.version=... -X main.commit=...").
@@ -35,6 +38,15 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
+
+// exitCodes is the policy every command keeps (exitCode), as the root
+// command's help gives it; TestExitCodes holds each command to it.
+var exitCodes = [][2]string{
+	{"0", "done"},
+	{"1", "the work failed: a provider, agent or network error, a write that failed, no terminal for a screen"},
+	{"2", "refused before any work for what the command line asks: an unknown flag or command, a bad value, an unknown provider, a file, folder or room that does not exist or cannot be read, a room closed or a seat taken"},
+	{"130", "interrupted (Ctrl+C, SIGTERM, a closed terminal), after saving what was said"},
+}
 
 // usageError marks a command-line mistake (exit 2).
 func usageError(format string, args ...any) error {
@@ -116,7 +128,11 @@ func exitCode(err error) int {
 	switch {
 	case errors.As(err, &ee):
 		return ee.code
-	case isCobraUsage(err):
+	case isCobraUsage(err), debate.IsUsage(err), errors.Is(err, room.ErrNoRoom),
+		errors.Is(err, room.ErrClosed), errors.Is(err, room.ErrSeatTaken):
+		// A value that cannot run, or a room named that is not there or
+		// cannot take the work (closed, its seat taken), is refused
+		// before any work, whichever command found it.
 		return 2
 	case errors.Is(err, context.Canceled):
 		return 130

@@ -71,7 +71,7 @@ func runNote(cmd *cobra.Command, o noteOptions, args []string) error {
 		// A persona debate takes the person's notes from its room: the
 		// engine running it hands this one to the next persona to speak.
 		if debate.Abandoned(r) {
-			return fmt.Errorf("room %q is a persona debate that nothing runs now; resume it (roundtable debate --resume %s), then send the note", o.room, o.room)
+			return usageError("room %q is a persona debate that nothing runs now; resume it (roundtable debate --resume %s), then send the note", o.room, o.room)
 		}
 		n, err := r.AddNote(room.NoteFromUser, text, 0)
 		if err != nil {
@@ -100,7 +100,7 @@ func noteText(stdin io.Reader, args []string) (string, error) {
 			return "", fmt.Errorf("cannot read the note from stdin: %w", err)
 		}
 		if len(data) > room.MaxTextBytes {
-			return "", fmt.Errorf("the note on stdin is over the %d KiB limit: shorten it, or put the details in a file and name it in the note", room.MaxTextBytes>>10)
+			return "", usageError("the note on stdin is over the %d KiB limit: shorten it, or put the details in a file and name it in the note", room.MaxTextBytes>>10)
 		}
 		return string(data), nil
 	default:
@@ -118,11 +118,11 @@ func noteError(name string, err error) error {
 		if closed.Reason != "" {
 			reason = " (" + closed.Reason + ")"
 		}
-		return fmt.Errorf("room %q is closed%s and takes no more notes; start a new room to go on", name, reason)
+		return usageError("room %q is closed%s and takes no more notes; start a new room to go on", name, reason)
 	case errors.Is(err, room.ErrEmpty):
-		return errors.New("the note is empty: write what both seats should hear")
+		return usageError("the note is empty: write what both seats should hear")
 	case errors.As(err, &large):
-		return fmt.Errorf("the note is %d KiB, over the %d KiB limit: shorten it, or put the details in a file and name it in the note", (large.Size+1023)>>10, large.Limit>>10)
+		return usageError("the note is %d KiB, over the %d KiB limit: shorten it, or put the details in a file and name it in the note", (large.Size+1023)>>10, large.Limit>>10)
 	default:
 		return fmt.Errorf("cannot write the note to room %q: %w", name, err)
 	}
@@ -141,7 +141,7 @@ func openNamedRoom(name, cwd string) (*room.Room, string, error) {
 	}
 	r, err := room.Open(dir, name)
 	if errors.Is(err, room.ErrNoRoom) {
-		return nil, "", fmt.Errorf("no room %q under %s; check --room and --cwd (rooms live in %s)", name, dir, filepath.Join(dir, room.Folder))
+		return nil, "", usageError("no room %q under %s; check --room and --cwd (rooms live in %s)", name, dir, filepath.Join(dir, room.Folder))
 	}
 	if err != nil {
 		return nil, "", fmt.Errorf("cannot open room %q: %w", name, err)

@@ -98,8 +98,8 @@ func TestNoteCommand(t *testing.T) {
 }
 
 // TestNoteCommandRefusals: every wrong use says what went wrong and what to
-// do, exits 2 for a wrong command line and 1 for a refused note, and
-// writes nothing.
+// do, exits 2 (a wrong command line, or a note the room refuses before
+// anything is written: the exit-code policy) and writes nothing.
 func TestNoteCommandRefusals(t *testing.T) {
 	cwd := t.TempDir()
 	if _, _, err := room.Create(cwd, "open", room.CreateOptions{Topic: "t", Budget: 2}); err != nil {
@@ -122,12 +122,12 @@ func TestNoteCommandRefusals(t *testing.T) {
 		code  int
 		want  string
 	}{
-		{"no such room", "", []string{"--room", "nope", "hi"}, 1, `no room "nope"`},
-		{"closed room", "", []string{"--room", "done", "hi"}, 1, "is closed (agreement reached) and takes no more notes"},
-		{"empty text", "", []string{"--room", "open", "  "}, 1, "the note is empty"},
-		{"empty stdin", "\n\n", []string{"--room", "open", "-"}, 1, "the note is empty"},
-		{"too large", strings.Repeat("x", room.MaxTextBytes+1), []string{"--room", "open", "-"}, 1, "over the 256 KiB limit"},
-		{"debate room", "", []string{"--room", "panel", "hi"}, 1, "persona debate"},
+		{"no such room", "", []string{"--room", "nope", "hi"}, 2, `no room "nope"`},
+		{"closed room", "", []string{"--room", "done", "hi"}, 2, "is closed (agreement reached) and takes no more notes"},
+		{"empty text", "", []string{"--room", "open", "  "}, 2, "the note is empty"},
+		{"empty stdin", "\n\n", []string{"--room", "open", "-"}, 2, "the note is empty"},
+		{"too large", strings.Repeat("x", room.MaxTextBytes+1), []string{"--room", "open", "-"}, 2, "over the 256 KiB limit"},
+		{"debate room", "", []string{"--room", "panel", "hi"}, 2, "persona debate"},
 		{"no text", "", []string{"--room", "open"}, 2, "missing the note"},
 		{"no room flag", "", []string{"hi"}, 2, "missing --room"},
 		{"bad room name", "", []string{"--room", "../x", "hi"}, 2, "room name"},

@@ -273,7 +273,7 @@ func roomErr(err error, name, cwd string) error {
 		if cwd == "" {
 			cwd, _ = os.Getwd()
 		}
-		return fmt.Errorf("no room %q under %s (start one with roundtable seed or a seat server)", name, cwd)
+		return usageError("no room %q under %s (start one with roundtable seed or a seat server)", name, cwd)
 	}
 	if errors.Is(err, room.ErrBadName) {
 		return asUsage(err)

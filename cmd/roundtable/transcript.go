@@ -60,7 +60,7 @@ func runTranscript(cmd *cobra.Command, o transcriptOptions) error {
 	if out != "" {
 		var err error
 		if out, err = checkTranscriptOut(out); err != nil {
-			return err
+			return asUsage(err)
 		}
 	}
 	dir := o.cwd
@@ -68,11 +68,11 @@ func runTranscript(cmd *cobra.Command, o transcriptOptions) error {
 		dir = abs
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return fmt.Errorf("no room %q under %s: that folder does not exist; check --cwd", o.room, dir)
+		return usageError("no room %q under %s: that folder does not exist; check --cwd", o.room, dir)
 	}
 	r, err := room.Open(dir, o.room)
 	if errors.Is(err, room.ErrNoRoom) {
-		return fmt.Errorf("no room %q under %s; check --room and --cwd (rooms live in %s)", o.room, dir, filepath.Join(dir, room.Folder))
+		return usageError("no room %q under %s; check --room and --cwd (rooms live in %s)", o.room, dir, filepath.Join(dir, room.Folder))
 	}
 	if err != nil {
 		return err

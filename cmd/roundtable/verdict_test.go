@@ -39,19 +39,19 @@ func TestVerdictCommand(t *testing.T) {
 		t.Errorf("stderr does not say where the verdict is: %q", stderr)
 	}
 
-	if _, stderr, code := runBin(t, "", "verdict", "--room", "nope", "--cwd", cwd); code != 1 || !strings.Contains(stderr, `no room "nope"`) {
+	if _, stderr, code := runBin(t, "", "verdict", "--room", "nope", "--cwd", cwd); code != 2 || !strings.Contains(stderr, `no room "nope"`) {
 		t.Errorf("a missing room: exit %d, %q", code, stderr)
 	}
 	if _, _, code := runBin(t, "", "seed", "--room", "empty", "--cwd", cwd, "--topic", "Nothing said yet"); code != 0 {
 		t.Fatal("seed failed")
 	}
-	if _, stderr, code := runBin(t, "", "verdict", "--room", "empty", "--cwd", cwd); code != 1 || !strings.Contains(stderr, "no message yet") {
+	if _, stderr, code := runBin(t, "", "verdict", "--room", "empty", "--cwd", cwd); code != 2 || !strings.Contains(stderr, "no message yet") {
 		t.Errorf("a room with no message: exit %d, %q", code, stderr)
 	}
 	if _, _, code := runBin(t, "", "debate", "--topic", "Tabs?", "--rounds", "1", "--room", "tabs", "--cwd", cwd, "--fast"); code != 0 {
 		t.Fatal("debate failed")
 	}
-	if _, stderr, code := runBin(t, "", "verdict", "--room", "tabs", "--cwd", cwd); code != 1 || !strings.Contains(stderr, "persona debate") {
+	if _, stderr, code := runBin(t, "", "verdict", "--room", "tabs", "--cwd", cwd); code != 2 || !strings.Contains(stderr, "persona debate") {
 		t.Errorf("a persona debate: exit %d, %q", code, stderr)
 	}
 }

@@ -79,7 +79,7 @@ func TestHostCommandLineMistakes(t *testing.T) {
 		t.Fatalf("--tls-cert %s: exit %d\n%s%s; want refused before serving, naming the file", missing, code, out, stderr)
 	}
 	out, stderr, code = hosttest.Run(t, "host", "--room", "nope", "--cwd", cwd)
-	if code != 1 || !strings.Contains(stderr, `roundtable seed --room nope --topic`) || strings.Contains(out, "rt_") {
+	if code != 2 || !strings.Contains(stderr, `roundtable seed --room nope --topic`) || strings.Contains(out, "rt_") {
 		t.Fatalf("host --room nope: exit %d\n%s%s; want refused as seat refuses it", code, out, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(cwd, ".roundtable", "nope")); err == nil {

@@ -273,7 +273,7 @@ func openRooms(cfg Config) ([]*room.Room, error) {
 		if cfg.Rotate != "" {
 			r, err = room.Open(cfg.Cwd, name) // rotating never creates a room
 			if errors.Is(err, room.ErrNoRoom) {
-				return nil, fmt.Errorf("no room %q under %s (start one with roundtable seed or a seat server)", name, workingDir(cfg.Cwd))
+				return nil, fmt.Errorf("%w: %q under %s (start one with roundtable seed or a seat server)", room.ErrNoRoom, name, workingDir(cfg.Cwd))
 			}
 			if err != nil {
 				return nil, err
