@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -204,8 +205,56 @@ func wrapText(text string, width, indent int) []string {
 			}
 			continue
 		}
+		if pad > indent && termGap.MatchString(lines[0]) {
+			out = append(out, wrapTerms(lines, width, pad)...)
+			continue
+		}
 		for _, l := range wrapWords(strings.Join(strings.Fields(para), " "), width-pad) {
 			out = append(out, strings.Repeat(" ", pad)+l)
+		}
+	}
+	return out
+}
+
+// termGap matches the first line of an indented list of terms, each with
+// its description after two or more spaces ("  name=mcp   an MCP agent").
+var termGap = regexp.MustCompile(`^ +\S+ {2,}\S`)
+
+// wrapTerms lays out an indented list of terms: one entry a line at the
+// list's indentation (a deeper line goes on the entry before), each
+// description in a column after the widest term, wrapped with a hanging
+// indent; when the terms leave the description too little room, it goes
+// under its term.
+func wrapTerms(lines []string, width, pad int) []string {
+	base := len(lines[0]) - len(strings.TrimLeft(lines[0], " "))
+	var terms, descs []string
+	for _, l := range lines {
+		if len(l)-len(strings.TrimLeft(l, " ")) > base && len(terms) > 0 {
+			descs[len(descs)-1] += " " + strings.TrimSpace(l)
+			continue
+		}
+		term, desc, _ := strings.Cut(strings.TrimSpace(l), "  ")
+		terms, descs = append(terms, term), append(descs, strings.TrimSpace(desc))
+	}
+	col := 0
+	for _, t := range terms {
+		col = max(col, len(t)+2)
+	}
+	var out []string
+	for i, t := range terms {
+		if width-pad-col < 24 {
+			out = append(out, strings.Repeat(" ", pad)+t)
+			for _, l := range wrapWords(descs[i], width-pad-4) {
+				out = append(out, strings.Repeat(" ", pad+4)+l)
+			}
+			continue
+		}
+		for j, l := range wrapWords(descs[i], width-pad-col) {
+			lead := strings.Repeat(" ", col)
+			if j == 0 {
+				lead = t + strings.Repeat(" ", col-len(t))
+			}
+			out = append(out, strings.Repeat(" ", pad)+lead+l)
 		}
 	}
 	return out

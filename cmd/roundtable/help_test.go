@@ -182,3 +182,26 @@ func TestVersionOneLine(t *testing.T) {
 		t.Fatalf("version %q, --version %q, -v %q", outs[0], outs[1], outs[2])
 	}
 }
+
+// TestHelpKeepsLists: an indented list of terms in a command's text (the
+// council's kinds of seat) keeps one entry a line, each description in a
+// column, at any width; it is not reflowed into one paragraph.
+func TestHelpKeepsLists(t *testing.T) {
+	for _, w := range []int{80, 60} {
+		help := ansi.Strip(renderHelp(newCouncilCmd(), w, defaultHelpStyles()))
+		starts := 0
+		for _, l := range strings.Split(help, "\n") {
+			for _, term := range []string{"name=model:", "name=acp:", "name=mcp", "name=person"} {
+				if strings.HasPrefix(strings.TrimSpace(l), term) {
+					starts++
+				}
+				if i := strings.Index(l, term); i > 0 && strings.TrimSpace(l[:i]) != "" {
+					t.Errorf("at %d columns, %q runs on from other text: %q", w, term, l)
+				}
+			}
+		}
+		if starts != 4 {
+			t.Errorf("at %d columns, %d of the 4 kinds of seat start a line:\n%s", w, starts, help)
+		}
+	}
+}

@@ -41,6 +41,30 @@ func (c Client) Name() string {
 	return clientNames[c]
 }
 
+// clientLabels are the agent labels the clients' seats get by default.
+var clientLabels = [clientCount]string{"claude", "codex", "gemini", "qwen", "opencode", ""}
+
+// Label is the agent label a seat given with c carries unless its user
+// named one ("claude", "codex", ...); "" for the mcpServers JSON, which
+// names no agent.
+func (c Client) Label() string {
+	if c < 0 || c >= clientCount {
+		return ""
+	}
+	return clientLabels[c]
+}
+
+// IsClientLabel reports whether agent is the label some client gives its
+// seats (Label), not one a user chose.
+func IsClientLabel(agent string) bool {
+	for _, l := range clientLabels {
+		if l != "" && agent == l {
+			return true
+		}
+	}
+	return false
+}
+
 // Next is the client after c (d = 1) or before it (d = -1), wrapping.
 func (c Client) Next(d int) Client {
 	n := int(clientCount)

@@ -444,6 +444,7 @@ func (m *Model) setDark(msg tea.BackgroundColorMsg) tea.Cmd {
 // View shows the screen on show in a full window.
 func (m Model) View() tea.View {
 	var content, title string
+	var status *tea.ProgramStatus
 	switch m.screen {
 	case screenHome:
 		content, title = m.home.View(), "roundtable"
@@ -453,9 +454,11 @@ func (m Model) View() tea.View {
 		content, title = m.rform.View(), "roundtable · new MCP room"
 	case screenDebate:
 		content, title = m.debate.View(), "roundtable · debate"
+		status = m.debate.ProgramStatus()
 	case screenWatch:
 		if m.watch != nil {
 			content = m.watch.View()
+			status = m.watch.ProgramStatus()
 		}
 		title = "roundtable · watch"
 	}
@@ -463,6 +466,7 @@ func (m Model) View() tea.View {
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = title
+	v.ProgramStatus = status
 	return v
 }
 

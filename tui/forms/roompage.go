@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/roundtable-dev/roundtable/room/seatcmd"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -64,6 +65,13 @@ func (f *RoomForm) readyKey(msg tea.KeyPressMsg) tea.Cmd {
 			d = -1
 		}
 		f.clients[f.seatFocus] = f.clients[f.seatFocus].Next(d)
+		// A seat labelled as a client labels it ("claude" for Claude
+		// Code) follows the client chosen; a label of the user's stays.
+		if i := f.seatFocus; i < len(f.res.Agents) && seatcmd.IsClientLabel(f.res.Agents[i]) {
+			if l := f.clients[i].Label(); l != "" {
+				f.res.Agents[i] = l
+			}
+		}
 		f.layoutPage()
 		f.showSeat()
 		f.status = fmt.Sprintf("The %s seat's command is now for %s; %d copies it.", mdrender.Inline(f.seats[f.seatFocus]), f.clients[f.seatFocus].Name(), f.seatFocus+1)

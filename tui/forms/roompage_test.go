@@ -153,6 +153,14 @@ func TestRoomPageClients(t *testing.T) {
 	if f.clients[0] != seatcmd.ClaudeCode {
 		t.Errorf("←/→ does not cycle back: %s", f.clients[0].Name())
 	}
+	// The lead's default label follows the client chosen: the Codex line
+	// says codex, not claude.
+	f, _ = drive(f, "right")
+	_, copied := drive(f, "1")
+	if line, _ := clipboard(copied[0]); !strings.Contains(line, "codex mcp add") || !strings.Contains(line, "--agent=codex") || strings.Contains(line, "--agent=claude") {
+		t.Errorf("the lead's Codex line: %s", line)
+	}
+	f, _ = drive(f, "left")
 	f, _ = drive(f, "tab", "left")
 	if [2]seatcmd.Client(f.clients[:2]) != [2]seatcmd.Client{seatcmd.ClaudeCode, seatcmd.ClaudeCode} {
 		t.Errorf("tab, ← did not change the peer's client: %s, %s", f.clients[0].Name(), f.clients[1].Name())

@@ -35,6 +35,7 @@ func (p program) View() tea.View {
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "roundtable watch · " + p.m.opts.Room
+	v.ProgramStatus = p.m.ProgramStatus()
 	return v
 }
 

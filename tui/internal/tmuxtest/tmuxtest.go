@@ -73,6 +73,10 @@ type Options struct {
 	// Poll is how often WaitFor and WaitUntil look at the screen; 20 ms
 	// when zero.
 	Poll time.Duration
+	// Raw, when set, is a file that gets every byte the program writes
+	// to its terminal, from its first (tmux's pipe-pane), for sequences
+	// a screen capture does not keep; see Session.Raw.
+	Raw string
 }
 
 // Session is one program running in a detached tmux session.
@@ -82,6 +86,7 @@ type Session struct {
 	socket string
 	name   string
 	poll   time.Duration
+	raw    string // Options.Raw
 }
 
 // exitMark starts the line the wrapper shell prints when the program ends.
@@ -134,11 +139,56 @@ func Start(tb testing.TB, opts Options, argv ...string) *Session {
 	for _, e := range append([]string{"TERM=xterm-256color"}, opts.Env...) {
 		args = append(args, "-e", e)
 	}
-	wrapper := []string{"/bin/sh", "-c", `"$@"; status=$?; echo; echo "` + exitMark + `$status]"`, "sh"}
+	script := `"$@"; status=$?; echo; echo "` + exitMark + `$status]"`
+	gate := ""
+	if opts.Raw != "" {
+		// The program starts once its output is piped: the shell waits
+		// for the gate file, made after pipe-pane.
+		gate = filepath.Join(tb.TempDir(), "piped")
+		script = `while [ ! -e "` + gate + `" ]; do sleep 0.01; done; ` + script
+	}
+	wrapper := []string{"/bin/sh", "-c", script, "sh"}
 	if err := s.run(append(append(args, wrapper...), argv...)...); err != nil {
 		tb.Fatalf("start %s in tmux: %v", argv[0], err)
 	}
+	if opts.Raw != "" {
+		if err := s.run("pipe-pane", "-O", "-t", s.name, "cat >> '"+opts.Raw+"'"); err != nil {
+			tb.Fatalf("pipe the pane's output: %v", err)
+		}
+		if err := os.WriteFile(gate, nil, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+		s.raw = opts.Raw
+	}
 	return s
+}
+
+// Raw is what the program wrote to its terminal so far, escape sequences
+// and all; it needs Options.Raw.
+func (s *Session) Raw() string {
+	s.tb.Helper()
+	if s.raw == "" {
+		s.tb.Fatal("tmuxtest: Raw needs Options.Raw")
+	}
+	data, err := os.ReadFile(s.raw)
+	if err != nil && !os.IsNotExist(err) {
+		s.tb.Fatal(err)
+	}
+	return string(data)
+}
+
+// WaitRaw waits until the program's raw output (Raw) holds text.
+func (s *Session) WaitRaw(text string, timeout time.Duration) string {
+	s.tb.Helper()
+	for deadline := time.Now().Add(timeout); ; time.Sleep(s.poll) {
+		if raw := s.Raw(); strings.Contains(raw, text) {
+			return raw
+		}
+		if time.Now().After(deadline) {
+			s.tb.Fatalf("after %s the program's output has no %q; the screen:\n%s", timeout, text, s.Capture())
+			return ""
+		}
+	}
 }
 
 func randomID() string {
