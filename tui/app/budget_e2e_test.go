@@ -55,7 +55,7 @@ func TestE2EBudgetFromTheForm(t *testing.T) {
 		t.Errorf("the budget stop has no verdict:\n%s", screen)
 	}
 	s.SendKeys("q") // back to the home screen
-	s.WaitFor("new MCP room", 10*time.Second)
+	s.WaitFor("m MCP room", 10*time.Second)
 	s.SendKeys("q")
 	if code := s.ExitStatus(10 * time.Second); code != 0 {
 		t.Errorf("exit status %d", code)

@@ -139,7 +139,7 @@ func TestE2ERetryInTheColumnHeader(t *testing.T) {
 		t.Errorf("the retry is still shown after the reply:\n%s", screen)
 	}
 	s.SendKeys("q") // back to the home screen
-	s.WaitFor("new MCP room", 10*time.Second)
+	s.WaitFor("m MCP room", 10*time.Second)
 	s.SendKeys("q")
 	s.ExitStatus(10 * time.Second)
 }
@@ -168,7 +168,7 @@ func TestE2ESameRoomAsHeadless(t *testing.T) {
 		append([]string{bin, "tui", "--room", "screen"}, args...)...)
 	s.WaitFor("✓ verdict in", 30*time.Second)
 	s.SendKeys("q") // back to the home screen
-	s.WaitFor("new MCP room", 10*time.Second)
+	s.WaitFor("m MCP room", 10*time.Second)
 	s.SendKeys("q")
 	if code := s.ExitStatus(10 * time.Second); code != 0 {
 		t.Fatalf("tui exit status %d", code)

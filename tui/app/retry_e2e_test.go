@@ -52,7 +52,7 @@ func TestE2ERetryAfterACut(t *testing.T) {
 		}
 	}
 	s.SendKeys("q") // back to the home screen
-	s.WaitFor("new MCP room", 10*time.Second)
+	s.WaitFor("m MCP room", 10*time.Second)
 	s.SendKeys("q")
 	if code := s.ExitStatus(10 * time.Second); code != 0 {
 		t.Errorf("exit status %d", code)

@@ -77,6 +77,12 @@ func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.GoOn, k.Interject, k.NextPane, k.Stop, k.Retry, k.Again, k.ExportMD, k.Copy, k.Search, k.Help, k.Quit}
 }
 
+// MainHelp are the hints a narrow screen keeps with ? and q: go on after
+// a pause, speak to the panel, stop, go on after a failure.
+func (k KeyMap) MainHelp() []key.Binding {
+	return []key.Binding{k.GoOn, k.Interject, k.Stop, k.Retry}
+}
+
 // FullHelp is the help shown with ?.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{

@@ -2,6 +2,7 @@ package debateview
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -9,7 +10,20 @@ import (
 )
 
 // sizes are the golden terminal sizes.
-var sizes = []struct{ w, h int }{{60, 24}, {80, 24}, {120, 40}, {200, 50}}
+var sizes = []struct{ w, h int }{{60, 20}, {60, 24}, {80, 24}, {120, 40}, {200, 50}}
+
+// keyLine checks that the last line of view (the key bar) shows each of
+// the screen's main keys (want: "key desc").
+func keyLine(t *testing.T, view string, want ...string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimRight(view, "\n"), "\n")
+	last := lines[len(lines)-1]
+	for _, w := range want {
+		if !strings.Contains(last, w) {
+			t.Errorf("the key bar %q lacks %q", last, w)
+		}
+	}
+}
 
 // TestViewComplete is a whole mock debate (zero pace, seed 1), once ended.
 func TestViewComplete(t *testing.T) {
@@ -20,6 +34,7 @@ func TestViewComplete(t *testing.T) {
 			h.until("the debate to end", 20*time.Second, settled)
 			narrow(t, h.m, sz.w)
 			golden(t, fmt.Sprintf("complete-%dx%d", sz.w, sz.h), plain(h.m.View()))
+			keyLine(t, plain(h.m.View()), "? help", "q ")
 		})
 	}
 }
@@ -32,6 +47,7 @@ func TestViewLive(t *testing.T) {
 			s := liveSynth(t, sz.w, sz.h)
 			narrow(t, s.m, sz.w)
 			golden(t, fmt.Sprintf("live-%dx%d", sz.w, sz.h), s.view())
+			keyLine(t, s.view(), "esc stop", "? help", "q ")
 		})
 	}
 }

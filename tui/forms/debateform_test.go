@@ -169,13 +169,14 @@ func TestDebateFormKeyFromEnv(t *testing.T) {
 }
 
 func TestDebateFormView(t *testing.T) {
-	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+	for _, sz := range []struct{ w, h int }{{60, 20}, {80, 24}, {120, 40}} {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
 			f := newTestDebateForm(sz.w, sz.h)
 			for _, k := range append(typeText(nil, "Should we adopt GraphQL?"), "tab", "tab", "down") {
 				f, _ = f.Update(press(k))
 			}
 			golden(t, fmt.Sprintf("debate-%dx%d", sz.w, sz.h), plain(f.View()))
+			keyLine(t, plain(f.View()), "ctrl+s start", "esc back")
 		})
 	}
 	// A short screen keeps the focused field in view.
@@ -185,6 +186,19 @@ func TestDebateFormView(t *testing.T) {
 	}
 	if v := plain(f.View()); !strings.Contains(v, "Start the debate") || !strings.Contains(v, "New persona debate") {
 		t.Errorf("the focused button is off screen:\n%s", v)
+	}
+}
+
+// keyLine checks that the last line of view (the key bar) shows each of
+// the screen's main keys (want: "key desc").
+func keyLine(t *testing.T, view string, want ...string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimRight(view, "\n"), "\n")
+	last := lines[len(lines)-1]
+	for _, w := range want {
+		if !strings.Contains(last, w) {
+			t.Errorf("the key bar %q lacks %q", last, w)
+		}
 	}
 }
 

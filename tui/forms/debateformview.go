@@ -115,12 +115,14 @@ func (f DebateForm) label(field debateField, name, hint string) string {
 	if f.focus == field {
 		mark, style = s.FocusLabel.Render("▸ "), s.FocusLabel
 	}
-	return cells.Fit(mark+style.Render(name)+"  "+s.Hint.Render(hint), f.width)
+	head := mark + style.Render(name) + "  "
+	return cells.Fit(head+s.Hint.Render(cells.TruncateWords(hint, f.width-ansi.StringWidth(head))), f.width)
 }
 
 // inline is a single-line field: its name, its value and a hint.
 func (f DebateForm) inline(field debateField, name, value, hint string) string {
-	return f.inlineStyled(field, name, value, f.styles.Hint.Render(hint))
+	room := f.width - 2 - labelWidth - ansi.StringWidth(value) - 3
+	return f.inlineStyled(field, name, value, f.styles.Hint.Render(cells.TruncateWords(hint, room)))
 }
 
 func (f DebateForm) inlineStyled(field debateField, name, value, hint string) string {

@@ -69,6 +69,12 @@ func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Submit, k.Press, k.CopyAll, k.CopyOne, k.Watch, k.Back, k.Next, k.Toggle, k.Agent, k.Less, k.Up, k.Prev, k.Quit, k.Palette}
 }
 
+// MainHelp are the hints a narrow screen keeps with q: start or create,
+// and on the commands page copy and watch.
+func (k KeyMap) MainHelp() []key.Binding {
+	return []key.Binding{k.Submit, k.Press, k.CopyAll, k.Watch, k.Back}
+}
+
 // FullHelp is every key, grouped.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{

@@ -186,6 +186,12 @@ func (r readyHelp) ShortHelp() []key.Binding {
 
 func (r readyHelp) FullHelp() [][]key.Binding { return [][]key.Binding{r.ShortHelp()} }
 
+// MainHelp keeps copying a command, watching the room and going home on
+// a narrow page.
+func (r readyHelp) MainHelp() []key.Binding {
+	return []key.Binding{r.k.CopyOne, r.k.Watch, r.k.Back}
+}
+
 // pageHeight is how many lines of the commands page fit between the title
 // and the status line.
 func (f *RoomForm) pageHeight() int { return max(f.height-3, 3) }

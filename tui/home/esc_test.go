@@ -25,13 +25,21 @@ func TestEscClosesHelp(t *testing.T) {
 	}
 }
 
-// TestNarrowHintsKeepHelpPaletteQuit: at 60 columns the hint line keeps
-// ? help, ctrl+p and q.
-func TestNarrowHintsKeepHelpPaletteQuit(t *testing.T) {
-	m := loaded(t, sampleRooms(t), 60, 24)
+// TestNarrowHintsKeepMainKeys: at 60 columns the hint line keeps the
+// screen's main keys (open, n, m) with ? help and q; at 80, ctrl+p too.
+func TestNarrowHintsKeepMainKeys(t *testing.T) {
+	m := loaded(t, sampleRooms(t), 60, 20)
 	lines := strings.Split(ansi.Strip(m.View()), "\n")
 	last := lines[len(lines)-1]
-	for _, want := range []string{"? help", "ctrl+p", "q quit"} {
+	for _, want := range []string{"enter open", "n new debate", "m MCP room", "? help", "q quit"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("the hint line %q lacks %q", last, want)
+		}
+	}
+	m = loaded(t, sampleRooms(t), 80, 24)
+	lines = strings.Split(ansi.Strip(m.View()), "\n")
+	last = lines[len(lines)-1]
+	for _, want := range []string{"enter open", "n new debate", "m MCP room", "? help", "ctrl+p", "q quit"} {
 		if !strings.Contains(last, want) {
 			t.Errorf("the hint line %q lacks %q", last, want)
 		}

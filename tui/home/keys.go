@@ -51,7 +51,7 @@ func DefaultKeyMap() KeyMap {
 		Bottom:      keys.Bottom("last"),
 		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
 		NewDebate:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new debate")),
-		NewRoom:     key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "new MCP room")),
+		NewRoom:     key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "MCP room")),
 		Delete:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete")),
 		Rename:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rename")),
 		Undo:        key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo delete")),
@@ -73,6 +73,10 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Open, k.NewDebate, k.NewRoom, k.Filter, k.ClearFilter, k.Accept, k.Help, k.Palette, k.Quit, k.Delete, k.Undo}
 }
+
+// MainHelp are the hints a narrow screen keeps with ? and q: open a
+// room, start a debate or an MCP room.
+func (k KeyMap) MainHelp() []key.Binding { return []key.Binding{k.Open, k.NewDebate, k.NewRoom} }
 
 // FullHelp is the help shown with ?.
 func (k KeyMap) FullHelp() [][]key.Binding {

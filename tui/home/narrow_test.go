@@ -1,8 +1,12 @@
 package home
 
 import (
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/tui/internal/fidelity"
 )
@@ -21,6 +25,37 @@ func TestNarrowView(t *testing.T) {
 	e := loaded(t, empty, w, h)
 	fidelity.Narrow(t, e.View(), w, q.Key+" "+q.Desc)
 	golden(t, "empty-60x24", folderless(plain(e.View())))
+}
+
+// TestSmallScreens: at 60×20 and 80×24 the key bar shows the home
+// screen's main keys, and ? shows every key, none cut off.
+func TestSmallScreens(t *testing.T) {
+	cwd := sampleRooms(t)
+	for _, sz := range []struct{ w, h int }{{60, 20}, {80, 24}} {
+		m := loaded(t, cwd, sz.w, sz.h)
+		v := plain(m.View())
+		if lines := strings.Split(v, "\n"); len(lines) != sz.h {
+			t.Errorf("%dx%d: %d lines", sz.w, sz.h, len(lines))
+		}
+		last := v[strings.LastIndex(v, "\n")+1:]
+		for _, want := range []string{"enter open", "n new debate", "m MCP room", "? help", "q quit"} {
+			if !strings.Contains(last, want) {
+				t.Errorf("%dx%d: the key bar %q lacks %q", sz.w, sz.h, last, want)
+			}
+		}
+		golden(t, fmt.Sprintf("rooms-%dx%d", sz.w, sz.h), folderless(v))
+		m, _ = m.Update(tea.KeyPressMsg{Code: '?', Text: "?"})
+		v = plain(m.View())
+		for _, g := range m.keys.FullHelp() {
+			for _, b := range g {
+				h := b.Help()
+				if re := regexp.MustCompile(regexp.QuoteMeta(h.Key) + ` +` + regexp.QuoteMeta(h.Desc)); b.Enabled() && !re.MatchString(v) {
+					t.Errorf("%dx%d: the help lacks %q:\n%s", sz.w, sz.h, h.Key+" "+h.Desc, v)
+				}
+			}
+		}
+		golden(t, fmt.Sprintf("help-%dx%d", sz.w, sz.h), folderless(v))
+	}
 }
 
 // folderless replaces the folder in the title, which a narrow screen cuts

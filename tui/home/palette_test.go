@@ -15,7 +15,7 @@ func TestPalette(t *testing.T) {
 	m := loaded(t, sampleRooms(t), 100, 30)
 	m, _ = m.Update(press("ctrl+p"))
 	view := ansi.Strip(m.View())
-	for _, want := range []string{"Commands", "new debate", "new MCP room", "open", "quit"} {
+	for _, want := range []string{"Commands", "new debate", "MCP room", "open", "quit"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("%q is not in the palette:\n%s", want, view)
 		}

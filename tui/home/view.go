@@ -69,7 +69,8 @@ func tailCells(s string, w int) string {
 
 func (m *Model) helpRows() int {
 	if m.showHelp && m.confirm == nil {
-		return len(m.keys.FullHelp()[0]) + 1
+		m.help.ShowAll = true
+		return strings.Count(hints.View(m.help, m.keys, max(m.width, 1)-1), "\n") + 1
 	}
 	return 1
 }

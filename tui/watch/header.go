@@ -179,8 +179,25 @@ func untilChange(d time.Duration) time.Duration {
 }
 
 // seatLines says, per seat, who holds it and what it is doing, from
-// server.log. A state too long for the line wraps under itself.
+// server.log. A state too long for the line wraps under itself, unless
+// that leaves a short screen too few rows for the messages: then each
+// seat takes one line, cut, and past a quarter of the screen the rest are
+// counted on one line.
 func (m *Model) seatLines(w int) []string {
+	full, compact := m.seatLinesAt(w, false), m.seatLinesAt(w, true)
+	budget := max(m.height/4, 2)
+	switch {
+	case len(full) <= budget || m.height == 0:
+		return full
+	case len(compact) <= budget:
+		return compact
+	}
+	more := len(compact) - (budget - 1)
+	return append(compact[:budget-1:budget-1], m.styles.Muted.Render(fmt.Sprintf("… and %d more seats", more)))
+}
+
+// seatLinesAt is seatLines, each seat on one line when compact.
+func (m *Model) seatLinesAt(w int, compact bool) []string {
 	s := m.styles
 	seats := m.seats
 	if m.council() {
@@ -212,7 +229,7 @@ func (m *Model) seatLines(w int) []string {
 		if state == "" {
 			state = m.seatState(si)
 		}
-		if indent+10 > w {
+		if compact || indent+10 > w {
 			out = append(out, xansi.Truncate(prefix+state, w, "…"))
 			continue
 		}

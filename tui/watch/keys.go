@@ -85,6 +85,12 @@ func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Note, k.Take, k.WriteSpec, k.CloseRoom, k.Follow, k.Columns, k.Spec, k.Back, k.ExportMD, k.ExportHTML, k.Copy, k.Search, k.Help, k.Quit}
 }
 
+// MainHelp are the hints a narrow screen keeps with ? and q: steer,
+// take or play a seat, and the lead's spec and close.
+func (k KeyMap) MainHelp() []key.Binding {
+	return []key.Binding{k.Note, k.Take, k.WriteSpec, k.CloseRoom}
+}
+
 // FullHelp is the help shown with ?.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{

@@ -58,3 +58,31 @@ func checkFrame(t *testing.T, view string, w, h int) {
 		t.Error(err)
 	}
 }
+
+// TestSmallScreens: at 60×20 and 80×24, an open room's and a council's
+// screens fit, and the key bar shows the main keys: steer the seats,
+// help, quit.
+func TestSmallScreens(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{60, 20}, {80, 24}} {
+		rooms := []struct {
+			name  string
+			build func(t testing.TB) (string, string)
+		}{{"open-mcp", openMCPRoom}, {"council", councilRoom}}
+		for _, rc := range rooms {
+			t.Run(fmt.Sprintf("%s-%dx%d", rc.name, size.w, size.h), func(t *testing.T) {
+				cwd, name := rc.build(t)
+				m := openModelAt(t, cwd, name, size.w, size.h, fixedAt)
+				view := m.View()
+				checkFrame(t, view, size.w, size.h)
+				lines := strings.Split(stripANSI(view), "\n")
+				last := lines[len(lines)-1]
+				for _, want := range []string{"i note to seats", "? help", "q "} {
+					if !strings.Contains(last, want) {
+						t.Errorf("the key bar %q lacks %q", last, want)
+					}
+				}
+				golden.RequireEqual(t, view)
+			})
+		}
+	}
+}

@@ -40,6 +40,24 @@ func Truncate(s string, w int) string {
 	return ansi.Truncate(s, w, "…")
 }
 
+// TruncateWords cuts plain text to at most w cells at a space, ending in
+// an ellipsis when it was cut, so no word is cut in two; "" when not even
+// its first word and the ellipsis fit.
+func TruncateWords(s string, w int) string {
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	if w <= 1 {
+		return ""
+	}
+	cut := ansi.Truncate(s, w-1, "")
+	i := strings.LastIndexAny(cut, " ·;,")
+	if i <= 0 {
+		return ""
+	}
+	return strings.TrimRight(cut[:i], " ·;,") + "…"
+}
+
 // Pad is Truncate, then padded to exactly w cells.
 func Pad(s string, w int) string { return Fit(Truncate(s, w), w) }
 

@@ -61,3 +61,21 @@ func TestTruncateMiddle(t *testing.T) {
 		t.Fatal("a value that fits changed")
 	}
 }
+
+func TestTruncateWords(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		w    int
+		want string
+	}{
+		{"each persona speaks once a round", 40, "each persona speaks once a round"},
+		{"each persona speaks once a round", 29, "each persona speaks once a…"},
+		{"each persona speaks once a round", 22, "each persona speaks…"},
+		{"space switches · order is speaking order", 30, "space switches · order is…"},
+		{"unbreakable", 5, ""},
+	} {
+		if got := TruncateWords(tt.s, tt.w); got != tt.want {
+			t.Errorf("TruncateWords(%q, %d) = %q, want %q", tt.s, tt.w, got, tt.want)
+		}
+	}
+}

@@ -21,12 +21,24 @@ import (
 )
 
 // View is m's help for k, short or full (m.ShowAll), in lines of at most
-// width cells, with m's styles and separators.
+// width cells, with m's styles and separators. A key map with a MainHelp
+// (Mainer) keeps those hints on a narrow line right after q's and ?'s.
 func View(m help.Model, k help.KeyMap, width int) string {
 	if m.ShowAll {
 		return Full(m, k.FullHelp(), width)
 	}
-	return Short(m, k.ShortHelp(), width)
+	var main []key.Binding
+	if mk, ok := k.(Mainer); ok {
+		main = mk.MainHelp()
+	}
+	return ShortMain(m, k.ShortHelp(), main, width)
+}
+
+// Mainer is a key map that names its screen's main actions: their hints
+// stay on the short line as long as q's and ?'s do, before the palette's
+// and the rest, so a narrow screen still shows what it is for.
+type Mainer interface {
+	MainHelp() []key.Binding
 }
 
 // kept ranks the hints that stay longest: q first, then ?, then the
@@ -36,6 +48,12 @@ var kept = []string{"q", "?", "ctrl+p"}
 // Short is the one-line help: every enabled binding that fits in width
 // cells, in order, keeping q's, ?'s and ctrl+p's hints longest.
 func Short(m help.Model, bindings []key.Binding, width int) string {
+	return ShortMain(m, bindings, nil, width)
+}
+
+// ShortMain is Short keeping main's hints (bindings among those listed)
+// right after q's and ?'s, before ctrl+p's and the rest.
+func ShortMain(m help.Model, bindings, main []key.Binding, width int) string {
 	enabled := slices.DeleteFunc(slices.Clone(bindings), func(b key.Binding) bool { return !b.Enabled() })
 	if len(enabled) == 0 {
 		return ""
@@ -46,12 +64,21 @@ func Short(m help.Model, bindings []key.Binding, width int) string {
 			m.Styles.ShortDesc.Inline(true).Render(b.Help().Desc)
 	}
 	var rank []int // the order in which items are given room
-	for _, k := range kept {
+	take := func(match func(b key.Binding) bool) {
 		for i, b := range enabled {
-			if b.Help().Key == k && !slices.Contains(rank, i) {
+			if match(b) && !slices.Contains(rank, i) {
 				rank = append(rank, i)
 			}
 		}
+	}
+	for _, k := range kept[:2] { // q, ?
+		take(func(b key.Binding) bool { return b.Help().Key == k })
+	}
+	for _, mb := range main {
+		take(func(b key.Binding) bool { return b.Help() == mb.Help() })
+	}
+	for _, k := range kept[2:] {
+		take(func(b key.Binding) bool { return b.Help().Key == k })
 	}
 	keptN := len(rank)
 	for i := range items {
@@ -122,6 +149,38 @@ func (j joiner) join(items []string, shown []bool, marks bool) string {
 	return b.String()
 }
 
+// flow lays every enabled hint of groups out in lines of at most width
+// cells, in order, separated as on the short line.
+func flow(m help.Model, groups [][]key.Binding, width int) string {
+	sep := m.Styles.ShortSeparator.Inline(true).Render(m.ShortSeparator)
+	var lines []string
+	line := ""
+	for _, g := range groups {
+		for _, b := range g {
+			if !b.Enabled() {
+				continue
+			}
+			it := m.Styles.FullKey.Inline(true).Render(b.Help().Key) + " " + m.Styles.FullDesc.Inline(true).Render(b.Help().Desc)
+			switch {
+			case line == "":
+				line = it
+			case lipgloss.Width(line+sep+it) <= width:
+				line += sep + it
+			default:
+				lines = append(lines, line)
+				line = it
+			}
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	for i, l := range lines {
+		lines[i] = cells.Truncate(l, width)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // Full is the full help: one column per group, side by side, flowing onto
 // more rows (a blank line between) when they do not fit in width cells.
 func Full(m help.Model, groups [][]key.Binding, width int) string {
@@ -164,6 +223,12 @@ func Full(m help.Model, groups [][]key.Binding, width int) string {
 		rowW += cw
 	}
 	flush()
+	if len(rows) > 1 {
+		// The columns do not fit side by side: every hint flows in lines
+		// instead, as many as fit in a line, which takes far fewer rows
+		// than columns stacked, so a small screen shows all of them.
+		return flow(m, groups, width)
+	}
 	out := strings.Join(rows, "\n\n")
 	if cells.Widest(out) <= width {
 		return out

@@ -96,3 +96,48 @@ func TestFullFlowsOntoRows(t *testing.T) {
 		}
 	}
 }
+
+// TestShortKeepsMainKeys: a key map's main hints (MainHelp) stay on a
+// narrow line with ? and q, before ctrl+p and the rest.
+func TestShortKeepsMainKeys(t *testing.T) {
+	short := []key.Binding{
+		bind("enter", "open"), bind("n", "new debate"), bind("m", "MCP room"), bind("/", "filter"),
+		bind("?", "help"), bind("ctrl+p", "commands"), bind("q", "quit"), bind("d", "delete"),
+	}
+	got := ansi.Strip(ShortMain(help.New(), short, short[:3], 59))
+	for _, want := range []string{"enter open", "n new debate", "m MCP room", "? help", "q quit"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("59 columns: %q lacks %q", got, want)
+		}
+	}
+	if strings.Contains(got, "ctrl+p") {
+		t.Errorf("59 columns: %q keeps ctrl+p over a main key", got)
+	}
+}
+
+// TestFullFlowsWhenNarrow: full help whose columns do not fit side by
+// side flows into lines, every hint on screen within the width.
+func TestFullFlowsWhenNarrow(t *testing.T) {
+	groups := [][]key.Binding{
+		{bind("up", "move up"), bind("down", "move down"), bind("pgup", "page up"), bind("pgdn", "page down")},
+		{bind("enter", "open"), bind("n", "new debate"), bind("m", "MCP room"), bind("d", "delete")},
+		{bind("/", "filter"), bind("?", "help"), bind("q", "quit")},
+	}
+	got := ansi.Strip(Full(help.New(), groups, 40))
+	lines := strings.Split(got, "\n")
+	if len(lines) > 5 {
+		t.Errorf("%d lines for 11 hints at 40 columns:\n%s", len(lines), got)
+	}
+	for _, l := range lines {
+		if ansi.StringWidth(l) > 40 {
+			t.Errorf("line %q is wider than 40", l)
+		}
+	}
+	for _, g := range groups {
+		for _, b := range g {
+			if !strings.Contains(got, b.Help().Key+" "+b.Help().Desc) {
+				t.Errorf("the help lacks %q:\n%s", b.Help().Key+" "+b.Help().Desc, got)
+			}
+		}
+	}
+}
