@@ -65,7 +65,7 @@ func (f *RoomForm) readyKey(msg tea.KeyPressMsg) tea.Cmd {
 			d = -1
 		}
 		f.clients[f.seatFocus] = f.clients[f.seatFocus].Next(d)
-		// A seat labelled as a client labels it ("claude" for Claude
+		// A seat labeled as a client labels it ("claude" for Claude
 		// Code) follows the client chosen; a label of the user's stays.
 		if i := f.seatFocus; i < len(f.res.Agents) && seatcmd.IsClientLabel(f.res.Agents[i]) {
 			if l := f.clients[i].Label(); l != "" {
