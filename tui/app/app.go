@@ -241,7 +241,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case debateview.StartFailedMsg:
 		return m.showForm(msg.Launch, msg.Err)
 	case forms.WatchMsg:
-		return m.openWatch(msg.Room)
+		if msg.Take != "" {
+			return m, takeSeatCmd(m.opts.Cwd, msg.Room, msg.Take)
+		}
+		return m.openWatch(msg.Room, nil, nil)
+	case takenMsg:
+		return m.openWatch(msg.room, msg.person, msg.err)
 	case replayMsg:
 		if msg.err != nil {
 			m.home.SetStatus("Cannot open the room: " + mdrender.Inline(msg.err.Error()))
@@ -401,16 +406,42 @@ func openDebateCmd(ctx context.Context, cwd, name string) tea.Cmd {
 	}
 }
 
-// openWatch shows the watch screen on a room.
-func (m Model) openWatch(name string) (tea.Model, tea.Cmd) {
+// takenMsg is the seat the user chose to play in the room form, taken
+// (takeSeatCmd), or why it could not be.
+type takenMsg struct {
+	room   string
+	person *room.Person
+	err    error
+}
+
+// takeSeatCmd takes seat of room name for the user at the keyboard, as
+// watch --take does (its lock and connect line are I/O: a command).
+func takeSeatCmd(cwd, name, seat string) tea.Cmd {
+	return func() tea.Msg {
+		p, err := watch.TakeSeat(cwd, name, seat)
+		return takenMsg{room: name, person: p, err: err}
+	}
+}
+
+// openWatch shows the watch screen on a room, playing person's seat when
+// one was taken; took is why a seat asked for could not be taken.
+func (m Model) openWatch(name string, person *room.Person, took error) (tea.Model, tea.Cmd) {
 	w, err := watch.New(watch.Options{
 		Cwd: m.opts.Cwd, Room: name, ExportDir: m.opts.ExportDir, Dark: m.dark,
 		Now: m.opts.Now, Embedded: true, Context: m.opts.Context, Seats: m.seats,
+		Person: person,
 	})
+	if err == nil && took != nil {
+		w.SetStatus("Could not take your seat: " + mdrender.Inline(took.Error()) + "; t takes a free seat.")
+	}
 	if err != nil {
 		next, cmd := m.show(screenHome)
 		nm := next.(Model)
 		nm.home.SetStatus(fmt.Sprintf("Cannot watch room %s: %s", mdrender.Inline(name), mdrender.Inline(err.Error())))
+		if person != nil {
+			// The seat taken for a screen that did not open is given up.
+			cmd = tea.Batch(cmd, func() tea.Msg { _ = person.Release(); return nil })
+		}
 		return nm, cmd
 	}
 	m.watch = &w

@@ -13,7 +13,12 @@ type BackMsg struct{}
 
 // WatchMsg asks the parent to open the room the room form created in the
 // watch screen.
-type WatchMsg struct{ Room string }
+type WatchMsg struct {
+	Room string
+	// Take is the seat the user chose to play at the keyboard: the watch
+	// screen opens with it taken. "" for none.
+	Take string
+}
 
 // seededMsg: the room form's room was created (or already existed) and its
 // prompts written; the prompts' text comes along for copying.

@@ -115,10 +115,12 @@ type RoomForm struct {
 	// played and starts are, once the room is created, the seats
 	// roundtable plays and how starting them went.
 	played [room.MaxSeats]played
-	starts [room.MaxSeats]seatStart
-	focus  roomField
-	stage  roomStage
-	err    string
+	// persons are the seats the user plays at the keyboard (watch --take).
+	persons [room.MaxSeats]bool
+	starts  [room.MaxSeats]seatStart
+	focus   roomField
+	stage   roomStage
+	err     string
 	// errAt is the field err is about, shown whole under it; roomFields:
 	// err goes on the status line.
 	errAt roomField
@@ -472,7 +474,7 @@ func (f *RoomForm) syncKeys() {
 		k.Next.SetHelp("tab", "lead/peer")
 		k.CopyOne.SetKeys("1", "2", "3", "4", "5")
 		k.CopyOne.SetHelp("1-5", "copy")
-		if f.played[0].on && f.played[1].on {
+		if f.notMCP(0) && f.notMCP(1) {
 			// roundtable plays both: no agent CLI, no prompt to paste.
 			k.CopyOne.SetHelp("1/2", "copy a command")
 			k.only(&k.Next, &k.Prev, &k.CopyOne, &k.CopyAll, &k.Watch, &k.Up, &k.Down, &k.Back)

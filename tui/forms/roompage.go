@@ -25,8 +25,8 @@ func (f *RoomForm) readyKey(msg tea.KeyPressMsg) tea.Cmd {
 	n := len(f.seats)
 	switch {
 	case key.Matches(msg, k.Watch):
-		name := f.res.Room
-		return func() tea.Msg { return WatchMsg{Room: name} }
+		name, take := f.res.Room, f.personSeat()
+		return func() tea.Msg { return WatchMsg{Room: name, Take: take} }
 	case key.Matches(msg, k.CopyAll):
 		f.status = "Copied every command and both prompts to the clipboard (OSC 52)."
 		if f.council() {
@@ -42,8 +42,12 @@ func (f *RoomForm) readyKey(msg tea.KeyPressMsg) tea.Cmd {
 		return tea.SetClipboard(f.mcpServersJSON())
 	case key.Matches(msg, k.CopyPrompt):
 		i := f.seatFocus
-		if f.played[i].on {
+		switch {
+		case f.played[i].on:
 			f.status = fmt.Sprintf("roundtable plays %s and briefs it itself: tab to a seat you start, then p copies its prompt.", f.seatNoun(i))
+			return nil
+		case f.persons[i]:
+			f.status = fmt.Sprintf("You play %s at the keyboard, so no agent needs its prompt: tab to a seat an agent takes, then p copies its prompt.", f.seatNoun(i))
 			return nil
 		}
 		path, text := f.res.prompt(i)
@@ -57,8 +61,8 @@ func (f *RoomForm) readyKey(msg tea.KeyPressMsg) tea.Cmd {
 		f.seatFocus = (f.seatFocus + n - 1) % n
 		f.layoutPage()
 		f.showSeat()
-	case (key.Matches(msg, k.Less) || key.Matches(msg, k.More)) && f.played[f.seatFocus].on:
-		f.status = fmt.Sprintf("The %s seat is played by roundtable: there is no agent CLI to choose.", mdrender.Inline(f.seats[f.seatFocus]))
+	case (key.Matches(msg, k.Less) || key.Matches(msg, k.More)) && f.notMCP(f.seatFocus):
+		f.status = fmt.Sprintf("No agent of yours takes the %s seat: there is no agent CLI to choose.", mdrender.Inline(f.seats[f.seatFocus]))
 	case key.Matches(msg, k.Less), key.Matches(msg, k.More):
 		d := 1
 		if key.Matches(msg, k.Less) {
@@ -92,8 +96,11 @@ func (f *RoomForm) readyKey(msg tea.KeyPressMsg) tea.Cmd {
 func (f *RoomForm) part(k string) (text, what string) {
 	if i := int(k[0] - '1'); len(k) == 1 && i >= 0 && i < len(f.seats) {
 		how := f.clients[i].Name()
-		if f.played[i].on {
+		switch {
+		case f.played[i].on:
 			how = "roundtable seat"
+		case f.persons[i]:
+			how = "roundtable watch --take"
 		}
 		return f.command(i), "the " + mdrender.Inline(f.seats[i]) + "'s command (" + how + ")"
 	}
@@ -110,6 +117,10 @@ func (f *RoomForm) part(k string) (text, what string) {
 
 // command is what seat i pastes with its chosen client.
 func (f *RoomForm) command(i int) string { return f.seatCommandText(i) }
+
+// notMCP reports whether seat i is one no agent of the user's joins over
+// MCP: roundtable plays it, or the user does at the keyboard.
+func (f *RoomForm) notMCP(i int) bool { return f.played[i].on || f.persons[i] }
 
 // mcpSeatsNoun names the seats an agent joins over MCP: "the lead", "the
 // 3 seats you start".
@@ -154,8 +165,11 @@ func (f *RoomForm) allText() string {
 	var b strings.Builder
 	for i, seat := range f.seats {
 		how := f.clients[i].Name()
-		if f.played[i].on {
+		switch {
+		case f.played[i].on:
 			how = "played by roundtable; started by the app, or run it yourself"
+		case f.persons[i]:
+			how = "played by you at the keyboard"
 		}
 		fmt.Fprintf(&b, "# %s seat (%s), %s\n%s\n\n", capital(mdrender.Inline(seat)), mdrender.Inline(f.res.agent(i)), how, f.command(i))
 	}

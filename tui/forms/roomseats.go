@@ -23,13 +23,14 @@ import (
 type mind int
 
 const (
-	mindMCP   mind = iota // an agent the user starts, joining over MCP
-	mindModel             // a model, played by `roundtable seat`
-	mindAgent             // an ACP agent, driven by `roundtable seat`
+	mindMCP    mind = iota // an agent the user starts, joining over MCP
+	mindModel              // a model, played by `roundtable seat`
+	mindAgent              // an ACP agent, driven by `roundtable seat`
+	mindPerson             // the user, at the keyboard (watch --take)
 	mindCount
 )
 
-var mindNames = [mindCount]string{"an agent you start (MCP)", "a model", "an agent roundtable drives (ACP)"}
+var mindNames = [mindCount]string{"an agent you start (MCP)", "a model", "an agent roundtable drives (ACP)", "you, at the keyboard"}
 
 // seatChoice is what the form holds for one seat beyond its text fields.
 type seatChoice struct {
@@ -106,7 +107,7 @@ func (f *RoomForm) seatKindsShown(i int) []seatKind {
 			out = append(out, kindCommand)
 		}
 		out = append(out, kindPersona, kindTools)
-	case mindCount:
+	case mindPerson, mindCount:
 	}
 	return out
 }
@@ -210,11 +211,13 @@ type played struct {
 // or a sentence saying what to fix (the field is focused).
 func (f *RoomForm) checkSeats() ([room.MaxSeats]played, string) {
 	var out [room.MaxSeats]played
+	f.persons = [room.MaxSeats]bool{}
 	for i, seat := range f.seats {
 		c := f.seatChoices[i]
 		sp := seatproc.Spec{Seat: seat}
+		f.persons[i] = c.mind == mindPerson
 		if c.mind != mindModel && c.mind != mindAgent {
-			continue // an agent the user starts, over MCP
+			continue // an agent the user starts, over MCP, or the user
 		}
 		name := mdrender.Inline(seat)
 		persona, err := seatPersona(f.inputs[seatField(i, kindPersona)].Value())
@@ -225,7 +228,7 @@ func (f *RoomForm) checkSeats() ([room.MaxSeats]played, string) {
 		}
 		sp.Persona = persona
 		switch c.mind {
-		case mindMCP, mindCount:
+		case mindMCP, mindPerson, mindCount:
 		case mindModel:
 			pc, err := f.resolveModel(i)
 			if err != nil {
@@ -400,14 +403,34 @@ func (f *RoomForm) seatCommandText(i int) string {
 	if f.played[i].on {
 		return seatcmd.Shell(f.starts[i].argv)
 	}
+	if f.persons[i] {
+		return seatcmd.Shell(f.personArgv(i))
+	}
 	return f.clients[i].Text(f.res.seat(i))
+}
+
+// personArgv is the command that plays seat i at the keyboard from
+// another terminal.
+func (f *RoomForm) personArgv(i int) []string {
+	return []string{f.res.Program, "watch", "--room=" + f.res.Room, "--cwd=" + f.res.Cwd, "--take=" + f.seats[i]}
+}
+
+// personSeat is the first seat the user plays at the keyboard; "" when
+// none.
+func (f *RoomForm) personSeat() string {
+	for i, seat := range f.seats {
+		if f.persons[i] {
+			return seat
+		}
+	}
+	return ""
 }
 
 // mcpSeats are the seats an agent joins over MCP, by index.
 func (f *RoomForm) mcpSeats() []int {
 	var out []int
 	for i := range f.seats {
-		if !f.played[i].on {
+		if !f.played[i].on && !f.persons[i] {
 			out = append(out, i)
 		}
 	}

@@ -186,7 +186,7 @@ func TestRoomFormSeatChecks(t *testing.T) {
 	}
 	// The lead: an ACP agent of one's own, with no command.
 	f.focusField(roomLeadMind)
-	f, _, _ = driveSeats(t, f, "left", "tab", "left", "ctrl+s")
+	f, _, _ = driveSeats(t, f, "left", "left", "tab", "left", "ctrl+s")
 	if f.seatChoices[0].mind != mindAgent || f.seatChoices[0].preset != len(seatproc.Presets) {
 		t.Fatalf("lead %+v", f.seatChoices[0])
 	}
@@ -235,5 +235,42 @@ func TestRoomFormSeatsView(t *testing.T) {
 			golden(t, fmt.Sprintf("page-%dx%d", sz.w, sz.h), normalize(view, cwd))
 			g.StopAll(time.Second)
 		})
+	}
+}
+
+// TestRoomFormPersonSeat: the peer is "you, at the keyboard": nothing is
+// started for it and it gets no MCP command; its section gives the
+// command that takes it from another terminal (2 copies it), and enter
+// asks the app to open the room with the seat taken.
+func TestRoomFormPersonSeat(t *testing.T) {
+	f, _, _ := newSeatsForm(t, fakeSeat(t, "exec sleep 600"), map[string]string{"ROUNDTABLE_PROVIDER": "mock"})
+	keys := append(typeText(nil, "cache"), "tab")
+	keys = append(keys, typeText(nil, "Write-through?")...)
+	// Budget, seats, spec, the lead's mind and label, then the peer's mind.
+	keys = append(keys, "tab", "tab", "tab", "tab", "tab", "tab", "left")
+	f, _, _ = driveSeats(t, f, keys...)
+	if f.seatChoices[1].mind != mindPerson || !strings.Contains(plain(f.View()), "◂ you, at the keyboard ▸") {
+		t.Fatalf("the peer's mind is %d:\n%s", f.seatChoices[1].mind, plain(f.View()))
+	}
+	f, _, waits := driveSeats(t, f, "ctrl+s")
+	if !f.Ready() || len(waits) != 0 {
+		t.Fatalf("ready %v, err %q, %d seat processes started", f.Ready(), f.err, len(waits))
+	}
+	page := strings.Join(strings.Fields(plain(f.View())), " ")
+	for _, want := range []string{"Peer seat (you, at the keyboard)", "enter opens the room with it taken", "--take=peer", "claude mcp add roundtable-cache-lead"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("%q missing from the page:\n%s", want, page)
+		}
+	}
+	if strings.Contains(page, "mcp add roundtable-cache-peer") {
+		t.Errorf("the seat you play got an MCP command:\n%s", page)
+	}
+	_, msgs, _ := driveSeats(t, f, "2")
+	if text, ok := clipboard(msgs[0]); !ok || !strings.HasPrefix(text, "roundtable watch --room=cache --cwd=") || !strings.HasSuffix(text, "--take=peer") {
+		t.Errorf("2 copied %q", text)
+	}
+	_, msgs, _ = driveSeats(t, f, "enter")
+	if len(msgs) != 1 || msgs[0] != (WatchMsg{Room: "cache", Take: "peer"}) {
+		t.Errorf("enter sent %#v, want the room to watch with the peer seat taken", msgs)
 	}
 }

@@ -286,6 +286,13 @@ func (f *RoomForm) pageLines(w int) []string {
 			mark, label = s.FocusLabel.Render("▸ "), s.FocusLabel
 		}
 		head := fmt.Sprintf("%s seat (%s)", capital(mdrender.Inline(seat)), mdrender.Inline(r.agent(i)))
+		if f.persons[i] {
+			// No agent CLI either: the user plays the seat.
+			out = append(out, cells.Truncate(mark+s.Number.Render(fmt.Sprint(i+1))+"  "+label.Render(capital(mdrender.Inline(seat))+" seat (you, at the keyboard)"), w))
+			text("You play this seat: enter opens the room with it taken, and a composer opens on your turn. From another terminal instead: "+fmt.Sprint(i+1)+" copies the command.", codeIndent, s.Text)
+			code(seatcmd.Wrap(f.personArgv(i), w-codeIndent, 2))
+			continue
+		}
 		if f.played[i].on {
 			// No agent CLI to choose: roundtable plays the seat.
 			out = append(out, cells.Truncate(mark+s.Number.Render(fmt.Sprint(i+1))+"  "+label.Render(head), w))
@@ -348,10 +355,10 @@ func (f *RoomForm) pageLines(w int) []string {
 	}
 	step("3", "Agents configured by a file: ←/→ shows a seat's mcpServers entry; "+both)
 	switch {
-	case f.played[1].on:
+	case f.notMCP(1):
 		step("4", "Then give the agent its brief: paste lead.md into the lead (4 copies it)")
 		code([]string{r.Prompts[0]})
-	case f.played[0].on:
+	case f.notMCP(0):
 		step("5", "Then give the agent its brief: paste peer.md into the peer (5 copies it)")
 		code([]string{r.Prompts[1]})
 	default:

@@ -467,6 +467,10 @@ func (m *Model) resize(w, h int) tea.Cmd {
 	return m.reloadSpec()
 }
 
+// SetStatus shows s in the status line, as a warning: what the parent
+// could not do for the screen it opened.
+func (m *Model) SetStatus(s string) { m.setStatus(s, false) }
+
 // setStatus shows a note in the status line; it may quote paths and
 // errors, so it is made safe to print.
 func (m *Model) setStatus(s string, ok bool) {
