@@ -10,7 +10,7 @@ import (
 
 // TestUntilChange: the clock's next move is exactly when the shown text
 // changes: never before (a tick that shows nothing new), never after (a
-// stale clock), at most a second apart in the first hour.
+// stale clock), at most a second apart in the first minute.
 func TestUntilChange(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 8))
 	ds := []time.Duration{-3 * time.Second, -time.Nanosecond, 0, time.Second - 1, time.Second, 59 * time.Minute, time.Hour, time.Hour + 30*time.Second, 24*time.Hour - 1, 24 * time.Hour, 50 * time.Hour}
@@ -31,8 +31,11 @@ func TestUntilChange(t *testing.T) {
 				t.Errorf("at %v + %v the clock already reads %q (was %q): the tick at %v comes late", d, early, got, cur, step)
 			}
 		}
-		if d >= 0 && d < time.Hour && step > time.Second {
+		if d >= 0 && d < time.Minute && step > time.Second {
 			t.Errorf("untilChange(%v) = %v: seconds are on screen, so at most 1 s", d, step)
+		}
+		if d >= time.Minute && step < time.Minute-d%time.Minute {
+			t.Errorf("untilChange(%v) = %v: only minutes are on screen, so not before the next", d, step)
 		}
 	}
 }
@@ -69,13 +72,14 @@ func TestClockTicksWhenShownTimeChanges(t *testing.T) {
 	}
 }
 
-// TestClockSecondsInFirstHour: 42 minutes in, the elapsed time shows
-// seconds, and the next tick is within a second.
-func TestClockSecondsInFirstHour(t *testing.T) {
+// TestClockMinutesInFirstHour: 42 minutes in, with the seats quiet, the
+// times show minutes, and the next tick waits for the next minute one of
+// them turns: an open room left alone repaints once a minute at most.
+func TestClockMinutesInFirstHour(t *testing.T) {
 	cwd, name := openMCPRoom(t)
 	m := openModel(t, cwd, name, 100, 30)
 	m.tick()
-	if got := m.tickDue.Sub(m.now); got <= 0 || got > time.Second {
-		t.Fatalf("next tick in %v, want within 1s", got)
+	if got := m.tickDue.Sub(m.now); got <= time.Second || got > time.Minute {
+		t.Fatalf("next tick in %v, want after 1 s and within a minute", got)
 	}
 }

@@ -143,7 +143,10 @@ func firstTime(msgs []room.Message) (time.Time, bool) {
 	return first, !first.IsZero()
 }
 
-// formatDuration is a short human duration: 42s, 3m05s, 2h07m, 3d04h.
+// formatDuration is a short human duration: 42s, 3m, 2h07m, 3d04h.
+// Seconds show only in the first minute, so a screen left open ticks once
+// a minute after that (an idle watch costs a repaint a minute, not one a
+// second).
 func formatDuration(d time.Duration) string {
 	if d < 0 {
 		d = 0
@@ -153,7 +156,7 @@ func formatDuration(d time.Duration) string {
 	case d < time.Minute:
 		return fmt.Sprintf("%ds", int(d.Seconds()))
 	case d < time.Hour:
-		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+		return fmt.Sprintf("%dm", int(d.Minutes()))
 	case d < 24*time.Hour:
 		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
 	default:

@@ -71,7 +71,7 @@ func TestFormatDuration(t *testing.T) {
 		-time.Second:                          "0s",
 		0:                                     "0s",
 		42*time.Second + time.Millisecond*900: "42s",
-		3*time.Minute + 5*time.Second:         "3m05s",
+		3*time.Minute + 5*time.Second:         "3m",
 		2*time.Hour + 7*time.Minute:           "2h07m",
 		76 * time.Hour:                        "3d04h",
 	}

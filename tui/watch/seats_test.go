@@ -31,7 +31,7 @@ func seatsRoom(name, log string) func(testing.TB) (string, string) {
 }
 
 // thinkingLog: the lead's wait returned the peer's answer; the peer has listened since its post (two idle
-// returns answered at once: one stretch of 4m03s).
+// returns answered at once: one stretch of 4m).
 var thinkingLog = logLine(-5, "connect seat=lead agent=opus-5 pid=10 waits=logged") +
 	logLine(-4, "connect seat=peer agent=codex pid=11 waits=logged") +
 	logLine(0, "call seat=lead tool=post") +
@@ -46,7 +46,7 @@ var thinkingLog = logLine(-5, "connect seat=lead agent=opus-5 pid=10 waits=logge
 	logLine(173.1, "wait_return seat=peer reason=idle waited_ms=55000") +
 	logLine(173.2, "call seat=peer tool=wait_for_message")
 
-// thinkingNow is 4m05s after the lead's wait returned in thinkingLog.
+// thinkingNow is 4m after the lead's wait returned in thinkingLog.
 var thinkingNow = t0.Add(61*time.Second + 4*time.Minute + 5*time.Second)
 
 // goneLog: both seats came and left; the room is still open.
@@ -62,8 +62,8 @@ func TestSeatStatesOnScreen(t *testing.T) {
 	m := openModelAt(t, cwd, name, 120, 30, thinkingNow)
 	view := flat(m)
 	for _, want := range []string{
-		"lead an agent over MCP (opus-5) thinking · 4m05s since its wait returned a message",
-		"peer an agent over MCP (codex) parked · 4m03s, listening for the lead",
+		"lead an agent over MCP (opus-5) thinking · 4m since its wait returned a message",
+		"peer an agent over MCP (codex) parked · 4m, listening for the lead",
 	} {
 		if !strings.Contains(view, want) {
 			t.Errorf("%q missing from the screen:\n%s", want, plain(m))
@@ -75,7 +75,7 @@ func TestSeatStatesOnScreen(t *testing.T) {
 
 	// The clock moves with the tick alone: no read of server.log.
 	m, _ = m.Update(tickMsg{id: m.id, gen: m.tickGen, now: thinkingNow.Add(time.Minute)})
-	if view := flat(m); !strings.Contains(view, "thinking · 5m05s") || !strings.Contains(view, "parked · 5m03s") {
+	if view := flat(m); !strings.Contains(view, "thinking · 5m") || !strings.Contains(view, "parked · 5m") {
 		t.Errorf("a minute later:\n%s", plain(m))
 	}
 }
@@ -88,20 +88,20 @@ func TestSeatStateWording(t *testing.T) {
 	tests := []struct {
 		name, log, want string
 	}{
-		{"message", connect + logLine(60, "wait_return seat=peer reason=message waited_ms=59000"), "thinking · 9m00s since its wait returned a message"},
+		{"message", connect + logLine(60, "wait_return seat=peer reason=message waited_ms=59000"), "thinking · 9m since its wait returned a message"},
 		{
 			"message then tools", connect + logLine(60, "wait_return seat=peer reason=message waited_ms=59000") + logLine(540, "call seat=peer tool=post"),
-			"thinking · 9m00s since its wait returned a message, then post 1m00s ago",
+			"thinking · 9m since its wait returned a message, then post 1m ago",
 		},
-		{"idle", connect + logLine(56, "wait_return seat=peer reason=idle waited_ms=55000"), "thinking · 9m04s since its wait timed out; it has not waited again"},
-		{"closed", connect + logLine(300, "wait_return seat=peer reason=closed waited_ms=299000"), "told the room closed · 5m00s ago"},
-		{"cancelled", connect + logLine(300, "wait_return seat=peer reason=cancelled waited_ms=299000"), "not listening · 5m00s: its client cancelled the wait"},
-		{"error", connect + logLine(300, "wait_return seat=peer reason=error waited_ms=299000"), "thinking · 5m00s since its wait failed to read the room"},
-		{"parked", connect, "parked · 9m59s, listening for the lead"},
-		{"old server: parked", logLine(0, "connect seat=peer agent=codex pid=11") + logLine(1, "call seat=peer tool=wait_for_message"), "parked · 9m59s, listening"},
-		{"old server: working", logLine(0, "connect seat=peer agent=codex pid=11") + logLine(540, "call seat=peer tool=post"), "working, last tool post · 1m00s ago"},
-		{"not started", logLine(0, "connect seat=peer agent=codex pid=11"), "connected but never started: it has not been given its brief · 10m00s ago"},
-		{"disconnected", connect + logLine(540, "disconnect seat=peer pid=11"), "disconnected, last tool wait_for_message · 1m00s ago"},
+		{"idle", connect + logLine(56, "wait_return seat=peer reason=idle waited_ms=55000"), "thinking · 9m since its wait timed out; it has not waited again"},
+		{"closed", connect + logLine(300, "wait_return seat=peer reason=closed waited_ms=299000"), "told the room closed · 5m ago"},
+		{"cancelled", connect + logLine(300, "wait_return seat=peer reason=cancelled waited_ms=299000"), "not listening · 5m: its client cancelled the wait"},
+		{"error", connect + logLine(300, "wait_return seat=peer reason=error waited_ms=299000"), "thinking · 5m since its wait failed to read the room"},
+		{"parked", connect, "parked · 9m, listening for the lead"},
+		{"old server: parked", logLine(0, "connect seat=peer agent=codex pid=11") + logLine(1, "call seat=peer tool=wait_for_message"), "parked · 9m, listening"},
+		{"old server: working", logLine(0, "connect seat=peer agent=codex pid=11") + logLine(540, "call seat=peer tool=post"), "working, last tool post · 1m ago"},
+		{"not started", logLine(0, "connect seat=peer agent=codex pid=11"), "connected but never started: it has not been given its brief · 10m ago"},
+		{"disconnected", connect + logLine(540, "disconnect seat=peer pid=11"), "disconnected, last tool wait_for_message · 1m ago"},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
