@@ -190,22 +190,38 @@ func (m *Model) footerLines(w int) []string {
 	if m.statusErr {
 		style = s.StatusError
 	}
-	text := m.status
+	var out []string
+	// A status too long for the bar wraps, so what must be read (the
+	// room a debate is saved in, the file an export wrote, an error's
+	// cause) is read whole: on up to three rows, an error four.
+	rows := 3
 	if m.statusErr {
-		// An error too long for the bar loses its middle (a path), not
-		// its end (the cause).
-		text = cells.TruncateMiddle(text, max(w-2, 1))
+		rows = 4
 	}
-	status := statusLine(text, usage, w)
-	out := []string{style.Render(cells.Fit(status, w))}
+	if wrapped := cells.Split(m.status, max(w-2, 1)); len(wrapped) > 1 && len(wrapped) <= rows {
+		for _, l := range wrapped {
+			out = append(out, style.Render(cells.Fit(" "+l, w)))
+		}
+	} else {
+		text := m.status
+		if m.statusErr {
+			// Longer still, an error loses its middle (a path), not its
+			// end (the cause).
+			text = cells.TruncateMiddle(text, max(w-2, 1))
+		}
+		out = append(out, style.Render(cells.Fit(statusLine(text, usage, w), w)))
+	}
 	m.help.ShowAll = m.showHelp
 	for _, l := range strings.Split(hints.View(m.help, m.keys, w-1), "\n") {
 		out = append(out, cells.Fit(" "+l, w))
 	}
 	if m.showHelp && m.room != nil {
 		// How to share the debate: its page in a browser, served by host.
+		// Wrapped, not cut: the command is to be typed as it is.
 		share := "share in a browser: roundtable host --room " + m.room.Config().Room + ", then open the page it prints"
-		out = append(out, cells.Fit(" "+s.Faint.Render(cells.TruncateMiddle(share, max(w-2, 1))), w))
+		for _, l := range cells.Split(share, max(w-2, 1)) {
+			out = append(out, cells.Fit(" "+s.Faint.Render(l), w))
+		}
 	}
 	return out
 }

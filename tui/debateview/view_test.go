@@ -101,3 +101,31 @@ func TestViewStates(t *testing.T) {
 		})
 	}
 }
+
+// TestLongStatusWraps: a status too long for the bar (the file an export
+// wrote, an error naming a path and its cause) wraps onto more rows and is
+// read whole at 80 and 60 columns; the screen keeps its height and its
+// key bar.
+func TestLongStatusWraps(t *testing.T) {
+	const file = "/home/someone/projects/service/should-we-adopt-graphql-20261206-150615-transcript.md"
+	for _, w := range []int{80, 60} {
+		s := liveSynth(t, w, 24)
+		s.m.setStatus("Exported the transcript to " + file + ".")
+		s.m.refresh()
+		v := s.view()
+		// Compared without spaces: a path longer than a row breaks inside.
+		bare := func(s string) string { return strings.Join(strings.Fields(s), "") }
+		if !strings.Contains(bare(v), bare("Exported the transcript to "+file+".")) {
+			t.Errorf("%d columns: the export's status is not whole:\n%s", w, v)
+		}
+		if n := strings.Count(v, "\n") + 1; n != 24 {
+			t.Errorf("%d columns: %d rows, want 24", w, n)
+		}
+		keyLine(t, v, "? help")
+		s.m.setError("Could not export the transcript to " + file + ": permission denied; choose a folder you can write.")
+		s.m.refresh()
+		if flat := bare(s.view()); !strings.Contains(flat, bare("permission denied; choose a folder you can write.")) || !strings.Contains(flat, "Couldnotexport") {
+			t.Errorf("%d columns: the error is not whole:\n%s", w, s.view())
+		}
+	}
+}
