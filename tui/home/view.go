@@ -67,10 +67,13 @@ func tailCells(s string, w int) string {
 	return string(r[n:])
 }
 
+// helpRows is how many rows the help under the list takes, as footer
+// draws it.
 func (m *Model) helpRows() int {
 	if m.showHelp && m.confirm == nil {
-		m.help.ShowAll = true
-		return strings.Count(hints.View(m.help, m.keys, max(m.width, 1)-1), "\n") + 1
+		h := m.help
+		h.ShowAll = true
+		return strings.Count(hints.View(h, m.keys, max(m.width, 20)-1), "\n") + 1
 	}
 	return 1
 }
@@ -153,7 +156,9 @@ func (m Model) View() string {
 	default:
 		lines = append(lines, "")
 	}
-	body := m.height - 2 - m.statusRows() - m.helpRows()
+	// The footer is drawn first: the list takes the rows it leaves.
+	foot := m.footer(w)
+	body := m.height - 2 - len(foot)
 	switch {
 	case !m.loaded:
 		lines = append(lines, cells.Fit(s.Muted.Render("  Reading the rooms…"), w))
@@ -166,11 +171,11 @@ func (m Model) View() string {
 	default:
 		lines = append(lines, m.table(w, body)...)
 	}
-	for len(lines) < m.height-m.statusRows()-m.helpRows() {
+	for len(lines) < m.height-len(foot) {
 		lines = append(lines, "")
 	}
-	lines = lines[:max(m.height-m.statusRows()-m.helpRows(), 0)]
-	lines = append(lines, m.footer(w)...)
+	lines = lines[:max(m.height-len(foot), 0)]
+	lines = append(lines, foot...)
 	return m.overlay(strings.Join(lines, "\n"))
 }
 
