@@ -187,12 +187,13 @@ func untilChange(d time.Duration) time.Duration {
 // seat takes one line, cut, and past a quarter of the screen the rest are
 // counted on one line.
 func (m *Model) seatLines(w int) []string {
-	full, compact := m.seatLinesAt(w, false), m.seatLinesAt(w, true)
 	budget := max(m.height/4, 2)
-	switch {
-	case len(full) <= budget || m.height == 0:
+	full := m.seatLinesAt(w, false)
+	if len(full) <= budget || m.height == 0 {
 		return full
-	case len(compact) <= budget:
+	}
+	compact := m.seatLinesAt(w, true)
+	if len(compact) <= budget {
 		return compact
 	}
 	more := len(compact) - (budget - 1)
