@@ -7,23 +7,12 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/tui/internal/keytest"
 )
 
 // sizes are the golden terminal sizes.
 var sizes = []struct{ w, h int }{{60, 20}, {60, 24}, {80, 24}, {120, 40}, {200, 50}}
 
-// keyLine checks that the last line of view (the key bar) shows each of
-// the screen's main keys (want: "key desc").
-func keyLine(t *testing.T, view string, want ...string) {
-	t.Helper()
-	lines := strings.Split(strings.TrimRight(view, "\n"), "\n")
-	last := lines[len(lines)-1]
-	for _, w := range want {
-		if !strings.Contains(last, w) {
-			t.Errorf("the key bar %q lacks %q", last, w)
-		}
-	}
-}
 
 // TestViewComplete is a whole mock debate (zero pace, seed 1), once ended.
 func TestViewComplete(t *testing.T) {
@@ -34,7 +23,7 @@ func TestViewComplete(t *testing.T) {
 			h.until("the debate to end", 20*time.Second, settled)
 			narrow(t, h.m, sz.w)
 			golden(t, fmt.Sprintf("complete-%dx%d", sz.w, sz.h), plain(h.m.View()))
-			keyLine(t, plain(h.m.View()), "? help", "q ")
+			keytest.KeyBar(t, plain(h.m.View()), "? help", "q ")
 		})
 	}
 }
@@ -47,7 +36,7 @@ func TestViewLive(t *testing.T) {
 			s := liveSynth(t, sz.w, sz.h)
 			narrow(t, s.m, sz.w)
 			golden(t, fmt.Sprintf("live-%dx%d", sz.w, sz.h), s.view())
-			keyLine(t, s.view(), "esc stop", "? help", "q ")
+			keytest.KeyBar(t, s.view(), "esc stop", "? help", "q ")
 		})
 	}
 }
@@ -121,7 +110,7 @@ func TestLongStatusWraps(t *testing.T) {
 		if n := strings.Count(v, "\n") + 1; n != 24 {
 			t.Errorf("%d columns: %d rows, want 24", w, n)
 		}
-		keyLine(t, v, "? help")
+		keytest.KeyBar(t, v, "? help")
 		s.m.setError("Could not export the transcript to " + file + ": permission denied; choose a folder you can write.")
 		s.m.refresh()
 		if flat := bare(s.view()); !strings.Contains(flat, bare("permission denied; choose a folder you can write.")) || !strings.Contains(flat, "Couldnotexport") {

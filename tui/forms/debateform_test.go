@@ -176,7 +176,7 @@ func TestDebateFormView(t *testing.T) {
 				f, _ = f.Update(press(k))
 			}
 			golden(t, fmt.Sprintf("debate-%dx%d", sz.w, sz.h), plain(f.View()))
-			keyLine(t, plain(f.View()), "ctrl+s start", "esc back")
+			keytest.KeyBar(t, plain(f.View()), "ctrl+s start", "esc back")
 		})
 	}
 	// A short screen keeps the focused field in view.
@@ -186,19 +186,6 @@ func TestDebateFormView(t *testing.T) {
 	}
 	if v := plain(f.View()); !strings.Contains(v, "Start the debate") || !strings.Contains(v, "New persona debate") {
 		t.Errorf("the focused button is off screen:\n%s", v)
-	}
-}
-
-// keyLine checks that the last line of view (the key bar) shows each of
-// the screen's main keys (want: "key desc").
-func keyLine(t *testing.T, view string, want ...string) {
-	t.Helper()
-	lines := strings.Split(strings.TrimRight(view, "\n"), "\n")
-	last := lines[len(lines)-1]
-	for _, w := range want {
-		if !strings.Contains(last, w) {
-			t.Errorf("the key bar %q lacks %q", last, w)
-		}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/seatcmd"
+	"github.com/roundtable-dev/roundtable/tui/internal/keytest"
 )
 
 // The fields of the default two seats, as the tests name them.
@@ -153,12 +154,12 @@ func TestRoomFormView(t *testing.T) {
 			keys = append(keys, typeText(nil, "Should the cache be write-through?")...)
 			f, _ = drive(f, keys...)
 			golden(t, fmt.Sprintf("room-%dx%d", sz.w, sz.h), plain(f.View()))
-			keyLine(t, plain(f.View()), "ctrl+s create", "esc back")
+			keytest.KeyBar(t, plain(f.View()), "ctrl+s create", "esc back")
 			f, _ = drive(f, "ctrl+s")
 			if sz.w > 60 { // narrower, a cut path of the test's own folder shows
 				golden(t, fmt.Sprintf("commands-%dx%d", sz.w, sz.h), normalize(plain(f.View()), cwd))
 			}
-			keyLine(t, plain(f.View()), "copy", "enter watch", "q/esc home")
+			keytest.KeyBar(t, plain(f.View()), "copy", "enter watch", "q/esc home")
 		})
 	}
 }

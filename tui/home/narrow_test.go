@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/tui/internal/fidelity"
+	"github.com/roundtable-dev/roundtable/tui/internal/keytest"
 )
 
 // TestNarrowView is the home screen at 60 columns: every line fits, a room
@@ -37,12 +38,7 @@ func TestSmallScreens(t *testing.T) {
 		if lines := strings.Split(v, "\n"); len(lines) != sz.h {
 			t.Errorf("%dx%d: %d lines", sz.w, sz.h, len(lines))
 		}
-		last := v[strings.LastIndex(v, "\n")+1:]
-		for _, want := range []string{"enter open", "n new debate", "m MCP room", "? help", "q quit"} {
-			if !strings.Contains(last, want) {
-				t.Errorf("%dx%d: the key bar %q lacks %q", sz.w, sz.h, last, want)
-			}
-		}
+		keytest.KeyBar(t, v, "enter open", "n new debate", "m MCP room", "? help", "q quit")
 		golden(t, fmt.Sprintf("rooms-%dx%d", sz.w, sz.h), folderless(v))
 		m, _ = m.Update(tea.KeyPressMsg{Code: '?', Text: "?"})
 		v = plain(m.View())

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/roundtable-dev/roundtable/tui/internal/keytest"
 )
 
 // referenceNow is the clock for the reference rooms, written at
@@ -74,13 +75,7 @@ func TestSmallScreens(t *testing.T) {
 				m := openModelAt(t, cwd, name, size.w, size.h, fixedAt)
 				view := m.View()
 				checkFrame(t, view, size.w, size.h)
-				lines := strings.Split(stripANSI(view), "\n")
-				last := lines[len(lines)-1]
-				for _, want := range []string{"i note to seats", "? help", "q "} {
-					if !strings.Contains(last, want) {
-						t.Errorf("the key bar %q lacks %q", last, want)
-					}
-				}
+				keytest.KeyBar(t, view, "i note to seats", "? help", "q ")
 				golden.RequireEqual(t, view)
 			})
 		}

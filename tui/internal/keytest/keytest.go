@@ -1,11 +1,13 @@
 // Package keytest builds key presses by name for the TUI packages' Update
-// tests, as key.Matches sees them.
+// tests, as key.Matches sees them, and checks a screen's key bar.
 package keytest
 
 import (
 	"strings"
+	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 var named = map[string]tea.KeyPressMsg{
@@ -39,4 +41,18 @@ func Press(name string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: r + 'a' - 'A', ShiftedCode: r, Mod: tea.ModShift, Text: name}
 	}
 	return tea.KeyPressMsg{Code: r, Text: name}
+}
+
+// KeyBar checks that the last line of view (a screen's key bar, styled or
+// not) shows each of want ("key desc"): the keys a screen must show at
+// every size.
+func KeyBar(tb testing.TB, view string, want ...string) {
+	tb.Helper()
+	lines := strings.Split(strings.TrimRight(ansi.Strip(view), "\n"), "\n")
+	last := lines[len(lines)-1]
+	for _, w := range want {
+		if !strings.Contains(last, w) {
+			tb.Errorf("the key bar %q lacks %q", last, w)
+		}
+	}
 }

@@ -180,15 +180,11 @@ func (s *Session) Raw() string {
 // WaitRaw waits until the program's raw output (Raw) holds text.
 func (s *Session) WaitRaw(text string, timeout time.Duration) string {
 	s.tb.Helper()
-	for deadline := time.Now().Add(timeout); ; time.Sleep(s.poll) {
-		if raw := s.Raw(); strings.Contains(raw, text) {
-			return raw
-		}
-		if time.Now().After(deadline) {
-			s.tb.Fatalf("after %s the program's output has no %q; the screen:\n%s", timeout, text, s.Capture())
-			return ""
-		}
+	raw, done := s.pollFor(s.Raw, func(raw string) bool { return strings.Contains(raw, text) }, timeout)
+	if !done {
+		s.tb.Fatalf("after %s the program's output has no %q; the screen:\n%s", timeout, text, s.Capture())
 	}
+	return raw
 }
 
 func randomID() string {
@@ -276,15 +272,24 @@ func (s *Session) WaitFor(text string, timeout time.Duration) string {
 // failure message.
 func (s *Session) WaitUntil(what string, ok func(screen string) bool, timeout time.Duration) string {
 	s.tb.Helper()
+	screen, done := s.pollFor(s.Capture, ok, timeout)
+	if !done {
+		s.tb.Fatalf("the screen did not show %s within %v; last screen:\n%s", what, timeout, screen)
+	}
+	return screen
+}
+
+// pollFor reads read every poll interval until ok holds for what it
+// read or timeout passes; it returns the last read and whether ok held.
+func (s *Session) pollFor(read func() string, ok func(string) bool, timeout time.Duration) (string, bool) {
 	deadline := time.Now().Add(timeout)
-	var screen string
 	for {
-		screen = s.Capture()
-		if ok(screen) {
-			return screen
+		got := read()
+		if ok(got) {
+			return got, true
 		}
 		if time.Now().After(deadline) {
-			s.tb.Fatalf("the screen did not show %s within %v; last screen:\n%s", what, timeout, screen)
+			return got, false
 		}
 		time.Sleep(s.poll)
 	}
