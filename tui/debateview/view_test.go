@@ -13,7 +13,6 @@ import (
 // sizes are the golden terminal sizes.
 var sizes = []struct{ w, h int }{{60, 20}, {60, 24}, {80, 24}, {120, 40}, {200, 50}}
 
-
 // TestViewComplete is a whole mock debate (zero pace, seed 1), once ended.
 func TestViewComplete(t *testing.T) {
 	for _, sz := range sizes {
