@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -230,7 +231,7 @@ func TestStreamContract(t *testing.T) {
 	}
 	joined := append(slices.Clone(first.events), rest.events...)
 	if !reflect.DeepEqual(joined, whole.events) {
-		t.Fatalf("the resumed stream differs from the unbroken one: %d+%d events against %d", len(first.events), len(rest.events), len(whole.events))
+		t.Fatalf("the resumed stream differs from the unbroken one: %d+%d events against %d\n%s", len(first.events), len(rest.events), len(whole.events), firstDiff(joined, whole.events))
 	}
 	checkContract(t, joined, "Should we adopt Rust?", agents, 2)
 
@@ -257,4 +258,26 @@ func TestStreamContract(t *testing.T) {
 	if !reflect.DeepEqual(seedView(replay.events), seedView(whole.events)) {
 		t.Fatalf("the replay of the finished room differs from the live stream:\n%v\n%v", seedView(replay.events), seedView(whole.events))
 	}
+}
+
+// firstDiff shows where two streams part: the events around the first
+// that differs, in each.
+func firstDiff(a, b []sse) string {
+	i := 0
+	for i < len(a) && i < len(b) && reflect.DeepEqual(a[i], b[i]) {
+		i++
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "first difference at event %d\n", i)
+	for j := max(0, i-3); j < i+5; j++ {
+		fmt.Fprintf(&sb, "%3d  got  %s  id=%s\n     want %s  id=%s\n", j, at(a, j), idAt(a, j), at(b, j), idAt(b, j))
+	}
+	return sb.String()
+}
+
+func idAt(evs []sse, i int) string {
+	if i >= len(evs) {
+		return ""
+	}
+	return evs[i].ID
 }

@@ -183,6 +183,52 @@ func TestResumeView(t *testing.T) {
 	}
 }
 
+// TestResumeAfterHolderFlips: a debate's run seen not yet held, then held
+// (the host looked before the debate's process locked its run), is in the
+// log twice; a client that had both and resumes from any later event is
+// sent neither again: the resumed stream joins into the live one exactly
+// (one that left before either is sent where the run stands now).
+// It failed in CI as two extra run_state events (TestStreamContract).
+func TestResumeAfterHolderFlips(t *testing.T) {
+	tr := newTranslator(false, "Moderator", nil)
+	live := feed(tr, start, r1)
+	seen := map[string]room.Holder{}
+	live = tr.holders(live, map[string]room.Holder{"": {Live: false}}, seen, true)
+	live = tr.holders(live, map[string]room.Holder{"": {Live: true}}, seen, true)
+	live = append(live, feed(tr, tsA, tok("A", "Hello"), tok("A", " there"),
+		Event{Type: evTurnEnd, Round: 1, Agent: "A", Text: "Hello there", Seq: 1}, Event{Type: evDone})...)
+	h := newHub(newNames([]string{"", "A", "Moderator"}))
+	h.push(live, false)
+	live, _, _ = h.look(0)
+	if n := strings.Count(lines(live), evRunState); n != 2 {
+		t.Fatalf("the log has %d run_state events, want 2:\n%s", n, lines(live))
+	}
+	for k := range live[:len(live)-1] {
+		v, ok := parseView(live[k].id, h.names)
+		if !ok {
+			t.Fatalf("ID %q does not parse", live[k].id)
+		}
+		// The log as the client finds it, then one event more.
+		rs := &resumer{v: v, ns: h.names}
+		got := append(slices.Clone(live[:k+1]), rs.next(live[:len(live)-1])...)
+		got = append(got, rs.next(live[len(live)-1:])...)
+		// A client that left before the run was first seen is told only
+		// where it stands now.
+		want := live
+		if k < 2 {
+			want = slices.Delete(slices.Clone(live), 2, 3)
+		}
+		if lines(got) != lines(want) {
+			t.Fatalf("resumed after %s (%d):\n%s\nwant\n%s", live[k].name, k, lines(got), lines(want))
+		}
+	}
+	// A client that had only "not held" is told it is held now.
+	v, _ := parseView(live[2].id, h.names)
+	if !lacksAny(v, live[:4]) {
+		t.Fatal("a client that saw the run not held was not told it is held now")
+	}
+}
+
 // checkWhole checks that evs hold every turn once, its tokens adding up to
 // its full_text, every note, round and verdict once, and one done last.
 func checkWhole(t *testing.T, at string, evs []event) {

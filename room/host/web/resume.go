@@ -174,6 +174,55 @@ func (v *view) lacks(e *event) (event, bool) {
 	return *e, !had
 }
 
+// resumer is a client's resumed stream: what it lacks of each part of the
+// log it reads, in order, starting at the log's beginning.
+type resumer struct {
+	v      *view
+	ns     names
+	caught bool // the first part, the log as the client found it, was read
+}
+
+// next returns what of evs, the log's next part, the client lacks, each
+// with the ID of the client's view after it.
+func (r *resumer) next(evs []event) []event {
+	var stale []bool
+	if !r.caught {
+		r.caught = true
+		stale = superseded(evs)
+	}
+	var out []event
+	for k := range evs {
+		if stale != nil && stale[k] {
+			continue
+		}
+		if c, ok := r.v.take(&evs[k]); ok {
+			c.id = r.v.encode(r.ns)
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// superseded marks the holder events of a log (seat_state, run_state)
+// that a later one of the same seat in it replaces. A view keeps who
+// holds each seat, not how it got there: a client resuming catches up on
+// the log it finds with the latest of each (a run seen not yet held, then
+// held, is sent again only when the client's view of it differs), and
+// events added to the log after that are changes it takes as they come.
+func superseded(evs []event) []bool {
+	stale := make([]bool, len(evs))
+	last := map[string]int{}
+	for i := range evs {
+		if n := evs[i].name; n == evSeatState || n == evRunState {
+			if j, ok := last[evs[i].agent]; ok {
+				stale[j] = true
+			}
+			last[evs[i].agent] = i
+		}
+	}
+	return stale
+}
+
 // cut returns what of token e lies past byte had of its text.
 func cut(e *event, had int) (event, bool) {
 	hi := e.lo + len(e.text)

@@ -253,19 +253,19 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, rm *room.Ro
 	}
 	beat := time.NewTicker(s.heartbeat)
 	defer beat.Stop()
+	var rs *resumer
+	if resumed {
+		rs = &resumer{v: v, ns: h.names}
+	}
 	for i := 0; ; {
 		evs, wake, ended := h.look(i)
 		i += len(evs)
+		if rs != nil {
+			evs = rs.next(evs)
+		}
 		for k := range evs {
-			e, id := &evs[k], evs[k].id
-			if resumed {
-				c, ok := v.take(e)
-				if !ok {
-					continue
-				}
-				e, id = &c, v.encode(h.names)
-			}
-			writeEvent(bw, e, id)
+			e := &evs[k]
+			writeEvent(bw, e, e.id)
 			if e.terminal() {
 				flush()
 				return
@@ -308,13 +308,8 @@ const retryMS = 2000
 
 // lacksAny reports whether a client with view v lacks anything of evs.
 func lacksAny(v *view, evs []event) bool {
-	v = v.clone()
-	for i := range evs {
-		if _, ok := v.take(&evs[i]); ok {
-			return true
-		}
-	}
-	return false
+	rs := resumer{v: v.clone()}
+	return len(rs.next(evs)) > 0
 }
 
 // writeEvent writes e, with ID id, in the event stream format. Its data
