@@ -57,6 +57,10 @@ func TestExitCodes(t *testing.T) {
 		{"note", in("note", "--room", "nosuch", "hi"), 2},
 		{"note", in("note", "--room", "done", "hi"), 2},
 		{"note", in("note", "--room", "open", "hi"), 0},
+		{"rooms", in("rooms", "delete", "nosuch"), 2},
+		{"rooms", in("rooms", "rename", "open", "done"), 2}, // the name is taken
+		{"rooms", in("rooms", "restore", "nosuch"), 2},
+		{"rooms", in("rooms", "--json"), 0},
 		{"seat", in("seat", "--room", "done", "--seat", "peer"), 2},
 		{"seat", in(append([]string{"seat", "--room", "fresh", "--topic", "t", "--seat", "lead"}, dead...)...), 1},
 		{"seats", in("seats", "--room", "nosuch"), 2},
