@@ -1,0 +1,374 @@
+package eval
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Report is what a run found. Every figure in it can be recomputed from
+// the per-item records of its arms.
+type Report struct {
+	Questions int         `json:"questions"`
+	Personas  int         `json:"personas,omitempty"`
+	Rounds    int         `json:"rounds,omitempty"`
+	Stopped   string      `json:"stopped,omitempty"` // why the run stopped before the end
+	Arms      []ArmResult `json:"arms"`
+	Pairs     []Pair      `json:"pairs"`
+	Debate    *Debate     `json:"debate,omitempty"`
+	Budget    *Budget     `json:"equal_budget,omitempty"`
+}
+
+// ArmResult is one arm over the questions it finished.
+type ArmResult struct {
+	Name             string   `json:"name"`
+	Models           []string `json:"models"`
+	Items            int      `json:"items"`
+	Correct          int      `json:"correct"`
+	Accuracy         float64  `json:"accuracy"`
+	CILow            float64  `json:"ci_low"`
+	CIHigh           float64  `json:"ci_high"`
+	PromptTokens     int      `json:"prompt_tokens"`
+	CompletionTokens int      `json:"completion_tokens"`
+	Tokens           int      `json:"tokens"`
+	TokensPerItem    float64  `json:"tokens_per_question"`
+	Calls            int      `json:"calls"`
+	// EstimatedCalls counts the calls whose tokens are our estimate.
+	EstimatedCalls int    `json:"estimated_calls"`
+	Results        []Item `json:"results"`
+
+	arm Arm
+}
+
+// Pair is the paired exact McNemar test of two arms on the questions both
+// finished: B the first got right and the second wrong, C the reverse.
+type Pair struct {
+	A     string  `json:"a"`
+	B     string  `json:"b"`
+	Items int     `json:"items"`
+	AOnly int     `json:"a_right_b_wrong"`
+	BOnly int     `json:"a_wrong_b_right"`
+	P     float64 `json:"p_value"`
+}
+
+// Debate is what happened inside the debate arm's debates.
+type Debate struct {
+	Arm   string `json:"arm"`
+	Items int    `json:"items"`
+	// Oracle counts the questions where some persona's first-round answer
+	// was right.
+	Oracle         int         `json:"oracle"`
+	OracleAccuracy float64     `json:"oracle_accuracy"`
+	Rounds         []RoundStat `json:"rounds"`
+	// Changed and ToMajority sum the rounds': Conformity is their ratio.
+	Changed    int     `json:"changed"`
+	ToMajority int     `json:"to_majority"`
+	Conformity float64 `json:"conformity"`
+}
+
+// RoundStat is one round of the debates, summed over questions.
+type RoundStat struct {
+	Round int `json:"round"`
+	// Right counts the personas' right answers; MajorityRight the
+	// questions whose round majority was right.
+	Right         int `json:"right"`
+	MajorityRight int `json:"majority_right"`
+	// From round 2: answers that went from right to wrong and from wrong
+	// to right since the round before.
+	RightToWrong int `json:"right_to_wrong"`
+	WrongToRight int `json:"wrong_to_right"`
+	// Changed counts the personas whose answer changed since the round
+	// before, ToMajority those of them whose new answer is the majority of
+	// the round before (the one they had just read).
+	Changed    int     `json:"changed"`
+	ToMajority int     `json:"to_majority"`
+	Conformity float64 `json:"conformity"`
+}
+
+// Budget compares the debate with the vote curve at the debate's tokens
+// per question.
+type Budget struct {
+	DebateTokens   float64 `json:"debate_tokens_per_question"`
+	DebateAccuracy float64 `json:"debate_accuracy"`
+	// InRange: the debate's tokens fall within the vote arms'; only then
+	// is VoteAccuracy read off the curve, between Below and Above.
+	InRange      bool    `json:"in_range"`
+	VoteAccuracy float64 `json:"vote_accuracy,omitempty"`
+	Below        string  `json:"below,omitempty"`
+	Above        string  `json:"above,omitempty"`
+	// Curve is the vote arms' points, single as vote:1.
+	Curve []Point `json:"curve"`
+}
+
+func buildReport(opt Options, results [][]*Item) *Report {
+	rep := &Report{Questions: len(opt.Questions), Pairs: []Pair{}}
+	for a, arm := range opt.Arms {
+		ar := ArmResult{Name: arm.Name, arm: arm, Results: []Item{}}
+		ar.Models = armModels(opt, arm)
+		for _, it := range results[a] {
+			if it == nil {
+				continue
+			}
+			ar.Results = append(ar.Results, *it)
+		}
+		ar.tally()
+		rep.Arms = append(rep.Arms, ar)
+		if arm.Kind == ArmDebate {
+			rep.Personas, rep.Rounds = opt.Personas, opt.Rounds
+			d := DebateStats(ar.Results)
+			d.Arm = arm.Name
+			rep.Debate = &d
+		}
+	}
+	rep.Pairs = Pairs(rep.Arms)
+	rep.Budget = EqualBudget(rep.Arms)
+	return rep
+}
+
+// armModels names the models an arm asks, in the order it gives them out.
+func armModels(opt Options, arm Arm) []string {
+	n := 1
+	switch arm.Kind {
+	case ArmVote:
+		n = arm.K
+	case ArmDebate:
+		n = opt.Personas
+	}
+	if len(opt.Models) == 0 {
+		return []string{opt.Provider.Model()}
+	}
+	var out []string
+	for i := range min(n, len(opt.Models)) {
+		out = append(out, opt.Models[i])
+	}
+	return out
+}
+
+// tally sums an arm's items.
+func (ar *ArmResult) tally() {
+	ar.Items, ar.Correct, ar.PromptTokens, ar.CompletionTokens, ar.Tokens, ar.Calls, ar.EstimatedCalls = len(ar.Results), 0, 0, 0, 0, 0, 0
+	for _, it := range ar.Results {
+		if it.Correct {
+			ar.Correct++
+		}
+		ar.PromptTokens += it.PromptTokens
+		ar.CompletionTokens += it.CompletionTokens
+		ar.Tokens += it.Tokens
+		ar.Calls += it.Calls
+		ar.EstimatedCalls += it.EstimatedCalls
+	}
+	ar.Accuracy, ar.TokensPerItem = 0, 0
+	if ar.Items > 0 {
+		ar.Accuracy = float64(ar.Correct) / float64(ar.Items)
+		ar.TokensPerItem = float64(ar.Tokens) / float64(ar.Items)
+	}
+	ar.CILow, ar.CIHigh = Wilson(ar.Correct, ar.Items)
+}
+
+// Pairs tests each pair of arms on the questions both finished.
+func Pairs(arms []ArmResult) []Pair {
+	out := []Pair{}
+	for i := range arms {
+		for j := i + 1; j < len(arms); j++ {
+			right := map[string]bool{}
+			for _, it := range arms[j].Results {
+				right[it.ID] = it.Correct
+			}
+			p := Pair{A: arms[i].Name, B: arms[j].Name}
+			for _, it := range arms[i].Results {
+				bRight, ok := right[it.ID]
+				if !ok {
+					continue
+				}
+				p.Items++
+				switch {
+				case it.Correct && !bRight:
+					p.AOnly++
+				case !it.Correct && bRight:
+					p.BOnly++
+				}
+			}
+			p.P = McNemar(p.AOnly, p.BOnly)
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// DebateStats reads the oracle, the flips and the conformity off a debate
+// arm's items (their Rounds and Expected).
+func DebateStats(items []Item) Debate {
+	d := Debate{Items: len(items), Rounds: []RoundStat{}}
+	for _, it := range items {
+		if len(it.Rounds) == 0 {
+			continue
+		}
+		for _, a := range it.Rounds[0] {
+			if a != "" && a == it.Expected {
+				d.Oracle++
+				break
+			}
+		}
+		for r, answers := range it.Rounds {
+			for len(d.Rounds) <= r {
+				d.Rounds = append(d.Rounds, RoundStat{Round: len(d.Rounds) + 1})
+			}
+			rs := &d.Rounds[r]
+			if m := Majority(answers); m != "" && m == it.Expected {
+				rs.MajorityRight++
+			}
+			var prev []string
+			var prevMajority string
+			if r > 0 {
+				prev = it.Rounds[r-1]
+				prevMajority = Majority(prev)
+			}
+			for p, a := range answers {
+				right := a != "" && a == it.Expected
+				if right {
+					rs.Right++
+				}
+				if prev == nil || p >= len(prev) {
+					continue
+				}
+				wasRight := prev[p] != "" && prev[p] == it.Expected
+				switch {
+				case wasRight && !right:
+					rs.RightToWrong++
+				case !wasRight && right:
+					rs.WrongToRight++
+				}
+				if a != prev[p] {
+					rs.Changed++
+					if a != "" && a == prevMajority {
+						rs.ToMajority++
+					}
+				}
+			}
+		}
+	}
+	for i := range d.Rounds {
+		rs := &d.Rounds[i]
+		rs.Conformity = ratio(rs.ToMajority, rs.Changed)
+		d.Changed += rs.Changed
+		d.ToMajority += rs.ToMajority
+	}
+	d.Conformity = ratio(d.ToMajority, d.Changed)
+	d.OracleAccuracy = ratio(d.Oracle, d.Items)
+	return d
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// EqualBudget compares the debate arm with the curve of the vote arms
+// (single counting as vote:1) at the debate's tokens per question; nil
+// without a debate arm or a vote arm.
+func EqualBudget(arms []ArmResult) *Budget {
+	var deb *ArmResult
+	var curve []Point
+	for i, a := range arms {
+		switch {
+		case a.Items == 0:
+		case a.arm.Kind == ArmDebate:
+			deb = &arms[i]
+		case a.arm.Kind == ArmSingle || a.arm.Kind == ArmVote:
+			curve = append(curve, Point{Arm: a.Name, Tokens: a.TokensPerItem, Accuracy: a.Accuracy})
+		}
+	}
+	if deb == nil || len(curve) == 0 {
+		return nil
+	}
+	b := &Budget{DebateTokens: deb.TokensPerItem, DebateAccuracy: deb.Accuracy, Curve: curve}
+	acc, lo, hi, ok := Interpolate(curve, deb.TokensPerItem)
+	if ok {
+		b.InRange, b.VoteAccuracy, b.Below, b.Above = true, acc, lo.Arm, hi.Arm
+	}
+	return b
+}
+
+// WriteJSON writes rep as indented JSON.
+func (rep *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep)
+}
+
+// WriteMarkdown writes rep for a reader: the arms, the paired tests, the
+// debate's inside, the equal-budget line.
+func (rep *Report) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("# Eval\n\n")
+	fmt.Fprintf(&b, "%d questions", rep.Questions)
+	if rep.Debate != nil {
+		fmt.Fprintf(&b, "; the debate: %d personas × %d rounds, the last round's majority decides", rep.Personas, rep.Rounds)
+	}
+	b.WriteString(".\n")
+	if rep.Stopped != "" {
+		fmt.Fprintf(&b, "\n**Stopped before the end** (%s): the figures cover the questions each arm finished.\n", rep.Stopped)
+	}
+	b.WriteString("\n## Arms\n\n")
+	b.WriteString("| arm | models | accuracy | 95 % CI | tokens | tokens per question | estimated? |\n")
+	b.WriteString("| --- | --- | --- | --- | --- | --- | --- |\n")
+	for _, a := range rep.Arms {
+		est := "no"
+		switch {
+		case a.EstimatedCalls == a.Calls && a.Calls > 0:
+			est = "yes"
+		case a.EstimatedCalls > 0:
+			est = fmt.Sprintf("%d of %d calls", a.EstimatedCalls, a.Calls)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d/%d = %s | %s–%s | %d (%d prompt + %d completion) | %.1f | %s |\n",
+			a.Name, strings.Join(a.Models, ", "), a.Correct, a.Items, pct(a.Accuracy), pct(a.CILow), pct(a.CIHigh),
+			a.Tokens, a.PromptTokens, a.CompletionTokens, a.TokensPerItem, est)
+	}
+	if len(rep.Pairs) > 0 {
+		b.WriteString("\n## Paired tests (exact McNemar)\n\n")
+		b.WriteString("| A | B | questions | A right, B wrong | A wrong, B right | p |\n")
+		b.WriteString("| --- | --- | --- | --- | --- | --- |\n")
+		for _, p := range rep.Pairs {
+			fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %.4g |\n", p.A, p.B, p.Items, p.AOnly, p.BOnly, p.P)
+		}
+	}
+	if d := rep.Debate; d != nil {
+		b.WriteString("\n## Inside the debate\n\n")
+		fmt.Fprintf(&b, "Oracle (some persona right in round 1): %d/%d = %s.\n", d.Oracle, d.Items, pct(d.OracleAccuracy))
+		fmt.Fprintf(&b, "Conformity (changed answers that moved to the majority just read): %d/%d = %s.\n\n", d.ToMajority, d.Changed, pct(d.Conformity))
+		b.WriteString("| round | answers right | majority right | right→wrong | wrong→right | changed | to the majority |\n")
+		b.WriteString("| --- | --- | --- | --- | --- | --- | --- |\n")
+		for _, r := range d.Rounds {
+			if r.Round == 1 {
+				fmt.Fprintf(&b, "| 1 | %d | %d | | | | |\n", r.Right, r.MajorityRight)
+				continue
+			}
+			fmt.Fprintf(&b, "| %d | %d | %d | %d | %d | %d | %d |\n", r.Round, r.Right, r.MajorityRight, r.RightToWrong, r.WrongToRight, r.Changed, r.ToMajority)
+		}
+	}
+	if bud := rep.Budget; bud != nil {
+		b.WriteString("\n## Equal budget\n\n")
+		if bud.InRange {
+			at := bud.Below
+			if bud.Above != bud.Below {
+				at = "between " + bud.Below + " and " + bud.Above
+			}
+			fmt.Fprintf(&b, "At the debate's %.1f tokens per question, the vote curve (%s) reads %s; the debate scored %s (%+.1f points).\n",
+				bud.DebateTokens, at, pct(bud.VoteAccuracy), pct(bud.DebateAccuracy), 100*(bud.DebateAccuracy-bud.VoteAccuracy))
+		} else {
+			lo, hi := bud.Curve[0].Tokens, bud.Curve[0].Tokens
+			for _, p := range bud.Curve {
+				lo, hi = min(lo, p.Tokens), max(hi, p.Tokens)
+			}
+			fmt.Fprintf(&b, "The debate's %.1f tokens per question fall outside the vote arms' range (%.1f to %.1f): no comparison at equal budget; run vote:K arms around it.\n",
+				bud.DebateTokens, lo, hi)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func pct(f float64) string { return fmt.Sprintf("%.1f %%", 100*f) }

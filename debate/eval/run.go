@@ -1,0 +1,280 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/roundtable-dev/roundtable/debate"
+)
+
+// Options configure a run.
+type Options struct {
+	Questions []Question
+	Arms      []Arm
+	Provider  debate.Provider
+	// Models, when set, are given round-robin: vote sample k to
+	// Models[k%len], debate persona i to Models[i%len], single to
+	// Models[0]. Empty: the provider's model.
+	Models      []string
+	Personas    int   // debate panel size; 0: DefaultPersonas
+	Rounds      int   // debate rounds; 0: DefaultRounds
+	Concurrency int   // calls at once; 0: DefaultConcurrency
+	Seed        int64 // the mock's seed (other providers ignore it)
+	// Progress, when set, gets a line as each question of each arm is
+	// done.
+	Progress io.Writer
+}
+
+// Defaults of Options.
+const (
+	DefaultPersonas    = 3
+	DefaultRounds      = 2
+	DefaultConcurrency = 4
+	MaxPersonas        = 12
+	MaxRounds          = 10
+)
+
+// Call is one request to the model and what came of it.
+type Call struct {
+	Model            string `json:"model,omitempty"`
+	Answer           string `json:"answer"`
+	Correct          bool   `json:"correct"`
+	PromptTokens     int    `json:"prompt_tokens"`
+	CompletionTokens int    `json:"completion_tokens"`
+	// Estimated: the provider reported no usage (or, the mock, only its
+	// own estimate), so the tokens are counted by estimateUsage.
+	Estimated bool   `json:"estimated,omitempty"`
+	Reply     string `json:"-"`
+}
+
+// Item is one question answered by one arm.
+type Item struct {
+	ID               string `json:"id"`
+	Expected         string `json:"expected"`
+	Answer           string `json:"answer"` // as extracted; the arm's decision
+	Correct          bool   `json:"correct"`
+	PromptTokens     int    `json:"prompt_tokens"`
+	CompletionTokens int    `json:"completion_tokens"`
+	Tokens           int    `json:"tokens"`
+	Calls            int    `json:"calls"`
+	EstimatedCalls   int    `json:"estimated_calls,omitempty"`
+	// Samples are a vote's answers, sample by sample.
+	Samples []string `json:"samples,omitempty"`
+	// Rounds are a debate's answers, round by round, persona by persona.
+	Rounds [][]string `json:"rounds,omitempty"`
+}
+
+// add charges c to it.
+func (it *Item) add(c Call) {
+	it.PromptTokens += c.PromptTokens
+	it.CompletionTokens += c.CompletionTokens
+	it.Tokens += c.PromptTokens + c.CompletionTokens
+	it.Calls++
+	if c.Estimated {
+		it.EstimatedCalls++
+	}
+}
+
+// runner runs the calls of a run, at most Concurrency at once.
+type runner struct {
+	opt       Options
+	sem       chan struct{}
+	estimated bool // the provider's usage is an estimate itself (the mock)
+}
+
+// Run answers every question with every arm and reports. When ctx is
+// cancelled or a call fails, it stops, and returns the report of what was
+// done with the error: context's cause, or the first failure.
+func Run(ctx context.Context, opt Options) (*Report, error) {
+	if opt.Personas <= 0 {
+		opt.Personas = DefaultPersonas
+	}
+	if opt.Rounds <= 0 {
+		opt.Rounds = DefaultRounds
+	}
+	if opt.Concurrency <= 0 {
+		opt.Concurrency = DefaultConcurrency
+	}
+	r := &runner{
+		opt:       opt,
+		sem:       make(chan struct{}, opt.Concurrency),
+		estimated: opt.Provider.Name() == debate.ProviderMock,
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+
+	type task struct{ q, a int }
+	tasks := make(chan task)
+	results := make([][]*Item, len(opt.Arms)) // [arm][question], nil: not done
+	for i := range results {
+		results[i] = make([]*Item, len(opt.Questions))
+	}
+	total := len(opt.Questions) * len(opt.Arms)
+	var (
+		mu       sync.Mutex
+		done     int
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	for range min(opt.Concurrency, total) {
+		wg.Go(func() {
+			for t := range tasks {
+				it, err := r.item(ctx, opt.Questions[t.q], opt.Arms[t.a])
+				mu.Lock()
+				if err != nil {
+					if firstErr == nil && ctx.Err() == nil {
+						firstErr = fmt.Errorf("%s, question %s: %w", opt.Arms[t.a].Name, opt.Questions[t.q].ID, err)
+						cancel(firstErr)
+					}
+					mu.Unlock()
+					continue
+				}
+				results[t.a][t.q] = it
+				done++
+				if opt.Progress != nil {
+					verdict := "wrong"
+					if it.Correct {
+						verdict = "right"
+					}
+					fmt.Fprintf(opt.Progress, "eval: [%d/%d] question %d/%d (%s) %s: %s, %s\n",
+						done, total, t.q+1, len(opt.Questions), it.ID, opt.Arms[t.a].Name, orNone(it.Answer), verdict)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+feed:
+	for q := range opt.Questions {
+		for a := range opt.Arms {
+			select {
+			case tasks <- task{q, a}:
+			case <-ctx.Done():
+				break feed
+			}
+		}
+	}
+	close(tasks)
+	wg.Wait()
+	rep := buildReport(opt, results)
+	if firstErr != nil {
+		return rep, firstErr
+	}
+	if err := context.Cause(ctx); err != nil && ctx.Err() != nil {
+		rep.Stopped = err.Error()
+		return rep, err
+	}
+	return rep, nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no answer"
+	}
+	return s
+}
+
+// item answers q with arm a.
+func (r *runner) item(ctx context.Context, q Question, a Arm) (*Item, error) {
+	it := &Item{ID: q.ID, Expected: q.gold}
+	switch a.Kind {
+	case ArmDebate:
+		return it, r.debate(ctx, q, it)
+	default:
+		calls := make([]Call, a.K)
+		err := r.parallel(ctx, a.K, func(ctx context.Context, k int) error {
+			c, err := r.call(ctx, q, soloMessages(q), r.model(k), soloInfo(q, r.opt.Seed+int64(k)))
+			calls[k] = c
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range calls {
+			it.add(c)
+			if a.Kind == ArmVote {
+				it.Samples = append(it.Samples, c.Answer)
+			}
+		}
+		it.Answer = Majority(answersOf(calls))
+	}
+	it.Correct = it.Answer != "" && it.Answer == q.gold
+	return it, nil
+}
+
+func answersOf(calls []Call) []string {
+	out := make([]string, len(calls))
+	for i, c := range calls {
+		out[i] = c.Answer
+	}
+	return out
+}
+
+// model is the model of sample or persona i: "" for the provider's.
+func (r *runner) model(i int) string {
+	if len(r.opt.Models) == 0 {
+		return ""
+	}
+	return r.opt.Models[i%len(r.opt.Models)]
+}
+
+// parallel runs f(0..n-1) at once and returns the first error.
+func (r *runner) parallel(ctx context.Context, n int, f func(ctx context.Context, i int) error) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			errs[i] = f(ctx, i)
+			if errs[i] != nil {
+				cancel(errs[i])
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return err
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// call makes one request, when a slot is free, and scores the reply.
+func (r *runner) call(ctx context.Context, q Question, msgs []debate.Message, model string, info debate.TurnInfo) (Call, error) {
+	select {
+	case r.sem <- struct{}{}:
+	case <-ctx.Done():
+		return Call{}, context.Cause(ctx)
+	}
+	defer func() { <-r.sem }()
+	var text strings.Builder
+	u, err := r.opt.Provider.Stream(ctx, debate.Request{Messages: msgs, Model: model, Info: info}, func(d string) error {
+		text.WriteString(d)
+		return nil
+	})
+	if err != nil {
+		return Call{}, err
+	}
+	c := Call{Model: model, Reply: text.String(), PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, Estimated: r.estimated}
+	if u.PromptTokens == 0 && u.CompletionTokens == 0 {
+		c.PromptTokens, c.CompletionTokens = estimateUsage(msgs, c.Reply)
+		c.Estimated = true
+	}
+	c.Answer, c.Correct = Score(q, c.Reply)
+	return c, nil
+}
+
+// estimateUsage counts a call's tokens when the provider reports none, by
+// the rule of the mock provider (debate/mock.go): about four characters a
+// token, and four tokens more for each message of the prompt.
+func estimateUsage(msgs []debate.Message, reply string) (prompt, completion int) {
+	for _, m := range msgs {
+		prompt += len(m.Content)/4 + 4
+	}
+	return prompt, (len(reply) + 3) / 4
+}
