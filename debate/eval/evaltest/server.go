@@ -1,0 +1,173 @@
+// Package evaltest holds a scripted model for testing evals: a server
+// speaking OpenAI's streaming chat-completions format whose replies are a
+// function, given by the test, of the request.
+package evaltest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Request is a chat request as the script sees it.
+type Request struct {
+	Model  string
+	System string // the first system message
+	User   string // the last user message
+	// Read are the turns of a debate transcript in the user message
+	// ("### Name (round n)" headings), each with the answer its last
+	// "Answer:" line gives.
+	Read []Turn
+	// Messages are every message's content, in order.
+	Messages []string
+}
+
+// Turn is one turn read in a transcript.
+type Turn struct {
+	Agent  string
+	Round  int
+	Answer string
+}
+
+// Usage is what a reply reports in its usage chunk.
+type Usage struct{ Prompt, Completion int }
+
+// Script answers a request: the reply's text and its usage.
+type Script func(r Request) (reply string, u Usage)
+
+// Server is the scripted model at /v1/chat/completions (and a model list
+// at /v1/models naming Model).
+type Server struct {
+	*httptest.Server
+	script Script
+	// NoUsage: send no usage chunk, as some servers do not.
+	NoUsage bool
+	// Model is the model /v1/models lists; default "scripted".
+	Model string
+	// Fail, when it returns a status, answers the request with it.
+	Fail func(r Request) int
+
+	mu   sync.Mutex
+	reqs []Request
+}
+
+// New starts a Server running script, closed when the test ends.
+func New(t testing.TB, script Script) *Server {
+	t.Helper()
+	s := &Server{script: script, Model: "scripted"}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// BaseURL is the base URL to give a provider: the server's /v1.
+func (s *Server) BaseURL() string { return s.URL + "/v1" }
+
+// Requests are the chat requests answered so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.reqs...)
+}
+
+var (
+	headingRe = regexp.MustCompile(`(?m)^### (.+) \(round (\d+)\)$`)
+	answerRe  = regexp.MustCompile(`(?mi)^\W*answer\W*:\s*(.*)$`)
+)
+
+// ParseTranscript reads the turns of a transcript in text.
+func ParseTranscript(text string) []Turn {
+	var out []Turn
+	locs := headingRe.FindAllStringSubmatchIndex(text, -1)
+	for i, l := range locs {
+		end := len(text)
+		if i+1 < len(locs) {
+			end = locs[i+1][0]
+		}
+		body := text[l[1]:end]
+		t := Turn{Agent: text[l[2]:l[3]]}
+		t.Round, _ = strconv.Atoi(text[l[4]:l[5]])
+		if ms := answerRe.FindAllStringSubmatch(body, -1); len(ms) > 0 {
+			t.Answer = strings.Trim(strings.TrimSpace(ms[len(ms)-1][1]), "*. ")
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models"):
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"object":"list","data":[{"id":%q,"object":"model"}]}`, s.Model)
+		return
+	case r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions"):
+		http.NotFound(w, r)
+		return
+	}
+	var body struct {
+		Model    string `json:"model"`
+		Messages []struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	req := Request{Model: body.Model}
+	for _, m := range body.Messages {
+		req.Messages = append(req.Messages, m.Content)
+		switch m.Role {
+		case "system":
+			if req.System == "" {
+				req.System = m.Content
+			}
+		case "user":
+			req.User = m.Content
+		}
+	}
+	req.Read = ParseTranscript(req.User)
+	s.mu.Lock()
+	s.reqs = append(s.reqs, req)
+	s.mu.Unlock()
+	if s.Fail != nil {
+		if code := s.Fail(req); code != 0 {
+			http.Error(w, `{"error":{"message":"scripted failure"}}`, code)
+			return
+		}
+	}
+	reply, u := s.script(req)
+	w.Header().Set("Content-Type", "text/event-stream")
+	// The reply in two pieces, cut in the middle, as a model streams.
+	half := len(reply) / 2
+	for _, piece := range []string{reply[:half], reply[half:]} {
+		writeData(w, map[string]any{
+			"object": "chat.completion.chunk", "model": body.Model,
+			"choices": []any{map[string]any{"index": 0, "delta": map[string]any{"content": piece}, "finish_reason": nil}},
+		})
+	}
+	writeData(w, map[string]any{
+		"object": "chat.completion.chunk", "model": body.Model,
+		"choices": []any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": "stop"}},
+	})
+	if !s.NoUsage {
+		writeData(w, map[string]any{
+			"object": "chat.completion.chunk", "model": body.Model, "choices": []any{},
+			"usage": map[string]any{"prompt_tokens": u.Prompt, "completion_tokens": u.Completion, "total_tokens": u.Prompt + u.Completion},
+		})
+	}
+	fmt.Fprint(w, "data: [DONE]\n\n")
+}
+
+func writeData(w http.ResponseWriter, v any) {
+	b, _ := json.Marshal(v)
+	fmt.Fprintf(w, "data: %s\n\n", b)
+}
