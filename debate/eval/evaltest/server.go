@@ -42,14 +42,14 @@ type Usage struct{ Prompt, Completion int }
 type Script func(r Request) (reply string, u Usage)
 
 // Server is the scripted model at /v1/chat/completions (and a model list
-// at /v1/models naming Model).
+// at /v1/models naming Models).
 type Server struct {
 	*httptest.Server
 	script Script
 	// NoUsage: send no usage chunk, as some servers do not.
 	NoUsage bool
-	// Model is the model /v1/models lists; default "scripted".
-	Model string
+	// Models are the models /v1/models lists; default "scripted".
+	Models []string
 	// Fail, when it returns a status, answers the request with it.
 	Fail func(r Request) int
 
@@ -60,7 +60,7 @@ type Server struct {
 // New starts a Server running script, closed when the test ends.
 func New(t testing.TB, script Script) *Server {
 	t.Helper()
-	s := &Server{script: script, Model: "scripted"}
+	s := &Server{script: script, Models: []string{"scripted"}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s
@@ -104,8 +104,14 @@ func ParseTranscript(text string) []Turn {
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models"):
+		var list struct {
+			Data []map[string]string `json:"data"`
+		}
+		for _, m := range s.Models {
+			list.Data = append(list.Data, map[string]string{"id": m, "object": "model"})
+		}
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"object":"list","data":[{"id":%q,"object":"model"}]}`, s.Model)
+		_ = json.NewEncoder(w).Encode(list)
 		return
 	case r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions"):
 		http.NotFound(w, r)

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/debate/eval"
+)
+
+func init() { subcommands = append(subcommands, newEvalCmd) }
+
+func newEvalCmd() *cobra.Command {
+	var (
+		questions, arms, format, models string
+		opt                             eval.Options
+	)
+	// The provider flags are `debate`'s own, taken from its flag set.
+	var d debateFlags
+	scratch := &cobra.Command{}
+	d.add(scratch, "", "")
+	c := &cobra.Command{
+		Use:   "eval --questions Q.jsonl",
+		Short: "Measure whether a debate beats a vote at the same token budget, on your questions",
+		Long: `Runs every question of a JSONL file (one {"id","question","answer"} a
+line, optional "choices") through several arms and reports accuracy
+against tokens: single (one answer), vote:K (K independent answers, the
+majority) and debate (--personas personas over --rounds rounds, the
+opening round blind, the last round's majority decides).
+
+The report gives each arm's accuracy with a 95 % Wilson interval and its
+prompt and completion tokens (from the provider's usage; our estimate,
+said so, where it gives none, as the mock), an exact McNemar test between
+each pair of arms, the debate's oracle, flips and conformity, and the
+debate against the vote curve at the debate's tokens. Progress goes to
+stderr; ctrl+c stops and prints what was done. See docs/eval.md.
+
+--base-url alone reaches any OpenAI-compatible server. --models a,b,c
+gives the models out in turn: a model per vote sample and per persona.`,
+		Example: `  roundtable eval --questions gsm8k-50.jsonl --base-url http://127.0.0.1:8080/v1
+  roundtable eval --questions q.jsonl --arms single,vote:3,vote:5,debate --provider openrouter --models openai/gpt-4o-mini,google/gemini-2.0-flash-001
+  roundtable eval --questions q.jsonl --format json > report.json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if questions == "" {
+				return usageError("--questions is required: a JSONL file of questions")
+			}
+			a, err := eval.ParseArms(arms)
+			if err != nil {
+				return asUsage(err)
+			}
+			if format != "md" && format != "markdown" && format != "json" {
+				return usageError("--format is md or json, not %q", format)
+			}
+			qs, err := eval.LoadQuestions(questions)
+			if err != nil {
+				return asUsage(err)
+			}
+			opt.Models = eval.SplitModels(models)
+			pc, err := eval.ResolveProvider(d.s.Provider, opt.Models, os.Getenv)
+			if err != nil {
+				return asUsage(err)
+			}
+			prov, err := debate.NewProvider(pc)
+			if err != nil {
+				return asUsage(err)
+			}
+			if err := debate.Preflight(cmd.Context(), pc); err != nil {
+				return err
+			}
+			opt.Questions, opt.Arms, opt.Provider = qs, a, prov
+			opt.Progress = cmd.ErrOrStderr()
+			rep, runErr := eval.Run(cmd.Context(), opt)
+			if rep != nil {
+				out := cmd.OutOrStdout()
+				var werr error
+				if format == "json" {
+					werr = rep.WriteJSON(out)
+				} else {
+					werr = rep.WriteMarkdown(out)
+				}
+				if runErr == nil && werr != nil {
+					runErr = werr
+				}
+			}
+			if runErr != nil && !errors.Is(runErr, context.Canceled) {
+				runErr = &exitError{code: 1, err: runErr}
+			}
+			return runErr
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&questions, "questions", "", "JSONL file of questions: {\"id\",\"question\",\"answer\"} a line, optional \"choices\"")
+	f.StringVar(&arms, "arms", "single,vote:5,debate", "arms to run, comma-separated: single, vote:K, debate")
+	f.Var(newIntFlag(&opt.Personas, eval.DefaultPersonas, "personas", 2, eval.MaxPersonas), "personas", "personas in the debate arm")
+	f.Var(newIntFlag(&opt.Rounds, eval.DefaultRounds, "rounds", 1, eval.MaxRounds), "rounds", "rounds of the debate arm; round 1 is blind")
+	f.Var(newIntFlag(&opt.Concurrency, eval.DefaultConcurrency, "concurrency", 1, 64), "concurrency", "calls to the provider at once")
+	f.StringVar(&models, "models", "", "models given out in turn, comma-separated: one per vote sample and per persona (default: --model)")
+	f.StringVar(&format, "format", "md", "report format on stdout: md or json")
+	f.Var(newInt64Flag(&opt.Seed, 1, "seed"), "seed", "seed of the mock's replies")
+	for _, name := range []string{"provider", "model", "base-url", "max-tokens"} {
+		f.AddFlag(scratch.Flags().Lookup(name))
+	}
+	return c
+}
