@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"errors"
 	"net"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -40,6 +42,10 @@ func TestExitCodes(t *testing.T) {
 	defer busy.Close()
 	dead := []string{"--provider", "openai", "--base-url", "http://127.0.0.1:1/v1", "--model", "m"}
 	in := func(args ...string) []string { return append(args, "--cwd", cwd) }
+	questions := filepath.Join(cwd, "q.jsonl")
+	if err := os.WriteFile(questions, []byte(`{"id":"a","question":"What is 1+1?","answer":"2"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	rows := []struct {
 		cmd  string // the subcommand the row checks ("" for the root)
 		args []string
@@ -52,6 +58,10 @@ func TestExitCodes(t *testing.T) {
 		{"debate", in("debate", "--topic", "t", "--personas", cwd), 2},
 		{"debate", in("debate", "--resume", "nosuch"), 2},
 		{"debate", in(append([]string{"debate", "--topic", "t"}, dead...)...), 1},
+		{"eval", []string{"eval", "--questions", filepath.Join(cwd, "nosuch.jsonl")}, 2},
+		{"eval", []string{"eval", "--questions", questions, "--arms", "vote:0"}, 2},
+		{"eval", append([]string{"eval", "--questions", questions, "--arms", "single"}, dead...), 1},
+		{"eval", []string{"eval", "--questions", questions, "--arms", "single", "--provider", "mock"}, 0},
 		{"host", in("host", "--room", "nosuch"), 2},
 		{"host", in("host", "--all", "--listen", busy.Addr().String()), 1},
 		{"note", in("note", "--room", "nosuch", "hi"), 2},
