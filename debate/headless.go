@@ -133,8 +133,8 @@ func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Wr
 	case last.Text == CancelledMessage:
 		return &StoppedError{Msg: fmt.Sprintf("stopped; what was said is saved in room %s (roundtable transcript --room %s)", name, name)}
 	default:
-		if errors.Is(last.Err, ErrSave) {
-			return last.Err
+		if err := sess.Err(); errors.Is(err, ErrSave) {
+			return err
 		}
 		return fmt.Errorf("%s (what was said is saved in room %s)", last.Text, name)
 	}

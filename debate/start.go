@@ -163,25 +163,33 @@ func (p *Plan) launch(ctx context.Context, from *Position, open func(Config) (*r
 		rp.close()
 		return nil, fmt.Errorf("read the notes of room %s: %w", r.Config().Room, err)
 	}
-	sctx, cancel := context.WithCancelCause(ctx)
-	s := &Session{cfg: eng.Config(), pc: p.pc, room: r, cancel: cancel, ctl: eng.ctl}
-	// The session's context is released, and every agent stopped (no
-	// process of theirs left), once the stream has ended: the events
-	// channel closes only after that.
-	events, err := followRun(r, from != nil, func() <-chan Event {
-		return record(eng.Run(sctx), NewRecorder(r), func() {
-			cancel(nil)
-			rp.close()
-			_ = lock.Unlock()
-		})
-	})
+	// Every event of the session is its room's, as any reader follows it
+	// (FollowStore), read before the run starts so that all it writes is
+	// news. A room that cannot be read starts nothing.
+	follow, first, err := FollowStore(context.Background(), r)
 	if err != nil {
-		cancel(nil)
 		rp.close()
 		_ = lock.Unlock()
 		return nil, fmt.Errorf("read room %s to follow its debate: %w", r.Config().Room, err)
 	}
-	s.events = events
+	if from != nil {
+		// A resumed run's screen shows the room's history already: it
+		// gets session_start, then what the run adds.
+		first = first[:1]
+		follow.r.t.round = 0 // the resumed round starts again
+	}
+	sctx, cancel := context.WithCancelCause(ctx)
+	s := &Session{cfg: eng.Config(), pc: p.pc, room: r, cancel: cancel, ctl: eng.ctl, done: make(chan struct{})}
+	// The run's own events are only saved (Recorder); the session keeps
+	// how it ended. Its context is released, and every agent stopped (no
+	// process of theirs left), before Done closes, so the events channel
+	// closes only after that.
+	go s.run(record(eng.Run(sctx), NewRecorder(r), func() {
+		cancel(nil)
+		rp.close()
+		_ = lock.Unlock()
+	}))
+	s.events = follow.Stream(first, s.done, s.endEvent)
 	return s, nil
 }
 

@@ -414,7 +414,7 @@ func fedRoom(b *testing.B, cfg Config, p Provider) (*Engine, *room.Room, *room.F
 
 // BenchmarkStoreSessionCPU is the CPU (user+system, the whole process) of
 // a 5-persona, 3-round mock debate as a Session runs it now, its events
-// read back from the room (followRun: drafts written, the room followed),
+// read back from the room (StoreEvents.Stream: drafts written, the room followed),
 // against the in-memory path before issue 22 (the engine's own events,
 // only finished turns written). Each op runs both, in turn first; it
 // reports both and their ratio (target: ≤ 1.5). pace-0 is the mock at
@@ -439,7 +439,7 @@ func BenchmarkStoreSessionCPU(b *testing.B) {
 					before := processCPU()
 					var evs <-chan Event
 					if store {
-						if evs, err = followRun(r, false, func() <-chan Event { return Record(eng.Run(context.Background()), NewRecorder(r)) }); err != nil {
+						if evs, err = followRecorded(r, eng); err != nil {
 							b.Fatal(err)
 						}
 					} else {
@@ -466,4 +466,22 @@ func BenchmarkStoreSessionCPU(b *testing.B) {
 			b.ReportMetric(float64(cpu[true])/float64(cpu[false]), "cpu-ratio")
 		})
 	}
+}
+
+// followRecorded runs eng, recorded in r, and returns its events as a
+// Session does: the room followed until the run has ended.
+func followRecorded(r *room.Room, eng *Engine) (<-chan Event, error) {
+	follow, first, err := FollowStore(context.Background(), r)
+	if err != nil {
+		return nil, err
+	}
+	done := make(chan struct{})
+	var last Event
+	go func() {
+		defer close(done)
+		for ev := range Record(eng.Run(context.Background()), NewRecorder(r)) {
+			last = ev
+		}
+	}()
+	return follow.Stream(first, done, func() Event { return last }), nil
 }

@@ -134,6 +134,77 @@ func (s *StoreEvents) RunGone() bool { return s.f.RunGone() }
 // Close stops following the room.
 func (s *StoreEvents) Close() { s.f.Close() }
 
+// Stream sends first (what FollowStore returned), then the events of each
+// change of the room, on the returned channel, until the room's final
+// event, and closes the follow. The final event waits for gone (closed
+// once whoever writes the room has stopped, e.g. a debate's run saved):
+// then a last look reads what was written last, and the stream ends with
+// the room's final event, or end's when the room shows none (its writer
+// could not save it). The channel is closed after gone.
+func (s *StoreEvents) Stream(first []Event, gone <-chan struct{}, end func() Event) <-chan Event {
+	out := make(chan Event, eventBuffer)
+	// The reader hands over every batch it read: after a cancel, the
+	// loop below takes batches until the reader is done.
+	ctx, cancel := context.WithCancel(context.Background())
+	batches := make(chan []Event)
+	readerDone := make(chan struct{})
+	go func() {
+		defer close(readerDone)
+		for !s.Ended() {
+			evs, err := s.Next(ctx)
+			if err != nil {
+				return // ctx ended, or the room cannot be read: the last look says the rest
+			}
+			batches <- evs
+		}
+	}()
+	go func() {
+		defer close(out)
+		defer s.Close()
+		defer cancel()
+		var final *Event // the room's, held back until gone
+		take := func(evs []Event) {
+			for _, ev := range evs {
+				if ev.IsTerminal() {
+					final = &ev
+					continue
+				}
+				out <- ev
+			}
+		}
+		take(first)
+		for {
+			select {
+			case b := <-batches:
+				take(b)
+				continue
+			case <-gone:
+			}
+			cancel()
+			for draining := true; draining; {
+				select {
+				case b := <-batches:
+					take(b)
+				case <-readerDone:
+					draining = false
+				}
+			}
+			if final == nil {
+				if evs, err := s.Poll(); err == nil {
+					take(evs)
+				}
+			}
+			if final == nil {
+				ev := end()
+				final = &ev
+			}
+			out <- *final
+			return
+		}
+	}()
+	return out
+}
+
 // storeTranslator turns a debate room's contents, in the order the feed
 // gives them, into events.
 type storeTranslator struct {
@@ -489,7 +560,11 @@ func (t *storeTranslator) closed(out []Event, c *room.Closed) []Event {
 		if agent == room.SeatModerator {
 			agent = t.moderatorName()
 		}
-		return append(out, Event{Type: EventError, Text: why, Agent: agent, Usage: &total})
+		ev := Event{Type: EventError, Text: why, Agent: agent, Usage: &total}
+		if agent != "" {
+			ev.Round = t.round // the round of the turn that failed
+		}
+		return append(out, ev)
 	}
 }
 
