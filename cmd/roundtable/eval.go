@@ -29,7 +29,8 @@ func newEvalCmd() *cobra.Command {
 line, optional "choices") through several arms and reports accuracy
 against tokens: single (one answer), vote:K (K independent answers, the
 majority) and debate (--personas personas over --rounds rounds, the
-opening round blind, the last round's majority decides).
+opening round blind, then a moderator who reads every reply gives the
+answer).
 
 The report gives each arm's accuracy with a 95 % Wilson interval and its
 prompt and completion tokens (from the provider's usage; our estimate,

@@ -13,8 +13,9 @@ import (
 
 // TestEvalCommand runs the built binary against the scripted panel on two
 // questions: m1 knows the first, m2 and m3 the second. single (m1) gets
-// 1/2, vote:3 (m1 m2 m3) 2/2, the debate (three personas, two rounds)
-// 2/2; tokens are the usage the server reports.
+// 1/2, vote:3 (m1 m2 m3) 2/2, the debate (three personas, two rounds,
+// then the moderator, who answers the last round's majority) 2/2; tokens
+// are the usage the server reports.
 func TestEvalCommand(t *testing.T) {
 	dir := t.TempDir()
 	q := filepath.Join(dir, "q.jsonl")
@@ -30,7 +31,7 @@ func TestEvalCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := evaltest.New(t, p.Script())
-	srv.Models = p.Models
+	srv.SetModels(p.Models...)
 	args := []string{"eval", "--questions", q, "--arms", "single,vote:3,debate", "--base-url", srv.BaseURL(), "--models", "m1,m2,m3", "--concurrency", "2"}
 	stdout, stderr, code := runBin(t, "", append(args, "--format", "json")...)
 	if code != 0 {
@@ -53,7 +54,8 @@ func TestEvalCommand(t *testing.T) {
 	}
 	call := evaltest.PromptBase + evaltest.Completion
 	later := call + 3*evaltest.PerTurn
-	want := map[string][2]int{"single": {1, 2 * call}, "vote:3": {2, 6 * call}, "debate": {2, 2 * (3*call + 3*later)}}
+	moderator := call + 6*evaltest.PerTurn
+	want := map[string][2]int{"single": {1, 2 * call}, "vote:3": {2, 6 * call}, "debate": {2, 2 * (3*call + 3*later + moderator)}}
 	var got []string
 	for _, a := range rep.Arms {
 		got = append(got, fmt.Sprintf("%s %d %d", a.Name, a.Correct, a.Tokens))

@@ -15,7 +15,7 @@ var ErrBadArms = errors.New("bad arms")
 const (
 	ArmSingle = "single" // one answer
 	ArmVote   = "vote"   // K independent answers, the majority
-	ArmDebate = "debate" // personas × rounds, the last round's majority
+	ArmDebate = "debate" // personas × rounds, then the moderator's answer
 )
 
 // MaxVotes bounds vote:K.

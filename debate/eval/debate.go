@@ -9,8 +9,9 @@ import (
 // debate runs q through the panel: in round 1 every persona answers blind;
 // in each later round every persona reads the whole transcript of the
 // rounds before (all personas of a round speak at once, so none reads a
-// turn of its own round) and answers again. The decision is the majority
-// of the last round's answers, ties to the persona speaking first.
+// turn of its own round) and answers again. Then the moderator reads the
+// question and every reply as written and gives the final answer, which
+// is the debate's.
 func (r *runner) debate(ctx context.Context, q Question, it *Item) error {
 	n, rounds := r.opt.Personas, r.opt.Rounds
 	panel := make([]debate.Persona, n)
@@ -39,7 +40,17 @@ func (r *runner) debate(ctx context.Context, q Question, it *Item) error {
 		}
 		it.Rounds = append(it.Rounds, answersOf(calls))
 	}
-	it.Answer = Majority(it.Rounds[len(it.Rounds)-1])
+	mod := debate.Persona{Name: ModeratorName, Persona: "the moderator of the panel", Model: r.model(0)}
+	info := debate.TurnInfo{
+		Purpose: debate.PurposeVerdict, Topic: q.Question, Speaker: mod, Personas: panel,
+		Round: rounds, Rounds: rounds, Seed: r.opt.Seed, Transcript: transcript,
+	}
+	c, err := r.call(ctx, q, moderatorMessages(q, n, transcript), mod.Model, info)
+	if err != nil {
+		return err
+	}
+	it.add(c)
+	it.Answer = c.Answer
 	it.Correct = it.Answer != "" && it.Answer == q.gold
 	return nil
 }

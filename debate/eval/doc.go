@@ -51,17 +51,18 @@
 //   - debate: N personas × R rounds. In round 1 each persona answers blind;
 //     in each later round every persona reads the transcript of all the
 //     rounds before (the personas of a round speak at once) and answers
-//     again. The decision is the majority of the last round's answers, by
-//     the same rule as a vote (ties to the persona speaking first); there
-//     is no moderator call.
+//     again. Then one more call, the moderator, reads the question and
+//     every reply of every round as written and gives the final answer in
+//     the same format: that answer is the debate's. The last round's
+//     majority (by the vote's rule) is reported beside it.
 //
 // With several models, vote sample k and persona i use model k (i) modulo
-// their number, single the first.
+// their number; single and the moderator the first.
 //
 // # Tokens
 //
 // Each call's prompt and completion tokens come from the provider's usage
-// and are charged to the arm that made it. A provider reporting none is
+// and are charged to the arm that made it (the moderator's to the debate). A provider reporting none is
 // counted by our estimate (about four characters a token, plus four a
 // message: the mock's rule), and so is the mock, whose usage is that
 // estimate: such calls are flagged estimated.

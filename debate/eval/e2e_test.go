@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -56,24 +57,26 @@ func provider(t *testing.T, baseURL string) debate.Provider {
 	return p
 }
 
-// TestEvalScriptedArms runs every arm against the scripted panel; each
-// figure below is worked out by hand from evaltest.Panel's rules.
+// TestEvalScriptedArms runs every arm against the scripted panel and
+// checks the report against figures the test works out itself from
+// evaltest.Panel's rules: the first answers and the debate's second round
+// are written out below by hand; the votes, the moderator, the accuracies,
+// tokens, flips, conformity, pairs and the equal-budget reading are
+// computed here from them, by code of the test's own.
 //
-// First answers (model: answer, r = right): q1 all r; q2 m1 r, m2 1022,
-// m3 1023; q3 m1 1031, m2 r, m3 r; q4 1041, 1042, 1043; q5 1051, r,
-// 1053; q6 r, r, 1063. Votes (samples m1 m2 m3 m1 m2 …, ties to the
-// first): single right on q1 q2 q6; vote:3, vote:5 and vote:9 on q1 q2
-// q3 q6 (q2's tie goes to m1's right answer, q5's to m1's wrong one).
-// Debate round 2: Panelists 1 and 2 take round 1's majority, Panelist 3
-// takes the right answer when round 1 had it: q2 [r r r] (two changed, to
-// the majority, wrong→right), q3 [r r r] (P1 changed, to the majority,
-// wrong→right), q4 [1041 1041 1043] (P2 changed, to the majority), q5
-// [1051 1051 r] (P2 right→wrong to the majority, P3 wrong→right away from
-// it), q6 [r r r] (P3 changed, to the majority, wrong→right).
+// First answers (model: answer; gold 1010·i): q1 all right; q2 m1 right,
+// m2 1022, m3 1023; q3 m1 1031, m2 and m3 right; q4 1041, 1042, 1043; q5
+// 1051, right, 1053; q6 m1 and m2 right, m3 1063. Debate round 2:
+// Panelists 1 and 2 take round 1's majority, Panelist 3 the right answer
+// when round 1 had it, else its own. The moderator answers the last
+// round's majority, but is scripted to answer 1012 on q1 (wrong against a
+// right panel) and 1050 on q5 (right against a wrong majority), so the
+// debate's answer is seen to be the moderator's.
 func TestEvalScriptedArms(t *testing.T) {
 	qs, panel := scripted(t)
+	panel.Verdict = map[string]int{qs[0].Question: 1012, qs[4].Question: 1050}
 	srv := evaltest.New(t, panel.Script())
-	arms, err := eval.ParseArms("single,vote:3,vote:5,vote:9,debate")
+	arms, err := eval.ParseArms("single,vote:3,vote:5,vote:9,vote:11,debate")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,19 +88,80 @@ func TestEvalScriptedArms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	call := evaltest.PromptBase + evaltest.Completion // a call reading nothing
-	laterCall := evaltest.PromptBase + 3*evaltest.PerTurn + evaltest.Completion
-	want := map[string]struct {
-		correct, calls, tokens, prompt int
-	}{
-		"single": {3, 6, 6 * call, 6 * evaltest.PromptBase},
-		"vote:3": {4, 18, 18 * call, 18 * evaltest.PromptBase},
-		"vote:5": {4, 30, 30 * call, 30 * evaltest.PromptBase},
-		"vote:9": {4, 54, 54 * call, 54 * evaltest.PromptBase},
-		"debate": {4, 36, 6 * (3*call + 3*laterCall), 6 * (3*evaltest.PromptBase + 3*(evaltest.PromptBase+3*evaltest.PerTurn))},
+
+	gold := []int{1010, 1020, 1030, 1040, 1050, 1060}
+	first := [][]int{ // by model m1 m2 m3
+		{1010, 1010, 1010},
+		{1020, 1022, 1023},
+		{1031, 1030, 1030},
+		{1041, 1042, 1043},
+		{1051, 1050, 1053},
+		{1060, 1060, 1063},
 	}
+	second := [][]int{ // by panelist 1 2 3
+		{1010, 1010, 1010},
+		{1020, 1020, 1020},
+		{1030, 1030, 1030},
+		{1041, 1041, 1043},
+		{1051, 1051, 1050},
+		{1060, 1060, 1060},
+	}
+	verdict := map[int]int{0: 1012, 4: 1050}
+	firstOf := func(xs []int) int { // the majority, ties to the first given
+		best, bestN := 0, 0
+		for _, x := range xs {
+			n := 0
+			for _, y := range xs {
+				if y == x {
+					n++
+				}
+			}
+			if n > bestN {
+				best, bestN = x, n
+			}
+		}
+		return best
+	}
+	solo := evaltest.PromptBase + evaltest.Completion // a call reading nothing
+	later := solo + 3*evaltest.PerTurn                // a round-2 turn reads round 1
+	moderator := solo + 6*evaltest.PerTurn            // the moderator reads both rounds
+	type want struct{ correct, calls, tokens, prompt int }
+	wants := map[string]want{}
+	right := map[string][]bool{} // by arm, by question
+	for _, a := range arms {
+		var w want
+		for q := range gold {
+			var answer int
+			switch a.Kind {
+			case eval.ArmDebate:
+				answer = firstOf(second[q])
+				if v, ok := verdict[q]; ok {
+					answer = v
+				}
+				w.calls += 7
+				w.tokens += 3*solo + 3*later + moderator
+				w.prompt += 3*solo + 3*later + moderator - 7*evaltest.Completion
+			default:
+				var samples []int
+				for k := range a.K {
+					samples = append(samples, first[q][k%3])
+				}
+				answer = firstOf(samples)
+				w.calls += a.K
+				w.tokens += a.K * solo
+				w.prompt += a.K * evaltest.PromptBase
+			}
+			right[a.Name] = append(right[a.Name], answer == gold[q])
+			if answer == gold[q] {
+				w.correct++
+			}
+		}
+		wants[a.Name] = w
+	}
+	requests := 0
 	for _, a := range rep.Arms {
-		w := want[a.Name]
+		w := wants[a.Name]
+		requests += w.calls
 		if a.Items != 6 || a.Correct != w.correct || a.Calls != w.calls || a.Tokens != w.tokens || a.PromptTokens != w.prompt ||
 			a.CompletionTokens != w.calls*evaltest.Completion || a.EstimatedCalls != 0 {
 			t.Errorf("%s: %d/%d right, %d calls, %d tokens (%d prompt, %d completion, %d estimated calls); want %d/6, %d calls, %d tokens (%d prompt)",
@@ -107,48 +171,125 @@ func TestEvalScriptedArms(t *testing.T) {
 			t.Errorf("%s: accuracy %v", a.Name, a.Accuracy)
 		}
 	}
-	if got := len(srv.Requests()); got != 6+18+30+54+36 {
-		t.Errorf("%d requests reached the server, want %d", got, 6+18+30+54+36)
+	if got := len(srv.Requests()); got != requests {
+		t.Errorf("%d requests reached the server, want %d", got, requests)
 	}
-	var single eval.ArmResult
+	if wants["debate"].correct != 4 || !right["debate"][4] || right["debate"][0] {
+		t.Fatalf("the test's own reckoning of the debate is off: %+v %v", wants["debate"], right["debate"])
+	}
+	var single, deb eval.ArmResult
 	for _, a := range rep.Arms {
-		if a.Name == "single" {
+		switch a.Name {
+		case "single":
 			single = a
+		case "debate":
+			deb = a
 		}
 	}
 	if strings.Join(single.Models, ",") != "m1" || single.Results[4].Answer != "1051" {
 		t.Errorf("single: models %v, q5 answer %q", single.Models, single.Results[4].Answer)
 	}
+	if deb.Results[0].Answer != "1012" || deb.Results[4].Answer != "1050" {
+		t.Errorf("the debate's answers on q1 and q5 are %q and %q, not the moderator's 1012 and 1050", deb.Results[0].Answer, deb.Results[4].Answer)
+	}
+
+	// Inside the debate: flips and conformity from the two rounds.
+	wantRounds := []eval.RoundStat{{Round: 1}, {Round: 2}}
+	oracle, lastMajority := 0, 0
+	for q, g := range gold {
+		for r, answers := range [][]int{first[q], second[q]} {
+			rs := &wantRounds[r]
+			if firstOf(answers) == g {
+				rs.MajorityRight++
+			}
+			for p, a := range answers {
+				if a == g {
+					rs.Right++
+				}
+				if r == 0 {
+					continue
+				}
+				was := first[q][p]
+				if was == g && a != g {
+					rs.RightToWrong++
+				}
+				if was != g && a == g {
+					rs.WrongToRight++
+				}
+				if a != was {
+					rs.Changed++
+					if a == firstOf(first[q]) {
+						rs.ToMajority++
+					}
+				}
+			}
+		}
+		if slices.Contains(first[q], g) {
+			oracle++
+		}
+		if firstOf(second[q]) == g {
+			lastMajority++
+		}
+	}
+	wantRounds[1].Conformity = float64(wantRounds[1].ToMajority) / float64(wantRounds[1].Changed)
 	d := rep.Debate
 	if d == nil {
 		t.Fatal("no debate details")
 	}
-	wantRounds := []eval.RoundStat{
-		{Round: 1, Right: 9, MajorityRight: 4},
-		{Round: 2, Right: 13, MajorityRight: 4, RightToWrong: 1, WrongToRight: 5, Changed: 7, ToMajority: 6, Conformity: 6.0 / 7},
+	if d.Oracle != oracle || d.Moderator != wants["debate"].correct || d.LastMajority != lastMajority ||
+		d.Changed != wantRounds[1].Changed || d.ToMajority != wantRounds[1].ToMajority || fmt.Sprint(d.Rounds) != fmt.Sprint(wantRounds) {
+		t.Errorf("debate: oracle %d, moderator %d, last majority %d, conformity %d/%d, rounds %+v; want %d, %d, %d, %d/%d, %+v",
+			d.Oracle, d.Moderator, d.LastMajority, d.ToMajority, d.Changed, d.Rounds,
+			oracle, wants["debate"].correct, lastMajority, wantRounds[1].ToMajority, wantRounds[1].Changed, wantRounds)
 	}
-	if d.Oracle != 5 || d.Changed != 7 || d.ToMajority != 6 || fmt.Sprint(d.Rounds) != fmt.Sprint(wantRounds) {
-		t.Errorf("debate: oracle %d, conformity %d/%d, rounds %+v; want 5, 6/7, %+v", d.Oracle, d.ToMajority, d.Changed, d.Rounds, wantRounds)
-	}
-	// Every pair of arms but single's differ on no question; single
-	// misses q3, which the others get.
+
+	// The paired tests, from the questions each arm got right.
 	for _, p := range rep.Pairs {
-		wantB := 0
-		if p.A == "single" {
-			wantB = 1
+		aOnly, bOnly := 0, 0
+		for q := range gold {
+			ra, rb := right[p.A][q], right[p.B][q]
+			if ra && !rb {
+				aOnly++
+			}
+			if !ra && rb {
+				bOnly++
+			}
 		}
-		if p.Items != 6 || p.AOnly != 0 || p.BOnly != wantB || p.P != 1 {
-			t.Errorf("pair %s/%s: %+v", p.A, p.B, p)
+		if p.Items != 6 || p.AOnly != aOnly || p.BOnly != bOnly || math.Abs(p.P-eval.McNemar(aOnly, bOnly)) > 1e-12 {
+			t.Errorf("pair %s/%s: %+v; want %d and %d", p.A, p.B, p, aOnly, bOnly)
 		}
 	}
-	// The debate's 6·(3·29+3·50)/6 = 237 tokens a question lie between
-	// vote:5 (145) and vote:9 (261), both at 4/6.
+	if eval.McNemar(1, 2) != 1 || math.Abs(eval.McNemar(0, 3)-0.25) > 1e-12 {
+		t.Errorf("McNemar(1, 2) = %v, McNemar(0, 3) = %v; want 1 and 0.25", eval.McNemar(1, 2), eval.McNemar(0, 3))
+	}
+
+	// Equal budget: the debate's tokens a question against the vote
+	// curve, read linearly between the two vote arms around it.
+	debTokens := float64(wants["debate"].tokens) / 6
+	var lo, hi string
+	var loT, hiT, loA, hiA float64
+	for _, a := range arms {
+		if a.Kind == eval.ArmDebate {
+			continue
+		}
+		tok, acc := float64(wants[a.Name].tokens)/6, float64(wants[a.Name].correct)/6
+		if tok <= debTokens && (lo == "" || tok > loT) {
+			lo, loT, loA = a.Name, tok, acc
+		}
+		if tok >= debTokens && (hi == "" || tok < hiT) {
+			hi, hiT, hiA = a.Name, tok, acc
+		}
+	}
+	if lo != "vote:9" || hi != "vote:11" {
+		t.Fatalf("the test's debate (%v tokens) should fall between vote:9 and vote:11, not %s and %s", debTokens, lo, hi)
+	}
+	voteAt := loA + (debTokens-loT)/(hiT-loT)*(hiA-loA)
 	b := rep.Budget
-	if b == nil || !b.InRange || b.Below != "vote:5" || b.Above != "vote:9" || b.DebateTokens != 237 || math.Abs(b.VoteAccuracy-4.0/6) > 1e-9 {
-		t.Errorf("equal budget: %+v", b)
+	if b == nil || !b.InRange || b.Below != lo || b.Above != hi || b.DebateTokens != debTokens || math.Abs(b.VoteAccuracy-voteAt) > 1e-9 {
+		t.Errorf("equal budget: %+v; want %s–%s at %v tokens, %v", b, lo, hi, debTokens, voteAt)
 	}
-	if n := strings.Count(progress.String(), "\n"); n != 6*5 {
-		t.Errorf("%d progress lines, want one per question per arm (30):\n%s", n, progress.String())
+	if n := strings.Count(progress.String(), "\n"); n != 6*len(arms) {
+		t.Errorf("%d progress lines, want one per question per arm (%d):\n%s", n, 6*len(arms), progress.String())
 	}
 	var md bytes.Buffer
 	if err := rep.WriteMarkdown(&md); err != nil {
@@ -158,10 +299,12 @@ func TestEvalScriptedArms(t *testing.T) {
 		"| debate | m1, m2, m3 | 4/6 = 66.7 % |",
 		"| single | m1 | 3/6 = 50.0 % | 18.8 %–81.2 % | 174 (120 prompt + 54 completion) | 29.0 | no |",
 		"| single | vote:3 | 6 | 0 | 1 | 1 |",
+		"| vote:3 | debate | 6 | 1 | 1 | 1 |",
 		"Oracle (some persona right in round 1): 5/6 = 83.3 %.",
+		"The moderator (the debate's answer) was right on 4/6; the last round's majority would have been on 4/6.",
 		"Conformity (changed answers that moved to the majority just read): 6/7 = 85.7 %.",
 		"| 2 | 13 | 4 | 1 | 5 | 7 | 6 |",
-		"(between vote:5 and vote:9) reads 66.7 %; the debate scored 66.7 % (+0.0 points)",
+		"(between vote:9 and vote:11) reads 66.7 %; the debate scored 66.7 % (+0.0 points)",
 	} {
 		if !strings.Contains(md.String(), s) {
 			t.Errorf("the Markdown report lacks %q:\n%s", s, md.String())
@@ -174,7 +317,7 @@ func TestEvalScriptedArms(t *testing.T) {
 func TestEvalEstimatedTokens(t *testing.T) {
 	qs, panel := scripted(t)
 	srv := evaltest.New(t, panel.Script())
-	srv.NoUsage = true
+	srv.SetNoUsage(true)
 	arms, _ := eval.ParseArms("vote:2")
 	rep, err := eval.Run(context.Background(), eval.Options{Questions: qs[:2], Arms: arms, Provider: provider(t, srv.BaseURL())})
 	if err != nil {
@@ -212,12 +355,12 @@ func TestEvalStops(t *testing.T) {
 		t.Errorf("%d items done after a stop at the first", done)
 	}
 
-	srv.Fail = func(r evaltest.Request) int {
+	srv.SetFail(func(r evaltest.Request) int {
 		if strings.Contains(r.User, "crate number 4") {
 			return 400
 		}
 		return 0
-	}
+	})
 	rep, err = eval.Run(context.Background(), eval.Options{Questions: qs, Arms: arms, Provider: provider(t, srv.BaseURL()), Concurrency: 1})
 	if err == nil || !strings.Contains(err.Error(), "question q4") || rep == nil || rep.Arms[0].Items != 3 {
 		t.Errorf("a failing call: %v, report %+v", err, rep)

@@ -76,3 +76,20 @@ func debateMessages(q Question, i, n, round, rounds int, read []debate.Turn) []d
 		{Role: debate.RoleUser, Content: u.String()},
 	}
 }
+
+// ModeratorName is the name the debate's moderator goes by.
+const ModeratorName = "Moderator"
+
+// moderatorMessages ask the moderator of a panel of n for the final answer
+// to q, having read every reply of every round as written.
+func moderatorMessages(q Question, n int, transcript []debate.Turn) []debate.Message {
+	sys := fmt.Sprintf("You are the moderator of a panel of %d who answered a question over several rounds. "+
+		"Read their replies, weigh their reasoning rather than counting heads, and give the final answer. %s",
+		n, answerFormat(q))
+	u := fmt.Sprintf("%s\n\nThe panel's replies:\n\n%s\n\nGive the panel's final answer now.",
+		questionText(q), debate.FormatTranscript(transcript))
+	return []debate.Message{
+		{Role: debate.RoleSystem, Content: sys},
+		{Role: debate.RoleUser, Content: u},
+	}
+}

@@ -58,7 +58,11 @@ type Debate struct {
 	Items int    `json:"items"`
 	// Oracle counts the questions where some persona's first-round answer
 	// was right.
-	Oracle         int         `json:"oracle"`
+	Oracle int `json:"oracle"`
+	// Moderator counts the questions the moderator (the debate's answer)
+	// got right; LastMajority those the last round's majority got right.
+	Moderator      int         `json:"moderator_right"`
+	LastMajority   int         `json:"last_round_majority_right"`
 	OracleAccuracy float64     `json:"oracle_accuracy"`
 	Rounds         []RoundStat `json:"rounds"`
 	// Changed and ToMajority sum the rounds': Conformity is their ratio.
@@ -201,8 +205,14 @@ func Pairs(arms []ArmResult) []Pair {
 func DebateStats(items []Item) Debate {
 	d := Debate{Items: len(items), Rounds: []RoundStat{}}
 	for _, it := range items {
+		if it.Correct {
+			d.Moderator++
+		}
 		if len(it.Rounds) == 0 {
 			continue
+		}
+		if m := Majority(it.Rounds[len(it.Rounds)-1]); m != "" && m == it.Expected {
+			d.LastMajority++
 		}
 		for _, a := range it.Rounds[0] {
 			if a != "" && a == it.Expected {
@@ -306,7 +316,7 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 	b.WriteString("# Eval\n\n")
 	fmt.Fprintf(&b, "%d questions", rep.Questions)
 	if rep.Debate != nil {
-		fmt.Fprintf(&b, "; the debate: %d personas × %d rounds, the last round's majority decides", rep.Personas, rep.Rounds)
+		fmt.Fprintf(&b, "; the debate: %d personas × %d rounds, then the moderator's answer", rep.Personas, rep.Rounds)
 	}
 	b.WriteString(".\n")
 	if rep.Stopped != "" {
@@ -338,6 +348,8 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 	if d := rep.Debate; d != nil {
 		b.WriteString("\n## Inside the debate\n\n")
 		fmt.Fprintf(&b, "Oracle (some persona right in round 1): %d/%d = %s.\n", d.Oracle, d.Items, pct(d.OracleAccuracy))
+		fmt.Fprintf(&b, "The moderator (the debate's answer) was right on %d/%d; the last round's majority would have been on %d/%d.\n",
+			d.Moderator, d.Items, d.LastMajority, d.Items)
 		fmt.Fprintf(&b, "Conformity (changed answers that moved to the majority just read): %d/%d = %s.\n\n", d.ToMajority, d.Changed, pct(d.Conformity))
 		b.WriteString("| round | answers right | majority right | right→wrong | wrong→right | changed | to the majority |\n")
 		b.WriteString("| --- | --- | --- | --- | --- | --- | --- |\n")

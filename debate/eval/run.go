@@ -17,8 +17,8 @@ type Options struct {
 	Arms      []Arm
 	Provider  debate.Provider
 	// Models, when set, are given round-robin: vote sample k to
-	// Models[k%len], debate persona i to Models[i%len], single to
-	// Models[0]. Empty: the provider's model.
+	// Models[k%len], debate persona i to Models[i%len], single and the
+	// moderator to Models[0]. Empty: the provider's model.
 	Models      []string
 	Personas    int   // debate panel size; 0: DefaultPersonas
 	Rounds      int   // debate rounds; 0: DefaultRounds

@@ -99,12 +99,12 @@ func TestEvalDebateStats(t *testing.T) {
 	items := []Item{
 		{ID: "1", Expected: "1", Rounds: [][]string{{"1", "2", "2"}, {"2", "2", "1"}}},
 		{ID: "2", Expected: "5", Rounds: [][]string{{"4", "4", "5"}, {"4", "5", "5"}, {"5", "5", "5"}}},
-		{ID: "3", Expected: "9", Rounds: [][]string{{"", "7", "9"}, {"7", "7", "9"}}},
+		{ID: "3", Expected: "9", Correct: true, Rounds: [][]string{{"", "7", "9"}, {"7", "7", "9"}}},
 		{ID: "4", Expected: "0", Rounds: [][]string{{"1", "1", "1"}, {"1", "1", "1"}}},
 	}
 	d := DebateStats(items)
 	want := Debate{
-		Items: 4, Oracle: 3, OracleAccuracy: 0.75,
+		Items: 4, Oracle: 3, OracleAccuracy: 0.75, Moderator: 1, LastMajority: 1, // item 3's moderator; item 2's round 3
 		Rounds: []RoundStat{
 			{Round: 1, Right: 3},
 			{Round: 2, Right: 4, MajorityRight: 1, RightToWrong: 1, WrongToRight: 2, Changed: 4, ToMajority: 2, Conformity: 0.5},

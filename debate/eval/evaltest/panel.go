@@ -21,11 +21,16 @@ import (
 // later model answers the right one when some persona gave it in the
 // round before, else keeps its own answer.
 //
+// The moderator (a system prompt starting "You are the moderator")
+// answers Verdict[question] when it is set, else the majority of the last
+// round it read (ties to the first to give it).
+//
 // Usage: PromptBase + PerTurn for each turn read, and Completion.
 type Panel struct {
-	Gold   map[string]int
-	Right  map[string][]string
-	Models []string
+	Gold    map[string]int
+	Right   map[string][]string
+	Verdict map[string]int
+	Models  []string
 }
 
 // Panel's usage.
@@ -52,14 +57,21 @@ func (p Panel) Script() Script {
 			}
 		}
 		var answer int
-		if len(r.Read) == 0 {
+		switch {
+		case strings.HasPrefix(r.System, "You are the moderator"):
+			_, last := lastRound(r.Read)
+			answer = majority(last)
+			if v, ok := p.Verdict[q]; ok {
+				answer = v
+			}
+		case len(r.Read) == 0:
 			answer = gold + 1 + idx
 			for _, m := range p.Right[q] {
 				if m == r.Model {
 					answer = gold
 				}
 			}
-		} else {
+		default:
 			answer = p.later(r, gold, idx)
 		}
 		// Hostile formatting the extraction must see through.
@@ -77,19 +89,14 @@ func (p Panel) question(user string) (string, int, bool) {
 	return "", 0, false
 }
 
-// later answers a debate round after the first.
-func (p Panel) later(r Request, gold, idx int) int {
+// lastRound is the turns of the last round read, those whose answer is a
+// number, with their answers.
+func lastRound(read []Turn) (turns []Turn, answers []int) {
 	last := 0
-	for _, t := range r.Read {
+	for _, t := range read {
 		last = max(last, t.Round)
 	}
-	var prev []int
-	own := 0
-	name := ""
-	if m := speakerRe.FindStringSubmatch(r.System); m != nil {
-		name = m[1]
-	}
-	for _, t := range r.Read {
+	for _, t := range read {
 		if t.Round != last {
 			continue
 		}
@@ -97,9 +104,22 @@ func (p Panel) later(r Request, gold, idx int) int {
 		if err != nil {
 			continue
 		}
-		prev = append(prev, n)
+		turns, answers = append(turns, t), append(answers, n)
+	}
+	return turns, answers
+}
+
+// later answers a debate round after the first.
+func (p Panel) later(r Request, gold, idx int) int {
+	own := 0
+	name := ""
+	if m := speakerRe.FindStringSubmatch(r.System); m != nil {
+		name = m[1]
+	}
+	turns, prev := lastRound(r.Read)
+	for i, t := range turns {
 		if t.Agent == name {
-			own = n
+			own = prev[i]
 		}
 	}
 	if idx < 2 {

@@ -46,21 +46,40 @@ type Script func(r Request) (reply string, u Usage)
 type Server struct {
 	*httptest.Server
 	script Script
-	// NoUsage: send no usage chunk, as some servers do not.
-	NoUsage bool
-	// Models are the models /v1/models lists; default "scripted".
-	Models []string
-	// Fail, when it returns a status, answers the request with it.
-	Fail func(r Request) int
 
-	mu   sync.Mutex
-	reqs []Request
+	mu      sync.Mutex
+	noUsage bool
+	models  []string
+	fail    func(r Request) int
+	reqs    []Request
+}
+
+// SetNoUsage makes the server send no usage chunk, as some servers do not.
+func (s *Server) SetNoUsage(v bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.noUsage = v
+}
+
+// SetModels sets the models /v1/models lists; by default "scripted".
+func (s *Server) SetModels(models ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.models = models
+}
+
+// SetFail sets a function that, when it returns a status, answers the
+// request with it instead of the script.
+func (s *Server) SetFail(fail func(r Request) int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fail = fail
 }
 
 // New starts a Server running script, closed when the test ends.
 func New(t testing.TB, script Script) *Server {
 	t.Helper()
-	s := &Server{script: script, Models: []string{"scripted"}}
+	s := &Server{script: script, models: []string{"scripted"}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s
@@ -102,12 +121,15 @@ func ParseTranscript(text string) []Turn {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	models, noUsage, fail := s.models, s.noUsage, s.fail
+	s.mu.Unlock()
 	switch {
 	case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models"):
 		var list struct {
 			Data []map[string]string `json:"data"`
 		}
-		for _, m := range s.Models {
+		for _, m := range models {
 			list.Data = append(list.Data, map[string]string{"id": m, "object": "model"})
 		}
 		w.Header().Set("Content-Type", "application/json")
@@ -144,8 +166,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.reqs = append(s.reqs, req)
 	s.mu.Unlock()
-	if s.Fail != nil {
-		if code := s.Fail(req); code != 0 {
+	if fail != nil {
+		if code := fail(req); code != 0 {
 			http.Error(w, `{"error":{"message":"scripted failure"}}`, code)
 			return
 		}
@@ -164,7 +186,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		"object": "chat.completion.chunk", "model": body.Model,
 		"choices": []any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": "stop"}},
 	})
-	if !s.NoUsage {
+	if !noUsage {
 		writeData(w, map[string]any{
 			"object": "chat.completion.chunk", "model": body.Model, "choices": []any{},
 			"usage": map[string]any{"prompt_tokens": u.Prompt, "completion_tokens": u.Completion, "total_tokens": u.Prompt + u.Completion},
