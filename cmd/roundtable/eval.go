@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -15,8 +17,8 @@ func init() { subcommands = append(subcommands, newEvalCmd) }
 
 func newEvalCmd() *cobra.Command {
 	var (
-		questions, arms, format, models string
-		opt                             eval.Options
+		questions, arms, format, models, outDir string
+		opt                                     eval.Options
 	)
 	// The provider flags are `debate`'s own, taken from its flag set.
 	var d debateFlags
@@ -39,11 +41,16 @@ each pair of arms, the debate's oracle, flips and conformity, and the
 debate against the vote curve at the debate's tokens. Progress goes to
 stderr; ctrl+c stops and prints what was done. See docs/eval.md.
 
+With --out DIR (created if need be) the reports go to DIR/report.md and
+DIR/report.json, and each item is saved to DIR/items.jsonl as it lands:
+run the same command again after a stop and it skips what is done. A
+folder made under other questions, arms or models is refused.
+
 --base-url alone reaches any OpenAI-compatible server. --models a,b,c
 gives the models out in turn: a model per vote sample and per persona.`,
 		Example: `  roundtable eval --questions gsm8k-50.jsonl --base-url http://127.0.0.1:8080/v1
   roundtable eval --questions q.jsonl --arms single,vote:3,vote:5,debate --provider openrouter --models openai/gpt-4o-mini,google/gemini-2.0-flash-001
-  roundtable eval --questions q.jsonl --format json > report.json`,
+  roundtable eval --questions q.jsonl --out results/`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if questions == "" {
@@ -74,13 +81,46 @@ gives the models out in turn: a model per vote sample and per persona.`,
 			}
 			opt.Questions, opt.Arms, opt.Provider = qs, a, prov
 			opt.Progress = cmd.ErrOrStderr()
+			var saved *eval.Out
+			if outDir != "" {
+				var names []string
+				for _, arm := range a {
+					names = append(names, arm.Name)
+				}
+				cfg := eval.Config{
+					Questions: eval.HashQuestions(qs), Arms: names, Personas: opt.Personas, Rounds: opt.Rounds,
+					Models: opt.Models, Provider: pc.Name, Model: pc.Model, BaseURL: pc.BaseURL, MaxTokens: pc.MaxTokens, Seed: opt.Seed,
+				}
+				if pc.Name == debate.ProviderMock {
+					cfg.MaxTokens = 0
+				}
+				var err error
+				saved, opt.Done, err = eval.OpenOut(outDir, cfg)
+				if errors.Is(err, eval.ErrOutChanged) {
+					return asUsage(err)
+				}
+				if err != nil {
+					return err
+				}
+				defer saved.Close()
+				opt.OnItem = saved.Append
+				if len(opt.Done) > 0 {
+					fmt.Fprintf(cmd.ErrOrStderr(), "eval: %d items already done in %s; resuming\n", len(opt.Done), outDir)
+				}
+			}
 			rep, runErr := eval.Run(cmd.Context(), opt)
 			if rep != nil {
 				out := cmd.OutOrStdout()
 				var werr error
-				if format == "json" {
+				switch {
+				case saved != nil:
+					if werr = saved.WriteReports(rep); werr == nil {
+						fmt.Fprintf(out, "eval: reports in %s and %s\n",
+							filepath.Join(outDir, eval.ReportMD), filepath.Join(outDir, eval.ReportJSON))
+					}
+				case format == "json":
 					werr = rep.WriteJSON(out)
-				} else {
+				default:
 					werr = rep.WriteMarkdown(out)
 				}
 				if runErr == nil && werr != nil {
@@ -100,7 +140,8 @@ gives the models out in turn: a model per vote sample and per persona.`,
 	f.Var(newIntFlag(&opt.Rounds, eval.DefaultRounds, "rounds", 1, eval.MaxRounds), "rounds", "rounds of the debate arm; round 1 is blind")
 	f.Var(newIntFlag(&opt.Concurrency, eval.DefaultConcurrency, "concurrency", 1, 64), "concurrency", "calls to the provider at once")
 	f.StringVar(&models, "models", "", "models given out in turn, comma-separated: one per vote sample and per persona (default: --model)")
-	f.StringVar(&format, "format", "md", "report format on stdout: md or json")
+	f.StringVar(&format, "format", "md", "report format on stdout: md or json (without --out)")
+	f.StringVar(&outDir, "out", "", "folder for report.json, report.md and each item as it lands (items.jsonl); a rerun resumes")
 	f.Var(newInt64Flag(&opt.Seed, 1, "seed"), "seed", "seed of the mock's replies")
 	for _, name := range []string{"provider", "model", "base-url", "max-tokens"} {
 		f.AddFlag(scratch.Flags().Lookup(name))

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/roundtable-dev/roundtable/debate/eval/evaltest"
@@ -95,5 +98,104 @@ func TestEvalCommand(t *testing.T) {
 	_, stderr, code = runBin(t, "", "eval", "--questions", q, "--base-url", "http://127.0.0.1:1/v1", "--model", "m")
 	if code != 1 {
 		t.Errorf("an unreachable server: exit %d, want 1 (%s)", code, strings.TrimSpace(stderr))
+	}
+}
+
+// TestEvalOutResume: with --out the reports sit in the folder and stdout
+// says where; the binary killed by the scripted server at its 20th
+// request and run again asks no saved item again and writes the report
+// of an unbroken run; another configuration in the folder is exit 2.
+func TestEvalOutResume(t *testing.T) {
+	dir := t.TempDir()
+	q := filepath.Join(dir, "q.jsonl")
+	p := evaltest.Panel{Gold: map[string]int{}, Right: map[string][]string{}, Models: []string{"m1", "m2", "m3"}}
+	var lines strings.Builder
+	for i := 1; i <= 5; i++ {
+		text := fmt.Sprintf("How many plums are in bag %d?", i)
+		fmt.Fprintf(&lines, `{"id":"b%d","question":%q,"answer":"%d"}`+"\n", i, text, 10*i)
+		p.Gold[text] = 10 * i
+		p.Right[text] = []string{"m1", "m2", "m3"}[:i%4]
+	}
+	if err := os.WriteFile(q, []byte(lines.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := func(srv *evaltest.Server, out string) []string {
+		return []string{"eval", "--questions", q, "--arms", "single,vote:3,debate", "--base-url", srv.BaseURL(), "--models", "m1,m2,m3", "--concurrency", "2", "--out", out}
+	}
+
+	whole := evaltest.New(t, p.Script())
+	whole.SetModels(p.Models...)
+	wholeDir := filepath.Join(dir, "whole")
+	stdout, stderr, code := runBin(t, "", args(whole, wholeDir)...)
+	wantLine := fmt.Sprintf("eval: reports in %s and %s\n", filepath.Join(wholeDir, "report.md"), filepath.Join(wholeDir, "report.json"))
+	if code != 0 || stdout != wantLine {
+		t.Fatalf("exit %d, stdout %q (want %q): %s", code, stdout, wantLine, stderr)
+	}
+	want, err := os.ReadFile(filepath.Join(wholeDir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md, err := os.ReadFile(filepath.Join(wholeDir, "report.md")); err != nil || !strings.Contains(string(md), "| single | m1 |") {
+		t.Errorf("report.md: %v\n%s", err, md)
+	}
+
+	srv := evaltest.New(t, p.Script())
+	srv.SetModels(p.Models...)
+	out := filepath.Join(dir, "killed", "here")
+	var (
+		mu   sync.Mutex
+		proc *os.Process
+		seen int
+	)
+	srv.SetFail(func(evaltest.Request) int {
+		mu.Lock()
+		defer mu.Unlock()
+		if seen++; seen == 20 && proc != nil {
+			_ = proc.Kill()
+		}
+		return 0
+	})
+	cmd := exec.Command(builtBinary(t), args(srv, out)...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	mu.Lock()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	proc = cmd.Process
+	mu.Unlock()
+	if err := cmd.Wait(); err == nil {
+		t.Fatalf("the binary was not killed:\n%s", errb.String())
+	}
+	first := len(srv.Requests())
+	data, _ := os.ReadFile(filepath.Join(out, "items.jsonl"))
+	saved, calls := 0, 0
+	for line := range strings.SplitSeq(strings.TrimSpace(string(data)), "\n") {
+		var r struct {
+			Calls int `json:"calls"`
+		}
+		if json.Unmarshal([]byte(line), &r) == nil {
+			saved++
+			calls += r.Calls
+		}
+	}
+	if saved == 0 || saved >= 15 {
+		t.Fatalf("%d items saved before the kill, after %d requests", saved, first)
+	}
+	stdout, stderr, code = runBin(t, "", args(srv, out)...)
+	if code != 0 || !strings.Contains(stderr, fmt.Sprintf("%d items already done", saved)) {
+		t.Fatalf("the rerun: exit %d, %s\n%s", code, stdout, stderr)
+	}
+	if again := len(srv.Requests()) - first; again != len(whole.Requests())-calls {
+		t.Errorf("the rerun made %d requests; want the unbroken run's %d less the %d of the %d saved items", again, len(whole.Requests()), calls, saved)
+	}
+	got, _ := os.ReadFile(filepath.Join(out, "report.json"))
+	if !bytes.Equal(got, want) {
+		t.Errorf("the resumed report.json differs from the unbroken run's:\n%s\nwant\n%s", got, want)
+	}
+
+	_, stderr, code = runBin(t, "", append(args(srv, out), "--rounds", "3")...)
+	if code != 2 || !strings.Contains(stderr, "rounds (2, now 3)") {
+		t.Errorf("another configuration in the folder: exit %d, %s", code, stderr)
 	}
 }

@@ -34,8 +34,10 @@ type ArmResult struct {
 	Tokens           int      `json:"tokens"`
 	TokensPerItem    float64  `json:"tokens_per_question"`
 	Calls            int      `json:"calls"`
-	// EstimatedCalls counts the calls whose tokens are our estimate.
+	// EstimatedCalls counts the calls whose tokens are our estimate;
+	// Estimated says there is one.
 	EstimatedCalls int    `json:"estimated_calls"`
+	Estimated      bool   `json:"estimated"`
 	Results        []Item `json:"results"`
 
 	arm Arm
@@ -168,6 +170,7 @@ func (ar *ArmResult) tally() {
 		ar.TokensPerItem = float64(ar.Tokens) / float64(ar.Items)
 	}
 	ar.CILow, ar.CIHigh = Wilson(ar.Correct, ar.Items)
+	ar.Estimated = ar.EstimatedCalls > 0
 }
 
 // Pairs tests each pair of arms on the questions both finished.

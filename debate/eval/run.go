@@ -27,6 +27,13 @@ type Options struct {
 	// Progress, when set, gets a line as each question of each arm is
 	// done.
 	Progress io.Writer
+	// Done are items finished by an earlier run (an --out folder's): they
+	// are not asked again, and the report counts them as if just made.
+	// Those of an arm or question not in this run are ignored.
+	Done []Record
+	// OnItem, when set, is told each item as it lands (to save it); an
+	// error stops the run as a failing call does.
+	OnItem func(arm string, it Item) error
 }
 
 // Defaults of Options.
@@ -120,7 +127,24 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		firstErr error
 		wg       sync.WaitGroup
 	)
-	for range min(opt.Concurrency, total) {
+	armIdx, qIdx := map[string]int{}, map[string]int{}
+	for i, a := range opt.Arms {
+		armIdx[a.Name] = i
+	}
+	for i, q := range opt.Questions {
+		qIdx[q.ID] = i
+	}
+	for _, rec := range opt.Done {
+		a, okA := armIdx[rec.Arm]
+		q, okQ := qIdx[rec.ID]
+		if !okA || !okQ || results[a][q] != nil {
+			continue
+		}
+		it := rec.Item
+		results[a][q] = &it
+		done++
+	}
+	for range min(opt.Concurrency, max(total-done, 1)) {
 		wg.Go(func() {
 			for t := range tasks {
 				it, err := r.item(ctx, opt.Questions[t.q], opt.Arms[t.a])
@@ -132,6 +156,16 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 					}
 					mu.Unlock()
 					continue
+				}
+				if opt.OnItem != nil {
+					if err := opt.OnItem(opt.Arms[t.a].Name, *it); err != nil {
+						if firstErr == nil {
+							firstErr = fmt.Errorf("saving %s, question %s: %w", opt.Arms[t.a].Name, it.ID, err)
+							cancel(firstErr)
+						}
+						mu.Unlock()
+						continue
+					}
 				}
 				results[t.a][t.q] = it
 				done++
@@ -150,6 +184,9 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 feed:
 	for q := range opt.Questions {
 		for a := range opt.Arms {
+			if results[a][q] != nil { // done earlier; a slot is written only after it is fed
+				continue
+			}
 			select {
 			case tasks <- task{q, a}:
 			case <-ctx.Done():
@@ -246,6 +283,9 @@ func (r *runner) parallel(ctx context.Context, n int, f func(ctx context.Context
 
 // call makes one request, when a slot is free, and scores the reply.
 func (r *runner) call(ctx context.Context, q Question, msgs []debate.Message, model string, info debate.TurnInfo) (Call, error) {
+	if ctx.Err() != nil {
+		return Call{}, context.Cause(ctx)
+	}
 	select {
 	case r.sem <- struct{}{}:
 	case <-ctx.Done():
