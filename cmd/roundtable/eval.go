@@ -46,8 +46,10 @@ DIR/report.json, and each item is saved to DIR/items.jsonl as it lands:
 run the same command again after a stop and it skips what is done. A
 folder made under other questions, arms or models is refused.
 
---base-url alone reaches any OpenAI-compatible server. --models a,b,c
-gives the models out in turn: a model per vote sample and per persona.`,
+--base-url alone reaches any OpenAI-compatible server; with no --model
+the eval uses the model the server lists, if it lists only one. --models
+a,b,c gives the models out in turn: a model per vote sample and per
+persona.`,
 		Example: `  roundtable eval --questions gsm8k-50.jsonl --base-url http://127.0.0.1:8080/v1
   roundtable eval --questions q.jsonl --arms single,vote:3,vote:5,debate --provider openrouter --models openai/gpt-4o-mini,google/gemini-2.0-flash-001
   roundtable eval --questions q.jsonl --out results/`,
@@ -71,6 +73,22 @@ gives the models out in turn: a model per vote sample and per persona.`,
 			pc, err := eval.ResolveProvider(d.s.Provider, opt.Models, os.Getenv)
 			if err != nil {
 				return asUsage(err)
+			}
+			if eval.NeedsModel(d.s.Provider, opt.Models, pc, os.Getenv) {
+				m, err := eval.ServedModel(cmd.Context(), pc)
+				switch {
+				case errors.Is(err, eval.ErrModelUnknown):
+					return asUsage(err)
+				case err != nil:
+					// Unreachable: Preflight says so in one sentence.
+					pc.Model = ""
+					if perr := debate.Preflight(cmd.Context(), pc); perr != nil {
+						return perr
+					}
+					return &exitError{code: 1, err: err}
+				}
+				pc.Model = m
+				fmt.Fprintf(cmd.ErrOrStderr(), "eval: model %s, the one the server lists\n", m)
 			}
 			prov, err := debate.NewProvider(pc)
 			if err != nil {

@@ -199,3 +199,38 @@ func TestEvalOutResume(t *testing.T) {
 		t.Errorf("another configuration in the folder: exit %d, %s", code, stderr)
 	}
 }
+
+// TestEvalServedModel: --base-url with no model uses the one model the
+// server lists; a server listing several is exit 2 naming them; one that
+// is not running is exit 1.
+func TestEvalServedModel(t *testing.T) {
+	dir := t.TempDir()
+	q := filepath.Join(dir, "q.jsonl")
+	p := evaltest.Panel{Gold: map[string]int{"How many figs?": 7}, Right: map[string][]string{"How many figs?": {"solo"}}, Models: []string{"solo"}}
+	if err := os.WriteFile(q, []byte(`{"id":"f","question":"How many figs?","answer":"7"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := evaltest.New(t, p.Script())
+	srv.SetModels("solo")
+	stdout, stderr, code := runBin(t, "", "eval", "--questions", q, "--arms", "single,vote:2", "--base-url", srv.BaseURL(), "--format", "json")
+	if code != 0 || !strings.Contains(stderr, "eval: model solo, the one the server lists") ||
+		!strings.Contains(stdout, `"models": [
+        "solo"
+      ]`) || strings.Count(stdout, `"accuracy": 1,`) != 2 {
+		t.Errorf("one model listed: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, r := range srv.Requests() {
+		if r.Model != "solo" {
+			t.Errorf("a request for model %q", r.Model)
+		}
+	}
+	srv.SetModels("big", "small")
+	_, stderr, code = runBin(t, "", "eval", "--questions", q, "--arms", "single", "--base-url", srv.BaseURL())
+	if code != 2 || !strings.Contains(stderr, "serves 2 models (big, small); choose one with --model") {
+		t.Errorf("two models listed: exit %d, %s", code, stderr)
+	}
+	_, stderr, code = runBin(t, "", "eval", "--questions", q, "--arms", "single", "--base-url", "http://127.0.0.1:1/v1")
+	if code != 1 || !strings.Contains(stderr, "is not answering") {
+		t.Errorf("no server: exit %d, %s", code, stderr)
+	}
+}
