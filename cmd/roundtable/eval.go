@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -159,6 +160,8 @@ persona.`,
 	f.Var(newIntFlag(&opt.Concurrency, eval.DefaultConcurrency, "concurrency", 1, 64), "concurrency", "calls to the provider at once")
 	f.StringVar(&models, "models", "", "models given out in turn, comma-separated: one per vote sample and per persona (default: --model)")
 	f.StringVar(&format, "format", "md", "report format on stdout: md or json (without --out)")
+	f.Var(newIntFlag(&opt.MaxTokensTotal, 0, "max-tokens-total", 0, math.MaxInt32), "max-tokens-total",
+		"stop starting calls once this many tokens are spent (0: no limit); the report covers the items finished")
 	f.StringVar(&outDir, "out", "", "folder for report.json, report.md and each item as it lands (items.jsonl); a rerun resumes")
 	f.Var(newInt64Flag(&opt.Seed, 1, "seed"), "seed", "seed of the mock's replies")
 	for _, name := range []string{"provider", "model", "base-url", "max-tokens"} {

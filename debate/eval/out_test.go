@@ -370,3 +370,47 @@ func majorityOf(xs []string) string {
 	}
 	return best
 }
+
+// TestEvalBudget: under --max-tokens-total no call starts once the budget
+// is spent; the report keeps the items finished, says the run stopped,
+// and the run is no failure. One call at a time, so the test can follow
+// the calls: each costs PromptBase + Completion, items in question order,
+// single then vote:3.
+func TestEvalBudget(t *testing.T) {
+	qs, panel := scripted(t)
+	arms, _ := eval.ParseArms("single,vote:3")
+	solo := evaltest.PromptBase + evaltest.Completion
+	for _, budget := range []int{50, 100, 240, 10000} {
+		srv := evaltest.New(t, panel.Script())
+		rep, err := eval.Run(context.Background(), eval.Options{
+			Questions: qs, Arms: arms, Provider: provider(t, srv.BaseURL()), Concurrency: 1, MaxTokensTotal: budget,
+		})
+		// The test's own count: calls start while less than the budget is spent.
+		spent, requests, items, stopped := 0, 0, map[string]int{}, false
+	walk:
+		for range qs {
+			for _, a := range arms {
+				for range a.K {
+					if spent >= budget {
+						stopped = true
+						break walk
+					}
+					spent += solo
+					requests++
+				}
+				items[a.Name]++
+			}
+		}
+		if err != nil || (rep.Stopped != "") != stopped || (stopped && !strings.Contains(rep.Stopped, "token budget of")) {
+			t.Errorf("budget %d: %v, stopped %q; want stopped %v", budget, err, rep.Stopped, stopped)
+		}
+		if got := len(srv.Requests()); got != requests {
+			t.Errorf("budget %d: %d requests, want %d", budget, got, requests)
+		}
+		for i, a := range rep.Arms {
+			if a.Items != items[a.Name] || a.Tokens != items[a.Name]*arms[i].K*solo || len(a.Results) != a.Items {
+				t.Errorf("budget %d: %s has %d items (%d tokens); want %d", budget, a.Name, a.Items, a.Tokens, items[a.Name])
+			}
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/roundtable-dev/roundtable/debate"
 )
@@ -34,7 +35,16 @@ type Options struct {
 	// OnItem, when set, is told each item as it lands (to save it); an
 	// error stops the run as a failing call does.
 	OnItem func(arm string, it Item) error
+	// MaxTokensTotal, when above 0, is a budget: once the run's calls
+	// (and the Done items') have spent that many tokens no call starts;
+	// the calls under way finish, the items they complete are kept, and
+	// the report says the run stopped early.
+	MaxTokensTotal int
 }
+
+// ErrBudgetSpent is the cause of a run stopped by MaxTokensTotal. Run does
+// not return it: the report's Stopped says so.
+var ErrBudgetSpent = errors.New("token budget spent")
 
 // Defaults of Options.
 const (
@@ -90,7 +100,8 @@ func (it *Item) add(c Call) {
 type runner struct {
 	opt       Options
 	sem       chan struct{}
-	estimated bool // the provider's usage is an estimate itself (the mock)
+	estimated bool         // the provider's usage is an estimate itself (the mock)
+	spent     atomic.Int64 // tokens of every call made, and of the Done items
 }
 
 // Run answers every question with every arm and reports. When ctx is
@@ -143,6 +154,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		it := rec.Item
 		results[a][q] = &it
 		done++
+		r.spent.Add(int64(it.Tokens))
 	}
 	for range min(opt.Concurrency, max(total-done, 1)) {
 		wg.Go(func() {
@@ -150,6 +162,9 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 				it, err := r.item(ctx, opt.Questions[t.q], opt.Arms[t.a])
 				mu.Lock()
 				if err != nil {
+					if errors.Is(err, ErrBudgetSpent) {
+						cancel(ErrBudgetSpent)
+					}
 					if firstErr == nil && ctx.Err() == nil {
 						firstErr = fmt.Errorf("%s, question %s: %w", opt.Arms[t.a].Name, opt.Questions[t.q].ID, err)
 						cancel(firstErr)
@@ -199,6 +214,10 @@ feed:
 	rep := buildReport(opt, results)
 	if firstErr != nil {
 		return rep, firstErr
+	}
+	if errors.Is(context.Cause(ctx), ErrBudgetSpent) {
+		rep.Stopped = fmt.Sprintf("the token budget of %d is spent: %d tokens used", opt.MaxTokensTotal, r.spent.Load())
+		return rep, nil
 	}
 	if err := context.Cause(ctx); err != nil && ctx.Err() != nil {
 		rep.Stopped = err.Error()
@@ -258,7 +277,9 @@ func (r *runner) model(i int) string {
 	return r.opt.Models[i%len(r.opt.Models)]
 }
 
-// parallel runs f(0..n-1) at once and returns the first error.
+// parallel runs f(0..n-1) at once; when one fails, the others are
+// cancelled, and the error returned is the first one's (the cause, not a
+// cancelled sibling's).
 func (r *runner) parallel(ctx context.Context, n int, f func(ctx context.Context, i int) error) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -273,12 +294,10 @@ func (r *runner) parallel(ctx context.Context, n int, f func(ctx context.Context
 		})
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil && !errors.Is(err, context.Canceled) {
-			return err
-		}
+	if errors.Join(errs...) == nil {
+		return nil
 	}
-	return errors.Join(errs...)
+	return context.Cause(ctx)
 }
 
 // call makes one request, when a slot is free, and scores the reply.
@@ -292,6 +311,9 @@ func (r *runner) call(ctx context.Context, q Question, msgs []debate.Message, mo
 		return Call{}, context.Cause(ctx)
 	}
 	defer func() { <-r.sem }()
+	if b := r.opt.MaxTokensTotal; b > 0 && r.spent.Load() >= int64(b) {
+		return Call{}, ErrBudgetSpent
+	}
 	var text strings.Builder
 	u, err := r.opt.Provider.Stream(ctx, debate.Request{Messages: msgs, Model: model, Info: info}, func(d string) error {
 		text.WriteString(d)
@@ -305,6 +327,7 @@ func (r *runner) call(ctx context.Context, q Question, msgs []debate.Message, mo
 		c.PromptTokens, c.CompletionTokens = estimateUsage(msgs, c.Reply)
 		c.Estimated = true
 	}
+	r.spent.Add(int64(c.PromptTokens + c.CompletionTokens))
 	c.Answer, c.Correct = Score(q, c.Reply)
 	return c, nil
 }
