@@ -107,21 +107,6 @@ func TestEvalScriptedArms(t *testing.T) {
 		{1060, 1060, 1060},
 	}
 	verdict := map[int]int{0: 1012, 4: 1050}
-	firstOf := func(xs []int) int { // the majority, ties to the first given
-		best, bestN := 0, 0
-		for _, x := range xs {
-			n := 0
-			for _, y := range xs {
-				if y == x {
-					n++
-				}
-			}
-			if n > bestN {
-				best, bestN = x, n
-			}
-		}
-		return best
-	}
 	solo := evaltest.PromptBase + evaltest.Completion // a call reading nothing
 	later := solo + 3*evaltest.PerTurn                // a round-2 turn reads round 1
 	moderator := solo + 6*evaltest.PerTurn            // the moderator reads both rounds
@@ -134,7 +119,7 @@ func TestEvalScriptedArms(t *testing.T) {
 			var answer int
 			switch a.Kind {
 			case eval.ArmDebate:
-				answer = firstOf(second[q])
+				answer = majorityOf(second[q])
 				if v, ok := verdict[q]; ok {
 					answer = v
 				}
@@ -146,7 +131,7 @@ func TestEvalScriptedArms(t *testing.T) {
 				for k := range a.K {
 					samples = append(samples, first[q][k%3])
 				}
-				answer = firstOf(samples)
+				answer = majorityOf(samples)
 				w.calls += a.K
 				w.tokens += a.K * solo
 				w.prompt += a.K * evaltest.PromptBase
@@ -199,7 +184,7 @@ func TestEvalScriptedArms(t *testing.T) {
 	for q, g := range gold {
 		for r, answers := range [][]int{first[q], second[q]} {
 			rs := &wantRounds[r]
-			if firstOf(answers) == g {
+			if majorityOf(answers) == g {
 				rs.MajorityRight++
 			}
 			for p, a := range answers {
@@ -218,7 +203,7 @@ func TestEvalScriptedArms(t *testing.T) {
 				}
 				if a != was {
 					rs.Changed++
-					if a == firstOf(first[q]) {
+					if a == majorityOf(first[q]) {
 						rs.ToMajority++
 					}
 				}
@@ -227,7 +212,7 @@ func TestEvalScriptedArms(t *testing.T) {
 		if slices.Contains(first[q], g) {
 			oracle++
 		}
-		if firstOf(second[q]) == g {
+		if majorityOf(second[q]) == g {
 			lastMajority++
 		}
 	}

@@ -350,12 +350,14 @@ func TestEvalReportRecomputes(t *testing.T) {
 	}
 }
 
-// majorityOf is the answer most give, empty ones not counted, ties to the
-// first given.
-func majorityOf(xs []string) string {
-	best, bestN := "", 0
+// majorityOf is the answer most give, the zero answer (none) not counted,
+// ties to the first given: worked out here apart from the package's own
+// rule, for the tests to check it.
+func majorityOf[T comparable](xs []T) T {
+	var best, none T
+	bestN := 0
 	for _, x := range xs {
-		if x == "" {
+		if x == none {
 			continue
 		}
 		n := 0
