@@ -39,13 +39,15 @@ The report gives each arm's accuracy with a 95 % Wilson interval and its
 prompt and completion tokens (from the provider's usage; our estimate,
 said so, where it gives none, as the mock), an exact McNemar test between
 each pair of arms, the debate's oracle, flips and conformity, and the
-debate against the vote curve at the debate's tokens. Progress goes to
-stderr; ctrl+c stops and prints what was done. See docs/eval.md.
+debate against the vote curve at the debate's tokens, and a chart of
+accuracy against tokens drawn in text. Progress goes to stderr; ctrl+c
+stops and prints what was done. See docs/eval.md.
 
-With --out DIR (created if need be) the reports go to DIR/report.md and
-DIR/report.json, and each item is saved to DIR/items.jsonl as it lands:
-run the same command again after a stop and it skips what is done. A
-folder made under other questions, arms or models is refused.
+With --out DIR (created if need be) the reports go to DIR/report.md,
+DIR/report.json and DIR/report.html (a page, its chart in SVG), and each
+item is saved to DIR/items.jsonl as it lands: run the same command again
+after a stop and it skips what is done. A folder made under other
+questions, arms or models is refused.
 
 --base-url alone reaches any OpenAI-compatible server; with no --model
 the eval uses the model the server lists, if it lists only one. --models
@@ -134,8 +136,8 @@ persona.`,
 				switch {
 				case saved != nil:
 					if werr = saved.WriteReports(rep); werr == nil {
-						fmt.Fprintf(out, "eval: reports in %s and %s\n",
-							filepath.Join(outDir, eval.ReportMD), filepath.Join(outDir, eval.ReportJSON))
+						fmt.Fprintf(out, "eval: reports in %s, %s and %s\n",
+							filepath.Join(outDir, eval.ReportMD), filepath.Join(outDir, eval.ReportJSON), filepath.Join(outDir, eval.ReportHTML))
 					}
 				case format == "json":
 					werr = rep.WriteJSON(out)
@@ -162,7 +164,7 @@ persona.`,
 	f.StringVar(&format, "format", "md", "report format on stdout: md or json (without --out)")
 	f.Var(newIntFlag(&opt.MaxTokensTotal, 0, "max-tokens-total", 0, math.MaxInt32), "max-tokens-total",
 		"stop starting calls once this many tokens are spent (0: no limit); the report covers the items finished")
-	f.StringVar(&outDir, "out", "", "folder for report.json, report.md and each item as it lands (items.jsonl); a rerun resumes")
+	f.StringVar(&outDir, "out", "", "folder for report.json, report.md, report.html and each item as it lands (items.jsonl); a rerun resumes")
 	f.Var(newInt64Flag(&opt.Seed, 1, "seed"), "seed", "seed of the mock's replies")
 	for _, name := range []string{"provider", "model", "base-url", "max-tokens"} {
 		f.AddFlag(scratch.Flags().Lookup(name))

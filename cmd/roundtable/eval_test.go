@@ -127,7 +127,7 @@ func TestEvalOutResume(t *testing.T) {
 	whole.SetModels(p.Models...)
 	wholeDir := filepath.Join(dir, "whole")
 	stdout, stderr, code := runBin(t, "", args(whole, wholeDir)...)
-	wantLine := fmt.Sprintf("eval: reports in %s and %s\n", filepath.Join(wholeDir, "report.md"), filepath.Join(wholeDir, "report.json"))
+	wantLine := fmt.Sprintf("eval: reports in %s, %s and %s\n", filepath.Join(wholeDir, "report.md"), filepath.Join(wholeDir, "report.json"), filepath.Join(wholeDir, "report.html"))
 	if code != 0 || stdout != wantLine {
 		t.Fatalf("exit %d, stdout %q (want %q): %s", code, stdout, wantLine, stderr)
 	}
@@ -135,8 +135,13 @@ func TestEvalOutResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if md, err := os.ReadFile(filepath.Join(wholeDir, "report.md")); err != nil || !strings.Contains(string(md), "| single | m1 |") {
+	if md, err := os.ReadFile(filepath.Join(wholeDir, "report.md")); err != nil || !strings.Contains(string(md), "| single | m1 |") ||
+		!strings.Contains(string(md), "```text\naccuracy against tokens per question\n") {
 		t.Errorf("report.md: %v\n%s", err, md)
+	}
+	if page, err := os.ReadFile(filepath.Join(wholeDir, "report.html")); err != nil || !strings.Contains(string(page), "<td>m1, m2, m3</td>") ||
+		strings.Count(string(page), "<circle ") != 3 {
+		t.Errorf("report.html: %v\n%s", err, page)
 	}
 
 	srv := evaltest.New(t, p.Script())

@@ -24,6 +24,7 @@ var ErrOutChanged = errors.New("the results folder belongs to another configurat
 const (
 	ReportJSON = "report.json" // the report, as JSON
 	ReportMD   = "report.md"   // the report, as Markdown
+	ReportHTML = "report.html" // the report as a page, its chart in SVG
 	ItemsFile  = "items.jsonl" // each item's result, a line each, as it lands
 	ConfigFile = "eval.json"   // the configuration the items were made under
 )
@@ -167,17 +168,20 @@ func (o *Out) Append(arm string, it Item) error {
 	return err
 }
 
-// WriteReports writes report.json and report.md, each whole (written
-// aside, then renamed over the old).
+// WriteReports writes report.json, report.md and report.html, each whole
+// (written aside, then renamed over the old).
 func (o *Out) WriteReports(rep *Report) error {
-	var j, md bytes.Buffer
+	var j, md, page bytes.Buffer
 	if err := rep.WriteJSON(&j); err != nil {
 		return err
 	}
 	if err := rep.WriteMarkdown(&md); err != nil {
 		return err
 	}
-	for name, b := range map[string][]byte{ReportJSON: j.Bytes(), ReportMD: md.Bytes()} {
+	if err := rep.WriteHTML(&page); err != nil {
+		return err
+	}
+	for name, b := range map[string][]byte{ReportJSON: j.Bytes(), ReportMD: md.Bytes(), ReportHTML: page.Bytes()} {
 		path := filepath.Join(o.dir, name)
 		if err := os.WriteFile(path+".tmp", b, 0o644); err != nil {
 			return err

@@ -313,21 +313,77 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 }
 
 // WriteMarkdown writes rep for a reader: the arms, the paired tests, the
-// debate's inside, the equal-budget line.
+// debate's inside, the equal-budget line, and the chart of accuracy
+// against tokens (TextChart) in a text block.
 func (rep *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("# Eval\n\n")
-	fmt.Fprintf(&b, "%d questions", rep.Questions)
-	if rep.Debate != nil {
-		fmt.Fprintf(&b, "; the debate: %d personas × %d rounds, then the moderator's answer", rep.Personas, rep.Rounds)
-	}
-	b.WriteString(".\n")
+	b.WriteString(rep.summary() + "\n")
 	if rep.Stopped != "" {
 		fmt.Fprintf(&b, "\n**Stopped before the end** (%s): the figures cover the questions each arm finished.\n", rep.Stopped)
 	}
 	b.WriteString("\n## Arms\n\n")
-	b.WriteString("| arm | models | accuracy | 95 % CI | tokens | tokens per question | estimated? |\n")
-	b.WriteString("| --- | --- | --- | --- | --- | --- | --- |\n")
+	rep.armsTable().markdown(&b)
+	if len(rep.Pairs) > 0 {
+		b.WriteString("\n## Paired tests (exact McNemar)\n\n")
+		rep.pairsTable().markdown(&b)
+	}
+	if d := rep.Debate; d != nil {
+		b.WriteString("\n## Inside the debate\n\n")
+		for _, line := range d.lines() {
+			b.WriteString(line + "\n")
+		}
+		b.WriteString("\n")
+		d.roundsTable().markdown(&b)
+	}
+	if bud := rep.Budget; bud != nil {
+		b.WriteString("\n## Equal budget\n\n")
+		b.WriteString(bud.line() + "\n")
+	}
+	if chart := rep.TextChart(); chart != "" {
+		b.WriteString("\n## Accuracy against tokens\n\n```text\n" + chart + "```\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// summary is the report's first sentence.
+func (rep *Report) summary() string {
+	s := fmt.Sprintf("%d questions", rep.Questions)
+	if rep.Debate != nil {
+		s += fmt.Sprintf("; the debate: %d personas × %d rounds, then the moderator's answer", rep.Personas, rep.Rounds)
+	}
+	return s + "."
+}
+
+// table is a table of the report, its cells as written.
+type table struct {
+	Head []string
+	Rows [][]string
+}
+
+// markdown writes t as a Markdown table; an empty cell is "| |".
+func (t *table) markdown(b *strings.Builder) {
+	row := func(cells []string) {
+		b.WriteString("|")
+		for _, c := range cells {
+			if c == "" {
+				b.WriteString(" |")
+				continue
+			}
+			b.WriteString(" " + c + " |")
+		}
+		b.WriteString("\n")
+	}
+	row(t.Head)
+	b.WriteString(strings.Repeat("| --- ", len(t.Head)) + "|\n")
+	for _, r := range t.Rows {
+		row(r)
+	}
+}
+
+func (rep *Report) armsTable() *table {
+	t := &table{Head: []string{"arm", "models", "accuracy", "95 % CI", "tokens", "tokens per question", "estimated?"}}
 	for _, a := range rep.Arms {
 		est := "no"
 		switch {
@@ -336,54 +392,68 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 		case a.EstimatedCalls > 0:
 			est = fmt.Sprintf("%d of %d calls", a.EstimatedCalls, a.Calls)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d/%d = %s | %s–%s | %d (%d prompt + %d completion) | %.1f | %s |\n",
-			a.Name, strings.Join(a.Models, ", "), a.Correct, a.Items, pct(a.Accuracy), pct(a.CILow), pct(a.CIHigh),
-			a.Tokens, a.PromptTokens, a.CompletionTokens, a.TokensPerItem, est)
+		t.Rows = append(t.Rows, []string{
+			a.Name, strings.Join(a.Models, ", "), fmt.Sprintf("%d/%d = %s", a.Correct, a.Items, pct(a.Accuracy)),
+			pct(a.CILow) + "–" + pct(a.CIHigh), fmt.Sprintf("%d (%d prompt + %d completion)", a.Tokens, a.PromptTokens, a.CompletionTokens),
+			fmt.Sprintf("%.1f", a.TokensPerItem), est,
+		})
 	}
-	if len(rep.Pairs) > 0 {
-		b.WriteString("\n## Paired tests (exact McNemar)\n\n")
-		b.WriteString("| A | B | questions | A right, B wrong | A wrong, B right | p |\n")
-		b.WriteString("| --- | --- | --- | --- | --- | --- |\n")
-		for _, p := range rep.Pairs {
-			fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %.4g |\n", p.A, p.B, p.Items, p.AOnly, p.BOnly, p.P)
+	return t
+}
+
+func (rep *Report) pairsTable() *table {
+	t := &table{Head: []string{"A", "B", "questions", "A right, B wrong", "A wrong, B right", "p"}}
+	for _, p := range rep.Pairs {
+		t.Rows = append(t.Rows, []string{p.A, p.B, fmt.Sprint(p.Items), fmt.Sprint(p.AOnly), fmt.Sprint(p.BOnly), fmt.Sprintf("%.4g", p.P)})
+	}
+	return t
+}
+
+// lines are the sentences on the debate's oracle, moderator and
+// conformity.
+func (d *Debate) lines() []string {
+	return []string{
+		fmt.Sprintf("Oracle (some persona right in round 1): %d/%d = %s.", d.Oracle, d.Items, pct(d.OracleAccuracy)),
+		fmt.Sprintf("The moderator (the debate's answer) was right on %d/%d; the last round's majority would have been on %d/%d.",
+			d.Moderator, d.Items, d.LastMajority, d.Items),
+		fmt.Sprintf("Conformity (changed answers that moved to the majority just read): %d/%d = %s.", d.ToMajority, d.Changed, pct(d.Conformity)),
+	}
+}
+
+func (d *Debate) roundsTable() *table {
+	t := &table{Head: []string{"round", "answers right", "majority right", "right→wrong", "wrong→right", "changed", "to the majority"}}
+	for _, r := range d.Rounds {
+		if r.Round == 1 {
+			t.Rows = append(t.Rows, []string{"1", fmt.Sprint(r.Right), fmt.Sprint(r.MajorityRight), "", "", "", ""})
+			continue
 		}
+		t.Rows = append(t.Rows, []string{
+			fmt.Sprint(r.Round), fmt.Sprint(r.Right), fmt.Sprint(r.MajorityRight),
+			fmt.Sprint(r.RightToWrong), fmt.Sprint(r.WrongToRight), fmt.Sprint(r.Changed), fmt.Sprint(r.ToMajority),
+		})
 	}
-	if d := rep.Debate; d != nil {
-		b.WriteString("\n## Inside the debate\n\n")
-		fmt.Fprintf(&b, "Oracle (some persona right in round 1): %d/%d = %s.\n", d.Oracle, d.Items, pct(d.OracleAccuracy))
-		fmt.Fprintf(&b, "The moderator (the debate's answer) was right on %d/%d; the last round's majority would have been on %d/%d.\n",
-			d.Moderator, d.Items, d.LastMajority, d.Items)
-		fmt.Fprintf(&b, "Conformity (changed answers that moved to the majority just read): %d/%d = %s.\n\n", d.ToMajority, d.Changed, pct(d.Conformity))
-		b.WriteString("| round | answers right | majority right | right→wrong | wrong→right | changed | to the majority |\n")
-		b.WriteString("| --- | --- | --- | --- | --- | --- | --- |\n")
-		for _, r := range d.Rounds {
-			if r.Round == 1 {
-				fmt.Fprintf(&b, "| 1 | %d | %d | | | | |\n", r.Right, r.MajorityRight)
-				continue
-			}
-			fmt.Fprintf(&b, "| %d | %d | %d | %d | %d | %d | %d |\n", r.Round, r.Right, r.MajorityRight, r.RightToWrong, r.WrongToRight, r.Changed, r.ToMajority)
+	return t
+}
+
+// line is the equal-budget sentence.
+func (bud *Budget) line() string {
+	if bud.InRange {
+		at := bud.Below
+		if bud.Above != bud.Below {
+			at = "between " + bud.Below + " and " + bud.Above
 		}
+		return fmt.Sprintf("At the debate's %.1f tokens per question, the vote curve (%s) reads %s; the debate scored %s (%+.1f points).",
+			bud.DebateTokens, at, pct(bud.VoteAccuracy), pct(bud.DebateAccuracy), 100*(bud.DebateAccuracy-bud.VoteAccuracy))
 	}
-	if bud := rep.Budget; bud != nil {
-		b.WriteString("\n## Equal budget\n\n")
-		if bud.InRange {
-			at := bud.Below
-			if bud.Above != bud.Below {
-				at = "between " + bud.Below + " and " + bud.Above
-			}
-			fmt.Fprintf(&b, "At the debate's %.1f tokens per question, the vote curve (%s) reads %s; the debate scored %s (%+.1f points).\n",
-				bud.DebateTokens, at, pct(bud.VoteAccuracy), pct(bud.DebateAccuracy), 100*(bud.DebateAccuracy-bud.VoteAccuracy))
-		} else {
-			lo, hi := bud.Curve[0].Tokens, bud.Curve[0].Tokens
-			for _, p := range bud.Curve {
-				lo, hi = min(lo, p.Tokens), max(hi, p.Tokens)
-			}
-			fmt.Fprintf(&b, "The debate's %.1f tokens per question fall outside the vote arms' range (%.1f to %.1f): no comparison at equal budget; run vote:K arms around it.\n",
-				bud.DebateTokens, lo, hi)
+	lo, hi := 0.0, 0.0
+	for i, p := range bud.Curve {
+		if i == 0 {
+			lo, hi = p.Tokens, p.Tokens
 		}
+		lo, hi = min(lo, p.Tokens), max(hi, p.Tokens)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return fmt.Sprintf("The debate's %.1f tokens per question fall outside the vote arms' range (%.1f to %.1f): no comparison at equal budget; run vote:K arms around it.",
+		bud.DebateTokens, lo, hi)
 }
 
 func pct(f float64) string { return fmt.Sprintf("%.1f %%", 100*f) }
