@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // ErrRoomExists is the cause when a room's new name is taken.
@@ -20,9 +19,9 @@ var ErrSeatsConnected = errors.New("a seat is still connected")
 // then room.json's room, its spec path when it was the default
 // (SPEC-<from>.md, the file moving along when it exists) and the seat
 // prompts are rewritten to name the room to. It refuses a name that is not
-// valid or already taken, and a room with a seat still connected
-// (LiveSeats), whose agent would lose it. A spec path chosen by hand
-// stays.
+// valid or already taken, and a room in use (InUse: a seat still
+// connected, or a live process running its debate), whose agent or run
+// would lose it. A spec path chosen by hand stays.
 func Rename(cwd, from, to string) error {
 	if err := ValidateName(from); err != nil {
 		return err
@@ -44,12 +43,9 @@ func Rename(cwd, from, to string) error {
 	if !fi.IsDir() {
 		return fmt.Errorf("%w: %s is not a folder", ErrNoRoom, src)
 	}
-	if live, err := LiveSeats(src); err == nil && len(live) > 0 {
-		var who []string
-		for _, s := range live {
-			who = append(who, s.Seat)
-		}
-		return fmt.Errorf("%w (%s): rename room %q once its agents have left", ErrSeatsConnected, strings.Join(who, ", "), from)
+	var busy *InUseError
+	if err := InUse(cwd, from); errors.As(err, &busy) {
+		return fmt.Errorf("%w: rename it once its agents have left and its debate has stopped", busy)
 	}
 	if err := moveRoom(src, dst, to); err != nil {
 		return err

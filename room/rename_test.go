@@ -132,3 +132,27 @@ func TestRenameKeepsAClosedRoomWhole(t *testing.T) {
 		t.Fatalf("the old verdict file is still there: %v", err)
 	}
 }
+
+// TestRenameRefusesARunningDebate: a room whose run a live process holds
+// is not moved from under it (the home screen's R and roundtable rooms
+// rename both call Rename).
+func TestRenameRefusesARunningDebate(t *testing.T) {
+	cwd := t.TempDir()
+	r, _, err := Create(cwd, "busy", CreateOptions{Topic: "t", Budget: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := r.LockRun()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Rename(cwd, "busy", "free"); !errors.Is(err, ErrRunning) {
+		t.Fatalf("rename of a running debate: %v", err)
+	}
+	if err := l.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if err := Rename(cwd, "busy", "free"); err != nil {
+		t.Fatalf("rename once the run stopped: %v", err)
+	}
+}

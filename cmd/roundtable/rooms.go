@@ -194,13 +194,13 @@ func runRoomsRename(c *cobra.Command, args []string) error {
 	if from == to {
 		return usageError("room %q already has the name %q; give a new name", from, to)
 	}
-	if err := room.InUse(cwd, from); err != nil && (errors.Is(err, room.ErrSeatsConnected) || errors.Is(err, room.ErrRunning)) {
-		return usageError("%v; rename it once %s", err, inUseWait(err))
-	}
+	var busy *room.InUseError
 	switch err := room.Rename(cwd, from, to); {
+	case errors.As(err, &busy):
+		return usageError("%v; rename it once %s", busy, inUseWait(busy))
 	case errors.Is(err, room.ErrNoRoom):
 		return noRoomHere(from, cwd)
-	case errors.Is(err, room.ErrRoomExists), errors.Is(err, room.ErrSeatsConnected), errors.Is(err, room.ErrBadName):
+	case errors.Is(err, room.ErrRoomExists), errors.Is(err, room.ErrBadName):
 		return asUsage(err)
 	case err != nil:
 		return fmt.Errorf("cannot rename room %q: %w", from, err)
