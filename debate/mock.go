@@ -35,7 +35,7 @@ func (*Mock) fixedModel() {}
 
 // Stream writes the reply for req.Info and streams it token by token.
 func (m *Mock) Stream(ctx context.Context, req Request, onDelta func(string) error) (Usage, error) {
-	usage := Usage{PromptTokens: estimateTokens(req.Messages)}
+	usage := Usage{PromptTokens: EstimateTokens(req.Messages)}
 	var timer *time.Timer
 	if m.pace > 0 {
 		timer = time.NewTimer(m.pace)
@@ -83,9 +83,9 @@ func MockReply(info TurnInfo) string {
 	return mockTurn(info)
 }
 
-// estimateTokens guesses a prompt's token count: about four characters a
-// token.
-func estimateTokens(msgs []Message) int {
+// EstimateTokens guesses a prompt's token count, as the mock reports it:
+// about four characters a token, and four more for each message.
+func EstimateTokens(msgs []Message) int {
 	n := 0
 	for _, m := range msgs {
 		n += len(m.Content)/4 + 4

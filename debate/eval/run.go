@@ -332,12 +332,9 @@ func (r *runner) call(ctx context.Context, q Question, msgs []debate.Message, mo
 	return c, nil
 }
 
-// estimateUsage counts a call's tokens when the provider reports none, by
-// the rule of the mock provider (debate/mock.go): about four characters a
-// token, and four tokens more for each message of the prompt.
+// estimateUsage counts a call's tokens when the provider reports none:
+// the prompt as the mock provider counts it (debate.EstimateTokens), the
+// reply at about four characters a token.
 func estimateUsage(msgs []debate.Message, reply string) (prompt, completion int) {
-	for _, m := range msgs {
-		prompt += len(m.Content)/4 + 4
-	}
-	return prompt, (len(reply) + 3) / 4
+	return debate.EstimateTokens(msgs), (len(reply) + 3) / 4
 }
