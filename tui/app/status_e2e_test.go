@@ -17,7 +17,7 @@ func TestE2EProgramStatus(t *testing.T) {
 	bin := tmuxtest.Build(t, "./cmd/roundtable")
 	cwd := t.TempDir()
 	s := tmuxtest.Start(t, tmuxtest.Options{Width: 120, Height: 30, Dir: cwd, Env: e2eEnv(t), Raw: filepath.Join(t.TempDir(), "raw")},
-		bin, "tui", "--topic", "Should we adopt GraphQL", "--rounds", "1", "--pause-between-rounds", "--fast")
+		bin, "tui", "--topic", "Should we adopt GraphQL", "--rounds", "1", "--pause-between-rounds")
 	const (
 		working = "\x1b]7501;state=working:app=roundtable"
 		blocked = "\x1b]7501;state=blocked:kind=question:app=roundtable"
