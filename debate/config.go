@@ -2,6 +2,7 @@ package debate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -37,6 +38,15 @@ type Config struct {
 	// verdict) for Session.Continue, with a pause event; notes given
 	// meanwhile join the transcript at once.
 	PauseBetweenRounds bool
+	// Stances assigns each persona without a stance of its own one of
+	// for, against and neutral on the decision, in turn by speaking
+	// order (PAL's consensus protocol), so the panel argues both sides
+	// whatever its roles lean to. Normalize assigns them.
+	Stances bool
+	// Rank has every persona, after the last round, rank the others'
+	// final turns, shown unlabelled (llm-council's peer ranking); the
+	// moderator reads the rankings before the verdict.
+	Rank bool
 	// TurnTimeout ends the debate when a provider sends no token for this
 	// long; 0: DefaultTurnTimeout.
 	TurnTimeout time.Duration
@@ -85,6 +95,9 @@ func (c Config) Normalize() (Config, error) {
 		return c, err
 	}
 	c.Personas = ps
+	if c.Stances {
+		c.Personas = AssignStances(c.Personas)
+	}
 	if c.Moderator.Persona == "" {
 		m := DefaultModerator()
 		if c.Moderator.Model != "" {
@@ -128,4 +141,22 @@ func (c Config) Names() []string {
 // streaming forever, without cutting one that counts tokens differently.
 func TurnTokenCap(maxTokens int) int {
 	return max(2*maxTokens, DefaultMaxTurnTokens/4)
+}
+
+// stanceCycle is the order --stances hands stances out in.
+var stanceCycle = [...]string{StanceFor, StanceAgainst, StanceNeutral}
+
+// AssignStances gives each persona without a stance the next of for,
+// against and neutral, counting every persona in speaking order (the
+// first for, the second against, the third neutral, the fourth for...),
+// so a persona with a stance of its own keeps it and the others' do not
+// move. ps is not changed.
+func AssignStances(ps []Persona) []Persona {
+	out := slices.Clone(ps)
+	for i := range out {
+		if out[i].Stance == "" {
+			out[i].Stance = stanceCycle[i%len(stanceCycle)]
+		}
+	}
+	return out
 }

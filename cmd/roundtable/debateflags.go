@@ -38,6 +38,8 @@ func (d *debateFlags) add(c *cobra.Command, topicHelp, roomHelp string) {
 	f.BoolVar(&d.fast, "fast", false, "no pause between the mock's tokens")
 	f.Var(newInt64Flag(&s.Config.Seed, 1, "seed"), "seed", "seed of the mock's debate (same seed, same debate)")
 	f.BoolVar(&s.Config.BlindOpening, "blind-opening", false, "round 1 answered in parallel, nobody seeing the others")
+	f.BoolVar(&s.Config.Stances, "stances", false, "assign the personas without a stance of their own for, against and neutral on the decision, in turn")
+	f.BoolVar(&s.Config.Rank, "rank", false, "after the last round each persona ranks the others' final turns, unlabelled; the moderator reads the rankings")
 	f.BoolVar(&s.Config.StopOnConsensus, "stop-on-consensus", false, "stop early when the moderator finds consensus after a round")
 	f.BoolVar(&s.Config.PauseBetweenRounds, "pause-between-rounds", false, "wait for you after each round: enter goes on, i speaks to the panel (debate: a line on stdin, a non-blank one a note)")
 	f.Var(newDurationFlag(&s.Config.TurnTimeout, debate.DefaultTurnTimeout, "turn-timeout"), "turn-timeout", "end the debate when a provider sends no token for this long")

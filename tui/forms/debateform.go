@@ -49,8 +49,9 @@ const (
 	fieldProvider
 	fieldModel
 	fieldPause
-	fieldCost   // the cost cap (debateform_budget.go)
-	fieldTokens // the token cap
+	fieldProtocol // stances, peer ranking (debateform_protocol.go)
+	fieldCost     // the cost cap (debateform_budget.go)
+	fieldTokens   // the token cap
 	fieldStart
 	debateFields
 )
@@ -71,6 +72,8 @@ type DebateForm struct {
 	model    textinput.Model
 	focus    debateField
 	pause    bool // pause between rounds (debateform_pause.go)
+	stances  bool // the protocol: assigned stances
+	rank     bool // the protocol: peer ranking
 	tools    debate.AgentTools
 	budget   budgetFields
 
@@ -118,6 +121,7 @@ func NewDebateForm(opts DebateOptions) DebateForm {
 	}
 	f.provider = max(slices.Index(debate.Providers(), name), 0)
 	f.pause = set.Config.PauseBetweenRounds
+	f.stances, f.rank = set.Config.Stances, set.Config.Rank
 	f.tools = set.AgentTools
 	f.budget = newBudgetFields(set.Config)
 	f.SetDark(opts.Dark)
@@ -170,7 +174,7 @@ func (f DebateForm) Update(msg tea.Msg) (DebateForm, tea.Cmd) {
 			f.resolve()
 		case fieldCost, fieldTokens:
 			cmd = f.budgetEdit(msg)
-		case fieldRounds, fieldPersonas, fieldTools, fieldProvider, fieldPause, fieldStart, debateFields:
+		case fieldRounds, fieldPersonas, fieldTools, fieldProvider, fieldPause, fieldProtocol, fieldStart, debateFields:
 		}
 	}
 	f.syncKeys()
@@ -255,6 +259,10 @@ func (f *DebateForm) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		if !f.pauseKey(msg) {
 			f.navigate(msg)
 		}
+	case fieldProtocol:
+		if !f.protocolKey(msg) {
+			f.navigate(msg)
+		}
 	case fieldCost, fieldTokens:
 		return f.budgetKey(msg)
 	case fieldStart:
@@ -297,7 +305,7 @@ func (f *DebateForm) move(d int) {
 		f.model.Focus()
 	case fieldCost, fieldTokens:
 		f.budget.input(f.focus).Focus()
-	case fieldRounds, fieldPersonas, fieldTools, fieldProvider, fieldPause, fieldStart, debateFields:
+	case fieldRounds, fieldPersonas, fieldTools, fieldProvider, fieldPause, fieldProtocol, fieldStart, debateFields:
 	}
 	f.budgetMoved(from)
 }
@@ -352,6 +360,7 @@ func (f *DebateForm) submit() tea.Cmd {
 	s.Config.Rounds = f.rounds.value
 	s.Config.MaxTurnTokens = 0 // from the provider's max tokens
 	s.Config.PauseBetweenRounds = f.pause
+	s.Config.Stances, s.Config.Rank = f.stances, f.rank
 	s.AgentTools = f.tools
 	s.Config.MaxCost, s.Config.MaxTokensTotal = maxCost, maxTokens
 	s.Provider = f.providerSettings()
@@ -444,7 +453,7 @@ func (f *DebateForm) syncKeys() {
 	k.Back.SetHelp("esc", "back")
 	switch f.focus {
 	case fieldTopic, fieldModel, fieldCost, fieldTokens:
-	case fieldRounds, fieldPersonas, fieldTools, fieldProvider, fieldPause, fieldStart, debateFields:
+	case fieldRounds, fieldPersonas, fieldTools, fieldProvider, fieldPause, fieldProtocol, fieldStart, debateFields:
 		// Nothing to type on this field: q goes back, as on every screen.
 		k.Back.SetKeys("esc", "q")
 		k.Back.SetHelp("q/esc", "back")
@@ -468,6 +477,9 @@ func (f *DebateForm) syncKeys() {
 	case fieldPause:
 		k.Toggle.SetHelp("space", "pause on/off")
 		k.only(&k.Next, &k.Prev, &k.Toggle, &k.Submit, &k.Back)
+	case fieldProtocol:
+		k.Less.SetHelp("←/→", "protocol")
+		k.only(&k.Next, &k.Prev, &k.Less, &k.More, &k.Submit, &k.Back)
 	case fieldStart, debateFields:
 		k.only(&k.Next, &k.Prev, &k.Press, &k.Back)
 	}

@@ -64,7 +64,7 @@ func (b *budgetFields) input(field debateField) *textinput.Model {
 		return &b.cost
 	case fieldTokens:
 		return &b.tokens
-	case fieldTopic, fieldRounds, fieldPersonas, fieldTools, fieldProvider, fieldModel, fieldPause, fieldStart, debateFields:
+	case fieldTopic, fieldRounds, fieldPersonas, fieldTools, fieldProvider, fieldModel, fieldPause, fieldProtocol, fieldStart, debateFields:
 	}
 	return nil
 }

@@ -14,7 +14,7 @@ import (
 // toBudget is the keys from the topic field to the cost cap: past the
 // rounds, the personas, the provider and the pause (the mock's model is
 // no field).
-var toBudget = []string{"tab", "tab", "tab", "tab", "tab"}
+var toBudget = []string{"tab", "tab", "tab", "tab", "tab", "tab"} // past the pause and the protocol
 
 // pressAll presses keys on f and returns it with the last message a
 // command sent (nil for none).
@@ -199,29 +199,30 @@ func TestDebateFormBudgetsFromFlags(t *testing.T) {
 	}
 }
 
-// TestDebateFormBudgetFocus: the caps come after the pause option and
+// TestDebateFormBudgetFocus: the caps come after the pause and the
+// protocol and
 // before the button, both ways; leaving a bad cap says so at once, editing
 // it clears the sentence, and the keys are those of a text field.
 func TestDebateFormBudgetFocus(t *testing.T) {
 	f := newTestDebateForm(120, 40)
 	var order []debateField
-	for range 7 {
+	for range 8 {
 		f, _ = pressAll(f, "tab")
 		order = append(order, f.focus)
 	}
-	want := []debateField{fieldRounds, fieldPersonas, fieldProvider, fieldPause, fieldCost, fieldTokens, fieldStart}
+	want := []debateField{fieldRounds, fieldPersonas, fieldProvider, fieldPause, fieldProtocol, fieldCost, fieldTokens, fieldStart}
 	if !slices.Equal(order, want) {
 		t.Errorf("tab order %v, want %v", order, want)
 	}
 	order = order[:0]
-	for range 3 {
+	for range 4 {
 		f, _ = pressAll(f, "shift+tab")
 		order = append(order, f.focus)
 	}
-	if want := []debateField{fieldTokens, fieldCost, fieldPause}; !slices.Equal(order, want) {
+	if want := []debateField{fieldTokens, fieldCost, fieldProtocol, fieldPause}; !slices.Equal(order, want) {
 		t.Errorf("shift+tab order %v, want %v", order, want)
 	}
-	f, _ = pressAll(f, "tab", "tab")
+	f, _ = pressAll(f, "tab", "tab", "tab")
 	lines := strings.Split(plain(f.View()), "\n")
 	help := lines[len(lines)-1]
 	for _, k := range []string{"tab next field", "shift+tab previous", "ctrl+s start", "esc back"} {
@@ -262,7 +263,7 @@ func TestDebateFormCostCapFollowsTheProvider(t *testing.T) {
 		t.Fatalf("a cost cap on the mock: %q", f.budget.err)
 	}
 	// Back to the provider (the mock has no model field): the next one is OpenRouter.
-	f, _ = pressAll(f, "shift+tab", "shift+tab", "shift+tab", "right")
+	f, _ = pressAll(f, "shift+tab", "shift+tab", "shift+tab", "shift+tab", "right")
 	if f.focus != fieldProvider || f.providerName() != debate.ProviderOpenRouter || f.budget.err != "" {
 		t.Fatalf("on %s, focus %d: %q", f.providerName(), f.focus, f.budget.err)
 	}

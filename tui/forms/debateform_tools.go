@@ -35,7 +35,7 @@ func (f DebateForm) skip(d debateField) bool {
 		return f.providerName() == debate.ProviderMock
 	case fieldTools:
 		return !f.hasAgents()
-	case fieldTopic, fieldRounds, fieldPersonas, fieldProvider, fieldPause, fieldCost, fieldTokens, fieldStart, debateFields:
+	case fieldTopic, fieldRounds, fieldPersonas, fieldProvider, fieldPause, fieldProtocol, fieldCost, fieldTokens, fieldStart, debateFields:
 	}
 	return false
 }

@@ -78,6 +78,8 @@ func (f DebateForm) View() string {
 	out = append(out, f.inlineStyled(fieldModel, "Model", model, ""))
 	mark(fieldPause)
 	out = append(out, f.pauseRow())
+	mark(fieldProtocol)
+	out = append(out, f.protocolRow())
 	mark(fieldCost)
 	mark(fieldTokens)
 	out = append(out, f.budgetRows(w)...)
