@@ -31,16 +31,24 @@ func newEvalCmd() *cobra.Command {
 		Long: `Runs every question of a JSONL file (one {"id","question","answer"} a
 line, optional "choices") through several arms and reports accuracy
 against tokens: single (one answer), vote:K (K independent answers, the
-majority) and debate (--personas personas over --rounds rounds, the
-opening round blind, then a moderator who reads every reply gives the
-answer).
+majority) and three debates of --personas personas over --rounds rounds,
+the opening round blind, then a moderator who reads every reply gives the
+answer:
+
+  debate   the panel as it is
+  rank     the debate, then each persona ranks the others' final replies,
+           shown unlabelled (Response A, B…); the moderator also reads the
+           rankings, names restored, and each persona's mean position
+  stances  from round 2, persona 1 argues for the proposed answer (the
+           round before's majority), persona 2 against, persona 3 neutral,
+           and so on in turn
 
 The report gives each arm's accuracy with a 95 % Wilson interval and its
 prompt and completion tokens (from the provider's usage; our estimate,
 said so, where it gives none, as the mock), an exact McNemar test between
-each pair of arms, the debate's oracle, flips and conformity, and the
-debate against the vote curve at the debate's tokens, and a chart of
-accuracy against tokens drawn in text. Progress goes to stderr; ctrl+c
+each pair of arms, each debate arm's oracle, flips and conformity (and
+the rank arm's rankings), each debate arm against the vote curve at its
+tokens, and a chart of accuracy against tokens drawn in text. Progress goes to stderr; ctrl+c
 stops and prints what was done. See docs/eval.md.
 
 With --out DIR (created if need be) the reports go to DIR/report.md,
@@ -54,7 +62,7 @@ the eval uses the model the server lists, if it lists only one. --models
 a,b,c gives the models out in turn: a model per vote sample and per
 persona.`,
 		Example: `  roundtable eval --questions gsm8k-50.jsonl --base-url http://127.0.0.1:8080/v1
-  roundtable eval --questions q.jsonl --arms single,vote:3,vote:5,debate --provider openrouter --models openai/gpt-4o-mini,google/gemini-2.0-flash-001
+  roundtable eval --questions q.jsonl --arms single,vote:3,vote:5,debate,rank,stances --provider openrouter --models openai/gpt-4o-mini,google/gemini-2.0-flash-001
   roundtable eval --questions q.jsonl --out results/`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -156,9 +164,9 @@ persona.`,
 	}
 	f := c.Flags()
 	f.StringVar(&questions, "questions", "", "JSONL file of questions: {\"id\",\"question\",\"answer\"} a line, optional \"choices\"")
-	f.StringVar(&arms, "arms", "single,vote:5,debate", "arms to run, comma-separated: single, vote:K, debate")
-	f.Var(newIntFlag(&opt.Personas, eval.DefaultPersonas, "personas", 2, eval.MaxPersonas), "personas", "personas in the debate arm")
-	f.Var(newIntFlag(&opt.Rounds, eval.DefaultRounds, "rounds", 1, eval.MaxRounds), "rounds", "rounds of the debate arm; round 1 is blind")
+	f.StringVar(&arms, "arms", "single,vote:5,debate", "arms to run, comma-separated: single, vote:K, debate, rank, stances")
+	f.Var(newIntFlag(&opt.Personas, eval.DefaultPersonas, "personas", 2, eval.MaxPersonas), "personas", "personas in the debate arms (debate, rank, stances)")
+	f.Var(newIntFlag(&opt.Rounds, eval.DefaultRounds, "rounds", 1, eval.MaxRounds), "rounds", "rounds of the debate arms; round 1 is blind")
 	f.Var(newIntFlag(&opt.Concurrency, eval.DefaultConcurrency, "concurrency", 1, 64), "concurrency", "calls to the provider at once")
 	f.StringVar(&models, "models", "", "models given out in turn, comma-separated: one per vote sample and per persona (default: --model)")
 	f.StringVar(&format, "format", "md", "report format on stdout: md or json (without --out)")

@@ -16,6 +16,12 @@ const (
 	ArmSingle = "single" // one answer
 	ArmVote   = "vote"   // K independent answers, the majority
 	ArmDebate = "debate" // personas × rounds, then the moderator's answer
+	// ArmRank is the debate, then each persona ranks the others' final
+	// replies, unlabelled, and the moderator reads the rankings.
+	ArmRank = "rank"
+	// ArmStances is the debate with each persona assigned for, against
+	// or neutral on the proposed answer (the last round's majority).
+	ArmStances = "stances"
 )
 
 // MaxVotes bounds vote:K.
@@ -24,12 +30,18 @@ const MaxVotes = 64
 // Arm is one way of answering every question.
 type Arm struct {
 	Name string // as written in --arms: single, vote:5, debate
-	Kind string // ArmSingle, ArmVote or ArmDebate
+	Kind string // ArmSingle, ArmVote, ArmDebate, ArmRank or ArmStances
 	K    int    // samples of a vote; 1 for single
 }
 
+// IsDebate says the arm is a panel's debate: debate, rank or stances.
+func (a Arm) IsDebate() bool {
+	return a.Kind == ArmDebate || a.Kind == ArmRank || a.Kind == ArmStances
+}
+
 // ParseArms reads a comma-separated list of arms: single, vote:K (K from
-// 1 to MaxVotes) and debate, each at most once. Errors wrap ErrBadArms.
+// 1 to MaxVotes), debate, rank and stances, each at most once. Errors
+// wrap ErrBadArms.
 func ParseArms(s string) ([]Arm, error) {
 	var arms []Arm
 	seen := map[string]bool{}
@@ -42,8 +54,8 @@ func ParseArms(s string) ([]Arm, error) {
 		switch {
 		case name == ArmSingle:
 			a = Arm{Name: name, Kind: ArmSingle, K: 1}
-		case name == ArmDebate:
-			a = Arm{Name: name, Kind: ArmDebate}
+		case name == ArmDebate || name == ArmRank || name == ArmStances:
+			a = Arm{Name: name, Kind: name}
 		case strings.HasPrefix(name, ArmVote+":"):
 			k, err := strconv.Atoi(strings.TrimPrefix(name, ArmVote+":"))
 			if err != nil || k < 1 || k > MaxVotes {
@@ -52,7 +64,7 @@ func ParseArms(s string) ([]Arm, error) {
 			name = fmt.Sprintf("vote:%d", k)
 			a = Arm{Name: name, Kind: ArmVote, K: k}
 		default:
-			return nil, fmt.Errorf("%w: %q is not an arm; arms are single, vote:K and debate", ErrBadArms, strings.TrimSpace(part))
+			return nil, fmt.Errorf("%w: %q is not an arm; arms are single, vote:K, debate, rank and stances", ErrBadArms, strings.TrimSpace(part))
 		}
 		if seen[name] {
 			return nil, fmt.Errorf("%w: %s is named twice", ErrBadArms, name)
@@ -61,7 +73,7 @@ func ParseArms(s string) ([]Arm, error) {
 		arms = append(arms, a)
 	}
 	if len(arms) == 0 {
-		return nil, fmt.Errorf("%w: no arm named; for example single,vote:5,debate", ErrBadArms)
+		return nil, fmt.Errorf("%w: no arm named; for example single,vote:5,debate,rank", ErrBadArms)
 	}
 	return arms, nil
 }

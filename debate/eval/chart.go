@@ -39,7 +39,7 @@ func chartArms(rep *Report) (arms []chartArm, curve []int) {
 			c.Mark = markChars[i]
 		}
 		if parsed, err := ParseArms(a.Name); err == nil && len(parsed) == 1 {
-			c.Debate = parsed[0].Kind == ArmDebate
+			c.Debate = parsed[0].IsDebate()
 			c.K = parsed[0].K
 		}
 		arms = append(arms, c)

@@ -29,12 +29,12 @@ func chartFixture(models []string) *eval.Report {
 	arms := []eval.ArmResult{arm("single", 100, 0, 14), arm("vote:5", 500, 7, 14), arm("vote:3", 300, 4, 14), arm("debate", 1280, 14, 14), arm("vote:9", 0, 0, 0)}
 	return &eval.Report{
 		Questions: 14, Personas: 3, Rounds: 2, Arms: arms, Pairs: eval.Pairs(arms),
-		Debate: &eval.Debate{
-			Arm: "debate", Items: 14, Oracle: 14, Moderator: 14, LastMajority: 13, OracleAccuracy: 1,
+		Debates: []eval.Debate{{
+			Arm: "debate", Kind: "debate", Items: 14, Oracle: 14, Moderator: 14, LastMajority: 13, OracleAccuracy: 1,
 			Rounds:  []eval.RoundStat{{Round: 1, Right: 30, MajorityRight: 12}, {Round: 2, Right: 40, MajorityRight: 13, WrongToRight: 10, Changed: 10, ToMajority: 9, Conformity: 0.9}},
 			Changed: 10, ToMajority: 9, Conformity: 0.9,
-		},
-		Budget: &eval.Budget{DebateTokens: 1280, DebateAccuracy: 1, Curve: []eval.Point{{Arm: "single", Tokens: 100}, {Arm: "vote:3", Tokens: 300, Accuracy: 4.0 / 14}, {Arm: "vote:5", Tokens: 500, Accuracy: 0.5}}},
+		}},
+		Budgets: []eval.Budget{{Arm: "debate", DebateTokens: 1280, DebateAccuracy: 1, Curve: []eval.Point{{Arm: "single", Tokens: 100}, {Arm: "vote:3", Tokens: 300, Accuracy: 4.0 / 14}, {Arm: "vote:5", Tokens: 500, Accuracy: 0.5}}}},
 	}
 }
 
@@ -215,7 +215,7 @@ func TestEvalHTMLReport(t *testing.T) {
 		"the server said <b>no</b>",
 		"Oracle (some persona right in round 1): 14/14 = 100.0 %.",
 		"Conformity (changed answers that moved to the majority just read): 9/10 = 90.0 %.",
-		"The debate's 1280.0 tokens per question fall outside the vote arms' range (100.0 to 500.0)",
+		"The debate arm's 1280.0 tokens per question fall outside the vote arms' range (100.0 to 500.0)",
 		"vote:3 28.6 %",
 		"tokens per question",
 	} {

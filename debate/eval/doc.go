@@ -1,6 +1,6 @@
 // Package eval measures whether a debate beats a vote at the same token
 // budget: it runs a set of questions through several arms (single, vote:K,
-// debate) on one provider and reports accuracy against tokens, with honest
+// debate, rank, stances) on one provider and reports accuracy against tokens, with honest
 // statistics. `roundtable eval` is its command line.
 //
 // # Questions
@@ -55,6 +55,20 @@
 //     every reply of every round as written and gives the final answer in
 //     the same format: that answer is the debate's. The last round's
 //     majority (by the vote's rule) is reported beside it.
+//   - rank: the debate, then peer ranking (llm-council's stage 2): after
+//     the last round each persona ranks the others' final replies, shown
+//     as Response A, B… with no names, in an order shuffled from the
+//     seed, the question's id and the ranker (ShownOrder), and ends with
+//     "FINAL RANKING: C, A, B" (ParseRanking). The moderator reads the
+//     replies, each ranking with the names restored and each persona's
+//     mean position (1 is best, over the rankings that placed it).
+//   - stances: the debate with PAL's consensus stances: round 1 is blind
+//     (there is no proposal yet); from round 2 the proposed answer is the
+//     round before's majority (Majority's rule) and persona i is told to
+//     argue for it, against it or stay neutral, in turn (for, against,
+//     neutral, for…). With no answer in the round before there is no
+//     proposal and the round is the debate's. The moderator is told the
+//     stances were assigned.
 //
 // With several models, vote sample k and persona i use model k (i) modulo
 // their number; single and the moderator the first.
@@ -62,7 +76,8 @@
 // # Tokens
 //
 // Each call's prompt and completion tokens come from the provider's usage
-// and are charged to the arm that made it (the moderator's to the debate). A provider reporting none is
+// and are charged to the arm that made it (the moderator's and the
+// rankings' to their debate arm). A provider reporting none is
 // counted by our estimate (about four characters a token, plus four a
 // message: the mock's rule), and so is the mock, whose usage is that
 // estimate: such calls are flagged estimated.
@@ -72,12 +87,15 @@
 //   - accuracy with its 95 % Wilson interval;
 //   - the exact McNemar test between each pair of arms on the questions
 //     both finished: the two-sided binomial test on the discordant pairs;
-//   - for the debate, the oracle (a question where some persona's
+//   - for each debate arm (debate, rank, stances), the oracle (a question where some persona's
 //     first-round answer was right), per round the flips right→wrong and
 //     wrong→right, and conformity: of the answers a persona changed from
 //     round r-1 to r, the share whose new answer is round r-1's majority;
-//   - equal budget: the debate's accuracy against the vote curve (single
-//     as vote:1, and each vote:K arm, by tokens per question) read
-//     linearly at the debate's tokens per question; outside the curve's
+//   - for rank, the peer rankings: the questions whose top-ranked persona
+//     (best mean position, ties to the first) was right, the unreadable
+//     rankings, and the rankings shown a right reply that put one first;
+//   - equal budget: each debate arm's accuracy against the vote curve
+//     (single as vote:1, and each vote:K arm, by tokens per question)
+//     read linearly at the arm's tokens per question; outside the curve's
 //     range nothing is extrapolated.
 package eval

@@ -60,9 +60,10 @@ func provider(t *testing.T, baseURL string) debate.Provider {
 // TestEvalScriptedArms runs every arm against the scripted panel and
 // checks the report against figures the test works out itself from
 // evaltest.Panel's rules: the first answers and the debate's second round
-// are written out below by hand; the votes, the moderator, the accuracies,
-// tokens, flips, conformity, pairs and the equal-budget reading are
-// computed here from them, by code of the test's own.
+// are written out below by hand; the stances arm's second round, the peer
+// rankings, the votes, the moderators, the accuracies, tokens, flips,
+// conformity, pairs and the equal-budget readings are computed here from
+// them, by code of the test's own.
 //
 // First answers (model: answer; gold 1010·i): q1 all right; q2 m1 right,
 // m2 1022, m3 1023; q3 m1 1031, m2 and m3 right; q4 1041, 1042, 1043; q5
@@ -71,12 +72,15 @@ func provider(t *testing.T, baseURL string) debate.Provider {
 // when round 1 had it, else its own. The moderator answers the last
 // round's majority, but is scripted to answer 1012 on q1 (wrong against a
 // right panel) and 1050 on q5 (right against a wrong majority), so the
-// debate's answer is seen to be the moderator's.
+// debate's answer is seen to be the moderator's. The rank arm's rounds
+// are the debate's; its moderator answers the top-ranked panelist's. The
+// stances arm's Panelist 1 argues for the proposal, 2 against, 3 is
+// neutral.
 func TestEvalScriptedArms(t *testing.T) {
 	qs, panel := scripted(t)
 	panel.Verdict = map[string]int{qs[0].Question: 1012, qs[4].Question: 1050}
 	srv := evaltest.New(t, panel.Script())
-	arms, err := eval.ParseArms("single,vote:3,vote:5,vote:9,vote:11,debate")
+	arms, err := eval.ParseArms("single,vote:3,vote:5,vote:9,vote:11,debate,rank,stances")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,9 +111,88 @@ func TestEvalScriptedArms(t *testing.T) {
 		{1060, 1060, 1060},
 	}
 	verdict := map[int]int{0: 1012, 4: 1050}
+
+	// The stances arm's round 2, by the stances the arm hands out (for,
+	// against, neutral) and the panel's rule for each.
+	stanced := make([][]int, len(gold))
+	for q := range gold {
+		prop := majorityOf(first[q])
+		for p := range 3 {
+			var a int
+			switch p {
+			case 0: // for
+				a = prop
+			case 1: // against: its own when not the proposal, else the first other
+				a = prop
+				if first[q][p] != prop {
+					a = first[q][p]
+				} else {
+					for _, x := range first[q] {
+						if x != prop {
+							a = x
+							break
+						}
+					}
+				}
+			case 2: // neutral: as in the debate (m3's rule)
+				a = second[q][p]
+			}
+			stanced[q] = append(stanced[q], a)
+		}
+	}
+	// The rank arm's rankings: each panelist ranks the two others' round-2
+	// answers, right first, then the smaller answer first. Ties between
+	// equal answers fall in the order shown, which the test does not
+	// know: it works the mean positions out with ties broken both ways
+	// and needs the top-ranked answer to be the same.
+	rankOf := func(q, ranker int, reverse bool) []int {
+		var others []int
+		for j := range 3 {
+			if j != ranker {
+				others = append(others, j)
+			}
+		}
+		if reverse {
+			slices.Reverse(others)
+		}
+		key := func(j int) int {
+			if second[q][j] == gold[q] {
+				return 0
+			}
+			return second[q][j]
+		}
+		slices.SortStableFunc(others, func(a, b int) int { return key(a) - key(b) })
+		return others
+	}
+	topAnswer := func(q int, reverse bool) int {
+		sum, n := make([]int, 3), make([]int, 3)
+		for ranker := range 3 {
+			for pos, j := range rankOf(q, ranker, reverse) {
+				sum[j] += pos + 1
+				n[j]++
+			}
+		}
+		best := 0
+		for j := 1; j < 3; j++ {
+			if sum[j]*n[best] < sum[best]*n[j] {
+				best = j
+			}
+		}
+		return second[q][best]
+	}
+	ranked := map[int]int{}
+	for q := range gold {
+		ranked[q] = topAnswer(q, false)
+		if topAnswer(q, true) != ranked[q] {
+			t.Fatalf("the test's scripted rankings on q%d depend on the order shown", q+1)
+		}
+	}
+
 	solo := evaltest.PromptBase + evaltest.Completion // a call reading nothing
 	later := solo + 3*evaltest.PerTurn                // a round-2 turn reads round 1
+	ranking := solo + 2*evaltest.PerTurn              // a ranking reads the two others' replies
 	moderator := solo + 6*evaltest.PerTurn            // the moderator reads both rounds
+	lastRounds := map[string][][]int{"debate": second, "rank": second, "stances": stanced}
 	type want struct{ correct, calls, tokens, prompt int }
 	wants := map[string]want{}
 	right := map[string][]bool{} // by arm, by question
@@ -118,14 +201,19 @@ func TestEvalScriptedArms(t *testing.T) {
 		for q := range gold {
 			var answer int
 			switch a.Kind {
-			case eval.ArmDebate:
-				answer = majorityOf(second[q])
+			case eval.ArmDebate, eval.ArmStances:
+				answer = majorityOf(lastRounds[a.Name][q])
 				if v, ok := verdict[q]; ok {
 					answer = v
 				}
 				w.calls += 7
 				w.tokens += 3*solo + 3*later + moderator
 				w.prompt += 3*solo + 3*later + moderator - 7*evaltest.Completion
+			case eval.ArmRank:
+				answer = ranked[q]
+				w.calls += 10
+				w.tokens += 3*solo + 3*later + 3*ranking + moderator
+				w.prompt += 3*solo + 3*later + 3*ranking + moderator - 10*evaltest.Completion
 			default:
 				var samples []int
 				for k := range a.K {
@@ -144,7 +232,9 @@ func TestEvalScriptedArms(t *testing.T) {
 		wants[a.Name] = w
 	}
 	requests := 0
+	results := map[string]eval.ArmResult{}
 	for _, a := range rep.Arms {
+		results[a.Name] = a
 		w := wants[a.Name]
 		requests += w.calls
 		if a.Items != 6 || a.Correct != w.correct || a.Calls != w.calls || a.Tokens != w.tokens || a.PromptTokens != w.prompt ||
@@ -162,15 +252,10 @@ func TestEvalScriptedArms(t *testing.T) {
 	if wants["debate"].correct != 4 || !right["debate"][4] || right["debate"][0] {
 		t.Fatalf("the test's own reckoning of the debate is off: %+v %v", wants["debate"], right["debate"])
 	}
-	var single, deb eval.ArmResult
-	for _, a := range rep.Arms {
-		switch a.Name {
-		case "single":
-			single = a
-		case "debate":
-			deb = a
-		}
+	if wants["rank"].correct == wants["debate"].correct || fmt.Sprint(stanced) == fmt.Sprint(second) {
+		t.Fatalf("the test's rank and stances arms should differ from the debate: rank %+v, stances' round 2 %v", wants["rank"], stanced)
 	}
+	single, deb := results["single"], results["debate"]
 	if strings.Join(single.Models, ",") != "m1" || single.Results[4].Answer != "1051" {
 		t.Errorf("single: models %v, q5 answer %q", single.Models, single.Results[4].Answer)
 	}
@@ -178,54 +263,135 @@ func TestEvalScriptedArms(t *testing.T) {
 		t.Errorf("the debate's answers on q1 and q5 are %q and %q, not the moderator's 1012 and 1050", deb.Results[0].Answer, deb.Results[4].Answer)
 	}
 
-	// Inside the debate: flips and conformity from the two rounds.
-	wantRounds := []eval.RoundStat{{Round: 1}, {Round: 2}}
-	oracle, lastMajority := 0, 0
-	for q, g := range gold {
-		for r, answers := range [][]int{first[q], second[q]} {
-			rs := &wantRounds[r]
-			if majorityOf(answers) == g {
-				rs.MajorityRight++
+	// The items keep each arm's rounds; the stances arm's proposals; the
+	// rank arm's rankings, de-anonymised, and mean positions.
+	for q := range gold {
+		for name, last := range lastRounds {
+			it := results[name].Results[q]
+			if fmt.Sprint(it.Rounds) != fmt.Sprint(toStrings(first[q], last[q])) {
+				t.Errorf("%s q%d: rounds %v, want %v then %v", name, q+1, it.Rounds, first[q], last[q])
 			}
-			for p, a := range answers {
-				if a == g {
-					rs.Right++
+		}
+		if it := results["stances"].Results[q]; fmt.Sprint(it.Proposals) != fmt.Sprint([]string{"", fmt.Sprint(majorityOf(first[q]))}) {
+			t.Errorf("stances q%d: proposals %q, want none then %d", q+1, it.Proposals, majorityOf(first[q]))
+		}
+		it := results["rank"].Results[q]
+		if len(it.Rankings) != 3 || len(it.Positions) != 3 {
+			t.Fatalf("rank q%d: rankings %+v, positions %v", q+1, it.Rankings, it.Positions)
+		}
+		sum, n := make([]int, 3), make([]int, 3)
+		for ranker, rk := range it.Rankings {
+			var got, wantAns []int
+			for pos, name := range rk.Order {
+				j := slices.Index([]string{"Panelist 1", "Panelist 2", "Panelist 3"}, name)
+				if j < 0 || j == ranker {
+					t.Fatalf("rank q%d: %s ranked %q", q+1, rk.By, name)
 				}
-				if r == 0 {
-					continue
+				got = append(got, second[q][j])
+				sum[j] += pos + 1
+				n[j]++
+			}
+			for _, j := range rankOf(q, ranker, false) {
+				wantAns = append(wantAns, second[q][j])
+			}
+			if rk.By != eval.PanelistName(ranker) || rk.Unread || fmt.Sprint(got) != fmt.Sprint(wantAns) {
+				t.Errorf("rank q%d: %s ranked answers %v (%+v), want %v", q+1, rk.By, got, rk, wantAns)
+			}
+		}
+		for j := range 3 {
+			if n[j] != 2 || math.Abs(it.Positions[j]-float64(sum[j])/2) > 1e-9 {
+				t.Errorf("rank q%d: Panelist %d's mean position %v, its rankings make %d/%d", q+1, j+1, it.Positions[j], sum[j], n[j])
+			}
+		}
+	}
+	// Each ranking request showed the two other replies, unlabelled.
+	shownOrders := map[string]bool{}
+	for _, r := range srv.Requests() {
+		if len(r.Responses) == 0 {
+			continue
+		}
+		if len(r.Responses) != 2 || r.Responses[0].Agent != "Response A" || strings.Contains(r.User, "Panelist") {
+			t.Errorf("a ranking request shows %+v and names a panelist: %v", r.Responses, strings.Contains(r.User, "Panelist"))
+		}
+		shownOrders[r.Responses[0].Answer+" "+r.Responses[1].Answer] = true
+	}
+
+	// Inside each debate arm: flips and conformity from the two rounds.
+	if len(rep.Debates) != 3 {
+		t.Fatalf("%d debate arms in the report, want 3: %+v", len(rep.Debates), rep.Debates)
+	}
+	for _, d := range rep.Debates {
+		last := lastRounds[d.Arm]
+		wantRounds := []eval.RoundStat{{Round: 1}, {Round: 2}}
+		oracle, lastMajority := 0, 0
+		for q, g := range gold {
+			for r, answers := range [][]int{first[q], last[q]} {
+				rs := &wantRounds[r]
+				if majorityOf(answers) == g {
+					rs.MajorityRight++
 				}
-				was := first[q][p]
-				if was == g && a != g {
-					rs.RightToWrong++
+				for p, a := range answers {
+					if a == g {
+						rs.Right++
+					}
+					if r == 0 {
+						continue
+					}
+					was := first[q][p]
+					if was == g && a != g {
+						rs.RightToWrong++
+					}
+					if was != g && a == g {
+						rs.WrongToRight++
+					}
+					if a != was {
+						rs.Changed++
+						if a == majorityOf(first[q]) {
+							rs.ToMajority++
+						}
+					}
 				}
-				if was != g && a == g {
-					rs.WrongToRight++
-				}
-				if a != was {
-					rs.Changed++
-					if a == majorityOf(first[q]) {
-						rs.ToMajority++
+			}
+			if slices.Contains(first[q], g) {
+				oracle++
+			}
+			if majorityOf(last[q]) == g {
+				lastMajority++
+			}
+		}
+		wantRounds[1].Conformity = float64(wantRounds[1].ToMajority) / float64(wantRounds[1].Changed)
+		if d.Kind != d.Arm || d.Items != 6 || d.Oracle != oracle || d.Moderator != wants[d.Arm].correct || d.LastMajority != lastMajority ||
+			d.Changed != wantRounds[1].Changed || d.ToMajority != wantRounds[1].ToMajority || fmt.Sprint(d.Rounds) != fmt.Sprint(wantRounds) {
+			t.Errorf("%s: oracle %d, moderator %d, last majority %d, conformity %d/%d, rounds %+v; want %d, %d, %d, %d/%d, %+v",
+				d.Arm, d.Oracle, d.Moderator, d.LastMajority, d.ToMajority, d.Changed, d.Rounds,
+				oracle, wants[d.Arm].correct, lastMajority, wantRounds[1].ToMajority, wantRounds[1].Changed, wantRounds)
+		}
+		if d.Arm != "rank" {
+			if d.Rank != nil {
+				t.Errorf("%s has ranking figures: %+v", d.Arm, d.Rank)
+			}
+			continue
+		}
+		var wantRank eval.RankStat
+		for q, g := range gold {
+			wantRank.Ranked++
+			if ranked[q] == g {
+				wantRank.TopRight++
+			}
+			for ranker := range 3 {
+				wantRank.Rankings++
+				order := rankOf(q, ranker, false)
+				if second[q][order[0]] == g || second[q][order[1]] == g {
+					wantRank.RightShown++
+					if second[q][order[0]] == g {
+						wantRank.RightFirst++
 					}
 				}
 			}
 		}
-		if slices.Contains(first[q], g) {
-			oracle++
+		if d.Rank == nil || *d.Rank != wantRank {
+			t.Errorf("rank: %+v, want %+v", d.Rank, wantRank)
 		}
-		if majorityOf(second[q]) == g {
-			lastMajority++
-		}
-	}
-	wantRounds[1].Conformity = float64(wantRounds[1].ToMajority) / float64(wantRounds[1].Changed)
-	d := rep.Debate
-	if d == nil {
-		t.Fatal("no debate details")
-	}
-	if d.Oracle != oracle || d.Moderator != wants["debate"].correct || d.LastMajority != lastMajority ||
-		d.Changed != wantRounds[1].Changed || d.ToMajority != wantRounds[1].ToMajority || fmt.Sprint(d.Rounds) != fmt.Sprint(wantRounds) {
-		t.Errorf("debate: oracle %d, moderator %d, last majority %d, conformity %d/%d, rounds %+v; want %d, %d, %d, %d/%d, %+v",
-			d.Oracle, d.Moderator, d.LastMajority, d.ToMajority, d.Changed, d.Rounds,
-			oracle, wants["debate"].correct, lastMajority, wantRounds[1].ToMajority, wantRounds[1].Changed, wantRounds)
 	}
 
 	// The paired tests, from the questions each arm got right.
@@ -244,34 +410,47 @@ func TestEvalScriptedArms(t *testing.T) {
 			t.Errorf("pair %s/%s: %+v; want %d and %d", p.A, p.B, p, aOnly, bOnly)
 		}
 	}
+	if len(rep.Pairs) != len(arms)*(len(arms)-1)/2 {
+		t.Errorf("%d pairs, want %d", len(rep.Pairs), len(arms)*(len(arms)-1)/2)
+	}
 	if eval.McNemar(1, 2) != 1 || math.Abs(eval.McNemar(0, 3)-0.25) > 1e-12 {
 		t.Errorf("McNemar(1, 2) = %v, McNemar(0, 3) = %v; want 1 and 0.25", eval.McNemar(1, 2), eval.McNemar(0, 3))
 	}
 
-	// Equal budget: the debate's tokens a question against the vote
+	// Equal budget: each debate arm's tokens a question against the vote
 	// curve, read linearly between the two vote arms around it.
-	debTokens := float64(wants["debate"].tokens) / 6
-	var lo, hi string
-	var loT, hiT, loA, hiA float64
-	for _, a := range arms {
-		if a.Kind == eval.ArmDebate {
+	if len(rep.Budgets) != 3 {
+		t.Fatalf("%d equal-budget readings, want one per debate arm: %+v", len(rep.Budgets), rep.Budgets)
+	}
+	for _, b := range rep.Budgets {
+		debTokens := float64(wants[b.Arm].tokens) / 6
+		var lo, hi string
+		var loT, hiT, loA, hiA float64
+		for _, a := range arms {
+			if a.IsDebate() {
+				continue
+			}
+			tok, acc := float64(wants[a.Name].tokens)/6, float64(wants[a.Name].correct)/6
+			if tok <= debTokens && (lo == "" || tok > loT) {
+				lo, loT, loA = a.Name, tok, acc
+			}
+			if tok >= debTokens && (hi == "" || tok < hiT) {
+				hi, hiT, hiA = a.Name, tok, acc
+			}
+		}
+		if b.Arm == "debate" && (lo != "vote:9" || hi != "vote:11") {
+			t.Fatalf("the test's debate (%v tokens) should fall between vote:9 and vote:11, not %s and %s", debTokens, lo, hi)
+		}
+		if lo == "" || hi == "" {
+			if b.InRange || b.DebateTokens != debTokens {
+				t.Errorf("equal budget of %s: %+v; want out of range at %v tokens", b.Arm, b, debTokens)
+			}
 			continue
 		}
-		tok, acc := float64(wants[a.Name].tokens)/6, float64(wants[a.Name].correct)/6
-		if tok <= debTokens && (lo == "" || tok > loT) {
-			lo, loT, loA = a.Name, tok, acc
+		voteAt := loA + (debTokens-loT)/(hiT-loT)*(hiA-loA)
+		if !b.InRange || b.Below != lo || b.Above != hi || b.DebateTokens != debTokens || math.Abs(b.VoteAccuracy-voteAt) > 1e-9 {
+			t.Errorf("equal budget of %s: %+v; want %s–%s at %v tokens, %v", b.Arm, b, lo, hi, debTokens, voteAt)
 		}
-		if tok >= debTokens && (hi == "" || tok < hiT) {
-			hi, hiT, hiA = a.Name, tok, acc
-		}
-	}
-	if lo != "vote:9" || hi != "vote:11" {
-		t.Fatalf("the test's debate (%v tokens) should fall between vote:9 and vote:11, not %s and %s", debTokens, lo, hi)
-	}
-	voteAt := loA + (debTokens-loT)/(hiT-loT)*(hiA-loA)
-	b := rep.Budget
-	if b == nil || !b.InRange || b.Below != lo || b.Above != hi || b.DebateTokens != debTokens || math.Abs(b.VoteAccuracy-voteAt) > 1e-9 {
-		t.Errorf("equal budget: %+v; want %s–%s at %v tokens, %v", b, lo, hi, debTokens, voteAt)
 	}
 	if n := strings.Count(progress.String(), "\n"); n != 6*len(arms) {
 		t.Errorf("%d progress lines, want one per question per arm (%d):\n%s", n, 6*len(arms), progress.String())
@@ -286,13 +465,81 @@ func TestEvalScriptedArms(t *testing.T) {
 		"| single | vote:3 | 6 | 0 | 1 | 1 |",
 		"| vote:3 | debate | 6 | 1 | 1 | 1 |",
 		"Oracle (some persona right in round 1): 5/6 = 83.3 %.",
-		"The moderator (the debate's answer) was right on 4/6; the last round's majority would have been on 4/6.",
+		"The moderator (the debate arm's answer) was right on 4/6; the last round's majority would have been on 4/6.",
 		"Conformity (changed answers that moved to the majority just read): 6/7 = 85.7 %.",
 		"| 2 | 13 | 4 | 1 | 5 | 7 | 6 |",
-		"(between vote:9 and vote:11) reads 66.7 %; the debate scored 66.7 % (+0.0 points)",
+		"(between vote:9 and vote:11) reads 66.7 %; the debate arm scored 66.7 % (+0.0 points)",
+		"## Inside the rank arm",
+		"## Inside the stances arm",
+		fmt.Sprintf("Peer ranking: the top-ranked persona's final answer was right on %d/6 ranked questions; 0 of 18 rankings were unreadable.", wants["rank"].correct),
 	} {
 		if !strings.Contains(md.String(), s) {
 			t.Errorf("the Markdown report lacks %q:\n%s", s, md.String())
+		}
+	}
+}
+
+// toStrings is rounds of numbers as an item keeps them.
+func toStrings(rounds ...[]int) [][]string {
+	var out [][]string
+	for _, r := range rounds {
+		var row []string
+		for _, a := range r {
+			row = append(row, fmt.Sprint(a))
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// TestShownOrder: a ranker is shown every other persona once, never
+// itself, in an order fixed by the seed, the question and the ranker,
+// and not the same for every question.
+func TestShownOrder(t *testing.T) {
+	orders := map[string]bool{}
+	for q := range 20 {
+		id := fmt.Sprintf("q%d", q)
+		for ranker := range 5 {
+			o := eval.ShownOrder(7, id, ranker, 5)
+			if fmt.Sprint(o) != fmt.Sprint(eval.ShownOrder(7, id, ranker, 5)) {
+				t.Fatalf("ShownOrder(7, %s, %d, 5) changes between calls", id, ranker)
+			}
+			sorted := slices.Sorted(slices.Values(o))
+			var want []int
+			for j := range 5 {
+				if j != ranker {
+					want = append(want, j)
+				}
+			}
+			if fmt.Sprint(sorted) != fmt.Sprint(want) {
+				t.Fatalf("ShownOrder(7, %s, %d, 5) = %v: not the others once each", id, ranker, o)
+			}
+			if ranker == 0 {
+				orders[fmt.Sprint(o)] = true
+			}
+		}
+	}
+	if len(orders) < 5 {
+		t.Errorf("Panelist 1 saw the others in %d orders over 20 questions: hardly shuffled", len(orders))
+	}
+}
+
+// TestParseRanking: the letters after the last FINAL RANKING, in order.
+func TestParseRanking(t *testing.T) {
+	for _, c := range []struct {
+		reply string
+		n     int
+		want  []int
+	}{
+		{"Response A is weak.\n\nFINAL RANKING: C, A, B", 3, []int{2, 0, 1}},
+		{"**Final ranking:**\n1. Response B\n2. Response A", 2, []int{1, 0}},
+		{"FINAL RANKING: A, B\nOn second thought:\nFINAL RANKING: B, A", 2, []int{1, 0}},
+		{"FINAL RANKING: B, D, B, A", 3, []int{1, 0}},
+		{"I think A is best.", 3, nil},
+		{"FINAL RANKING: none of them", 3, nil},
+	} {
+		if got := eval.ParseRanking(c.reply, c.n); fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("ParseRanking(%q, %d) = %v, want %v", c.reply, c.n, got, c.want)
 		}
 	}
 }

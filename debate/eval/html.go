@@ -11,9 +11,15 @@ type htmlPage struct {
 	Summary, Stopped string
 	Arms, Pairs      *table
 	Chart            *svgChart
-	DebateLines      []string
-	Rounds           *table
-	Budget           string
+	Debates          []htmlDebate
+	Budgets          []string
+}
+
+// htmlDebate is a debate arm's section of the page.
+type htmlDebate struct {
+	Title  string
+	Lines  []string
+	Rounds *table
 }
 
 // htmlReport is report.html's template. html/template escapes every text
@@ -77,22 +83,24 @@ svg.chart { max-width: 100%; height: auto; font-size: 12px; }
 <text class="{{.LabelClass}}" x="{{.TX}}" y="{{.TY}}">{{.Label}}</text>
 {{- end}}
 </svg>
-<p>Blue: single and the vote:K arms, the line joining them in order of K (the vote curve); red: the debate.</p>
+<p>Blue: single and the vote:K arms, the line joining them in order of K (the vote curve); red: the debate arms.</p>
 {{- end}}
 {{- with .Pairs}}
 <h2>Paired tests (exact McNemar)</h2>
 {{template "table" .}}
 {{- end}}
-{{- if .Rounds}}
-<h2>Inside the debate</h2>
-{{- range .DebateLines}}
+{{- range .Debates}}
+<h2>{{.Title}}</h2>
+{{- range .Lines}}
 <p>{{.}}</p>
 {{- end}}
 {{template "table" .Rounds}}
 {{- end}}
-{{- with .Budget}}
+{{- with .Budgets}}
 <h2>Equal budget</h2>
+{{- range .}}
 <p>{{.}}</p>
+{{- end}}
 {{- end}}
 </body>
 </html>
@@ -114,11 +122,12 @@ func (rep *Report) WriteHTML(w io.Writer) error {
 	if len(rep.Pairs) > 0 {
 		p.Pairs = rep.pairsTable()
 	}
-	if d := rep.Debate; d != nil {
-		p.DebateLines, p.Rounds = d.lines(), d.roundsTable()
+	for i := range rep.Debates {
+		d := &rep.Debates[i]
+		p.Debates = append(p.Debates, htmlDebate{Title: d.title(), Lines: d.lines(), Rounds: d.roundsTable()})
 	}
-	if rep.Budget != nil {
-		p.Budget = rep.Budget.line()
+	for _, b := range rep.Budgets {
+		p.Budgets = append(p.Budgets, b.line())
 	}
 	return htmlReport.Execute(w, p)
 }

@@ -185,7 +185,8 @@ func TestEvalReportRecomputes(t *testing.T) {
 			BOnly int     `json:"a_wrong_b_right"`
 			P     float64 `json:"p_value"`
 		} `json:"pairs"`
-		Debate struct {
+		Debates []struct {
+			Arm          string  `json:"arm"`
 			Items        int     `json:"items"`
 			Oracle       int     `json:"oracle"`
 			Moderator    int     `json:"moderator_right"`
@@ -202,8 +203,9 @@ func TestEvalReportRecomputes(t *testing.T) {
 				Changed       int `json:"changed"`
 				ToMajority    int `json:"to_majority"`
 			} `json:"rounds"`
-		} `json:"debate"`
-		Budget struct {
+		} `json:"debates"`
+		Budgets []struct {
+			Arm            string  `json:"arm"`
 			DebateTokens   float64 `json:"debate_tokens_per_question"`
 			DebateAccuracy float64 `json:"debate_accuracy"`
 			InRange        bool    `json:"in_range"`
@@ -247,7 +249,10 @@ func TestEvalReportRecomputes(t *testing.T) {
 		}
 		if a.Name == "debate" {
 			debTok, debAcc = float64(tokens)/float64(n), float64(correct)/float64(n)
-			d := rep.Debate
+			if len(rep.Debates) != 1 || rep.Debates[0].Arm != "debate" {
+				t.Fatalf("debates %+v, want the debate arm's alone", rep.Debates)
+			}
+			d := rep.Debates[0]
 			var oracle, lastMaj int
 			rounds := make([][6]int, 2)
 			for _, it := range a.Results {
@@ -331,7 +336,10 @@ func TestEvalReportRecomputes(t *testing.T) {
 	if pairs != len(rep.Pairs) {
 		t.Errorf("%d pairs, want %d", len(rep.Pairs), pairs)
 	}
-	b := rep.Budget
+	if len(rep.Budgets) != 1 || rep.Budgets[0].Arm != "debate" {
+		t.Fatalf("equal budget %+v, want the debate arm's alone", rep.Budgets)
+	}
+	b := rep.Budgets[0]
 	var lo, hi *point
 	for i, p := range curve {
 		if p.tok <= debTok && (lo == nil || p.tok > lo.tok) {

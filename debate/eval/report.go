@@ -16,8 +16,11 @@ type Report struct {
 	Stopped   string      `json:"stopped,omitempty"` // why the run stopped before the end
 	Arms      []ArmResult `json:"arms"`
 	Pairs     []Pair      `json:"pairs"`
-	Debate    *Debate     `json:"debate,omitempty"`
-	Budget    *Budget     `json:"equal_budget,omitempty"`
+	// Debates are what happened inside each debate arm (debate, rank,
+	// stances), in the order of Arms.
+	Debates []Debate `json:"debates,omitempty"`
+	// Budgets compare each debate arm with the vote curve.
+	Budgets []Budget `json:"equal_budget,omitempty"`
 }
 
 // ArmResult is one arm over the questions it finished.
@@ -54,9 +57,10 @@ type Pair struct {
 	P     float64 `json:"p_value"`
 }
 
-// Debate is what happened inside the debate arm's debates.
+// Debate is what happened inside a debate arm's debates.
 type Debate struct {
 	Arm   string `json:"arm"`
+	Kind  string `json:"kind"` // debate, rank or stances
 	Items int    `json:"items"`
 	// Oracle counts the questions where some persona's first-round answer
 	// was right.
@@ -71,6 +75,25 @@ type Debate struct {
 	Changed    int     `json:"changed"`
 	ToMajority int     `json:"to_majority"`
 	Conformity float64 `json:"conformity"`
+	// Rank is the rank arm's peer rankings, summed; nil for the others.
+	Rank *RankStat `json:"rank,omitempty"`
+}
+
+// RankStat sums a rank arm's peer rankings.
+type RankStat struct {
+	// Rankings counts the rankings asked for, Unread those with no
+	// readable FINAL RANKING line (they count for nothing).
+	Rankings int `json:"rankings"`
+	Unread   int `json:"unread"`
+	// Ranked counts the questions some ranking placed a persona on;
+	// TopRight those where the top-ranked persona (best mean position,
+	// ties to the first) gave the right final answer.
+	Ranked   int `json:"ranked"`
+	TopRight int `json:"top_ranked_right"`
+	// RightShown counts the readable rankings that were shown a right
+	// reply, RightFirst those of them that put a right reply first.
+	RightShown int `json:"rankings_shown_a_right_reply"`
+	RightFirst int `json:"rankings_right_first"`
 }
 
 // RoundStat is one round of the debates, summed over questions.
@@ -92,9 +115,10 @@ type RoundStat struct {
 	Conformity float64 `json:"conformity"`
 }
 
-// Budget compares the debate with the vote curve at the debate's tokens
+// Budget compares a debate arm with the vote curve at the arm's tokens
 // per question.
 type Budget struct {
+	Arm            string  `json:"arm"`
 	DebateTokens   float64 `json:"debate_tokens_per_question"`
 	DebateAccuracy float64 `json:"debate_accuracy"`
 	// InRange: the debate's tokens fall within the vote arms'; only then
@@ -120,15 +144,19 @@ func buildReport(opt Options, results [][]*Item) *Report {
 		}
 		ar.tally()
 		rep.Arms = append(rep.Arms, ar)
-		if arm.Kind == ArmDebate {
+		if arm.IsDebate() {
 			rep.Personas, rep.Rounds = opt.Personas, opt.Rounds
 			d := DebateStats(ar.Results)
-			d.Arm = arm.Name
-			rep.Debate = &d
+			d.Arm, d.Kind = arm.Name, arm.Kind
+			if arm.Kind == ArmRank {
+				rs := RankStats(ar.Results)
+				d.Rank = &rs
+			}
+			rep.Debates = append(rep.Debates, d)
 		}
 	}
 	rep.Pairs = Pairs(rep.Arms)
-	rep.Budget = EqualBudget(rep.Arms)
+	rep.Budgets = EqualBudget(rep.Arms)
 	return rep
 }
 
@@ -138,7 +166,7 @@ func armModels(opt Options, arm Arm) []string {
 	switch arm.Kind {
 	case ArmVote:
 		n = arm.K
-	case ArmDebate:
+	case ArmDebate, ArmRank, ArmStances:
 		n = opt.Personas
 	}
 	if len(opt.Models) == 0 {
@@ -279,30 +307,80 @@ func ratio(a, b int) float64 {
 	return float64(a) / float64(b)
 }
 
-// EqualBudget compares the debate arm with the curve of the vote arms
-// (single counting as vote:1) at the debate's tokens per question; nil
-// without a debate arm or a vote arm.
-func EqualBudget(arms []ArmResult) *Budget {
-	var deb *ArmResult
+// EqualBudget compares each debate arm (debate, rank, stances) with the
+// curve of the vote arms (single counting as vote:1) at the arm's tokens
+// per question; nil without a debate arm or a vote arm.
+func EqualBudget(arms []ArmResult) []Budget {
+	var debates []*ArmResult
 	var curve []Point
 	for i, a := range arms {
 		switch {
 		case a.Items == 0:
-		case a.arm.Kind == ArmDebate:
-			deb = &arms[i]
+		case a.arm.IsDebate():
+			debates = append(debates, &arms[i])
 		case a.arm.Kind == ArmSingle || a.arm.Kind == ArmVote:
 			curve = append(curve, Point{Arm: a.Name, Tokens: a.TokensPerItem, Accuracy: a.Accuracy})
 		}
 	}
-	if deb == nil || len(curve) == 0 {
+	if len(debates) == 0 || len(curve) == 0 {
 		return nil
 	}
-	b := &Budget{DebateTokens: deb.TokensPerItem, DebateAccuracy: deb.Accuracy, Curve: curve}
-	acc, lo, hi, ok := Interpolate(curve, deb.TokensPerItem)
-	if ok {
-		b.InRange, b.VoteAccuracy, b.Below, b.Above = true, acc, lo.Arm, hi.Arm
+	var out []Budget
+	for _, deb := range debates {
+		b := Budget{Arm: deb.Name, DebateTokens: deb.TokensPerItem, DebateAccuracy: deb.Accuracy, Curve: curve}
+		acc, lo, hi, ok := Interpolate(curve, deb.TokensPerItem)
+		if ok {
+			b.InRange, b.VoteAccuracy, b.Below, b.Above = true, acc, lo.Arm, hi.Arm
+		}
+		out = append(out, b)
 	}
-	return b
+	return out
+}
+
+// RankStats sums the peer rankings of a rank arm's items (their
+// Rankings, Positions, last round and Expected).
+func RankStats(items []Item) RankStat {
+	var rs RankStat
+	for _, it := range items {
+		if len(it.Rounds) == 0 {
+			continue
+		}
+		last := it.Rounds[len(it.Rounds)-1]
+		if top := TopRanked(it.Positions); top >= 0 && top < len(last) {
+			rs.Ranked++
+			if last[top] != "" && last[top] == it.Expected {
+				rs.TopRight++
+			}
+		}
+		for _, rk := range it.Rankings {
+			rs.Rankings++
+			if rk.Unread {
+				rs.Unread++
+				continue
+			}
+			right := func(name string) bool {
+				for j, a := range last {
+					if PanelistName(j) == name {
+						return a != "" && a == it.Expected
+					}
+				}
+				return false
+			}
+			shown := false
+			for j, a := range last {
+				if PanelistName(j) != rk.By && a != "" && a == it.Expected {
+					shown = true
+				}
+			}
+			if shown {
+				rs.RightShown++
+				if len(rk.Order) > 0 && right(rk.Order[0]) {
+					rs.RightFirst++
+				}
+			}
+		}
+	}
+	return rs
 }
 
 // WriteJSON writes rep as indented JSON.
@@ -328,17 +406,20 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 		b.WriteString("\n## Paired tests (exact McNemar)\n\n")
 		rep.pairsTable().markdown(&b)
 	}
-	if d := rep.Debate; d != nil {
-		b.WriteString("\n## Inside the debate\n\n")
+	for i := range rep.Debates {
+		d := &rep.Debates[i]
+		b.WriteString("\n## " + d.title() + "\n\n")
 		for _, line := range d.lines() {
 			b.WriteString(line + "\n")
 		}
 		b.WriteString("\n")
 		d.roundsTable().markdown(&b)
 	}
-	if bud := rep.Budget; bud != nil {
+	if len(rep.Budgets) > 0 {
 		b.WriteString("\n## Equal budget\n\n")
-		b.WriteString(bud.line() + "\n")
+		for _, bud := range rep.Budgets {
+			b.WriteString(bud.line() + "\n")
+		}
 	}
 	if chart := rep.TextChart(); chart != "" {
 		b.WriteString("\n## Accuracy against tokens\n\n```text\n" + chart + "```\n")
@@ -350,8 +431,16 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 // summary is the report's first sentence.
 func (rep *Report) summary() string {
 	s := fmt.Sprintf("%d questions", rep.Questions)
-	if rep.Debate != nil {
-		s += fmt.Sprintf("; the debate: %d personas × %d rounds, then the moderator's answer", rep.Personas, rep.Rounds)
+	var names []string
+	for _, d := range rep.Debates {
+		names = append(names, d.Arm)
+	}
+	switch len(names) {
+	case 0:
+	case 1:
+		s += fmt.Sprintf("; the %s arm: %d personas × %d rounds, then the moderator's answer", names[0], rep.Personas, rep.Rounds)
+	default:
+		s += fmt.Sprintf("; the %s arms: %d personas × %d rounds, then the moderator's answer", strings.Join(names, ", "), rep.Personas, rep.Rounds)
 	}
 	return s + "."
 }
@@ -409,15 +498,37 @@ func (rep *Report) pairsTable() *table {
 	return t
 }
 
-// lines are the sentences on the debate's oracle, moderator and
-// conformity.
+// title is the heading of a debate arm's section.
+func (d *Debate) title() string {
+	switch d.Kind {
+	case ArmRank:
+		return "Inside the rank arm (debate, then peer ranking)"
+	case ArmStances:
+		return "Inside the stances arm (for, against, neutral)"
+	}
+	return "Inside the debate"
+}
+
+// lines are the sentences on a debate arm's oracle, moderator,
+// conformity and (rank) rankings.
 func (d *Debate) lines() []string {
-	return []string{
+	out := []string{
 		fmt.Sprintf("Oracle (some persona right in round 1): %d/%d = %s.", d.Oracle, d.Items, pct(d.OracleAccuracy)),
-		fmt.Sprintf("The moderator (the debate's answer) was right on %d/%d; the last round's majority would have been on %d/%d.",
-			d.Moderator, d.Items, d.LastMajority, d.Items),
+		fmt.Sprintf("The moderator (the %s arm's answer) was right on %d/%d; the last round's majority would have been on %d/%d.",
+			d.Arm, d.Moderator, d.Items, d.LastMajority, d.Items),
 		fmt.Sprintf("Conformity (changed answers that moved to the majority just read): %d/%d = %s.", d.ToMajority, d.Changed, pct(d.Conformity)),
 	}
+	if d.Kind == ArmStances {
+		out = append(out, "From round 2 the panelists argued for, against and neutral on the proposed answer (the round before's majority), in turn.")
+	}
+	if r := d.Rank; r != nil {
+		out = append(out,
+			fmt.Sprintf("Peer ranking: the top-ranked persona's final answer was right on %d/%d ranked questions; %d of %d rankings were unreadable.",
+				r.TopRight, r.Ranked, r.Unread, r.Rankings),
+			fmt.Sprintf("Of the %d readable rankings shown a right reply, %d put a right reply first (%s).",
+				r.RightShown, r.RightFirst, pct(ratio(r.RightFirst, r.RightShown))))
+	}
+	return out
 }
 
 func (d *Debate) roundsTable() *table {
@@ -442,8 +553,8 @@ func (bud *Budget) line() string {
 		if bud.Above != bud.Below {
 			at = "between " + bud.Below + " and " + bud.Above
 		}
-		return fmt.Sprintf("At the debate's %.1f tokens per question, the vote curve (%s) reads %s; the debate scored %s (%+.1f points).",
-			bud.DebateTokens, at, pct(bud.VoteAccuracy), pct(bud.DebateAccuracy), 100*(bud.DebateAccuracy-bud.VoteAccuracy))
+		return fmt.Sprintf("At the %s arm's %.1f tokens per question, the vote curve (%s) reads %s; the %s arm scored %s (%+.1f points).",
+			bud.Arm, bud.DebateTokens, at, pct(bud.VoteAccuracy), bud.Arm, pct(bud.DebateAccuracy), 100*(bud.DebateAccuracy-bud.VoteAccuracy))
 	}
 	lo, hi := 0.0, 0.0
 	for i, p := range bud.Curve {
@@ -452,8 +563,8 @@ func (bud *Budget) line() string {
 		}
 		lo, hi = min(lo, p.Tokens), max(hi, p.Tokens)
 	}
-	return fmt.Sprintf("The debate's %.1f tokens per question fall outside the vote arms' range (%.1f to %.1f): no comparison at equal budget; run vote:K arms around it.",
-		bud.DebateTokens, lo, hi)
+	return fmt.Sprintf("The %s arm's %.1f tokens per question fall outside the vote arms' range (%.1f to %.1f): no comparison at equal budget; run vote:K arms around it.",
+		bud.Arm, bud.DebateTokens, lo, hi)
 }
 
 func pct(f float64) string { return fmt.Sprintf("%.1f %%", 100*f) }

@@ -83,6 +83,25 @@ type Item struct {
 	Samples []string `json:"samples,omitempty"`
 	// Rounds are a debate's answers, round by round, persona by persona.
 	Rounds [][]string `json:"rounds,omitempty"`
+	// Proposals are the stances arm's proposed answer of each round: ""
+	// in round 1 (blind) and when the round before gave no answer, else
+	// the round before's majority.
+	Proposals []string `json:"proposals,omitempty"`
+	// Rankings are the rank arm's peer rankings, one per persona that
+	// gave a readable one, de-anonymised: the others' names, best first.
+	Rankings []Ranking `json:"rankings,omitempty"`
+	// Positions are the rank arm's mean position of each persona (1 is
+	// best) over the rankings that placed it; 0 when none did.
+	Positions []float64 `json:"mean_positions,omitempty"`
+}
+
+// Ranking is one persona's ranking of the others' final replies.
+type Ranking struct {
+	By    string   `json:"by"`
+	Order []string `json:"order"` // persona names, best first
+	// Unread: the reply had no FINAL RANKING line naming a response;
+	// Order is then empty and the ranking counts for nothing.
+	Unread bool `json:"unread,omitempty"`
 }
 
 // add charges c to it.
@@ -236,9 +255,9 @@ func orNone(s string) string {
 // item answers q with arm a.
 func (r *runner) item(ctx context.Context, q Question, a Arm) (*Item, error) {
 	it := &Item{ID: q.ID, Expected: q.gold}
-	switch a.Kind {
-	case ArmDebate:
-		return it, r.debate(ctx, q, it)
+	switch {
+	case a.IsDebate():
+		return it, r.debate(ctx, q, a, it)
 	default:
 		calls := make([]Call, a.K)
 		err := r.parallel(ctx, a.K, func(ctx context.Context, k int) error {

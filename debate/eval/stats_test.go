@@ -140,14 +140,17 @@ func TestEvalPairsAndBudget(t *testing.T) {
 	if !reflect.DeepEqual(pairs, want) {
 		t.Errorf("Pairs = %+v\nwant %+v", pairs, want)
 	}
-	b := EqualBudget(arms)
+	bs := EqualBudget(arms)
 	// The debate's 20 tokens lie a quarter of the way from single (10,
 	// 0.25) to vote:5 (50, 0.75): 0.375.
-	if b == nil || !b.InRange || !near(b.VoteAccuracy, 0.375) || b.Below != "single" || b.Above != "vote:5" || !near(b.DebateAccuracy, 0.25) {
+	if len(bs) != 1 {
+		t.Fatalf("EqualBudget = %+v, want one for the debate", bs)
+	}
+	if b := bs[0]; b.Arm != "debate" || !b.InRange || !near(b.VoteAccuracy, 0.375) || b.Below != "single" || b.Above != "vote:5" || !near(b.DebateAccuracy, 0.25) {
 		t.Errorf("EqualBudget = %+v", b)
 	}
 	arms[2] = mk(Arm{Name: "debate", Kind: ArmDebate}, 60, true, true, true, true)
-	if b := EqualBudget(arms); b == nil || b.InRange {
+	if b := EqualBudget(arms); len(b) != 1 || b[0].InRange {
 		t.Errorf("a debate beyond the vote arms' tokens: %+v, want out of range", b)
 	}
 	if b := EqualBudget(arms[:2]); b != nil {

@@ -3,6 +3,7 @@ package evaltest
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -21,11 +22,27 @@ import (
 // later model answers the right one when some persona gave it in the
 // round before, else keeps its own answer.
 //
-// The moderator (a system prompt starting "You are the moderator")
-// answers Verdict[question] when it is set, else the majority of the last
-// round it read (ties to the first to give it).
+// A later round with a stance (the stances arm: "The proposed answer is
+// P, the majority…" and "Your stance: FOR|AGAINST|NEUTRAL") goes by the
+// stance: FOR answers P; AGAINST keeps its own answer of the round before
+// when it is not P, else takes the first answer of the round before (in
+// the order read) that is not P, else P; NEUTRAL answers as in a debate.
 //
-// Usage: PromptBase + PerTurn for each turn read, and Completion.
+// A ranking request (replies shown under "### Response A" headings)
+// ranks the right replies first, then the others by their answer from
+// the smallest, ties (and replies with no number, last) in the order
+// shown, and ends "FINAL RANKING: C, A, B" (after naming a response in
+// passing, which the eval must not read as the ranking).
+//
+// The moderator (a system prompt starting "You are the moderator")
+// answers, when it reads mean positions ("- Panelist 2: mean position
+// 1.50"), the last-round answer of the panelist with the lowest (ties to
+// the first listed), Verdict not heeded; else Verdict[question] when it
+// is set, else the majority of the last round it read (ties to the first
+// to give it).
+//
+// Usage: PromptBase + PerTurn for each turn read and each response shown,
+// and Completion.
 type Panel struct {
 	Gold    map[string]int
 	Right   map[string][]string
@@ -40,12 +57,17 @@ const (
 	Completion = 9
 )
 
-var speakerRe = regexp.MustCompile(`You are ([^,]+),`)
+var (
+	speakerRe  = regexp.MustCompile(`You are ([^,]+),`)
+	stanceRe   = regexp.MustCompile(`Your stance: (FOR|AGAINST|NEUTRAL)\b`)
+	proposalRe = regexp.MustCompile(`The proposed answer is (\S+), the majority`)
+	positionRe = regexp.MustCompile(`(?m)^- (.+): mean position ([0-9.]+)`)
+)
 
 // Script is the panel as a Script.
 func (p Panel) Script() Script {
 	return func(r Request) (string, Usage) {
-		u := Usage{Prompt: PromptBase + PerTurn*len(r.Read), Completion: Completion}
+		u := Usage{Prompt: PromptBase + PerTurn*(len(r.Read)+len(r.Responses)), Completion: Completion}
 		q, gold, ok := p.question(r.User)
 		if !ok {
 			return "I do not know this question.\nAnswer: none", u
@@ -58,12 +80,18 @@ func (p Panel) Script() Script {
 		}
 		var answer int
 		switch {
+		case len(r.Responses) > 0:
+			return rankReply(r.Responses, gold), u
+		case strings.HasPrefix(r.System, "You are the moderator") && positionRe.MatchString(r.User):
+			answer = topRanked(r)
 		case strings.HasPrefix(r.System, "You are the moderator"):
 			_, last := lastRound(r.Read)
 			answer = majority(last)
 			if v, ok := p.Verdict[q]; ok {
 				answer = v
 			}
+		case stanceRe.MatchString(r.User) && proposalRe.MatchString(r.User):
+			answer = p.stanced(r, gold, idx)
 		case len(r.Read) == 0:
 			answer = gold + 1 + idx
 			for _, m := range p.Right[q] {
@@ -131,6 +159,93 @@ func (p Panel) later(r Request, gold, idx int) int {
 		}
 	}
 	return own
+}
+
+// number reads an answer as the transcript gives it ("$1,041"); ok is
+// false for none.
+func number(s string) (int, bool) {
+	n, err := strconv.Atoi(strings.ReplaceAll(strings.TrimPrefix(s, "$"), ",", ""))
+	return n, err == nil
+}
+
+// stanced answers a later round of the stances arm by the speaker's
+// stance on the proposal.
+func (p Panel) stanced(r Request, gold, idx int) int {
+	stance := stanceRe.FindStringSubmatch(r.User)[1]
+	proposal, _ := number(proposalRe.FindStringSubmatch(r.User)[1])
+	if stance == "FOR" {
+		return proposal
+	}
+	if stance == "NEUTRAL" {
+		return p.later(r, gold, idx)
+	}
+	name := ""
+	if m := speakerRe.FindStringSubmatch(r.System); m != nil {
+		name = m[1]
+	}
+	turns, prev := lastRound(r.Read)
+	for i, t := range turns {
+		if t.Agent == name && prev[i] != proposal {
+			return prev[i]
+		}
+	}
+	for _, a := range prev {
+		if a != proposal {
+			return a
+		}
+	}
+	return proposal
+}
+
+// rankReply ranks the responses shown: right ones first, then by answer
+// from the smallest, those with no number last, ties in the order shown.
+func rankReply(shown []Turn, gold int) string {
+	key := func(t Turn) (int, int) {
+		n, ok := number(t.Answer)
+		switch {
+		case !ok:
+			return 2, 0
+		case n == gold:
+			return 0, 0
+		}
+		return 1, n
+	}
+	order := make([]int, len(shown))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		ka, na := key(shown[order[a]])
+		kb, nb := key(shown[order[b]])
+		if ka != kb {
+			return ka < kb
+		}
+		return na < nb
+	})
+	letters := make([]string, len(order))
+	for i, k := range order {
+		letters[i] = strings.TrimPrefix(shown[k].Agent, "Response ")
+	}
+	return fmt.Sprintf("Response A makes a case; I weigh each in turn.\n\nFINAL RANKING: %s", strings.Join(letters, ", "))
+}
+
+// topRanked is the last-round answer of the panelist the moderator's
+// mean positions put first (ties to the first listed).
+func topRanked(r Request) int {
+	best, bestPos := "", 0.0
+	for _, m := range positionRe.FindAllStringSubmatch(r.User, -1) {
+		pos, err := strconv.ParseFloat(m[2], 64)
+		if err == nil && (best == "" || pos < bestPos) {
+			best, bestPos = m[1], pos
+		}
+	}
+	turns, answers := lastRound(r.Read)
+	for i, t := range turns {
+		if t.Agent == best {
+			return answers[i]
+		}
+	}
+	return 0
 }
 
 func majority(xs []int) int {

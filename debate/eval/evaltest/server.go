@@ -24,6 +24,10 @@ type Request struct {
 	// ("### Name (round n)" headings), each with the answer its last
 	// "Answer:" line gives.
 	Read []Turn
+	// Responses are the replies shown to a ranking request ("### Response
+	// A" headings), in the order shown, each with Agent "Response A"… and
+	// the answer its last "Answer:" line gives.
+	Responses []Turn
 	// Messages are every message's content, in order.
 	Messages []string
 }
@@ -96,14 +100,23 @@ func (s *Server) Requests() []Request {
 }
 
 var (
-	headingRe = regexp.MustCompile(`(?m)^### (.+) \(round (\d+)\)$`)
-	answerRe  = regexp.MustCompile(`(?mi)^\W*answer\W*:\s*(.*)$`)
+	headingRe  = regexp.MustCompile(`(?m)^### (.+) \(round (\d+)\)$`)
+	responseRe = regexp.MustCompile(`(?m)^### (Response [A-Z])$`)
+	answerRe   = regexp.MustCompile(`(?mi)^\W*answer\W*:\s*(.*)$`)
 )
 
 // ParseTranscript reads the turns of a transcript in text.
-func ParseTranscript(text string) []Turn {
+func ParseTranscript(text string) []Turn { return parseHeadings(text, headingRe) }
+
+// ParseResponses reads the replies a ranking request shows ("### Response
+// A" headings); their Round is 0.
+func ParseResponses(text string) []Turn { return parseHeadings(text, responseRe) }
+
+// parseHeadings reads the sections of text under headings matching re:
+// its first group the agent, its second (if any) the round.
+func parseHeadings(text string, re *regexp.Regexp) []Turn {
 	var out []Turn
-	locs := headingRe.FindAllStringSubmatchIndex(text, -1)
+	locs := re.FindAllStringSubmatchIndex(text, -1)
 	for i, l := range locs {
 		end := len(text)
 		if i+1 < len(locs) {
@@ -111,7 +124,9 @@ func ParseTranscript(text string) []Turn {
 		}
 		body := text[l[1]:end]
 		t := Turn{Agent: text[l[2]:l[3]]}
-		t.Round, _ = strconv.Atoi(text[l[4]:l[5]])
+		if len(l) > 4 {
+			t.Round, _ = strconv.Atoi(text[l[4]:l[5]])
+		}
 		if ms := answerRe.FindAllStringSubmatch(body, -1); len(ms) > 0 {
 			t.Answer = strings.Trim(strings.TrimSpace(ms[len(ms)-1][1]), "*. ")
 		}
@@ -163,6 +178,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	req.Read = ParseTranscript(req.User)
+	req.Responses = ParseResponses(req.User)
 	s.mu.Lock()
 	s.reqs = append(s.reqs, req)
 	s.mu.Unlock()
