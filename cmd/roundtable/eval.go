@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/roundtable-dev/roundtable/debate"
@@ -48,8 +49,10 @@ prompt and completion tokens (from the provider's usage; our estimate,
 said so, where it gives none, as the mock), an exact McNemar test between
 each pair of arms, each debate arm's oracle, flips and conformity (and
 the rank arm's rankings), each debate arm against the vote curve at its
-tokens, and a chart of accuracy against tokens drawn in text. Progress goes to stderr; ctrl+c
-stops and prints what was done. See docs/eval.md.
+tokens, and a chart of accuracy against tokens drawn in text. Progress
+goes to stderr: on a terminal a bar redrawn in place (items done, each
+arm's, tokens spent, time, ETA), else a line per item; ctrl+c stops and
+prints what was done. See docs/eval.md.
 
 With --out DIR (created if need be) the reports go to DIR/report.md,
 DIR/report.json and DIR/report.html (a page, its chart in SVG), and each
@@ -110,6 +113,13 @@ persona.`,
 			}
 			opt.Questions, opt.Arms, opt.Provider = qs, a, prov
 			opt.Progress = cmd.ErrOrStderr()
+			if f, ok := opt.Progress.(interface{ Fd() uintptr }); ok && term.IsTerminal(f.Fd()) {
+				// A bar redrawn in place, as wide as the terminal.
+				opt.Terminal = true
+				if w, _, err := term.GetSize(f.Fd()); err == nil && w > 0 {
+					opt.Width = w - 1
+				}
+			}
 			var saved *eval.Out
 			if outDir != "" {
 				var names []string

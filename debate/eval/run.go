@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/roundtable-dev/roundtable/debate"
 )
@@ -26,8 +27,13 @@ type Options struct {
 	Concurrency int   // calls at once; 0: DefaultConcurrency
 	Seed        int64 // the mock's seed (other providers ignore it)
 	// Progress, when set, gets a line as each question of each arm is
-	// done.
+	// done; with Terminal, a progress bar redrawn in place instead (items
+	// done, each arm's, tokens, time, ETA), each second and as each item
+	// lands, at most Width cells wide (0: no limit), its line ended when
+	// the run ends.
 	Progress io.Writer
+	Terminal bool
+	Width    int
 	// Done are items finished by an earlier run (an --out folder's): they
 	// are not asked again, and the report counts them as if just made.
 	// Those of an arm or question not in this run are ignored.
@@ -164,6 +170,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	for i, q := range opt.Questions {
 		qIdx[q.ID] = i
 	}
+	prog := newProgress(opt, r.spent.Load)
 	for _, rec := range opt.Done {
 		a, okA := armIdx[rec.Arm]
 		q, okQ := qIdx[rec.ID]
@@ -174,6 +181,26 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		results[a][q] = &it
 		done++
 		r.spent.Add(int64(it.Tokens))
+		prog.resumed(a)
+	}
+	if opt.Progress != nil && opt.Terminal {
+		prog.draw()
+		stopTicks := make(chan struct{})
+		ticked := make(chan struct{})
+		go func() {
+			defer close(ticked)
+			t := time.NewTicker(time.Second)
+			defer t.Stop()
+			for {
+				select {
+				case <-t.C:
+					prog.draw()
+				case <-stopTicks:
+					return
+				}
+			}
+		}()
+		defer func() { close(stopTicks); <-ticked; prog.end() }()
 	}
 	for range min(opt.Concurrency, max(total-done, 1)) {
 		wg.Go(func() {
@@ -203,14 +230,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 				}
 				results[t.a][t.q] = it
 				done++
-				if opt.Progress != nil {
-					verdict := "wrong"
-					if it.Correct {
-						verdict = "right"
-					}
-					fmt.Fprintf(opt.Progress, "eval: [%d/%d] question %d/%d (%s) %s: %s, %s\n",
-						done, total, t.q+1, len(opt.Questions), it.ID, opt.Arms[t.a].Name, orNone(it.Answer), verdict)
-				}
+				prog.item(t.a, t.q, len(opt.Questions), opt.Arms[t.a].Name, it)
 				mu.Unlock()
 			}
 		})
