@@ -19,8 +19,8 @@ func init() { subcommands = append(subcommands, newEvalCmd) }
 
 func newEvalCmd() *cobra.Command {
 	var (
-		questions, arms, format, models, outDir string
-		opt                                     eval.Options
+		questions, arms, format, models, outDir, pricesFile string
+		opt                                                 eval.Options
 	)
 	// The provider flags are `debate`'s own, taken from its flag set.
 	var d debateFlags
@@ -104,6 +104,23 @@ persona.`,
 				pc.Model = m
 				fmt.Fprintf(cmd.ErrOrStderr(), "eval: model %s, the one the server lists\n", m)
 			}
+			if pricesFile != "" {
+				pf, err := debate.LoadPersonaFile(pricesFile)
+				if err != nil {
+					return asUsage(err)
+				}
+				if len(pf.Prices) == 0 {
+					return usageError("--prices %s has no [prices.\"MODEL\"] table; write one per model, with prompt and completion in dollars per million tokens", pricesFile)
+				}
+				opt.Prices = pf.Prices
+			}
+			asked := opt.Models
+			if len(asked) == 0 {
+				asked = []string{pc.Model}
+			}
+			if err := eval.CheckCost(opt.MaxCost, pc.Name, asked, opt.Prices); err != nil {
+				return asUsage(err)
+			}
 			prov, err := debate.NewProvider(pc)
 			if err != nil {
 				return asUsage(err)
@@ -182,6 +199,9 @@ persona.`,
 	f.StringVar(&format, "format", "md", "report format on stdout: md or json (without --out)")
 	f.Var(newIntFlag(&opt.MaxTokensTotal, 0, "max-tokens-total", 0, math.MaxInt32), "max-tokens-total",
 		"stop starting calls once this many tokens are spent (0: no limit); the report covers the items finished")
+	f.Var(&dollarFlag{p: &opt.MaxCost, name: "max-cost"}, "max-cost",
+		`stop starting calls once they have cost this many US dollars (OpenRouter reports costs; otherwise give --prices); the report covers the items finished (default: no limit)`)
+	f.StringVar(&pricesFile, "prices", "", `TOML file of [prices."MODEL"] tables (prompt and completion, US dollars per million tokens), as in a personas file: what each call costs where the provider reports no cost`)
 	f.StringVar(&outDir, "out", "", "folder for report.json, report.md, report.html and each item as it lands (items.jsonl); a rerun resumes")
 	f.Var(newInt64Flag(&opt.Seed, 1, "seed"), "seed", "seed of the mock's replies")
 	for _, name := range []string{"provider", "model", "base-url", "max-tokens"} {

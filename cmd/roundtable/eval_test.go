@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/roundtable-dev/roundtable/debate/eval"
 	"github.com/roundtable-dev/roundtable/debate/eval/evaltest"
 )
 
@@ -237,5 +238,49 @@ func TestEvalServedModel(t *testing.T) {
 	_, stderr, code = runBin(t, "", "eval", "--questions", q, "--arms", "single", "--base-url", "http://127.0.0.1:1/v1")
 	if code != 1 || !strings.Contains(stderr, "is not answering") {
 		t.Errorf("no server: exit %d, %s", code, stderr)
+	}
+}
+
+// TestEvalMaxCostCommand: --max-cost with a provider that reports no
+// cost and no price for the model is refused before any call (exit 2);
+// with --prices it is a budget: the run stops once it is spent, the
+// report says so, and the exit code is 0.
+func TestEvalMaxCostCommand(t *testing.T) {
+	dir := t.TempDir()
+	q := filepath.Join(dir, "q.jsonl")
+	p := evaltest.Panel{Gold: map[string]int{}, Right: map[string][]string{}, Models: []string{"m1"}}
+	var lines strings.Builder
+	for i := 1; i <= 4; i++ {
+		text := fmt.Sprintf("How many bolts are in bin %d?", i)
+		p.Gold[text] = 100 * i
+		fmt.Fprintf(&lines, `{"id":"b%d","question":%q,"answer":"%d"}`+"\n", i, text, 100*i)
+	}
+	if err := os.WriteFile(q, []byte(lines.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := evaltest.New(t, p.Script())
+	srv.SetModels("m1")
+	args := []string{"eval", "--questions", q, "--arms", "single", "--base-url", srv.BaseURL(), "--model", "m1", "--concurrency", "1", "--format", "json"}
+	_, stderr, code := runBin(t, "", append(args, "--max-cost", "0.01")...)
+	if code != 2 || !strings.Contains(stderr, "--max-cost needs prices: the openai provider reports no cost for model m1") || len(srv.Requests()) != 0 {
+		t.Errorf("no prices: exit %d, %d requests, %s", code, len(srv.Requests()), stderr)
+	}
+	prices := filepath.Join(dir, "prices.toml")
+	// A call is 20 prompt and 9 completion tokens: $0.0002 + $0.00009.
+	if err := os.WriteFile(prices, []byte("[prices.\"m1\"]\nprompt = 10\ncompletion = 10\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runBin(t, "", append(args, "--max-cost", "0.0005", "--prices", prices)...)
+	var rep eval.Report
+	if code != 0 || json.Unmarshal([]byte(stdout), &rep) != nil {
+		t.Fatalf("with prices: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	// 0.00029 a call: the second reaches 0.00058, so two items.
+	if rep.Arms[0].Items != 2 || !strings.Contains(rep.Stopped, "cost budget of $0.0005 is spent") || len(srv.Requests()) != 2 {
+		t.Errorf("%d items, %d requests, stopped %q; want 2, 2 and the cost budget", rep.Arms[0].Items, len(srv.Requests()), rep.Stopped)
+	}
+	_, stderr, code = runBin(t, "", append(args, "--max-cost", "0.01", "--prices", filepath.Join(dir, "nosuch.toml"))...)
+	if code != 2 || !strings.Contains(stderr, "nosuch.toml") {
+		t.Errorf("a missing prices file: exit %d, %s", code, stderr)
 	}
 }

@@ -82,6 +82,11 @@
 // message: the mock's rule), and so is the mock, whose usage is that
 // estimate: such calls are flagged estimated.
 //
+// A call's cost is the provider's (OpenRouter reports it), else its
+// tokens at Options.Prices; MaxCost stops the run once the costs reach
+// it, and CheckCost refuses beforehand a budget no cost could be counted
+// for.
+//
 // # Statistics
 //
 //   - accuracy with its 95 % Wilson interval;

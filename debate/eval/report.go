@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/roundtable-dev/roundtable/debate"
 )
 
 // Report is what a run found. Every figure in it can be recomputed from
@@ -39,9 +41,12 @@ type ArmResult struct {
 	Calls            int      `json:"calls"`
 	// EstimatedCalls counts the calls whose tokens are our estimate;
 	// Estimated says there is one.
-	EstimatedCalls int    `json:"estimated_calls"`
-	Estimated      bool   `json:"estimated"`
-	Results        []Item `json:"results"`
+	EstimatedCalls int  `json:"estimated_calls"`
+	Estimated      bool `json:"estimated"`
+	// Cost sums the items' costs in dollars (the provider's, or priced
+	// by --prices); 0 when nothing gave one.
+	Cost    float64 `json:"cost,omitempty"`
+	Results []Item  `json:"results"`
 
 	arm Arm
 }
@@ -182,7 +187,9 @@ func armModels(opt Options, arm Arm) []string {
 // tally sums an arm's items.
 func (ar *ArmResult) tally() {
 	ar.Items, ar.Correct, ar.PromptTokens, ar.CompletionTokens, ar.Tokens, ar.Calls, ar.EstimatedCalls = len(ar.Results), 0, 0, 0, 0, 0, 0
+	ar.Cost = 0
 	for _, it := range ar.Results {
+		ar.Cost += it.Cost
 		if it.Correct {
 			ar.Correct++
 		}
@@ -473,6 +480,13 @@ func (t *table) markdown(b *strings.Builder) {
 
 func (rep *Report) armsTable() *table {
 	t := &table{Head: []string{"arm", "models", "accuracy", "95 % CI", "tokens", "tokens per question", "estimated?"}}
+	costs := false
+	for _, a := range rep.Arms {
+		costs = costs || a.Cost > 0
+	}
+	if costs {
+		t.Head = append(t.Head, "cost")
+	}
 	for _, a := range rep.Arms {
 		est := "no"
 		switch {
@@ -486,6 +500,10 @@ func (rep *Report) armsTable() *table {
 			pct(a.CILow) + "–" + pct(a.CIHigh), fmt.Sprintf("%d (%d prompt + %d completion)", a.Tokens, a.PromptTokens, a.CompletionTokens),
 			fmt.Sprintf("%.1f", a.TokensPerItem), est,
 		})
+		if costs {
+			row := &t.Rows[len(t.Rows)-1]
+			*row = append(*row, debate.FormatDollars(a.Cost))
+		}
 	}
 	return t
 }

@@ -46,11 +46,19 @@ type Options struct {
 	// the calls under way finish, the items they complete are kept, and
 	// the report says the run stopped early.
 	MaxTokensTotal int
+	// MaxCost, when above 0, is a budget in dollars, kept as
+	// MaxTokensTotal is: a call's cost is the one the provider reports
+	// (OpenRouter's), else its tokens at Prices. CheckCost says before a
+	// run whether the cost can be counted.
+	MaxCost float64
+	// Prices price the calls whose provider reports no cost, by model
+	// (the call's, or the provider's when it names none).
+	Prices debate.PriceTable
 }
 
-// ErrBudgetSpent is the cause of a run stopped by MaxTokensTotal. Run does
-// not return it: the report's Stopped says so.
-var ErrBudgetSpent = errors.New("token budget spent")
+// ErrBudgetSpent is the cause of a run stopped by MaxTokensTotal or
+// MaxCost. Run does not return it: the report's Stopped says so.
+var ErrBudgetSpent = errors.New("budget spent")
 
 // Defaults of Options.
 const (
@@ -70,8 +78,11 @@ type Call struct {
 	CompletionTokens int    `json:"completion_tokens"`
 	// Estimated: the provider reported no usage (or, the mock, only its
 	// own estimate), so the tokens are counted by estimateUsage.
-	Estimated bool   `json:"estimated,omitempty"`
-	Reply     string `json:"-"`
+	Estimated bool `json:"estimated,omitempty"`
+	// Cost in dollars: the provider's, else priced by Options.Prices; 0
+	// when neither gives one.
+	Cost  float64 `json:"cost,omitempty"`
+	Reply string  `json:"-"`
 }
 
 // Item is one question answered by one arm.
@@ -85,6 +96,9 @@ type Item struct {
 	Tokens           int    `json:"tokens"`
 	Calls            int    `json:"calls"`
 	EstimatedCalls   int    `json:"estimated_calls,omitempty"`
+	// Cost is the calls' cost in dollars, where the provider reports one
+	// or Options.Prices prices the model; 0 when neither does.
+	Cost float64 `json:"cost,omitempty"`
 	// Samples are a vote's answers, sample by sample.
 	Samples []string `json:"samples,omitempty"`
 	// Rounds are a debate's answers, round by round, persona by persona.
@@ -116,6 +130,7 @@ func (it *Item) add(c Call) {
 	it.CompletionTokens += c.CompletionTokens
 	it.Tokens += c.PromptTokens + c.CompletionTokens
 	it.Calls++
+	it.Cost += c.Cost
 	if c.Estimated {
 		it.EstimatedCalls++
 	}
@@ -127,6 +142,23 @@ type runner struct {
 	sem       chan struct{}
 	estimated bool         // the provider's usage is an estimate itself (the mock)
 	spent     atomic.Int64 // tokens of every call made, and of the Done items
+
+	costMu sync.Mutex
+	cost   float64 // dollars of every call made, and of the Done items
+}
+
+// addCost counts d dollars spent.
+func (r *runner) addCost(d float64) {
+	r.costMu.Lock()
+	defer r.costMu.Unlock()
+	r.cost += d
+}
+
+// spentCost is the dollars spent so far.
+func (r *runner) spentCost() float64 {
+	r.costMu.Lock()
+	defer r.costMu.Unlock()
+	return r.cost
 }
 
 // Run answers every question with every arm and reports. When ctx is
@@ -181,6 +213,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		results[a][q] = &it
 		done++
 		r.spent.Add(int64(it.Tokens))
+		r.addCost(it.Cost)
 		prog.resumed(a)
 	}
 	if opt.Progress != nil && opt.Terminal {
@@ -255,7 +288,7 @@ feed:
 		return rep, firstErr
 	}
 	if errors.Is(context.Cause(ctx), ErrBudgetSpent) {
-		rep.Stopped = fmt.Sprintf("the token budget of %d is spent: %d tokens used", opt.MaxTokensTotal, r.spent.Load())
+		rep.Stopped = r.budgetSpent()
 		return rep, nil
 	}
 	if err := context.Cause(ctx); err != nil && ctx.Err() != nil {
@@ -350,7 +383,7 @@ func (r *runner) call(ctx context.Context, q Question, msgs []debate.Message, mo
 		return Call{}, context.Cause(ctx)
 	}
 	defer func() { <-r.sem }()
-	if b := r.opt.MaxTokensTotal; b > 0 && r.spent.Load() >= int64(b) {
+	if r.budgetSpent() != "" {
 		return Call{}, ErrBudgetSpent
 	}
 	var text strings.Builder
@@ -367,9 +400,67 @@ func (r *runner) call(ctx context.Context, q Question, msgs []debate.Message, mo
 		c.Estimated = true
 	}
 	r.spent.Add(int64(c.PromptTokens + c.CompletionTokens))
+	c.Cost = u.Cost
+	if c.Cost <= 0 {
+		label := model
+		if label == "" {
+			label = r.opt.Provider.Model()
+		}
+		c.Cost = r.opt.Prices.Apply(label, debate.Usage{PromptTokens: c.PromptTokens, CompletionTokens: c.CompletionTokens}).Cost
+	}
+	r.addCost(c.Cost)
 	c.Answer, c.Correct = Score(q, c.Reply)
 	return c, nil
 }
+
+// budgetSpent says which budget is spent, in a sentence for the report,
+// "" when none is (or none is set).
+func (r *runner) budgetSpent() string {
+	if b := r.opt.MaxTokensTotal; b > 0 && r.spent.Load() >= int64(b) {
+		return fmt.Sprintf("the token budget of %d is spent: %d tokens used", b, r.spent.Load())
+	}
+	if b := r.opt.MaxCost; b > 0 {
+		if c := r.spentCost(); c >= b {
+			return fmt.Sprintf("the cost budget of %s is spent: %s used", debate.FormatDollars(b), debate.FormatDollars(c))
+		}
+	}
+	return ""
+}
+
+// ErrNoCost marks a cost budget no cost could be counted for: the
+// provider reports none and no price is given for a model. A command line
+// exits 2 on it.
+var ErrNoCost = errors.New("no cost to count")
+
+// CheckCost refuses (ErrNoCost) a cost budget that could not be kept:
+// the provider (by its resolved name) reports no cost, and prices have
+// no entry for one of models, the models the run asks. OpenRouter
+// reports each call's cost; the mock costs nothing, so a budget holds
+// trivially; no other provider reports one.
+func CheckCost(maxCost float64, provider string, models []string, prices debate.PriceTable) error {
+	if maxCost <= 0 || provider == debate.ProviderOpenRouter || provider == debate.ProviderMock {
+		return nil
+	}
+	for _, m := range models {
+		if _, ok := prices.Lookup(m); !ok {
+			return &NoCostError{Provider: provider, Model: m}
+		}
+	}
+	return nil
+}
+
+// NoCostError is CheckCost's refusal: Provider reports no cost and no
+// price is given for Model.
+type NoCostError struct{ Provider, Model string }
+
+func (e *NoCostError) Error() string {
+	return fmt.Sprintf("--max-cost needs prices: the %s provider reports no cost for model %s; "+
+		"give --prices FILE (a TOML file with a [prices.%q] table: prompt and completion, US dollars per million tokens) or use --max-tokens-total",
+		e.Provider, e.Model, e.Model)
+}
+
+// Unwrap is ErrNoCost.
+func (e *NoCostError) Unwrap() error { return ErrNoCost }
 
 // estimateUsage counts a call's tokens when the provider reports none:
 // the prompt as the mock provider counts it (debate.EstimateTokens), the

@@ -39,8 +39,12 @@ type Turn struct {
 	Answer string
 }
 
-// Usage is what a reply reports in its usage chunk.
-type Usage struct{ Prompt, Completion int }
+// Usage is what a reply reports in its usage chunk; Cost, in dollars,
+// only when above 0 (as OpenRouter's usage accounting does).
+type Usage struct {
+	Prompt, Completion int
+	Cost               float64
+}
 
 // Script answers a request: the reply's text and its usage.
 type Script func(r Request) (reply string, u Usage)
@@ -203,10 +207,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		"choices": []any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": "stop"}},
 	})
 	if !noUsage {
-		writeData(w, map[string]any{
-			"object": "chat.completion.chunk", "model": body.Model, "choices": []any{},
-			"usage": map[string]any{"prompt_tokens": u.Prompt, "completion_tokens": u.Completion, "total_tokens": u.Prompt + u.Completion},
-		})
+		usage := map[string]any{"prompt_tokens": u.Prompt, "completion_tokens": u.Completion, "total_tokens": u.Prompt + u.Completion}
+		if u.Cost > 0 {
+			usage["cost"] = u.Cost
+		}
+		writeData(w, map[string]any{"object": "chat.completion.chunk", "model": body.Model, "choices": []any{}, "usage": usage})
 	}
 	fmt.Fprint(w, "data: [DONE]\n\n")
 }
