@@ -160,6 +160,7 @@ persona.`,
 				}
 				defer saved.Close()
 				opt.OnItem = saved.Append
+				opt.RoomsDir = outDir
 				if len(opt.Done) > 0 {
 					fmt.Fprintf(cmd.ErrOrStderr(), "eval: %d items already done in %s; resuming\n", len(opt.Done), outDir)
 				}

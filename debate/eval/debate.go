@@ -2,10 +2,12 @@ package eval
 
 import (
 	"context"
+	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
 
 	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/room"
 )
 
 // debate runs q through the panel of arm a (debate, rank or stances): in
@@ -21,6 +23,7 @@ func (r *runner) debate(ctx context.Context, q Question, a Arm, it *Item) error 
 	n, rounds := r.opt.Personas, r.opt.Rounds
 	panel := panelOf(n, r.model, a.Kind == ArmStances)
 	var transcript []debate.Turn
+	var posts []room.Post // the room's messages, when rooms are saved
 	for round := 1; round <= rounds; round++ {
 		read := append([]debate.Turn(nil), transcript...)
 		proposal := ""
@@ -50,6 +53,7 @@ func (r *runner) debate(ctx context.Context, q Question, a Arm, it *Item) error 
 		for i, c := range calls {
 			it.add(c)
 			transcript = append(transcript, debate.Turn{Round: round, Agent: panel[i].Name, Model: c.Model, Text: c.Reply})
+			posts = append(posts, postOf(panel[i].Name, debate.KindTurn, round, c))
 		}
 		it.Rounds = append(it.Rounds, answersOf(calls))
 	}
@@ -81,6 +85,14 @@ func (r *runner) debate(ctx context.Context, q Question, a Arm, it *Item) error 
 	it.add(c)
 	it.Answer = c.Answer
 	it.Correct = it.Answer != "" && it.Answer == q.gold
+	if r.opt.RoomsDir != "" {
+		posts = append(posts, postOf(room.SeatModerator, room.KindSummary, rounds, c))
+		name, err := r.saveRoom(q, a, panel, mod, posts)
+		if err != nil {
+			return fmt.Errorf("saving the debate's room: %w", err)
+		}
+		it.Room = name
+	}
 	return nil
 }
 

@@ -54,6 +54,10 @@ type Options struct {
 	// Prices price the calls whose provider reports no cost, by model
 	// (the call's, or the provider's when it names none).
 	Prices debate.PriceTable
+	// RoomsDir, when set, is the folder whose .roundtable holds a room
+	// for each debate arm's item (RoomName), a finished debate that
+	// roundtable rooms and roundtable tui open there.
+	RoomsDir string
 }
 
 // ErrBudgetSpent is the cause of a run stopped by MaxTokensTotal or
@@ -113,6 +117,9 @@ type Item struct {
 	// Positions are the rank arm's mean position of each persona (1 is
 	// best) over the rankings that placed it; 0 when none did.
 	Positions []float64 `json:"mean_positions,omitempty"`
+	// Room is the room a debate arm's item was saved in (RoomName), under
+	// Options.RoomsDir; "" when none was.
+	Room string `json:"room,omitempty"`
 }
 
 // Ranking is one persona's ranking of the others' final replies.
