@@ -84,11 +84,18 @@ persona.`,
 				return asUsage(err)
 			}
 			opt.Models = eval.SplitModels(models)
-			pc, err := eval.ResolveProvider(d.s.Provider, opt.Models, os.Getenv)
+			// The provider's model serves the arms without models of their
+			// own; when every arm names its own, the first arm's first is
+			// the provider's, and no server is asked for one.
+			defaults, own := opt.Models, eval.ArmModels(a)
+			if len(defaults) == 0 && eval.AllOwnModels(a) {
+				defaults = own[:1]
+			}
+			pc, err := eval.ResolveProvider(d.s.Provider, defaults, os.Getenv)
 			if err != nil {
 				return asUsage(err)
 			}
-			if eval.NeedsModel(d.s.Provider, opt.Models, pc, os.Getenv) {
+			if eval.NeedsModel(d.s.Provider, defaults, pc, os.Getenv) {
 				m, err := eval.ServedModel(cmd.Context(), pc)
 				switch {
 				case errors.Is(err, eval.ErrModelUnknown):
@@ -114,10 +121,14 @@ persona.`,
 				}
 				opt.Prices = pf.Prices
 			}
-			asked := opt.Models
-			if len(asked) == 0 {
-				asked = []string{pc.Model}
+			var asked []string
+			if !eval.AllOwnModels(a) {
+				asked = opt.Models
+				if len(asked) == 0 {
+					asked = []string{pc.Model}
+				}
 			}
+			asked = append(asked, own...)
 			if err := eval.CheckCost(opt.MaxCost, pc.Name, asked, opt.Prices); err != nil {
 				return asUsage(err)
 			}
@@ -192,7 +203,7 @@ persona.`,
 	}
 	f := c.Flags()
 	f.StringVar(&questions, "questions", "", "JSONL file of questions: {\"id\",\"question\",\"answer\"} a line, optional \"choices\"")
-	f.StringVar(&arms, "arms", "single,vote:5,debate", "arms to run, comma-separated: single, vote:K, debate, rank, stances")
+	f.StringVar(&arms, "arms", "single,vote:5,debate", "arms to run, comma-separated: single, vote:K, debate, rank, stances; an arm's own models after =, joined by + (debate=model-a+model-b)")
 	f.Var(newIntFlag(&opt.Personas, eval.DefaultPersonas, "personas", 2, eval.MaxPersonas), "personas", "personas in the debate arms (debate, rank, stances)")
 	f.Var(newIntFlag(&opt.Rounds, eval.DefaultRounds, "rounds", 1, eval.MaxRounds), "rounds", "rounds of the debate arms; round 1 is blind")
 	f.Var(newIntFlag(&opt.Concurrency, eval.DefaultConcurrency, "concurrency", 1, 64), "concurrency", "calls to the provider at once")

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -234,6 +235,19 @@ func TestEvalServedModel(t *testing.T) {
 	_, stderr, code = runBin(t, "", "eval", "--questions", q, "--arms", "single", "--base-url", srv.BaseURL())
 	if code != 2 || !strings.Contains(stderr, "serves 2 models (big, small); choose one with --model") {
 		t.Errorf("two models listed: exit %d, %s", code, stderr)
+	}
+	// Arms that name their own models need none from the server.
+	n := len(srv.Requests())
+	stdout, stderr, code = runBin(t, "", "eval", "--questions", q, "--arms", "single=small,vote:2=big+small", "--base-url", srv.BaseURL(), "--format", "json")
+	if code != 0 || strings.Contains(stderr, "the one the server lists") || !strings.Contains(stdout, `"name": "vote:2=big+small"`) {
+		t.Errorf("arms with their own models: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var asked []string
+	for _, r := range srv.Requests()[n:] {
+		asked = append(asked, r.Model)
+	}
+	if slices.Sort(asked); strings.Join(asked, ",") != "big,small,small" {
+		t.Errorf("the arms' calls asked %v, want big, small, small", asked)
 	}
 	_, stderr, code = runBin(t, "", "eval", "--questions", q, "--arms", "single", "--base-url", "http://127.0.0.1:1/v1")
 	if code != 1 || !strings.Contains(stderr, "is not answering") {

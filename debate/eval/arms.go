@@ -3,6 +3,7 @@ package eval
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -29,9 +30,12 @@ const MaxVotes = 64
 
 // Arm is one way of answering every question.
 type Arm struct {
-	Name string // as written in --arms: single, vote:5, debate
+	Name string // as written in --arms: single, vote:5, debate, debate=a+b
 	Kind string // ArmSingle, ArmVote, ArmDebate, ArmRank or ArmStances
 	K    int    // samples of a vote; 1 for single
+	// Models, when set (debate=a+b+c), are the arm's own, given out in
+	// turn as Options.Models are, in place of them.
+	Models []string
 }
 
 // IsDebate says the arm is a panel's debate: debate, rank or stances.
@@ -40,14 +44,19 @@ func (a Arm) IsDebate() bool {
 }
 
 // ParseArms reads a comma-separated list of arms: single, vote:K (K from
-// 1 to MaxVotes), debate, rank and stances, each at most once. Errors
-// wrap ErrBadArms.
+// 1 to MaxVotes), debate, rank and stances, each at most once with the
+// same models. An arm may name its own models after "=", joined by "+"
+// (vote:5=gpt-4o-mini, debate=model-a+model-b+model-c): they are given
+// out in turn, one per sample or persona, the moderator and single
+// taking the first; the name then keeps them, so two arms of one kind
+// with other models are two arms. Errors wrap ErrBadArms.
 func ParseArms(s string) ([]Arm, error) {
 	var arms []Arm
 	seen := map[string]bool{}
 	for part := range strings.SplitSeq(s, ",") {
-		name := strings.ToLower(strings.TrimSpace(part))
-		if name == "" {
+		kind, models, hasModels := strings.Cut(strings.TrimSpace(part), "=")
+		name := strings.ToLower(strings.TrimSpace(kind))
+		if name == "" && !hasModels {
 			continue
 		}
 		var a Arm
@@ -66,6 +75,18 @@ func ParseArms(s string) ([]Arm, error) {
 		default:
 			return nil, fmt.Errorf("%w: %q is not an arm; arms are single, vote:K, debate, rank and stances", ErrBadArms, strings.TrimSpace(part))
 		}
+		if hasModels {
+			for m := range strings.SplitSeq(models, "+") {
+				if m = strings.TrimSpace(m); m != "" {
+					a.Models = append(a.Models, m)
+				}
+			}
+			if len(a.Models) == 0 {
+				return nil, fmt.Errorf("%w: %q names no model after =; write %s=MODEL, or %s=MODEL+MODEL for several", ErrBadArms, strings.TrimSpace(part), name, name)
+			}
+			name += "=" + strings.Join(a.Models, "+")
+			a.Name = name
+		}
 		if seen[name] {
 			return nil, fmt.Errorf("%w: %s is named twice", ErrBadArms, name)
 		}
@@ -76,4 +97,29 @@ func ParseArms(s string) ([]Arm, error) {
 		return nil, fmt.Errorf("%w: no arm named; for example single,vote:5,debate,rank", ErrBadArms)
 	}
 	return arms, nil
+}
+
+// ArmModels lists the models arms name of their own, each once, in the
+// order named.
+func ArmModels(arms []Arm) []string {
+	var out []string
+	for _, a := range arms {
+		for _, m := range a.Models {
+			if !slices.Contains(out, m) {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// AllOwnModels says every arm names its own models: none asks the
+// provider's.
+func AllOwnModels(arms []Arm) bool {
+	for _, a := range arms {
+		if len(a.Models) == 0 {
+			return false
+		}
+	}
+	return len(arms) > 0
 }

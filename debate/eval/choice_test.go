@@ -2,6 +2,7 @@ package eval
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -117,10 +118,24 @@ func TestEvalParseQuestions(t *testing.T) {
 
 func TestEvalParseArms(t *testing.T) {
 	arms, err := ParseArms(" single, vote:05 ,debate")
-	if err != nil || len(arms) != 3 || arms[1] != (Arm{Name: "vote:5", Kind: ArmVote, K: 5}) || arms[2].Kind != ArmDebate {
+	if err != nil || len(arms) != 3 || !reflect.DeepEqual(arms[1], Arm{Name: "vote:5", Kind: ArmVote, K: 5}) || arms[2].Kind != ArmDebate {
 		t.Fatalf("%v %+v", err, arms)
 	}
-	for _, s := range []string{"", "single,single", "vote", "vote:0", "vote:x", "vote:65", "debates", "vote:5,vote:5"} {
+	// An arm's own models, case kept, blanks dropped; two arms of one kind
+	// with other models are two arms.
+	arms, err = ParseArms("Vote:3=Qwen/Qwen2.5-7B + llama3.1:8b,vote:3=gpt-4o-mini, debate = a+b+ +c")
+	want := []Arm{
+		{Name: "vote:3=Qwen/Qwen2.5-7B+llama3.1:8b", Kind: ArmVote, K: 3, Models: []string{"Qwen/Qwen2.5-7B", "llama3.1:8b"}},
+		{Name: "vote:3=gpt-4o-mini", Kind: ArmVote, K: 3, Models: []string{"gpt-4o-mini"}},
+		{Name: "debate=a+b+c", Kind: ArmDebate, Models: []string{"a", "b", "c"}},
+	}
+	if err != nil || !reflect.DeepEqual(arms, want) {
+		t.Fatalf("%v\n got %+v\nwant %+v", err, arms, want)
+	}
+	for _, s := range []string{
+		"", "single,single", "vote", "vote:0", "vote:x", "vote:65", "debates", "vote:5,vote:5",
+		"debate=", "debate= + ", "=a", "debate=a,debate=a", "nope=a",
+	} {
 		if _, err := ParseArms(s); !errors.Is(err, ErrBadArms) {
 			t.Errorf("ParseArms(%q) = %v, want ErrBadArms", s, err)
 		}

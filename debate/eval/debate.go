@@ -21,7 +21,7 @@ import (
 // rankings) and gives the final answer, which is the debate's.
 func (r *runner) debate(ctx context.Context, q Question, a Arm, it *Item) error {
 	n, rounds := r.opt.Personas, r.opt.Rounds
-	panel := panelOf(n, r.model, a.Kind == ArmStances)
+	panel := panelOf(n, func(i int) string { return r.model(a, i) }, a.Kind == ArmStances)
 	var transcript []debate.Turn
 	var posts []room.Post // the room's messages, when rooms are saved
 	for round := 1; round <= rounds; round++ {
@@ -64,7 +64,7 @@ func (r *runner) debate(ctx context.Context, q Question, a Arm, it *Item) error 
 			return err
 		}
 	}
-	mod := debate.Persona{Name: ModeratorName, Persona: "the moderator of the panel", Model: r.model(0)}
+	mod := debate.Persona{Name: ModeratorName, Persona: "the moderator of the panel", Model: r.model(a, 0)}
 	info := debate.TurnInfo{
 		Purpose: debate.PurposeVerdict, Topic: q.Question, Speaker: mod, Personas: panel,
 		Round: rounds, Rounds: rounds, Seed: r.opt.Seed, Transcript: transcript,

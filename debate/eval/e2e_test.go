@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -618,4 +619,66 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestEvalArmModels: an arm's own models (single=m2, vote:3=m3,
+// debate=m2+m3) are the models its calls ask, given out in turn, the
+// moderator taking the first; --models' are not asked; the accuracies are
+// those of the models asked (evaltest.Panel: m2 is right on q1, q3, q5
+// and q6, m3 on q1 and q3).
+func TestEvalArmModels(t *testing.T) {
+	qs, panel := scripted(t)
+	srv := evaltest.New(t, panel.Script())
+	arms, err := eval.ParseArms("single=m2,vote:3=m3,debate=m2+m3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := eval.Run(context.Background(), eval.Options{
+		Questions: qs, Arms: arms, Provider: provider(t, srv.BaseURL()), Models: panel.Models,
+		Personas: 3, Rounds: 2, Concurrency: 4,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The calls each model gets, by the arms' rules: single one of m2 a
+	// question; vote:3 three of m3; the debate's personas m2, m3, m2 each
+	// round, and its moderator m2.
+	want := map[string]int{}
+	for range qs {
+		want["m2"]++
+		want["m3"] += 3
+		for range 2 {
+			want["m2"] += 2
+			want["m3"]++
+		}
+		want["m2"]++
+	}
+	got := map[string]int{}
+	for _, r := range srv.Requests() {
+		got[r.Model]++
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("calls by model %v, want %v", got, want)
+	}
+	right := func(model string) (n int) {
+		for _, q := range qs {
+			if slices.Contains(panel.Right[q.Question], model) {
+				n++
+			}
+		}
+		return n
+	}
+	byName := map[string]eval.ArmResult{}
+	for _, a := range rep.Arms {
+		byName[a.Name] = a
+	}
+	if a := byName["single=m2"]; a.Correct != right("m2") || strings.Join(a.Models, ",") != "m2" {
+		t.Errorf("single=m2: %d right (m2 knows %d), models %v", a.Correct, right("m2"), a.Models)
+	}
+	if a := byName["vote:3=m3"]; a.Correct != right("m3") || strings.Join(a.Models, ",") != "m3" {
+		t.Errorf("vote:3=m3: %d right (m3 knows %d), models %v", a.Correct, right("m3"), a.Models)
+	}
+	if a := byName["debate=m2+m3"]; a.Items != len(qs) || strings.Join(a.Models, ",") != "m2,m3" {
+		t.Errorf("debate=m2+m3: %d items, models %v", a.Items, a.Models)
+	}
 }

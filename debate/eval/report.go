@@ -174,14 +174,14 @@ func armModels(opt Options, arm Arm) []string {
 	case ArmDebate, ArmRank, ArmStances:
 		n = opt.Personas
 	}
-	if len(opt.Models) == 0 {
+	ms := arm.Models
+	if len(ms) == 0 {
+		ms = opt.Models
+	}
+	if len(ms) == 0 {
 		return []string{opt.Provider.Model()}
 	}
-	var out []string
-	for i := range min(n, len(opt.Models)) {
-		out = append(out, opt.Models[i])
-	}
-	return out
+	return ms[:min(n, len(ms))]
 }
 
 // tally sums an arm's items.

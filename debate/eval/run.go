@@ -321,7 +321,7 @@ func (r *runner) item(ctx context.Context, q Question, a Arm) (*Item, error) {
 	default:
 		calls := make([]Call, a.K)
 		err := r.parallel(ctx, a.K, func(ctx context.Context, k int) error {
-			c, err := r.call(ctx, q, soloMessages(q), r.model(k), soloInfo(q, r.opt.Seed+int64(k)))
+			c, err := r.call(ctx, q, soloMessages(q), r.model(a, k), soloInfo(q, r.opt.Seed+int64(k)))
 			calls[k] = c
 			return err
 		})
@@ -348,12 +348,17 @@ func answersOf(calls []Call) []string {
 	return out
 }
 
-// model is the model of sample or persona i: "" for the provider's.
-func (r *runner) model(i int) string {
-	if len(r.opt.Models) == 0 {
+// model is arm a's model of sample or persona i: from the arm's own
+// models, else Options.Models; "" for the provider's.
+func (r *runner) model(a Arm, i int) string {
+	ms := a.Models
+	if len(ms) == 0 {
+		ms = r.opt.Models
+	}
+	if len(ms) == 0 {
 		return ""
 	}
-	return r.opt.Models[i%len(r.opt.Models)]
+	return ms[i%len(ms)]
 }
 
 // parallel runs f(0..n-1) at once; when one fails, the others are
