@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // The terminal chart's frame, in characters: columns and rows, the frame
@@ -258,6 +259,7 @@ func svgChartOf(rep *Report) *svgChart {
 		}
 		ch.Curve = strings.Join(pts, " ")
 	}
+	var placed []labelBox
 	for _, a := range arms {
 		if !a.Drawn {
 			continue
@@ -268,15 +270,64 @@ func svgChartOf(rep *Report) *svgChart {
 		}
 		px, py := x(a.Tokens), y(a.Accuracy)
 		p := svgPoint{
-			X: f1(px), Y: f1(py), TX: f1(px + 7), TY: f1(py - 7), Class: class, Name: a.Name,
+			X: f1(px), Y: f1(py), Class: class, Name: a.Name,
 			Label: fmt.Sprintf("%s %s", a.Name, pct(a.Accuracy)),
 		}
+		box := labelBox{x0: px + 7, y: py - 7, w: labelWidth(p.Label)}
 		if px > (left+right)/2 { // the label to the left, within the picture
-			p.TX, p.LabelClass = f1(px-7), "end"
+			box.x0, p.LabelClass = px-7-box.w, "end"
+		}
+		box = box.free(placed, top+labelHeight, bottom)
+		placed = append(placed, box)
+		p.TX, p.TY = f1(box.x0), f1(box.y)
+		if p.LabelClass == "end" {
+			p.TX = f1(box.x0 + box.w)
 		}
 		ch.Points = append(ch.Points, p)
 	}
 	return ch
+}
+
+// labelHeight is a point label's line height in the SVG, and labelWidth
+// about its width: 7 px a character at the page's 12 px font.
+const labelHeight = 14
+
+func labelWidth(s string) float64 { return 7 * float64(utf8.RuneCountInString(s)) }
+
+// labelBox is where a point's label sits: from x0, w wide, its baseline
+// at y (the text above it).
+type labelBox struct{ x0, y, w float64 }
+
+func (b labelBox) overlaps(o labelBox) bool {
+	return b.x0 < o.x0+o.w && o.x0 < b.x0+b.w && b.y-labelHeight < o.y && o.y-labelHeight < b.y
+}
+
+// free moves b, a line at a time, below and then above where it was, to
+// the nearest place that overlaps no label placed (arms at one spot, or
+// close, would print their labels over each other), its baseline kept
+// from top to bottom; where no place is free it stays.
+func (b labelBox) free(placed []labelBox, top, bottom float64) labelBox {
+	clear := func(c labelBox) bool {
+		if c.y < top || c.y > bottom {
+			return false
+		}
+		for _, o := range placed {
+			if c.overlaps(o) {
+				return false
+			}
+		}
+		return true
+	}
+	for step := 0; step <= int((bottom-top)/labelHeight); step++ {
+		for _, dy := range []float64{float64(step), -float64(step)} {
+			c := b
+			c.y += dy * labelHeight
+			if clear(c) {
+				return c
+			}
+		}
+	}
+	return b
 }
 
 // niceStep is a step of 1, 2 or 5 times a power of ten that cuts 0 to

@@ -3,6 +3,7 @@ package eval_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -221,6 +222,83 @@ func TestEvalHTMLReport(t *testing.T) {
 	} {
 		if !strings.Contains(texts.String(), s) {
 			t.Errorf("the page's text lacks %q:\n%s", s, texts.String())
+		}
+	}
+}
+
+// TestEvalHTMLLabelsApart: arms at one spot of the chart (three at 0 %
+// and nearly the same tokens, two at one point) get their labels on lines
+// of their own, none printed over another, all inside the plot.
+func TestEvalHTMLLabelsApart(t *testing.T) {
+	arm := func(name string, tokens float64, correct int) eval.ArmResult {
+		return eval.ArmResult{Name: name, Items: 4, Correct: correct, Accuracy: float64(correct) / 4, TokensPerItem: tokens, Results: []eval.Item{}}
+	}
+	rep := &eval.Report{Questions: 4, Arms: []eval.ArmResult{
+		arm("single", 100, 0), arm("vote:3", 110, 0), arm("vote:5", 120, 0),
+		arm("debate", 900, 2), arm("rank", 900, 2), arm("stances", 905, 2),
+	}}
+	dir := t.TempDir()
+	out, _, err := eval.OpenOut(dir, eval.Config{Provider: "mock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	if err := out.WriteReports(rep); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, eval.ReportHTML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := html.Parse(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type box struct {
+		label            string
+		x0, x1, top, bot float64
+	}
+	var boxes []box
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && n.Data == "text" && n.FirstChild != nil {
+			attr := map[string]string{}
+			for _, a := range n.Attr {
+				attr[a.Key] = a.Val
+			}
+			if cls := attr["class"]; cls == "" || cls == "end" {
+				var x, y float64
+				if _, err := fmt.Sscan(attr["x"], &x); err != nil {
+					t.Fatalf("x=%q", attr["x"])
+				}
+				if _, err := fmt.Sscan(attr["y"], &y); err != nil {
+					t.Fatalf("y=%q", attr["y"])
+				}
+				label := n.FirstChild.Data
+				w := 7 * float64(len([]rune(label)))
+				b := box{label: label, x0: x, x1: x + w, top: y - 14, bot: y}
+				if cls == "end" {
+					b.x0, b.x1 = x-w, x
+				}
+				boxes = append(boxes, b)
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	if len(boxes) != len(rep.Arms) {
+		t.Fatalf("%d point labels, want %d: %+v", len(boxes), len(rep.Arms), boxes)
+	}
+	for i, a := range boxes {
+		if a.top < 0 || a.bot > 400 {
+			t.Errorf("%q is outside the picture: %+v", a.label, a)
+		}
+		for _, b := range boxes[i+1:] {
+			if a.x0 < b.x1 && b.x0 < a.x1 && a.top < b.bot && b.top < a.bot {
+				t.Errorf("%q and %q overlap: %+v %+v", a.label, b.label, a, b)
+			}
 		}
 	}
 }
