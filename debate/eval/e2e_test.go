@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -680,5 +681,48 @@ func TestEvalArmModels(t *testing.T) {
 	}
 	if a := byName["debate=m2+m3"]; a.Items != len(qs) || strings.Join(a.Models, ",") != "m2,m3" {
 		t.Errorf("debate=m2+m3: %d items, models %v", a.Items, a.Models)
+	}
+}
+
+// TestEvalUnfinishedTokens: a run that stops inside an item (here the
+// debate's moderator call fails) reports the tokens its finished calls
+// spent as unfinished, in no arm's figures: the usage the scripted server
+// reported for every call that succeeded.
+func TestEvalUnfinishedTokens(t *testing.T) {
+	qs, panel := scripted(t)
+	script := panel.Script()
+	srv := evaltest.New(t, script)
+	srv.SetFail(func(r evaltest.Request) int {
+		if strings.Contains(r.System, "moderator") {
+			return http.StatusBadRequest
+		}
+		return 0
+	})
+	arms, err := eval.ParseArms("debate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := eval.Run(context.Background(), eval.Options{
+		Questions: qs[2:3], Arms: arms, Provider: provider(t, srv.BaseURL()), Models: panel.Models,
+		Personas: 3, Rounds: 2, Concurrency: 1,
+	})
+	if err == nil || rep == nil {
+		t.Fatalf("a failing moderator: %v, report %v", err, rep)
+	}
+	want, served := 0, 0
+	for _, r := range srv.Requests() {
+		if strings.Contains(r.System, "moderator") {
+			continue // failed: no usage came back
+		}
+		_, u := script(r)
+		want += u.Prompt + u.Completion
+		served++
+	}
+	if served != 6 || rep.Arms[0].Items != 0 || rep.UnfinishedTokens != want || want == 0 {
+		t.Errorf("%d calls served, %d items; unfinished %d tokens, want %d", served, rep.Arms[0].Items, rep.UnfinishedTokens, want)
+	}
+	var md strings.Builder
+	if err := rep.WriteMarkdown(&md); err != nil || !strings.Contains(md.String(), fmt.Sprintf("spent %d tokens more, in none of the figures", want)) {
+		t.Errorf("the Markdown does not say so: %v\n%s", err, md.String())
 	}
 }

@@ -9,6 +9,7 @@ import (
 // sentences, and the chart as SVG.
 type htmlPage struct {
 	Summary, Stopped string
+	Unfinished       string // unfinishedNote, when calls of unfinished items spent tokens
 	Arms, Pairs      *table
 	Chart            *svgChart
 	Debates          []htmlDebate
@@ -55,6 +56,9 @@ svg.chart { max-width: 100%; height: auto; font-size: 12px; }
 <p>{{.Summary}}</p>
 {{- if .Stopped}}
 <p class="stopped"><strong>Stopped before the end</strong> ({{.Stopped}}): the figures cover the questions each arm finished.</p>
+{{- end}}
+{{- if .Unfinished}}
+<p>{{.Unfinished}}</p>
 {{- end}}
 <h2>Arms</h2>
 {{template "table" .Arms}}
@@ -119,6 +123,9 @@ svg.chart { max-width: 100%; height: auto; font-size: 12px; }
 // vote curve as a line). Every text from the run is escaped.
 func (rep *Report) WriteHTML(w io.Writer) error {
 	p := htmlPage{Summary: rep.summary(), Stopped: rep.Stopped, Arms: rep.armsTable(), Chart: svgChartOf(rep)}
+	if rep.UnfinishedTokens > 0 {
+		p.Unfinished = rep.unfinishedNote()
+	}
 	if len(rep.Pairs) > 0 {
 		p.Pairs = rep.pairsTable()
 	}

@@ -12,12 +12,17 @@ import (
 // Report is what a run found. Every figure in it can be recomputed from
 // the per-item records of its arms.
 type Report struct {
-	Questions int         `json:"questions"`
-	Personas  int         `json:"personas,omitempty"`
-	Rounds    int         `json:"rounds,omitempty"`
-	Stopped   string      `json:"stopped,omitempty"` // why the run stopped before the end
-	Arms      []ArmResult `json:"arms"`
-	Pairs     []Pair      `json:"pairs"`
+	Questions int    `json:"questions"`
+	Personas  int    `json:"personas,omitempty"`
+	Rounds    int    `json:"rounds,omitempty"`
+	Stopped   string `json:"stopped,omitempty"` // why the run stopped before the end
+	// UnfinishedTokens are the tokens of calls made for items that did
+	// not finish (the run stopped or a call failed first): spent, but in
+	// no item, arm or figure. A rerun over the same --out asks those items
+	// again.
+	UnfinishedTokens int         `json:"unfinished_tokens,omitempty"`
+	Arms             []ArmResult `json:"arms"`
+	Pairs            []Pair      `json:"pairs"`
 	// Debates are what happened inside each debate arm (debate, rank,
 	// stances), in the order of Arms.
 	Debates []Debate `json:"debates,omitempty"`
@@ -407,6 +412,9 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 	if rep.Stopped != "" {
 		fmt.Fprintf(&b, "\n**Stopped before the end** (%s): the figures cover the questions each arm finished.\n", rep.Stopped)
 	}
+	if rep.UnfinishedTokens > 0 {
+		fmt.Fprintf(&b, "\n%s\n", rep.unfinishedNote())
+	}
 	b.WriteString("\n## Arms\n\n")
 	rep.armsTable().markdown(&b)
 	if len(rep.Pairs) > 0 {
@@ -586,3 +594,8 @@ func (bud *Budget) line() string {
 }
 
 func pct(f float64) string { return fmt.Sprintf("%.1f %%", 100*f) }
+
+// unfinishedNote says what the calls of unfinished items spent.
+func (rep *Report) unfinishedNote() string {
+	return fmt.Sprintf("Calls for questions that did not finish spent %d tokens more, in none of the figures below.", rep.UnfinishedTokens)
+}

@@ -291,6 +291,13 @@ feed:
 	close(tasks)
 	wg.Wait()
 	rep := buildReport(opt, results)
+	// Calls made for items that did not finish (a stopped run, a failed
+	// call) are in no item: said beside the figures, never in them.
+	counted := 0
+	for _, a := range rep.Arms {
+		counted += a.Tokens
+	}
+	rep.UnfinishedTokens = max(int(r.spent.Load())-counted, 0)
 	if firstErr != nil {
 		return rep, firstErr
 	}
