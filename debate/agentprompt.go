@@ -33,6 +33,16 @@ func (a *agentProc) promptFor(req Request) string {
 	}
 	newPurpose := !a.sent[purpose]
 	a.sent[purpose] = true
+	if purpose == PurposeRank && !first {
+		// A ranking request carries what it ranks, unlabelled: it goes
+		// whole (with its instructions the first time); the agent's
+		// session holds the debate it ranks.
+		a.seen = max(a.seen, len(info.Transcript))
+		if newPurpose {
+			return joinPara(system, user)
+		}
+		return user
+	}
 	var fresh []Turn
 	if a.seen < len(info.Transcript) {
 		for _, t := range info.Transcript[a.seen:] {
@@ -55,6 +65,13 @@ func (a *agentProc) promptFor(req Request) string {
 		Topic: info.Topic, Name: info.Speaker.Name, Round: info.Round, Rounds: info.Rounds,
 		Final:      info.Round == info.Rounds && info.Rounds > 1,
 		Transcript: FormatTranscript(fresh), Purpose: purpose,
+	}
+	if purpose == PurposeVerdict {
+		names := make([]string, len(info.Personas))
+		for i, p := range info.Personas {
+			names[i] = p.Name
+		}
+		d.Rankings = FormatRankings(info.Rankings, names)
 	}
 	follow := render("agent_followup.md", d)
 	if newPurpose {

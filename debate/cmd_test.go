@@ -3,10 +3,12 @@ package debate
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -89,6 +91,36 @@ func TestCommandBinary(t *testing.T) {
 		st, _ := r.State()
 		if st.Closed == nil || st.Closed.Reason != ReasonComplete || len(st.Messages) != 7 {
 			t.Fatalf("room: %d messages, closed %+v", len(st.Messages), st.Closed)
+		}
+	})
+
+	t.Run("rank", func(t *testing.T) {
+		cwd := t.TempDir()
+		out, errOut, code := run(cwd, nil, "debate", "--topic", "t", "--rounds", "1", "--rank", "--fast", "--format", "jsonl")
+		if code != 0 {
+			t.Fatalf("exit %d\n%s", code, errOut)
+		}
+		var kinds []string
+		rankers := map[string]bool{}
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var ev Event
+			if err := json.Unmarshal([]byte(line), &ev); err != nil {
+				t.Fatalf("line %q: %v", line, err)
+			}
+			if ev.Type == EventToken {
+				continue
+			}
+			kinds = append(kinds, string(ev.Type))
+			if ev.Type == EventRanking {
+				rankers[ev.Agent] = true
+				if len(ev.Ranking) != 2 || slices.Contains(ev.Ranking, ev.Agent) {
+					t.Errorf("%s ranks %q", ev.Agent, ev.Ranking)
+				}
+			}
+		}
+		got := strings.Join(kinds, " ")
+		if !strings.Contains(got, "round_end ranking ranking ranking summary done") || len(rankers) != 3 {
+			t.Fatalf("events %s; want three rankers' rankings between the round_end and the verdict", got)
 		}
 	})
 

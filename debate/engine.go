@@ -88,7 +88,8 @@ type run struct {
 
 	transcript []Turn
 	total      Usage
-	held       int // rounds finished
+	held       int       // rounds finished
+	rankings   []Ranking // the peer rankings given (Config.Rank), in speaking order
 
 	from Position // where the debate picks up: the zero Position is its start
 
@@ -156,7 +157,11 @@ func (r *run) debate() error {
 			return err
 		}
 	}
-	for round := max(r.from.Round, 1); round <= r.cfg.Rounds; round++ {
+	first := max(r.from.Round, 1)
+	if len(r.from.Rankings) > 0 {
+		first = r.cfg.Rounds + 1 // stopped while ranking: the rounds are over
+	}
+	for round := first; round <= r.cfg.Rounds; round++ {
 		if !r.send(Event{Type: EventRoundStart, Round: round}) {
 			return errCancelled
 		}
@@ -214,6 +219,11 @@ func (r *run) debate() error {
 		if consensus != nil && *consensus {
 			break
 		}
+	}
+	// A debate stopped by a budget went to the verdict from its round
+	// (stopForBudget): it is not ranked.
+	if err := r.rankAll(); err != nil {
+		return err
 	}
 	return r.verdict()
 }
@@ -375,6 +385,9 @@ func (r *run) cut(round int, p Persona, model, text string, usage Usage, err err
 func (r *run) silent(purpose Purpose) (string, Usage, error) {
 	m := r.cfg.Moderator
 	info := r.info(purpose, m, r.held, false)
+	if purpose == PurposeVerdict {
+		info.Rankings = slices.Clone(r.rankings)
+	}
 	msgs := verdictMessages(info)
 	if purpose == PurposeConsensus {
 		msgs = consensusMessages(info)

@@ -22,7 +22,7 @@ func TestInvariantsProperty(t *testing.T) {
 		rounds := 1 + rng.IntN(MaxRounds)
 		cfg := Config{
 			Topic: topics[rng.IntN(len(topics))], Personas: personasN(n), Rounds: rounds, Seed: seed,
-			BlindOpening: rng.IntN(2) == 0, StopOnConsensus: rng.IntN(2) == 0,
+			BlindOpening: rng.IntN(2) == 0, StopOnConsensus: rng.IntN(2) == 0, Rank: seed%2 == 0,
 		}
 		t.Run(fmt.Sprintf("seed%d-p%d-r%d", seed, n, rounds), func(t *testing.T) {
 			eng, err := New(cfg, NewMock(0))

@@ -23,6 +23,7 @@ const (
 	EventNote         EventType = "note"
 	EventPause        EventType = "pause"
 	EventBudget       EventType = "budget"
+	EventRanking      EventType = "ranking"
 	EventSummary      EventType = "summary"
 	EventDone         EventType = "done"
 	EventError        EventType = "error"
@@ -35,8 +36,8 @@ const CancelledMessage = "cancelled"
 // Event is one event of a debate. Type says which fields are set; the JSON
 // form (MarshalJSON) is {"event": Type, "data": {...}} with the payload
 // names of the contract (../shared/design/debate-events.md) plus a few
-// extra fields, and the events this project adds: retry, activity, note
-// and pause:
+// extra fields, and the events this project adds: retry, activity, note,
+// pause and ranking:
 //
 //	session_start {topic, agents, rounds, provider, model?}
 //	round_start   {round}
@@ -49,6 +50,7 @@ const CancelledMessage = "cancelled"
 //	note          {round, from, text}          (from: "user")
 //	pause         {round}
 //	budget        {round, reason, usage}       (a budget was spent: the verdict comes now)
+//	ranking       {round, agent, text, ranking, model?, usage?}
 //	summary       {text, round, model, usage}
 //	done          {usage}                      (the debate's total usage)
 //	error         {message, agent?, round?, provider?, usage?}
@@ -89,6 +91,20 @@ const CancelledMessage = "cancelled"
 // alone make full_text. For the moderator it comes between rounds, like a
 // retry.
 //
+// A ranking event (Config.Rank) is one persona's peer ranking: after the
+// last round's round_end (and its pause, if any), or the round_end of a
+// debate stopped early on consensus, each persona in speaking order ranks
+// the others' final turns, shown to it unlabelled ("Response A", "Response
+// B"… in an order drawn from the seed), and its reply ends with a line
+// "FINAL RANKING: C, A, B". The event comes once the reply is whole: agent
+// is the ranker, round the last round held, text the whole reply, ranking
+// the order it gave in persona names, best first (empty, never null, when
+// no ranking could be read from the reply; letters it repeated or that
+// name nobody are dropped). A ranking is not streamed: no token, retry or
+// activity event comes for it, and no turn_start or turn_end surrounds
+// it. The rankings come before the moderator's verdict, whose prompt
+// shows them; a debate stopped by a budget gives none.
+//
 // A note event is the user's note (Session.Interject) joining the
 // transcript: from is "user", text the note, round the round it was given
 // in. It comes between turns, never inside one: before the turn_start of
@@ -128,16 +144,16 @@ type Event struct {
 	Rounds   int      // session_start: rounds planned
 	Provider string   // session_start; error when a provider failed
 
-	Round int    // round_start, turn_start, token, turn_end, round_end, summary; error when in a turn
-	Agent string // turn_start, token, turn_end; error when a persona's turn failed
-	Model string // turn_start, turn_end, summary: the model label; session_start: the provider's model, when one is named
+	Round int    // round_start, turn_start, token, turn_end, round_end, ranking, summary; error when in a turn
+	Agent string // turn_start, token, turn_end, ranking (the ranker); error when a persona's turn failed
+	Model string // turn_start, turn_end, ranking, summary: the model label; session_start: the provider's model, when one is named
 
-	// Text is the token's delta, the turn_end's full text, the summary's
-	// verdict or the error's message.
+	// Text is the token's delta, the turn_end's full text, the ranking's
+	// reply, the summary's verdict or the error's message.
 	Text string
 
-	// Usage is the turn's usage (turn_end), the moderator's (summary) or the
-	// debate's total (done, error).
+	// Usage is the turn's usage (turn_end), the ranker's (ranking), the
+	// moderator's (summary) or the debate's total (done, error).
 	Usage *Usage
 
 	// MessageKind is a turn_end's message kind as its room holds it: a
@@ -152,6 +168,9 @@ type Event struct {
 
 	// From is who wrote a note (NoteFrom, "user"); Text is the note.
 	From string
+
+	// Ranking is a ranking event's order: persona names, best first.
+	Ranking []string
 
 	// Kind is an activity's kind (ActivityTool, ActivityPlan,
 	// ActivityRefused, ActivityNote); Text is its line.
@@ -176,8 +195,8 @@ type Event struct {
 	Pieces int
 
 	// Seq and Line say where the room holds what the event shows, when it
-	// was read back from the room (StoreEvents): Seq is a turn_end's or
-	// summary's message number, and that of the events a turn read whole
+	// was read back from the room (StoreEvents): Seq is a turn_end's,
+	// ranking's or summary's message number, and that of the events a turn read whole
 	// brings before its turn_end, or a note's number; Line is an activity
 	// line's number in its turn (from 1). 0 when unknown. A reader
 	// resuming a stream tells by them what it had. Not part of the JSON
@@ -236,6 +255,7 @@ type wire struct {
 	WaitMS     int64    `json:"wait_ms,omitempty"`
 	Kind       string   `json:"kind,omitempty"`
 	From       string   `json:"from,omitempty"`
+	Ranking    []string `json:"ranking,omitempty"`
 }
 
 // Payload shapes, one per event type, so required fields are always
@@ -299,6 +319,14 @@ type (
 		Reason string `json:"reason"`
 		Usage  *Usage `json:"usage,omitempty"`
 	}
+	rankingData struct {
+		Round   int      `json:"round"`
+		Agent   string   `json:"agent"`
+		Text    string   `json:"text"`
+		Ranking []string `json:"ranking"`
+		Model   string   `json:"model,omitempty"`
+		Usage   *Usage   `json:"usage,omitempty"`
+	}
 	summaryData struct {
 		Text  string `json:"text"`
 		Round int    `json:"round,omitempty"`
@@ -352,6 +380,12 @@ func (e Event) data() (any, error) {
 		return roundData{Round: e.Round}, nil
 	case EventBudget:
 		return budgetData{Round: e.Round, Reason: e.Text, Usage: e.Usage}, nil
+	case EventRanking:
+		order := e.Ranking
+		if order == nil {
+			order = []string{}
+		}
+		return rankingData{Round: e.Round, Agent: e.Agent, Text: e.Text, Ranking: order, Model: e.Model, Usage: e.Usage}, nil
 	case EventSummary:
 		return summaryData{Text: e.Text, Round: e.Round, Model: e.Model, Usage: e.Usage}, nil
 	case EventDone:
@@ -416,6 +450,8 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 	case EventNote:
 		e.Text, e.From = w.Text, w.From
 	case EventPause:
+	case EventRanking:
+		e.Text, e.Ranking = w.Text, w.Ranking
 	case EventSessionStart, EventRoundStart, EventTurnStart, EventToken, EventRoundEnd, EventSummary, EventDone:
 		e.Text = w.Text
 	default:

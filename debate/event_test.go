@@ -41,6 +41,14 @@ func TestEventJSON(t *testing.T) {
 		},
 		{Event{Type: EventRoundEnd, Round: 1}, `{"event":"round_end","data":{"round":1}}`},
 		{Event{Type: EventRoundEnd, Round: 2, Consensus: &yes}, `{"event":"round_end","data":{"round":2,"consensus":true}}`},
+		{
+			Event{Type: EventRanking, Round: 2, Agent: "PM", Model: "mock", Text: "B is best.\n\nFINAL RANKING: B, A", Ranking: []string{"Sec", "Arch"}, Usage: u},
+			`{"event":"ranking","data":{"round":2,"agent":"PM","text":"B is best.\n\nFINAL RANKING: B, A","ranking":["Sec","Arch"],"model":"mock","usage":{"prompt_tokens":10,"completion_tokens":4,"cost":0.001}}}`,
+		},
+		{
+			Event{Type: EventRanking, Round: 1, Agent: "PM", Text: "no idea", Ranking: []string{}},
+			`{"event":"ranking","data":{"round":1,"agent":"PM","text":"no idea","ranking":[]}}`,
+		},
 		{Event{Type: EventSummary, Text: "**Decision:** go", Round: 3, Model: "mock"}, `{"event":"summary","data":{"text":"**Decision:** go","round":3,"model":"mock"}}`},
 		{Event{Type: EventDone}, `{"event":"done","data":{}}`},
 		{Event{Type: EventDone, Usage: &Usage{PromptTokens: 1}}, `{"event":"done","data":{"usage":{"prompt_tokens":1,"completion_tokens":0}}}`},

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/roundtable-dev/roundtable/prompts"
 	"github.com/roundtable-dev/roundtable/room"
@@ -264,13 +265,16 @@ type textOutput struct {
 	rounds    int
 	inTurn    bool // between a turn_start and its turn_end
 	verdict   bool // the verdict's heading is written: it streams
+	agents    []string
+	rankings  []Ranking // the peer rankings so far, whose table comes before the verdict
+	ranked    bool      // the rankings' table is written
 }
 
 func (o *textOutput) event(ev Event) {
 	w := o.w
 	switch ev.Type {
 	case EventSessionStart:
-		o.rounds = ev.Rounds
+		o.rounds, o.agents = ev.Rounds, ev.Agents
 		fmt.Fprintf(w, "Debate: %s\nPanel:  %s (%d %s", oneLine(ev.Topic), prompts.AndList(ev.Agents), ev.Rounds, plural(ev.Rounds, "round", "rounds"))
 		if p := ProviderLabel(ev.Provider, ev.Model); p != "" {
 			fmt.Fprintf(w, ", %s", p)
@@ -289,6 +293,7 @@ func (o *textOutput) event(ev Event) {
 		if !o.inTurn && !o.verdict {
 			// Outside a turn: the verdict, streaming.
 			o.verdict = true
+			o.rankTable()
 			fmt.Fprint(w, "\n━━━ Moderator's verdict ━━━\n\n")
 		}
 		fmt.Fprint(w, ev.Text)
@@ -311,11 +316,22 @@ func (o *textOutput) event(ev Event) {
 		}
 	case EventBudget:
 		fmt.Fprintf(w, "\nThe debate stops here: %s. The moderator gives a verdict on what was said.\n", oneLine(ev.Text))
+	case EventRanking:
+		if len(o.rankings) == 0 {
+			fmt.Fprint(w, "\n━━━ Peer ranking ━━━\n\n")
+		}
+		o.rankings = append(o.rankings, Ranking{Agent: ev.Agent, Round: ev.Round, Order: ev.Ranking})
+		if len(ev.Ranking) == 0 {
+			fmt.Fprintf(w, "%s gave no ranking that could be read.\n", oneLine(ev.Agent))
+			break
+		}
+		fmt.Fprintf(w, "%s ranks: %s\n", oneLine(ev.Agent), oneLine(strings.Join(ev.Ranking, " > ")))
 	case EventSummary:
 		if o.verdict {
 			fmt.Fprint(w, "\n") // it streamed
 			break
 		}
+		o.rankTable()
 		fmt.Fprintf(w, "\n━━━ Moderator's verdict ━━━\n\n%s\n", strings.TrimSpace(ev.Text))
 	case EventDone:
 		if ev.Usage != nil {
@@ -330,6 +346,44 @@ func (o *textOutput) event(ev Event) {
 }
 
 func (o *textOutput) end() {}
+
+// rankTable writes the table of the peer rankings, once, before the
+// verdict: each persona's mean position, best first.
+func (o *textOutput) rankTable() {
+	if o.ranked || len(o.rankings) == 0 {
+		return
+	}
+	o.ranked = true
+	fmt.Fprintf(o.w, "\n%s\n", RankTableHeader)
+	for _, line := range RankTable(o.rankings, o.agents) {
+		fmt.Fprintf(o.w, "  %s\n", line)
+	}
+}
+
+// RankTableHeader heads the table of a debate's peer rankings.
+const RankTableHeader = "Peer ranking (mean position, lower is better)"
+
+// RankTable is the table of rankings, one line per persona of names,
+// best first: "1. Security Lead   1.5  2 rankers"; a persona nobody
+// ranked shows "–" and comes last.
+func RankTable(rankings []Ranking, names []string) []string {
+	ss := AggregateRankings(rankings, names)
+	w := 0
+	for _, s := range ss {
+		w = max(w, utf8.RuneCountInString(oneLine(s.Name)))
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		name := oneLine(s.Name)
+		pad := strings.Repeat(" ", w-utf8.RuneCountInString(name))
+		if s.Rankers == 0 {
+			out[i] = fmt.Sprintf("%d. %s%s     –  not ranked", i+1, name, pad)
+			continue
+		}
+		out[i] = fmt.Sprintf("%d. %s%s  %4.1f  %d %s", i+1, name, pad, s.Mean, s.Rankers, plural(s.Rankers, "ranker", "rankers"))
+	}
+	return out
+}
 
 func usageLine(u Usage) string {
 	s := fmt.Sprintf("Tokens: %d prompt, %d completion", u.PromptTokens, u.CompletionTokens)

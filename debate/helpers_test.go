@@ -97,6 +97,7 @@ func invariantErr(evs []Event, cfg Config) error {
 	sawSummary := false
 	paused := false
 	budgetStop := false
+	ranked := -1 // the last ranker's index in speaking order
 	var lastRoundEnd Event
 	for i, ev := range evs[1:] {
 		switch ev.Type {
@@ -188,6 +189,27 @@ func invariantErr(evs []Event, cfg Config) error {
 				return fmt.Errorf("event %d: budget %+v out of place (round %d, turn %d)", i+1, ev, round, turnIdx)
 			}
 			inRound, budgetStop = false, true
+		case EventRanking:
+			// The rankings come after the rounds, before the verdict,
+			// one per persona at most, in speaking order, each ranking
+			// only the others.
+			at := slices.IndexFunc(cfg.Personas, func(p Persona) bool { return p.Name == ev.Agent })
+			switch {
+			case !cfg.Rank || inRound || inTurn || sawSummary || budgetStop || ev.Round != round:
+				return fmt.Errorf("event %d: ranking %+v out of place (round %d, in round: %v)", i+1, ev, round, inRound)
+			case cfg.PauseBetweenRounds && !paused:
+				return fmt.Errorf("event %d: ranking before the pause after round %d", i+1, round)
+			case at <= ranked:
+				return fmt.Errorf("event %d: %q ranks after persona %d ranked", i+1, ev.Agent, ranked)
+			case ev.Ranking == nil:
+				return fmt.Errorf("event %d: ranking %+v with a nil order", i+1, ev)
+			}
+			for k, n := range ev.Ranking {
+				if n == ev.Agent || !slices.Contains(cfg.Names(), n) || slices.Contains(ev.Ranking[:k], n) {
+					return fmt.Errorf("event %d: %s's ranking %q names %q", i+1, ev.Agent, ev.Ranking, n)
+				}
+			}
+			ranked = at
 		case EventSummary:
 			if cfg.PauseBetweenRounds && !paused {
 				return fmt.Errorf("event %d: the verdict came without a pause after round %d", i+1, round)

@@ -26,6 +26,9 @@ type Transcript struct {
 	// Budget is the budget event's reason when a budget stopped the
 	// debate before its last round; "" otherwise.
 	Budget string
+	// Rankings are the personas' peer rankings (Config.Rank), in the
+	// order given.
+	Rankings []Ranking
 }
 
 // Add takes one event into the transcript.
@@ -35,6 +38,8 @@ func (t *Transcript) Add(ev Event) {
 		t.Topic, t.Agents, t.Rounds, t.Provider = ev.Topic, ev.Agents, ev.Rounds, ProviderLabel(ev.Provider, ev.Model)
 	case EventTurnEnd:
 		t.Turns = append(t.Turns, Turn{Round: ev.Round, Agent: ev.Agent, Model: ev.Model, Text: ev.Text, Incomplete: ev.Incomplete, Truncated: ev.Truncated})
+	case EventRanking:
+		t.Rankings = append(t.Rankings, Ranking{Agent: ev.Agent, Round: ev.Round, Model: ev.Model, Text: ev.Text, Order: ev.Ranking})
 	case EventSummary:
 		t.Verdict, t.Held = ev.Text, ev.Round
 	case EventDone:
@@ -92,6 +97,24 @@ func (t *Transcript) WriteMarkdown(w io.Writer) error {
 	}
 	if t.Budget != "" {
 		fmt.Fprintf(&b, "\n*The debate stopped in round %d: %s. The verdict is on what was said.*\n", t.Held, oneLine(t.Budget))
+	}
+	if len(t.Rankings) > 0 {
+		b.WriteString("\n## Peer ranking\n\n*Each persona ranked the others' final turns, shown without names; best first.*\n\n")
+		for _, rk := range t.Rankings {
+			if len(rk.Order) == 0 {
+				fmt.Fprintf(&b, "- %s gave no ranking that could be read.\n", oneLine(rk.Agent))
+				continue
+			}
+			fmt.Fprintf(&b, "- %s: %s\n", oneLine(rk.Agent), oneLine(strings.Join(rk.Order, ", ")))
+		}
+		b.WriteString("\n| Persona | Mean position | Rankers |\n| --- | --- | --- |\n")
+		for _, s := range AggregateRankings(t.Rankings, t.Agents) {
+			mean := "–"
+			if s.Rankers > 0 {
+				mean = fmt.Sprintf("%.1f", s.Mean)
+			}
+			fmt.Fprintf(&b, "| %s | %s | %d |\n", strings.ReplaceAll(oneLine(s.Name), "|", "\\|"), mean, s.Rankers)
+		}
 	}
 	if t.Verdict != "" {
 		fmt.Fprintf(&b, "\n## Verdict\n\n%s\n", strings.TrimSpace(t.Verdict))

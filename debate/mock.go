@@ -77,6 +77,8 @@ func MockReply(info TurnInfo) string {
 			return mockNoteReply(info, *note) + "\n\n" + mockTurn(rest)
 		}
 		return mockTurn(withoutNotes(info))
+	case PurposeRank:
+		return mockRank(info)
 	case PurposeSeatLead, PurposeSeatPeer, PurposeSeatSpec:
 		return mockSeat(info)
 	}

@@ -29,6 +29,9 @@ type promptData struct {
 	Transcript string
 	Purpose    Purpose // agent prompts: what the request is for
 	ReadOnly   bool    // agent prompts: the agent may not change anything
+	Responses  string  // a ranking request: the turns to rank, unlabelled
+	Letters    string  // a ranking request: the letters shown, "A, B, C"
+	Rankings   string  // the verdict: the panel's peer rankings, when it ranked
 }
 
 func render(name string, d promptData) string {
@@ -64,6 +67,56 @@ func verdictMessages(info TurnInfo) []Message {
 	}
 }
 
+// rankMessages are the chat messages for a persona's ranking of the
+// others' final turns (info.Ranked), shown without their names.
+func rankMessages(info TurnInfo) []Message {
+	d := promptData{
+		Topic: info.Topic, Name: info.Speaker.Name, Persona: info.Speaker.Persona,
+		Stance: info.Speaker.Stance, Round: info.Round, Rounds: info.Rounds,
+	}
+	var b strings.Builder
+	letters := make([]string, len(info.Ranked))
+	for i, t := range info.Ranked {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		letters[i] = responseLetter(i)
+		fmt.Fprintf(&b, "### %s\n\n%s", ResponseLabel(i), strings.TrimSpace(t.Text))
+	}
+	d.Responses, d.Letters = b.String(), strings.Join(letters, ", ")
+	return []Message{
+		{Role: RoleSystem, Content: render("rank_system.md", d)},
+		{Role: RoleUser, Content: render("rank_turn.md", d)},
+	}
+}
+
+// FormatRankings writes the panel's peer rankings the way the moderator's
+// prompt shows them: each ranking in persona names, then each persona's
+// mean position; "" when there are none. names are the personas in
+// speaking order.
+func FormatRankings(rankings []Ranking, names []string) string {
+	if len(rankings) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, rk := range rankings {
+		if len(rk.Order) == 0 {
+			fmt.Fprintf(&b, "- %s gave no ranking that could be read.\n", rk.Agent)
+			continue
+		}
+		fmt.Fprintf(&b, "- %s ranked: %s\n", rk.Agent, strings.Join(rk.Order, ", "))
+	}
+	b.WriteString("\nMean position (1 is best; lower is better):\n")
+	for _, s := range AggregateRankings(rankings, names) {
+		if s.Rankers == 0 {
+			fmt.Fprintf(&b, "- %s: not ranked\n", s.Name)
+			continue
+		}
+		fmt.Fprintf(&b, "- %s: %.1f (%d %s)\n", s.Name, s.Mean, s.Rankers, plural(s.Rankers, "ranking", "rankings"))
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
 // consensusMessages are the chat messages for the check after a round.
 func consensusMessages(info TurnInfo) []Message {
 	d := moderatorData(info)
@@ -82,6 +135,7 @@ func moderatorData(info TurnInfo) promptData {
 		Topic: info.Topic, Name: info.Speaker.Name, Persona: info.Speaker.Persona,
 		Panel: prompts.AndList(names), Round: info.Round, Rounds: info.Rounds,
 		Transcript: FormatTranscript(info.Transcript),
+		Rankings:   FormatRankings(info.Rankings, names),
 	}
 }
 

@@ -102,6 +102,7 @@ const (
 	PurposeTurn      Purpose = "turn"      // a persona's turn
 	PurposeVerdict   Purpose = "verdict"   // the moderator's verdict
 	PurposeConsensus Purpose = "consensus" // the moderator's check after a round
+	PurposeRank      Purpose = "rank"      // a persona's ranking of the others' final turns (Config.Rank)
 )
 
 // TurnInfo describes a request in the engine's terms.
@@ -115,6 +116,13 @@ type TurnInfo struct {
 	Seed       int64
 	Blind      bool   // a blind opening turn: the speaker sees no one
 	Transcript []Turn // every turn the speaker can see, in order
+	// Ranked is what a ranking request (PurposeRank) asks the speaker to
+	// rank: the others' final turns in the order shown, the first as
+	// "Response A". A provider must not tell the model their Agent.
+	Ranked []Turn
+	// Rankings are the panel's rankings, for the moderator's verdict
+	// (Config.Rank); nil when the debate does not rank.
+	Rankings []Ranking
 	// Instruction, when set, is what the request asks for now (it also
 	// ends the last message): a provider that keeps a session, like a
 	// coding agent, sends it with only the turns since its last request.

@@ -12,7 +12,9 @@ import (
 
 // Message kinds of a debate room. A finished turn is KindTurn; a turn cut
 // short by an error or cancellation is KindIncomplete, and its text ends
-// with a note saying why. The verdict is room.KindSummary.
+// with a note saying why. A persona's peer ranking (Config.Rank) is
+// room.KindRanking, its order in room.Message.Ranking. The verdict is
+// room.KindSummary.
 const (
 	KindTurn       = "turn"
 	KindIncomplete = "incomplete"
@@ -46,7 +48,7 @@ func RoomName(topic string, t time.Time) string {
 func CreateRoom(cwd, name string, cfg Config) (*room.Room, error) {
 	opts := room.CreateOptions{
 		Topic: cfg.Topic, Budget: cfg.Rounds, Mode: room.ModeDebate,
-		Agents: cfg.Names(), Rounds: cfg.Rounds, Pause: cfg.PauseBetweenRounds,
+		Agents: cfg.Names(), Rounds: cfg.Rounds, Pause: cfg.PauseBetweenRounds, Rank: cfg.Rank,
 		Provider: cfg.Provider, Model: cfg.Model,
 	}
 	for _, p := range cfg.Personas {
@@ -87,7 +89,7 @@ func CreateRoom(cwd, name string, cfg Config) (*room.Room, error) {
 }
 
 // Recorder saves a debate's events into its room: each turn when it ends,
-// the verdict as the moderator's summary, closed.json at the end. Use it
+// each peer ranking, the verdict as the moderator's summary, closed.json at the end. Use it
 // through Record, or call Handle for each event yourself.
 type Recorder struct {
 	r        *room.Room
@@ -190,6 +192,12 @@ func (rc *Recorder) Handle(ev Event) error {
 		}
 		rc.write(room.Post{Seat: ev.Agent, Agent: ev.Model, Kind: KindTurn, Text: orNoReply(ev.Text), Round: ev.Round, Activity: act, Usage: roomUsage(ev.Usage), Retries: rc.takeRetries(ev.Agent)})
 		rc.clearDraft(seat)
+	case EventRanking:
+		rc.flush("")
+		rc.write(room.Post{
+			Seat: ev.Agent, Agent: ev.Model, Kind: room.KindRanking, Text: orNoReply(ev.Text), Round: ev.Round,
+			Usage: roomUsage(ev.Usage), Ranking: ev.Ranking,
+		})
 	case EventSummary:
 		rc.flush("")
 		rc.endDraft(room.SeatModerator)
@@ -448,14 +456,15 @@ func record(events <-chan Event, rc *Recorder, ended func()) <-chan Event {
 }
 
 // ConfigFromRoom is the debate a debate room recorded, ready to run again:
-// its topic, its panel and moderator, its rounds. ok is false for a room
+// its topic, its panel and moderator, its rounds, whether it paused
+// between rounds and whether its personas ranked each other. ok is false for a room
 // that is not a debate or that does not record its personas (rooms saved
 // before they did, or written by another tool).
 func ConfigFromRoom(rc room.Config) (cfg Config, ok bool) {
 	if !rc.IsDebate() || len(rc.Personas) == 0 {
 		return Config{}, false
 	}
-	cfg = Config{Topic: rc.Topic, Rounds: rc.Rounds, PauseBetweenRounds: rc.Pause}
+	cfg = Config{Topic: rc.Topic, Rounds: rc.Rounds, PauseBetweenRounds: rc.Pause, Rank: rc.Rank}
 	for _, p := range rc.Personas {
 		cfg.Personas = append(cfg.Personas, Persona(p))
 	}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/roundtable-dev/roundtable/room"
@@ -35,6 +36,11 @@ type Position struct {
 	// paused.json) when it stopped: with PauseBetweenRounds it pauses
 	// there again before going on.
 	Paused bool
+	// Rankings are the peer rankings (Config.Rank) given before the
+	// debate stopped, in the room's order. When there are any, the rounds
+	// are over, whatever Round says (a debate stopped early on consensus
+	// has rounds left): the personas still to rank do, then the verdict.
+	Rankings []Ranking
 }
 
 // ErrNotResumable marks a room whose debate cannot be resumed: not a
@@ -50,6 +56,7 @@ func (r *run) resumeAt(from *Position) {
 	r.transcript = append([]Turn(nil), from.Transcript...)
 	r.total = from.Usage
 	r.held = min(max(from.Round-1, 0), r.cfg.Rounds)
+	r.rankings = slices.Clone(from.Rankings)
 }
 
 // skip reports whether persona i of round spoke before the debate was
@@ -88,6 +95,14 @@ func PositionOf(cfg Config, st room.State) (Position, error) {
 			return pos, fmt.Errorf("%w: the room already holds the moderator's verdict (message %d)", ErrNotResumable, m.Seq)
 		case m.Kind == KindIncomplete:
 			continue
+		case m.Kind == room.KindRanking:
+			if done%len(cfg.Personas) != 0 || done == 0 {
+				return pos, fmt.Errorf("%w: message %d is %s's peer ranking in the middle of round %d", ErrNotResumable, m.Seq, m.Seat, done/len(cfg.Personas)+1)
+			}
+			pos.Rankings = append(pos.Rankings, rankingOf(m, cfg.Names()))
+			continue
+		case len(pos.Rankings) > 0:
+			return pos, fmt.Errorf("%w: message %d is %s's turn after the peer rankings began", ErrNotResumable, m.Seq, m.Seat)
 		}
 		round, want := done/len(cfg.Personas)+1, cfg.Personas[done%len(cfg.Personas)].Name
 		if m.Seat != want || m.Round != round {
@@ -102,7 +117,7 @@ func PositionOf(cfg Config, st room.State) (Position, error) {
 	if pos.Round > cfg.Rounds {
 		pos.Round, pos.Turn = cfg.Rounds+1, 0
 	}
-	pos.Paused = st.Paused != nil && pos.Turn == 0 && st.Paused.Round == pos.Round-1
+	pos.Paused = st.Paused != nil && pos.Turn == 0 && st.Paused.Round == pos.Round-1 && len(pos.Rankings) == 0
 	return pos, nil
 }
 
@@ -215,6 +230,8 @@ func resumeLocked(ctx context.Context, s Settings, r *room.Room, cfg Config, loc
 	// A debate that paused between rounds pauses again, however it is
 	// resumed (a headless run without notes goes on at once, as it does).
 	s.Config.PauseBetweenRounds = s.Config.PauseBetweenRounds || cfg.PauseBetweenRounds
+	// A ranked debate still ranks: its rankings not given yet are asked.
+	s.Config.Rank = s.Config.Rank || cfg.Rank
 	s.Cwd, s.Room = r.Cwd(), ""
 	p, err := Prepare(s)
 	if err != nil {
@@ -379,7 +396,7 @@ func resumedTurns(r *room.Room, turns []Turn) []Turn {
 	}
 	var out []Turn
 	for _, m := range st.Messages {
-		if m.Seat == room.SeatModerator {
+		if m.Seat == room.SeatModerator || m.Kind == room.KindRanking {
 			continue
 		}
 		// A cut turn's text ends with the note saying so.

@@ -48,7 +48,7 @@ func storeDebate(b *testing.B, dir string, cfg Config, p Provider, drafts bool) 
 			tokens++
 		case EventError:
 			b.Fatal(ev.Text)
-		case EventSessionStart, EventRoundStart, EventRetry, EventActivity, EventRoundEnd, EventNote, EventPause, EventBudget, EventSummary, EventDone:
+		case EventSessionStart, EventRoundStart, EventRetry, EventActivity, EventRoundEnd, EventNote, EventPause, EventBudget, EventRanking, EventSummary, EventDone:
 		}
 	}
 	if rc.Err() != nil {
@@ -137,7 +137,7 @@ func BenchmarkStoreDraftRate(b *testing.B) {
 						tokens++
 					case EventError:
 						b.Fatal(ev.Text)
-					case EventSessionStart, EventRoundStart, EventRetry, EventActivity, EventRoundEnd, EventNote, EventPause, EventBudget, EventSummary, EventDone:
+					case EventSessionStart, EventRoundStart, EventRetry, EventActivity, EventRoundEnd, EventNote, EventPause, EventBudget, EventRanking, EventSummary, EventDone:
 					}
 				}
 				writes := 0

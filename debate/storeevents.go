@@ -11,8 +11,8 @@ import (
 
 // A debate's run writes everything into its room (Recorder): each finished
 // turn a message, each turn in progress its seat's draft (with its agent's
-// activity and its retries), the user's notes, the verdict, and
-// closed.json saying how it ended and, on a failure, whose. StoreEvents
+// activity and its retries), the user's notes, each peer ranking, the
+// verdict, and closed.json saying how it ended and, on a failure, whose. StoreEvents
 // reads that back as the debate's events, so a screen has one input and
 // one apply step whatever it shows: a debate running in this process, in
 // another, on another machine through a host's mirror, or one that ended
@@ -324,6 +324,13 @@ func (t *storeTranslator) message(out []Event, m room.Message) []Event {
 	var usage *Usage
 	if u != (Usage{}) {
 		usage = &u
+	}
+	if m.Kind == room.KindRanking && t.persona[m.Seat] {
+		// A peer ranking, given whole: no turn of its seat.
+		return append(out, Event{
+			Type: EventRanking, Round: m.Round, Agent: m.Seat, Model: m.Agent, Text: m.Text,
+			Ranking: rankOrder(m.Ranking, t.agents, m.Seat), Usage: usage, Seq: m.Seq,
+		})
 	}
 	if m.Seat == room.SeatModerator || m.Kind == room.KindSummary {
 		if t.live {

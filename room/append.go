@@ -27,6 +27,9 @@ type Post struct {
 	Usage *Usage
 	// Retries are saved with a debate turn: its requests made again.
 	Retries []DraftRetry
+	// Ranking is saved with a debate's ranking (KindRanking): the order
+	// it gave, by persona name.
+	Ranking []string
 }
 
 // staleTemp is how old a temporary file must be before a writer removes it
@@ -133,7 +136,7 @@ func (r *Room) appendChecked(p Post, mayBeEmpty bool, check func(State) error) (
 		msg = Message{
 			Seq: r.nextSeqLocked(), At: formatTime(now),
 			Seat: p.Seat, Agent: p.Agent, Kind: p.Kind, Text: p.Text, Round: p.Round,
-			Activity: p.Activity, Usage: p.Usage, Retries: p.Retries,
+			Activity: p.Activity, Usage: p.Usage, Retries: p.Retries, Ranking: p.Ranking,
 		}
 		data, err := encodeJSON(msg)
 		if err != nil {

@@ -36,7 +36,13 @@
 // server's rooms stay byte for byte as they were); a debate room's
 // personas in speaking order, then "moderator" (a debate's room.json also
 // carries "pauseBetweenRounds": true when it waits for its person after
-// each round, Config.Pause). An MCP room with a "seats"
+// each round, Config.Pause, and "rank": true when its personas rank each
+// other's final turns after the last round, Config.Rank: each ranking is
+// a message of kind "ranking" (KindRanking) in the ranker's seat, with
+// the last round held, the ranker's reply as its text, and the order it
+// gave, persona names best first, in an extra "ranking" array; the
+// rankings come after the last round's turns and before the verdict). An
+// MCP room with a "seats"
 // array is a council (Config.IsCouncil): 2 to 8 seats, "lead" first (it
 // opens every round, spends the budget, writes the spec and closes; Create
 // refuses any other first seat, and a seat named "observer", the host's

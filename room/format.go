@@ -27,6 +27,12 @@ const ModeDebate = "debate"
 // KindSummary is the kind of the moderator's verdict in a debate room.
 const KindSummary = "summary"
 
+// KindRanking is the kind of a persona's peer ranking in a debate room
+// that ranks (Config.Rank): after the last round, the persona's ranking
+// of the others' final turns, its reply as Text and the order it gave,
+// in persona names, as Message.Ranking.
+const KindRanking = "ranking"
+
 // MaxTextBytes is the largest message text a post may carry.
 const MaxTextBytes = 256 << 10
 
@@ -55,6 +61,10 @@ type Config struct {
 	// Pause is set for a debate that waits for its person after each
 	// round, so a debate resumed in any screen pauses as it did.
 	Pause bool `json:"pauseBetweenRounds,omitempty"`
+	// Rank is set for a debate whose personas rank each other's final
+	// turns after the last round (messages of KindRanking), so a debate
+	// resumed in any screen still ranks.
+	Rank bool `json:"rank,omitempty"`
 	// SeatNames is the seats of an MCP room that has other seats than the
 	// lead and the peer; left out when it has those (see Seats).
 	SeatNames []string `json:"seats,omitempty"`
@@ -100,6 +110,9 @@ type Message struct {
 	// Retries are the times the turn's request failed and was made
 	// again, in order (an extra field, as Activity).
 	Retries []DraftRetry `json:"retries,omitempty"`
+	// Ranking is a ranking message's order (KindRanking): the personas
+	// its seat ranked, by name, best first (an extra field, as Activity).
+	Ranking []string `json:"ranking,omitempty"`
 
 	// File is the message's file name inside messages/ (not stored).
 	File string `json:"-"`

@@ -116,6 +116,7 @@ type CreateOptions struct {
 	Personas  []PersonaInfo
 	Moderator *PersonaInfo
 	Pause     bool // a debate's pause between rounds (Config.Pause)
+	Rank      bool // a debate's peer ranking (Config.Rank)
 	// Provider and Model: a debate's (Config.Provider, Config.Model).
 	Provider, Model string
 	// Seats are an MCP room's seats when not the default lead and peer
@@ -165,7 +166,7 @@ func Create(cwd, name string, opt CreateOptions) (r *Room, created bool, err err
 		Room: name, Topic: opt.Topic, Budget: opt.Budget, Spec: spec,
 		CreatedAt: formatTime(time.Now()),
 		Mode:      opt.Mode, Agents: opt.Agents, Rounds: opt.Rounds,
-		Personas: opt.Personas, Moderator: opt.Moderator, Pause: opt.Pause,
+		Personas: opt.Personas, Moderator: opt.Moderator, Pause: opt.Pause, Rank: opt.Rank,
 		SeatNames: seats, Provider: opt.Provider, Model: opt.Model,
 	}
 	data, err := encodeJSON(cfg)

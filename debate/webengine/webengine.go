@@ -93,7 +93,7 @@ func Event(e debate.Event) web.Event {
 		Type: string(e.Type), Topic: e.Topic, Agents: e.Agents, Rounds: e.Rounds, Provider: e.Provider,
 		Round: e.Round, Agent: e.Agent, Model: e.Model, Text: e.Text, Usage: u,
 		MessageKind: e.MessageKind, Incomplete: e.Incomplete, Truncated: e.Truncated, Consensus: e.Consensus,
-		From: e.From, Kind: e.Kind,
+		From: e.From, Kind: e.Kind, Ranking: e.Ranking,
 		Attempt: e.Attempt, Attempts: e.Attempts, Status: e.Status, Wait: e.Wait, Seq: e.Seq, Line: e.Line,
 	}
 }

@@ -30,14 +30,20 @@ func mcpGroups(msgs []room.Message, entries []entry) []group {
 
 // debateGroups groups a debate by its recorded round, in round order, each
 // round's turns in persona (sequence) order; the moderator's verdicts are
-// returned apart. Turns without a round number come last.
+// returned apart. Turns without a round number come last, then the
+// personas' peer rankings (room.KindRanking), a group of their own.
 func debateGroups(msgs []room.Message, entries []entry) (groups []group, verdicts []entry) {
 	byRound := map[int]int{} // round -> index in groups
 	var rounds []int
+	ranking := group{Title: "Peer ranking"}
 	for i := range msgs {
 		m := &msgs[i]
 		if m.Seat == room.SeatModerator && m.Kind == room.KindSummary {
 			verdicts = append(verdicts, entries[i])
+			continue
+		}
+		if m.Kind == room.KindRanking && m.Seat != room.SeatModerator {
+			ranking.Entries = append(ranking.Entries, entries[i])
 			continue
 		}
 		gi, ok := byRound[m.Round]
@@ -67,6 +73,9 @@ func debateGroups(msgs []room.Message, entries []entry) (groups []group, verdict
 	sorted := make([]group, len(groups))
 	for i, gi := range order {
 		sorted[i] = groups[gi]
+	}
+	if len(ranking.Entries) > 0 {
+		sorted = append(sorted, ranking)
 	}
 	return sorted, verdicts
 }

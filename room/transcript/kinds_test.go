@@ -54,3 +54,31 @@ func headerHas(md, kind string) bool {
 	}
 	return false
 }
+
+// TestRankingsGroupedApart: a debate's peer rankings come after its
+// rounds, in a group of their own, before the verdict.
+func TestRankingsGroupedApart(t *testing.T) {
+	at := t0.Format(room.TimeLayout)
+	r := writeRoom(t, "ranked", room.Config{
+		Room: "ranked", Topic: "ranked", Budget: 1, Spec: "SPEC-ranked.md", CreatedAt: at,
+		Mode: room.ModeDebate, Agents: []string{"Ann", "Bob"}, Rounds: 1, Rank: true,
+	}, []fileMsg{
+		{1, at, "Ann", "mock", "turn", "Ann's turn.", 1},
+		{2, at, "Bob", "mock", "turn", "Bob's turn.", 1},
+		{3, at, "Ann", "mock", room.KindRanking, "Ann ranks. FINAL RANKING: A", 1},
+		{4, at, "Bob", "mock", room.KindRanking, "Bob ranks. FINAL RANKING: A", 1},
+		{5, at, room.SeatModerator, "mock", room.KindSummary, "**Decision:** go.", 1},
+	}, nil)
+	var md bytes.Buffer
+	if err := Markdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	out, last := md.String(), -1
+	for _, want := range []string{"## Round 1", "Bob's turn.", "## Peer ranking", "Ann ranks.", "Bob ranks.", "## Verdict", "**Decision:** go."} {
+		i := strings.Index(out, want)
+		if i <= last {
+			t.Fatalf("%q is missing or out of place (at %d, after %d):\n%s", want, i, last, out)
+		}
+		last = i
+	}
+}

@@ -18,7 +18,8 @@
 // seed 002 does not use, which its clients skip. Seed 002's: session_start,
 // round_start, turn_start, token, turn_end, round_end, summary, done,
 // error. Ours: speaker, retry, activity, turn_meta, consensus, note,
-// pause, budget, summary_token, token_reset (the verdict's only), verdict,
+// pause, budget, ranking (a persona's peer ranking, whole, before the
+// verdict), summary_token, token_reset (the verdict's only), verdict,
 // usage, error_detail, closed, seat_state, run_state (events.go gives
 // each one's payload). A turn's tokens are appends that add up to its
 // turn_end's full_text, in every room. Every event's ID is taken from

@@ -82,6 +82,8 @@ type Event struct {
 	Consensus             *bool
 	From                  string // a note's writer
 	Kind                  string // an activity's kind
+	// Ranking is a ranking's order: persona names, best first.
+	Ranking []string
 	// A retry's attempt, of Attempts, after Status failed, in Wait.
 	Attempt, Attempts, Status int
 	Wait                      time.Duration

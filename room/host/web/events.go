@@ -31,6 +31,7 @@ const (
 	evNote         = "note"          // {round, from, text}
 	evPause        = "pause"         // {round}
 	evBudget       = "budget"        // {round, reason, usage}
+	evRanking      = "ranking"       // {round, agent, text, ranking, model?, usage?}: a persona's peer ranking, whole, before the verdict
 	evSummaryToken = "summary_token" // {round, agent, text}: the verdict as it streams; concatenates to summary.text
 	evVerdict      = "verdict"       // {round, agent, model?, usage?}: after summary
 	evUsage        = "usage"         // {usage}: the total, before done or error
@@ -132,6 +133,14 @@ type (
 		Round  int    `json:"round"`
 		Reason string `json:"reason"`
 		Usage  *Usage `json:"usage,omitempty"`
+	}
+	rankingData struct {
+		Round   int      `json:"round"`
+		Agent   string   `json:"agent"`
+		Text    string   `json:"text"`
+		Ranking []string `json:"ranking"`
+		Model   string   `json:"model,omitempty"`
+		Usage   *Usage   `json:"usage,omitempty"`
 	}
 	verdictData struct {
 		Round int    `json:"round"`
@@ -354,6 +363,12 @@ func (t *translator) add(out []event, e Event) []event {
 		return t.emit(out, evPause, roundData{Round: e.Round}, turn)
 	case evBudget:
 		return t.emit(out, evBudget, budgetData{Round: e.Round, Reason: e.Text, Usage: e.Usage}, turn)
+	case evRanking:
+		order := e.Ranking
+		if order == nil {
+			order = []string{}
+		}
+		return t.emit(out, evRanking, rankingData{Round: e.Round, Agent: e.Agent, Text: e.Text, Ranking: order, Model: e.Model, Usage: e.Usage}, turn)
 	case evSummary:
 		v := &t.verdict
 		if v.agent == "" {

@@ -161,7 +161,7 @@ func (v *view) lacks(e *event) (event, bool) {
 		}
 	case evTokenReset:
 		had = e.gen < v.vgen
-	case evSummary:
+	case evSummary, evRanking:
 		had = e.seq > 0 && e.seq <= v.msg
 	case evVerdict:
 		had = e.seq > 0 && e.seq <= v.meta
@@ -296,6 +296,8 @@ func (v *view) apply(e *event) {
 		v.vgen, v.vbytes = e.gen, e.lo+len(e.text)
 	case evTokenReset:
 		v.vgen, v.vbytes = e.gen+1, 0
+	case evRanking:
+		v.msg = max(v.msg, e.seq)
 	case evSummary:
 		v.msg = max(v.msg, e.seq)
 		v.vgen, v.vbytes = v.vgen+1, 0
