@@ -136,6 +136,7 @@ func (m *Model) apply(ev debate.Event) {
 				m.phase = phaseWeighing
 			}
 			m.verdict.waiting = true
+			m.awaitRanks()
 			if ev.Round < m.rounds {
 				m.setStatus(fmt.Sprintf("The moderator finds consensus after round %d; the verdict comes now.", ev.Round))
 			}
@@ -158,6 +159,8 @@ func (m *Model) apply(ev debate.Event) {
 		if m.autoFocus {
 			m.focus = len(m.cols)
 		}
+	case debate.EventRanking:
+		m.ranked(ev)
 	case debate.EventBudget:
 		m.budgetReached(ev)
 	case debate.EventDone:

@@ -379,6 +379,9 @@ func (m *Model) elsewhereLabel() string {
 			return frame + c.seat.Name.Render(c.label) + s.Muted.Render(" is speaking") + where
 		}
 	}
+	if m.verdict.ranking() {
+		return frame + s.Muted.Render("the panel is ranking") + where
+	}
 	if m.verdict.waiting {
 		return frame + m.verdict.seat.Name.Render("Moderator") + s.Muted.Render(" is weighing the debate") + where
 	}

@@ -101,6 +101,9 @@ func (m *Model) stateLabel() string {
 		if m.verdict.retry != nil {
 			return frame + m.verdict.seat.Name.Render("Moderator") + s.Warning.Render(" · "+retryLabel(m.verdict.retry))
 		}
+		if m.verdict.ranking() {
+			return frame + s.Muted.Render("the panel is ranking")
+		}
 		return frame + m.verdict.seat.Name.Render("Moderator") + s.Muted.Render(" is weighing the debate")
 	case phaseDone:
 		return s.Success.Render("✓ verdict in")

@@ -202,7 +202,7 @@ func (m *Model) applyNote(ev debate.Event) {
 		// The verdict waits for the person too.
 		m.verdict.waiting = false
 		m.setStatus(m.pausedStatus())
-	case debate.EventRoundStart, debate.EventTurnStart, debate.EventToken, debate.EventSummary:
+	case debate.EventRoundStart, debate.EventTurnStart, debate.EventToken, debate.EventRanking, debate.EventSummary:
 		// The debate went on: from the store, a watcher learns it so.
 		if m.note.paused > 0 {
 			m.note.paused = 0

@@ -259,6 +259,7 @@ func (m *Model) columnTail(c *column, dst []string) []string {
 func (m *Model) layoutVerdict(w int) int {
 	v := &m.verdict
 	w = max(w, 1)
+	gen := v.gen
 	switch {
 	case v.waiting && v.grow != nil && v.grow.View() != "":
 		// The verdict as it streams.
@@ -266,40 +267,53 @@ func (m *Model) layoutVerdict(w int) int {
 			v.grow.SetWidth(w)
 			v.grow.Flush()
 		}
-		v.lines = fitLines(v.grow.View(), w)
+		v.body = fitLines(v.grow.View(), w)
 		v.w, v.exact = 0, false
 		v.gen++
 	case v.waiting:
 		msg := "The moderator is reading the whole debate and writing the verdict…"
-		v.lines = v.lines[:0]
+		if v.ranking() {
+			msg = v.rankingMessage()
+		}
+		v.body = v.body[:0]
 		for i, l := range strings.Split(cells.Wrap(msg, max(w-2, 1)), "\n") {
 			prefix := "  "
 			if i == 0 {
 				prefix = m.styles.Spinner.Render(spin.Frames[m.frame])
 			}
-			v.lines = append(v.lines, cells.Fit(prefix+m.styles.Muted.Render(l), w))
+			v.body = append(v.body, cells.Fit(prefix+m.styles.Muted.Render(l), w))
 		}
 		if v.activity != "" {
-			v.lines = append(v.lines, cells.Fit("  "+m.styles.Faint.Render(cells.Truncate(v.activity, max(w-2, 1))), w))
+			v.body = append(v.body, cells.Fit("  "+m.styles.Faint.Render(cells.Truncate(v.activity, max(w-2, 1))), w))
 		}
 		v.w, v.exact = 0, false
 		v.gen++
 	case v.err != "" && v.text == "":
-		v.lines = v.lines[:0]
+		v.body = v.body[:0]
 		for _, l := range strings.Split(cells.Wrap("⚠ The verdict failed: "+v.err, w), "\n") {
-			v.lines = append(v.lines, cells.Fit(m.styles.Error.Render(l), w))
+			v.body = append(v.body, cells.Fit(m.styles.Error.Render(l), w))
 		}
 		v.w, v.exact = 0, false
 		v.gen++
+	case v.text == "":
+		// Rankings, and no verdict: a debate stopped while ranking.
+		v.body = v.body[:0]
 	case v.w != w || !v.exact:
 		if out, ok := m.md.Cached(v.text, w); ok {
-			v.lines, v.exact = fitLines(out, w), true
+			v.body, v.exact = fitLines(out, w), true
 			v.gen++
-		} else if v.w != w || v.lines == nil {
-			v.lines, v.exact = plainWrap(v.text, w), false
+		} else if v.w != w || v.body == nil {
+			v.body, v.exact = plainWrap(v.text, w), false
 			v.gen++
 		}
 		v.w = w
+	}
+	table := m.rankLines(w)
+	switch {
+	case len(table) == 0:
+		v.lines = v.body
+	case v.gen != gen || len(v.lines) != len(table)+len(v.body):
+		v.lines = append(append(make([]string, 0, len(table)+len(v.body)), table...), v.body...)
 	}
 	return len(v.lines)
 }

@@ -20,8 +20,12 @@ type verdictPane struct {
 	// persona's column), until the summary brings it whole; nil before
 	// its first token.
 	grow *mdrender.Growing
+	// ranks is the personas' peer ranking (rank.go), whose table heads
+	// the pane.
+	ranks ranks
 
-	lines  []string // rendered at w
+	body   []string // the verdict (or what stands for it) at w
+	lines  []string // what the pane shows: the ranking's table, then body
 	w      int
 	exact  bool
 	scroll scroller
@@ -32,4 +36,6 @@ type verdictPane struct {
 }
 
 // shown reports whether the verdict has a pane on screen.
-func (v *verdictPane) shown() bool { return v.waiting || v.text != "" || v.err != "" }
+func (v *verdictPane) shown() bool {
+	return v.waiting || v.text != "" || v.err != "" || len(v.ranks.given) > 0
+}
