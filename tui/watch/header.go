@@ -280,6 +280,9 @@ func (m *Model) personaSegments() []string {
 			verdict = true
 			continue
 		}
+		if msg.Kind == room.KindRanking {
+			continue // a peer ranking (--rank) is no turn
+		}
 		turns[msg.Seat]++
 	}
 	seen := map[string]bool{}
