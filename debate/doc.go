@@ -21,7 +21,8 @@
 // Where each rule lives:
 //
 //   - the turn order, rounds, the verdict and budgets: engine.go; a
-//     person's notes between rounds: interject.go;
+//     person's notes between rounds: interject.go; the personas' peer
+//     ranking before the verdict (--rank): rank.go;
 //   - what a debate saves in its room (messages, the cut turn, closed.json
 //     and why): recorder.go; a turn in progress as its seat's draft, at
 //     most 30 writes a second: recorddrafts.go; the room read back as

@@ -1,7 +1,8 @@
 // Package debateview is the debate screen of roundtable's terminal app: one
 // column per persona, side by side, the speaking persona lit with a spinner,
 // each turn rendered as Markdown with Glamour as it streams in, and the
-// moderator's verdict in a full-width panel below.
+// moderator's verdict in a full-width panel below, headed, in a debate
+// that ranks, by the table of the personas' peer ranking (rank.go).
 //
 // Every debate this screen shows comes from the store, as the debate's
 // events (debate.Event), through one apply step (apply, events.go):
