@@ -103,8 +103,8 @@ func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Wr
 			continue // stopped; the rest is only saved
 		}
 		out.event(ev)
-		if format != FormatMD && (ev.Type == EventToken || ev.Type == EventTurnStart || ev.IsTerminal()) {
-			// Live formats show each token as it comes.
+		if format != FormatMD && (ev.Type == EventToken || ev.Type == EventTurnStart || ev.Type == EventRanking || ev.IsTerminal()) {
+			// Live formats show each token (and each ranking) as it comes.
 			_ = bw.Flush()
 		}
 		if ev.Type == EventPause {
@@ -256,6 +256,7 @@ func (o *mdOutput) event(ev Event) {
 
 func (o *mdOutput) end() {
 	o.t.Turns = resumedTurns(o.resumed, o.t.Turns)
+	o.t.Rankings = resumedRankings(o.resumed, o.t.Agents, o.t.Rankings)
 	_ = o.t.WriteMarkdown(o.w)
 }
 
@@ -267,6 +268,7 @@ type textOutput struct {
 	verdict   bool // the verdict's heading is written: it streams
 	agents    []string
 	rankings  []Ranking // the peer rankings so far, whose table comes before the verdict
+	rankHead  bool      // the rankings' heading is written
 	ranked    bool      // the rankings' table is written
 }
 
@@ -317,7 +319,8 @@ func (o *textOutput) event(ev Event) {
 	case EventBudget:
 		fmt.Fprintf(w, "\nThe debate stops here: %s. The moderator gives a verdict on what was said.\n", oneLine(ev.Text))
 	case EventRanking:
-		if len(o.rankings) == 0 {
+		if !o.rankHead {
+			o.rankHead = true
 			fmt.Fprint(w, "\n━━━ Peer ranking ━━━\n\n")
 		}
 		o.rankings = append(o.rankings, Ranking{Agent: ev.Agent, Round: ev.Round, Order: ev.Ranking})

@@ -622,3 +622,51 @@ func TestAgentRankPrompts(t *testing.T) {
 		t.Errorf("the verdict follow-up lacks the rankings:\n%s", got)
 	}
 }
+
+// TestHeadlessResumeCountsEarlierRankings: a debate stopped while ranking,
+// resumed headless, shows the table of every ranking, the earlier ones
+// too.
+func TestHeadlessResumeCountsEarlierRankings(t *testing.T) {
+	for _, format := range []string{FormatText, FormatMD} {
+		t.Run(format, func(t *testing.T) {
+			cwd := t.TempDir()
+			cfg, err := Config{Topic: "Should we adopt GraphQL", Personas: DefaultPersonas(), Rounds: 1, Rank: true}.Normalize()
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := cfg.Names()
+			r, err := CreateRoom(cwd, "stopped", cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range n {
+				if _, err := r.Record(room.Post{Seat: name, Kind: KindTurn, Round: 1, Text: name + " speaks."}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := r.Record(room.Post{Seat: n[0], Kind: room.KindRanking, Round: 1, Text: "FINAL RANKING: A, B", Ranking: []string{n[1], n[2]}}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := r.Close(room.CloseOptions{Reason: ReasonCancelled}); err != nil {
+				t.Fatal(err)
+			}
+			opts := headlessOpts(cwd, format)
+			opts.Resume = "stopped"
+			var out, errOut bytes.Buffer
+			if err := RunHeadless(context.Background(), opts, &out, &errOut); err != nil {
+				t.Fatalf("%v\n%s", err, errOut.String())
+			}
+			text := out.String()
+			switch format {
+			case FormatText:
+				if c := strings.Count(text, "2 rankers"); c != 3 || strings.Contains(text, n[0]+" ranks:") {
+					t.Errorf("the table does not count the ranking given before the resume (%d rows of 2 rankers):\n%s", c, text)
+				}
+			case FormatMD:
+				if !strings.Contains(text, "- "+n[0]+": "+n[1]+", "+n[2]) || !strings.Contains(text, "- "+n[2]+": ") {
+					t.Errorf("the transcript lacks a ranking:\n%s", text)
+				}
+			}
+		})
+	}
+}

@@ -377,11 +377,37 @@ func NewFrom(cfg Config, p Provider, pos Position) (*Engine, error) {
 
 // seedResumed has the md output of a resumed debate (ref set) print the
 // whole debate at its end, read from its room, not only the turns said
-// since the resume.
+// since the resume; the text output's table of the peer ranking counts
+// the rankings given before the resume too.
 func seedResumed(out output, sess *Session, ref string) {
-	if md, ok := out.(*mdOutput); ok && strings.TrimSpace(ref) != "" {
-		md.resumed = sess.Room()
+	if strings.TrimSpace(ref) == "" {
+		return
 	}
+	switch o := out.(type) {
+	case *mdOutput:
+		o.resumed = sess.Room()
+	case *textOutput:
+		o.rankings = resumedRankings(sess.Room(), sess.Config().Names(), nil)
+	}
+}
+
+// resumedRankings is every peer ranking saved in r, rankings when r is
+// nil or cannot be read. names are the personas.
+func resumedRankings(r *room.Room, names []string, rankings []Ranking) []Ranking {
+	if r == nil {
+		return rankings
+	}
+	st, err := r.Refresh()
+	if err != nil {
+		return rankings
+	}
+	var out []Ranking
+	for _, m := range st.Messages {
+		if m.Kind == room.KindRanking {
+			out = append(out, rankingOf(m, names))
+		}
+	}
+	return out
 }
 
 // resumedTurns is every turn saved in r, the cut ones with their note;
