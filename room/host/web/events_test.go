@@ -143,13 +143,15 @@ func TestResumeView(t *testing.T) {
 		return Event{Type: evTurnEnd, Round: 1, Agent: agent, Text: text, Seq: seq}
 	}
 	note := Event{Type: evNote, Round: 1, From: "user", Text: "mind the cost", Seq: 1}
+	rankA := Event{Type: evRanking, Round: 1, Agent: "A", Text: "FINAL RANKING: A", Ranking: []string{"B"}, Seq: 3}
+	rankB := Event{Type: evRanking, Round: 1, Agent: "B", Text: "FINAL RANKING: A", Ranking: []string{"A"}, Seq: 4}
 	live := logOf(start, r1, tsA, tok("A", "Héllo"), tok("A", " there"), end("A", "Héllo there", 1),
 		Event{Type: evTurnStart, Round: 1, Agent: "B", Model: "m"},
 		Event{Type: evActivity, Round: 1, Agent: "B", Kind: "tool", Text: "read", Line: 1},
 		tok("B", "Sure"), note, tok("B", ", why"), end("B", "Sure, why not", 2),
-		Event{Type: evRoundEnd, Round: 1},
+		Event{Type: evRoundEnd, Round: 1}, rankA, rankB,
 		Event{Type: evToken, Round: 1, Agent: "Moderator", Text: "Go"},
-		Event{Type: evSummary, Round: 1, Text: "Go ahead", Seq: 3},
+		Event{Type: evSummary, Round: 1, Text: "Go ahead", Seq: 5},
 		Event{Type: evDone})
 	tsA1, tsB1 := tsA, tsB
 	tsA1.Seq, tsB1.Seq = 1, 2
@@ -157,8 +159,8 @@ func TestResumeView(t *testing.T) {
 		note, tsB1,
 		Event{Type: evActivity, Round: 1, Agent: "B", Kind: "tool", Text: "read", Line: 1, Seq: 2},
 		Event{Type: evToken, Round: 1, Agent: "B", Text: "Sure, why not", Seq: 2}, end("B", "Sure, why not", 2),
-		Event{Type: evRoundEnd, Round: 1},
-		Event{Type: evSummary, Round: 1, Text: "Go ahead", Seq: 3},
+		Event{Type: evRoundEnd, Round: 1}, rankA, rankB,
+		Event{Type: evSummary, Round: 1, Text: "Go ahead", Seq: 5},
 		Event{Type: evDone})
 	ns := newNames([]string{"", "A", "B", "Moderator"})
 	for _, again := range [][]event{live, rebuilt} {
@@ -234,7 +236,7 @@ func TestResumeAfterHolderFlips(t *testing.T) {
 func checkWhole(t *testing.T, at string, evs []event) {
 	t.Helper()
 	var b strings.Builder
-	var ends, notes, rounds, summaries []string
+	var ends, notes, rounds, summaries, ranks []string
 	verdict := ""
 	for _, e := range evs {
 		switch e.name {
@@ -257,9 +259,13 @@ func checkWhole(t *testing.T, at string, evs []event) {
 			rounds = append(rounds, e.name)
 		case evSummary:
 			summaries = append(summaries, string(e.data))
+		case evRanking:
+			var d rankingData
+			_ = json.Unmarshal(e.data, &d)
+			ranks = append(ranks, d.Agent+">"+strings.Join(d.Ranking, ","))
 		}
 	}
-	if fmt.Sprint(ends, len(notes), rounds, len(summaries)) != "[A B] 1 [round_start round_end] 1" || verdict != "Go ahead" || evs[len(evs)-1].name != evDone {
+	if fmt.Sprint(ends, len(notes), rounds, len(summaries), ranks) != "[A B] 1 [round_start round_end] 1 [A>B B>A]" || verdict != "Go ahead" || evs[len(evs)-1].name != evDone {
 		t.Fatalf("%s: turns %v, notes %v, rounds %v, verdict %q, last %s", at, ends, notes, rounds, verdict, evs[len(evs)-1].name)
 	}
 }
