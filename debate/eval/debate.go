@@ -63,6 +63,11 @@ func (r *runner) debate(ctx context.Context, q Question, a Arm, it *Item) error 
 		if ranked, err = r.rank(ctx, q, panel, transcript, it); err != nil {
 			return err
 		}
+		for i, c := range ranked.calls {
+			p := postOf(panel[i].Name, room.KindRanking, rounds, c)
+			p.Ranking = ranked.rankings[i].Order
+			posts = append(posts, p)
+		}
 	}
 	mod := debate.Persona{Name: ModeratorName, Persona: "the moderator of the panel", Model: r.model(a, 0)}
 	info := debate.TurnInfo{
@@ -119,6 +124,7 @@ type peerRanks struct {
 	rankings  []Ranking // one per persona, in panel order
 	positions []float64 // mean position per persona; 0: not ranked
 	counts    []int     // rankings that placed each persona
+	calls     []Call    // the ranking calls, in panel order
 }
 
 // rank has every persona of panel rank the others' final replies (the
@@ -148,7 +154,7 @@ func (r *runner) rank(ctx context.Context, q Question, panel []debate.Persona, t
 	if err != nil {
 		return nil, err
 	}
-	pr := &peerRanks{positions: make([]float64, n), counts: make([]int, n)}
+	pr := &peerRanks{positions: make([]float64, n), counts: make([]int, n), calls: calls}
 	sums := make([]int, n)
 	for i, c := range calls {
 		it.add(c)

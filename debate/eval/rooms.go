@@ -28,7 +28,8 @@ func RoomName(arm, questionID string) string {
 
 // saveRoom writes a finished debate item as a debate room under
 // opt.RoomsDir (its .roundtable folder): room.json with the panel and the
-// rounds, each turn as the persona's message, the moderator's reply as
+// rounds, each turn as the persona's message, each peer ranking (the
+// rank arm) as a ranking message, the moderator's reply as
 // the summary, closed complete; so roundtable rooms and roundtable tui,
 // run in that folder, open it as any finished debate. A room left by a
 // run stopped before its item was saved is put in the trash first.
@@ -44,7 +45,7 @@ func (r *runner) saveRoom(q Question, a Arm, panel []debate.Persona, mod debate.
 	}
 	cfg := debate.Config{
 		Topic: questionText(q), Personas: panel, Moderator: mod, Rounds: r.opt.Rounds,
-		Provider: r.opt.Provider.Name(), Model: r.opt.Provider.Model(),
+		Provider: r.opt.Provider.Name(), Model: r.opt.Provider.Model(), Rank: a.Kind == ArmRank,
 	}
 	rm, err := debate.CreateRoom(cwd, name, cfg)
 	if err != nil {

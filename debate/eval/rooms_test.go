@@ -54,12 +54,29 @@ func TestEvalRooms(t *testing.T) {
 			}
 			var got []string
 			verdict := ""
+			var rankings [][]string
 			for _, m := range st.Messages {
-				if m.Kind == room.KindSummary {
+				switch m.Kind {
+				case room.KindSummary:
 					verdict = m.Text
+					continue
+				case room.KindRanking:
+					if verdict != "" {
+						t.Errorf("%s: a ranking after the verdict", it.Room)
+					}
+					rankings = append(rankings, append([]string{m.Seat}, m.Ranking...))
 					continue
 				}
 				got = append(got, fmt.Sprintf("%d %s", m.Round, m.Seat))
+			}
+			// The rank arm's rooms hold each persona's ranking as the
+			// item has it, and say they rank (room.json's rank).
+			var wantRankings [][]string
+			for _, rk := range it.Rankings {
+				wantRankings = append(wantRankings, append([]string{rk.By}, rk.Order...))
+			}
+			if fmt.Sprint(rankings) != fmt.Sprint(wantRankings) || cfg.Rank != (a.Name == "rank") || (a.Name == "rank") != (len(rankings) == 3) {
+				t.Errorf("%s: rankings %v (rank %v), the item's %v", it.Room, rankings, cfg.Rank, wantRankings)
 			}
 			want := []string{"1 Panelist 1", "1 Panelist 2", "1 Panelist 3", "2 Panelist 1", "2 Panelist 2", "2 Panelist 3"}
 			if fmt.Sprint(got) != fmt.Sprint(want) {
@@ -69,9 +86,11 @@ func TestEvalRooms(t *testing.T) {
 				t.Errorf("%s: the summary %q reads %q, the item's answer is %q", it.Room, verdict, ans, it.Answer)
 			}
 			rr := debate.NewRoomReader(cfg)
-			turns, summary, done := 0, 0, false
+			turns, summary, ranked, done := 0, 0, 0, false
 			for _, ev := range rr.Read(st, nil) {
 				switch ev.Type {
+				case debate.EventRanking:
+					ranked++
 				case debate.EventTurnEnd:
 					turns++
 				case debate.EventSummary:
@@ -81,8 +100,8 @@ func TestEvalRooms(t *testing.T) {
 				default:
 				}
 			}
-			if turns != 6 || summary != 1 || !done || !rr.Ended() {
-				t.Errorf("%s read as a debate: %d turns, %d summaries, done %v, ended %v", it.Room, turns, summary, done, rr.Ended())
+			if turns != 6 || summary != 1 || ranked != len(rankings) || !done || !rr.Ended() {
+				t.Errorf("%s read as a debate: %d turns, %d rankings, %d summaries, done %v, ended %v", it.Room, turns, ranked, summary, done, rr.Ended())
 			}
 		}
 	}
