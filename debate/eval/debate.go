@@ -159,7 +159,7 @@ func (r *runner) rank(ctx context.Context, q Question, panel []debate.Persona, t
 	for i, c := range calls {
 		it.add(c)
 		rk := Ranking{By: panel[i].Name, Order: []string{}}
-		letters := ParseRanking(c.Reply, len(orders[i]))
+		letters := debate.ParseRanking(c.Reply, len(orders[i]))
 		rk.Unread = len(letters) == 0
 		for pos, l := range letters {
 			j := orders[i][l]

@@ -59,9 +59,10 @@
 //     the last round each persona ranks the others' final replies, shown
 //     as Response A, B… with no names, in an order shuffled from the
 //     seed, the question's id and the ranker (ShownOrder), and ends with
-//     "FINAL RANKING: C, A, B" (ParseRanking). The moderator reads the
-//     replies, each ranking with the names restored and each persona's
-//     mean position (1 is best, over the rankings that placed it).
+//     "FINAL RANKING: C, A, B", read by debate.ParseRanking as
+//     roundtable debate --rank reads it. The moderator reads the replies,
+//     each ranking with the names restored and each persona's mean
+//     position (1 is best, over the rankings that placed it).
 //   - stances: the debate with PAL's consensus stances: round 1 is blind
 //     (there is no proposal yet); from round 2 the proposed answer is the
 //     round before's majority (Majority's rule) and persona i is told to

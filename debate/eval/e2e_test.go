@@ -526,7 +526,9 @@ func TestShownOrder(t *testing.T) {
 	}
 }
 
-// TestParseRanking: the letters after the last FINAL RANKING, in order.
+// TestParseRanking: the eval reads its rankings as roundtable debate --rank
+// does (debate.ParseRanking): the letters after the last FINAL RANKING, in
+// order.
 func TestParseRanking(t *testing.T) {
 	for _, c := range []struct {
 		reply string
@@ -540,7 +542,7 @@ func TestParseRanking(t *testing.T) {
 		{"I think A is best.", 3, nil},
 		{"FINAL RANKING: none of them", 3, nil},
 	} {
-		if got := eval.ParseRanking(c.reply, c.n); fmt.Sprint(got) != fmt.Sprint(c.want) {
+		if got := debate.ParseRanking(c.reply, c.n); fmt.Sprint(got) != fmt.Sprint(c.want) {
 			t.Errorf("ParseRanking(%q, %d) = %v, want %v", c.reply, c.n, got, c.want)
 		}
 	}

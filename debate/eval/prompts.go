@@ -2,7 +2,6 @@ package eval
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/roundtable-dev/roundtable/debate"
@@ -152,34 +151,6 @@ func rankMessages(q Question, i, n int, shown []string) []debate.Message {
 		{Role: debate.RoleSystem, Content: sys},
 		{Role: debate.RoleUser, Content: u.String()},
 	}
-}
-
-var (
-	rankingRe = regexp.MustCompile(`(?i)final\s+ranking`)
-	letterRe  = regexp.MustCompile(`(?:(?i:response)\s+)?\b([A-Z])\b`)
-)
-
-// ParseRanking reads a ranking reply of n responses: after its last
-// "FINAL RANKING" (any case), the letters in order, each alone or after
-// "Response" ("C, A, B", "1. Response C"), as indices from 0. A letter
-// beyond n or named again is skipped; a response left out is not ranked.
-// Nil when there is no such line or it names no response.
-func ParseRanking(reply string, n int) []int {
-	locs := rankingRe.FindAllStringIndex(reply, -1)
-	if len(locs) == 0 {
-		return nil
-	}
-	var out []int
-	seen := map[int]bool{}
-	for _, m := range letterRe.FindAllStringSubmatch(reply[locs[len(locs)-1][1]:], -1) {
-		k := int(m[1][0] - 'A')
-		if k >= n || seen[k] {
-			continue
-		}
-		seen[k] = true
-		out = append(out, k)
-	}
-	return out
 }
 
 // rankModeratorMessages are moderatorMessages for the rank arm: after the
