@@ -158,8 +158,10 @@ func (r *run) debate() error {
 		}
 	}
 	first := max(r.from.Round, 1)
-	if len(r.from.Rankings) > 0 {
-		first = r.cfg.Rounds + 1 // stopped while ranking: the rounds are over
+	if len(r.from.Rankings) > 0 || r.from.Consensus > 0 {
+		// Stopped while ranking, or after the panel agreed: the rounds
+		// are over.
+		first = r.cfg.Rounds + 1
 	}
 	for round := first; round <= r.cfg.Rounds; round++ {
 		if !r.send(Event{Type: EventRoundStart, Round: round}) {

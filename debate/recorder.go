@@ -274,7 +274,15 @@ func (rc *Recorder) Handle(ev Event) error {
 		rc.closeNaming(ReasonFailed+why, "", seat)
 	case EventNote:
 		rc.note(ev)
-	case EventSessionStart, EventRoundStart, EventRoundEnd, EventPause:
+	case EventRoundEnd:
+		if ev.Consensus != nil && *ev.Consensus {
+			// The rounds end here: a debate stopped before its verdict
+			// resumes at the verdict (Position.Consensus).
+			if err := rc.r.SetConsensus(ev.Round); err != nil {
+				rc.fail(err)
+			}
+		}
+	case EventSessionStart, EventRoundStart, EventPause:
 	}
 	return rc.err
 }

@@ -41,6 +41,11 @@ type Position struct {
 	// are over, whatever Round says (a debate stopped early on consensus
 	// has rounds left): the personas still to rank do, then the verdict.
 	Rankings []Ranking
+	// Consensus is the round after which the moderator found the panel
+	// agreed (its room's consensus.json; Resume sets it), 0 for none:
+	// the rounds are over, whatever Round says, and the rankings (if
+	// any) and the verdict come next.
+	Consensus int
 }
 
 // ErrNotResumable marks a room whose debate cannot be resumed: not a
@@ -56,6 +61,9 @@ func (r *run) resumeAt(from *Position) {
 	r.transcript = append([]Turn(nil), from.Transcript...)
 	r.total = from.Usage
 	r.held = min(max(from.Round-1, 0), r.cfg.Rounds)
+	if from.Consensus > 0 {
+		r.held = min(from.Consensus, r.cfg.Rounds)
+	}
 	r.rankings = slices.Clone(from.Rankings)
 }
 
@@ -240,6 +248,9 @@ func resumeLocked(ctx context.Context, s Settings, r *room.Room, cfg Config, loc
 	pos, err := PositionOf(p.cfg, st)
 	if err != nil {
 		return nil, fmt.Errorf("%w: room %s: %w", ErrBadConfig, name, err)
+	}
+	if k := r.ConsensusRound(); k > 0 && k < p.cfg.Rounds && pos.Turn == 0 && pos.Round == k+1 {
+		pos.Consensus = k // stopped after the panel agreed: on to the verdict
 	}
 	if spent := BudgetReached(p.cfg, pos.Usage); spent != "" {
 		return nil, fmt.Errorf("%w: %w: in room %s %s already; resume with a larger budget", ErrBadConfig, ErrNotResumable, name, spent)

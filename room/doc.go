@@ -84,7 +84,10 @@
 // {"round": N, "at": …}, written by its run after round N's messages and
 // removed when it goes on; a debate stopped while paused keeps it, and
 // resumed, waits there again. Readers heed it while the room is open:
-// State.Paused, the feed's FeedPaused, a snapshot's "paused"), and
+// State.Paused, the feed's FeedPaused, a snapshot's "paused"),
+// consensus.json (a debate whose moderator found the panel agreed after
+// round N, {"round": N, "at": …}, written by its run before its verdict:
+// resumed, it goes to the verdict, not round N+1; read only then), and
 // closed-N.json (an earlier ending of a resumed debate). closed.json may
 // carry a "detail" beside its "reason" (a debate stopped by a signal names
 // it there). The original server never reads any of these, so its seats
