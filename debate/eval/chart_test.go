@@ -133,20 +133,7 @@ func TestEvalHTMLReport(t *testing.T) {
 	const hostile = `<script>alert("m")</script>`
 	rep := chartFixture([]string{hostile, "m&2"})
 	rep.Stopped = "the server said <b>no</b>"
-	dir := t.TempDir()
-	out, _, err := eval.OpenOut(dir, eval.Config{Provider: "mock"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
-	if err := out.WriteReports(rep); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(filepath.Join(dir, eval.ReportHTML))
-	if err != nil {
-		t.Fatal(err)
-	}
-	page := string(data)
+	page := string(htmlReport(t, rep))
 	if strings.Contains(page, "<script") || strings.Contains(page, "<b>") || !strings.Contains(page, "&lt;script&gt;alert(&#34;m&#34;)&lt;/script&gt;, m&amp;2") {
 		t.Errorf("the hostile texts are not escaped:\n%s", page)
 	}
@@ -237,20 +224,7 @@ func TestEvalHTMLLabelsApart(t *testing.T) {
 		arm("single", 100, 0), arm("vote:3", 110, 0), arm("vote:5", 120, 0),
 		arm("debate", 900, 2), arm("rank", 900, 2), arm("stances", 905, 2),
 	}}
-	dir := t.TempDir()
-	out, _, err := eval.OpenOut(dir, eval.Config{Provider: "mock"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
-	if err := out.WriteReports(rep); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(filepath.Join(dir, eval.ReportHTML))
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := html.Parse(bytes.NewReader(data))
+	doc, err := html.Parse(bytes.NewReader(htmlReport(t, rep)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,4 +275,23 @@ func TestEvalHTMLLabelsApart(t *testing.T) {
 			}
 		}
 	}
+}
+
+// htmlReport is report.html as an --out folder gets it for rep.
+func htmlReport(t *testing.T, rep *eval.Report) []byte {
+	t.Helper()
+	dir := t.TempDir()
+	out, _, err := eval.OpenOut(dir, eval.Config{Provider: "mock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	if err := out.WriteReports(rep); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, eval.ReportHTML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
