@@ -61,9 +61,10 @@ type boxKey struct {
 	border                 lipglossID
 	frame                  int // the spinner frame, when one is shown
 	focused, several, dark bool
-	note                   int // lines below
-	find                   int // the search marks' generation (search.go)
-	usageForm              int // the form of the usage in titles (usage.go)
+	note                   int    // lines below
+	find                   int    // the search marks' generation (search.go)
+	usageForm              int    // the form of the usage in titles (usage.go)
+	stance                 string // the persona's stance, in its title (render.go)
 }
 
 // lipglossID tells the frame's border styles apart.

@@ -120,6 +120,7 @@ func (m *Model) columnBox(p, w, h int, several bool) []string {
 		w: w, h: h, top: c.scroll.top, total: c.total, gen: c.gen,
 		focused: focused, several: several, dark: m.styles.Dark,
 		note: c.scroll.below(c.total, rows), find: m.findGen(), usageForm: m.usageForm,
+		stance: m.stance(c.name),
 	}
 	border := m.styles.IdleBorder
 	switch {
@@ -133,6 +134,11 @@ func (m *Model) columnBox(p, w, h int, several bool) []string {
 	}
 	title := c.seat.Name.Render(c.label)
 	titleW := ansi.StringWidth(c.label)
+	if st := key.stance; st != "" && titleW+3+len(st) <= w-5 {
+		// The stance the persona argues (a persona file's, or --stances).
+		title += m.styles.Muted.Render(" · " + st)
+		titleW += 3 + len(st)
+	}
 	if c.speaking {
 		title = m.styles.Spinner.Render(spin.Frames[m.frame]) + title
 		titleW += ansi.StringWidth(spin.Frames[m.frame])
@@ -387,4 +393,18 @@ func (m *Model) renderMissing() tea.Cmd {
 	m.rendering = true
 	m.renderGen++
 	return renderCmd(m.id, m.renderGen, m.md, jobs)
+}
+
+// stance is the stance persona name argues, as its room records it (a
+// persona file's stance, or one --stances gave); "" for none.
+func (m *Model) stance(name string) string {
+	if m.room == nil {
+		return ""
+	}
+	for _, p := range m.room.Config().Personas {
+		if p.Name == name {
+			return p.Stance
+		}
+	}
+	return ""
 }
