@@ -58,14 +58,17 @@ With --out DIR (created if need be) the reports go to DIR/report.md,
 DIR/report.json and DIR/report.html (a page, its chart in SVG), and each
 item is saved to DIR/items.jsonl as it lands: run the same command again
 after a stop and it skips what is done. A folder made under other
-questions, arms or models is refused.
+questions, arms or models is refused. Each debate item is also a room in
+DIR/.roundtable: roundtable tui run in DIR opens it.
 
 --base-url alone reaches any OpenAI-compatible server; with no --model
 the eval uses the model the server lists, if it lists only one. --models
 a,b,c gives the models out in turn: a model per vote sample and per
-persona.`,
+persona. An arm may name its own after =, joined by +
+(vote:5=a,debate=a+b+c), so one run compares models.`,
 		Example: `  roundtable eval --questions gsm8k-50.jsonl --base-url http://127.0.0.1:8080/v1
   roundtable eval --questions q.jsonl --arms single,vote:3,vote:5,debate,rank,stances --provider openrouter --models openai/gpt-4o-mini,google/gemini-2.0-flash-001
+  roundtable eval --questions q.jsonl --arms 'vote:5=qwen2.5:7b,debate=qwen2.5:7b+llama3.1:8b+gemma2:9b' --provider ollama
   roundtable eval --questions q.jsonl --out results/`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
