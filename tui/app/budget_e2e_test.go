@@ -26,9 +26,9 @@ func TestE2EBudgetFromTheForm(t *testing.T) {
 	s.SendKeys("n")
 	s.WaitFor("New persona debate", 15*time.Second)
 	s.SendKeys("-l", "Should we adopt GraphQL?")
-	// Rounds, personas, provider, pause (the mock's model is no field):
-	// the fifth tab is the cost cap.
-	for range 5 {
+	// Rounds, personas, provider, pause, protocol (the mock's model is no
+	// field): the sixth tab is the cost cap.
+	for range 6 {
 		s.SendKeys("Tab")
 	}
 	s.WaitUntil("the Budget row focused", func(sc string) bool { return strings.Contains(sc, "▸ Budget") }, 10*time.Second)
