@@ -28,6 +28,10 @@ type createRequest struct {
 	// MaxTokensTotal and MaxCost ask for caps below the host's (Limits).
 	MaxTokensTotal *int     `json:"max_tokens_total"`
 	MaxCost        *float64 `json:"max_cost"`
+	// Rank and Stances turn on the peer protocols (roundtable debate
+	// --rank, --stances).
+	Rank    bool `json:"rank"`
+	Stances bool `json:"stances"`
 }
 
 type agentRequest struct {
@@ -101,6 +105,7 @@ func parseCreate(body []byte, provider string, lim Limits, eng *Engine) (debateR
 	if strings.ContainsFunc(out.Topic, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' }) {
 		return out, unprocessable("topic holds control characters; send plain text")
 	}
+	out.Rank, out.Stances = req.Rank, req.Stances
 	out.Rounds = eng.DefaultRounds
 	if req.Rounds != nil {
 		out.Rounds = *req.Rounds

@@ -52,6 +52,8 @@ type debateRequest struct {
 	MaxTokensTotal int
 	MaxCost        float64
 	CostCounted    bool
+	// Rank and Stances are roundtable debate's --rank and --stances.
+	Rank, Stances bool
 }
 
 // Starter starts debates as children of the host.
@@ -127,6 +129,12 @@ func (s *Starter) Start(ctx context.Context, req debateRequest) (string, error) 
 	}
 	if req.MaxTokensTotal > 0 {
 		args = append(args, "--max-tokens-total="+strconv.Itoa(req.MaxTokensTotal))
+	}
+	if req.Rank {
+		args = append(args, "--rank")
+	}
+	if req.Stances {
+		args = append(args, "--stances")
 	}
 	if req.MaxCost > 0 && req.CostCounted {
 		args = append(args, "--max-cost="+strconv.FormatFloat(req.MaxCost, 'f', -1, 64))
