@@ -17,7 +17,8 @@ import (
 // again. Readers heed it only while the room is open.
 const PauseFile = "paused.json"
 
-// Pause is paused.json.
+// Pause is paused.json (and consensus.json, ConsensusFile, has its
+// shape: a round, and when).
 type Pause struct {
 	// Round is the round just ended, after which the debate waits.
 	Round int    `json:"round"`
@@ -33,12 +34,31 @@ func (r *Room) SetPaused(round int) error {
 }
 
 // writePause writes p as dir's paused.json, atomically.
-func writePause(dir string, p Pause) error {
+func writePause(dir string, p Pause) error { return writeMarker(filepath.Join(dir, PauseFile), p) }
+
+// writeMarker writes a round marker (paused.json, consensus.json) at
+// path, atomically.
+func writeMarker(path string, p Pause) error {
 	data, err := json.Marshal(p)
 	if err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(dir, PauseFile), append(data, '\n'))
+	return writeAtomic(path, append(data, '\n'))
+}
+
+// readMarker is the round marker at path; nil when there is none, or it
+// does not parse or names no round (a marker half understood moves no
+// reader).
+func readMarker(path string) *Pause {
+	data, err := readRegular(path, 4<<10)
+	if err != nil {
+		return nil
+	}
+	var p Pause
+	if json.Unmarshal(data, &p) != nil || p.Round < 1 {
+		return nil
+	}
+	return &p
 }
 
 // ClearPaused removes paused.json: the debate goes on. No marker is no
@@ -65,15 +85,7 @@ func (r *Room) readPaused() *Pause {
 	if !r.cfg.IsDebate() {
 		return nil
 	}
-	data, err := readRegular(filepath.Join(r.dir, PauseFile), 4<<10)
-	if err != nil {
-		return nil
-	}
-	var p Pause
-	if json.Unmarshal(data, &p) != nil || p.Round < 1 {
-		return nil
-	}
-	return &p
+	return readMarker(filepath.Join(r.dir, PauseFile))
 }
 
 // pauseRound is p's round, 0 for none.
