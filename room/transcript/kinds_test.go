@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -80,5 +81,18 @@ func TestRankingsGroupedApart(t *testing.T) {
 			t.Fatalf("%q is missing or out of place (at %d, after %d):\n%s", want, i, last, out)
 		}
 		last = i
+	}
+	// The live page shows the rankings in the verdict's place, before it;
+	// the turns stay in their columns.
+	l, err := LiveView(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range l.Parts {
+		got = append(got, fmt.Sprintf("%d:%v", p.Seq, p.Verdict))
+	}
+	if want := "1:false 2:false 3:true 4:true 5:true"; strings.Join(got, " ") != want {
+		t.Errorf("live parts (seq:in the verdict's place) %s, want %s", strings.Join(got, " "), want)
 	}
 }

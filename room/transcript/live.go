@@ -92,7 +92,9 @@ func liveView(r *room.Room, seq, noteSeq int) (*Live, error) {
 			if e := &d.Groups[gi].Entries[ei]; after(e) {
 				all = append(all, e)
 				groups = append(groups, d.Groups[gi].Title)
-				verdict = append(verdict, false)
+				// A debate's peer rankings lead into its verdict: they
+				// are shown in its place, before it, not as turns.
+				verdict = append(verdict, d.Debate && !e.Note && e.Kind == room.KindRanking)
 			}
 		}
 	}

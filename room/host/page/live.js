@@ -425,6 +425,13 @@
     if (lt) lt.box.dataset.ended = '1';
     fetchParts();
   });
+  // A persona ranked the others (--rank): its ranking is a part of the
+  // verdict's place, fetched as a turn is.
+  on('ranking', (d) => {
+    light(null);
+    setState(String(d.agent || 'a persona') + ' ranked the others', true);
+    fetchParts();
+  });
   on('summary_token', (d) => {
     light(null);
     verdict.hidden = false;

@@ -312,3 +312,51 @@ func TestPageSaysPaused(t *testing.T) {
 		t.Errorf("errors %v, requests elsewhere %v", errs, outside)
 	}
 }
+
+// TestPageShowsTheRankings: on a live debate that ranks (--rank), each
+// persona's ranking appears as it is saved in the verdict's place, the
+// state naming who ranked, and the verdict comes after them; the
+// personas' columns hold their turns alone.
+func TestPageShowsTheRankings(t *testing.T) {
+	cwd := t.TempDir()
+	personas := []room.PersonaInfo{{Name: "PM", Persona: "x"}, {Name: "Architect", Persona: "y"}}
+	r, _, err := room.Create(cwd, "ranks", room.CreateOptions{Topic: "Adopt Rust", Budget: 1, Rounds: 1, Mode: room.ModeDebate, Personas: personas, Rank: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock, err := r.LockRun()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = lock.Unlock() }()
+	for _, p := range personas {
+		if _, err := r.Record(room.Post{Seat: p.Name, Agent: "mock", Kind: "turn", Text: p.Name + " spoke.", Round: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := startHost(t, cwd)
+	defer h.stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	b := startBrowser(t, 1280, 800)
+	b.navigate(h.base + "/rooms/ranks")
+	b.signIn(ctx, h.starter)
+	b.waitFor(ctx, "the stream to open", "document.getElementById('state').classList.contains('running')")
+	if _, err := r.Record(room.Post{Seat: "PM", Agent: "mock", Kind: room.KindRanking, Text: "Architect argued best.\n\nFINAL RANKING: A", Round: 1, Ranking: []string{"Architect"}}); err != nil {
+		t.Fatal(err)
+	}
+	b.waitFor(ctx, "the state to say PM ranked", "document.getElementById('state').textContent === 'PM ranked the others'")
+	b.waitFor(ctx, "the ranking in the verdict's place", "document.getElementById('verdict').textContent.includes('Architect argued best.') && !document.getElementById('verdict').hidden")
+	if _, err := r.Record(room.Post{Seat: room.SeatModerator, Agent: "mock", Kind: room.KindSummary, Text: "**Decision:** adopt it.", Round: 1}); err != nil {
+		t.Fatal(err)
+	}
+	b.waitFor(ctx, "the verdict after the ranking", "(() => { const v = document.getElementById('verdict').textContent; const a = v.indexOf('Architect argued best.'), d = v.indexOf('adopt it.'); return a >= 0 && d > a; })()")
+	var inColumns bool
+	b.eval("[...document.querySelectorAll('.col')].some(c => c.textContent.includes('FINAL RANKING'))", &inColumns)
+	if inColumns {
+		t.Errorf("a ranking is shown in a persona's column")
+	}
+	if errs, outside := b.problems(h.base); len(errs)+len(outside) > 0 {
+		t.Errorf("errors %v, requests elsewhere %v", errs, outside)
+	}
+}
