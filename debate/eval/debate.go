@@ -155,24 +155,25 @@ func (r *runner) rank(ctx context.Context, q Question, panel []debate.Persona, t
 		return nil, err
 	}
 	pr := &peerRanks{positions: make([]float64, n), counts: make([]int, n), calls: calls}
-	sums := make([]int, n)
+	given := make([]debate.Ranking, 0, n)
 	for i, c := range calls {
 		it.add(c)
 		rk := Ranking{By: panel[i].Name, Order: []string{}}
 		letters := debate.ParseRanking(c.Reply, len(orders[i]))
 		rk.Unread = len(letters) == 0
-		for pos, l := range letters {
-			j := orders[i][l]
-			rk.Order = append(rk.Order, panel[j].Name)
-			sums[j] += pos + 1
-			pr.counts[j]++
+		for _, l := range letters {
+			rk.Order = append(rk.Order, panel[orders[i][l]].Name)
 		}
 		pr.rankings = append(pr.rankings, rk)
+		given = append(given, debate.Ranking{Agent: rk.By, Order: rk.Order})
 	}
-	for j := range n {
-		if pr.counts[j] > 0 {
-			pr.positions[j] = float64(sums[j]) / float64(pr.counts[j])
-		}
+	// Each persona's mean position, as roundtable debate --rank counts it.
+	names, at := make([]string, n), make(map[string]int, n)
+	for j, p := range panel {
+		names[j], at[p.Name] = p.Name, j
+	}
+	for _, s := range debate.AggregateRankings(given, names) {
+		pr.counts[at[s.Name]], pr.positions[at[s.Name]] = s.Rankers, s.Mean
 	}
 	it.Rankings, it.Positions = pr.rankings, pr.positions
 	return pr, nil
