@@ -267,21 +267,7 @@ func TestPageOfACouncil(t *testing.T) {
 // live and the page who speaks.
 func TestPageSaysPaused(t *testing.T) {
 	cwd := t.TempDir()
-	personas := []room.PersonaInfo{{Name: "PM", Persona: "x"}, {Name: "Architect", Persona: "y"}}
-	r, _, err := room.Create(cwd, "waits", room.CreateOptions{Topic: "Adopt Rust", Budget: 2, Mode: room.ModeDebate, Personas: personas})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lock, err := r.LockRun()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = lock.Unlock() }()
-	for _, p := range personas {
-		if _, err := r.Record(room.Post{Seat: p.Name, Agent: "mock", Kind: "turn", Text: p.Name + " spoke.", Round: 1}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	r := runningDebate(t, cwd, "waits", room.CreateOptions{Topic: "Adopt Rust", Budget: 2})
 	if err := r.SetPaused(1); err != nil {
 		t.Fatal(err)
 	}
@@ -319,21 +305,7 @@ func TestPageSaysPaused(t *testing.T) {
 // personas' columns hold their turns alone.
 func TestPageShowsTheRankings(t *testing.T) {
 	cwd := t.TempDir()
-	personas := []room.PersonaInfo{{Name: "PM", Persona: "x"}, {Name: "Architect", Persona: "y"}}
-	r, _, err := room.Create(cwd, "ranks", room.CreateOptions{Topic: "Adopt Rust", Budget: 1, Rounds: 1, Mode: room.ModeDebate, Personas: personas, Rank: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lock, err := r.LockRun()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = lock.Unlock() }()
-	for _, p := range personas {
-		if _, err := r.Record(room.Post{Seat: p.Name, Agent: "mock", Kind: "turn", Text: p.Name + " spoke.", Round: 1}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	r := runningDebate(t, cwd, "ranks", room.CreateOptions{Topic: "Adopt Rust", Budget: 1, Rounds: 1, Rank: true})
 	h := startHost(t, cwd)
 	defer h.stop()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -359,4 +331,28 @@ func TestPageShowsTheRankings(t *testing.T) {
 	if errs, outside := b.problems(h.base); len(errs)+len(outside) > 0 {
 		t.Errorf("errors %v, requests elsewhere %v", errs, outside)
 	}
+}
+
+// runningDebate is a debate room of PM and Architect made with opts in
+// cwd, its run held (as a live debate's process holds it) until the test
+// ends, and round 1 spoken.
+func runningDebate(t *testing.T, cwd, name string, opts room.CreateOptions) *room.Room {
+	t.Helper()
+	opts.Mode = room.ModeDebate
+	opts.Personas = []room.PersonaInfo{{Name: "PM", Persona: "x"}, {Name: "Architect", Persona: "y"}}
+	r, _, err := room.Create(cwd, name, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock, err := r.LockRun()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = lock.Unlock() })
+	for _, p := range opts.Personas {
+		if _, err := r.Record(room.Post{Seat: p.Name, Agent: "mock", Kind: "turn", Text: p.Name + " spoke.", Round: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return r
 }
