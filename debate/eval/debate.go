@@ -103,21 +103,17 @@ func (r *runner) debate(ctx context.Context, q Question, a Arm, it *Item) error 
 
 // panelOf is the debate arms' panel of n: persona i is PanelistName(i) on
 // model(i); with stances, persona i's stance is for, against and
-// neutral in turn (debate.AssignStances' cycle: the first for, the
-// second against, the third neutral, the fourth for…).
+// neutral in turn, as debate.AssignStances gives them out.
 func panelOf(n int, model func(int) string, stances bool) []debate.Persona {
 	panel := make([]debate.Persona, n)
 	for i := range panel {
 		panel[i] = debate.Persona{Name: PanelistName(i), Persona: "a panelist answering a question", Model: model(i)}
-		if stances {
-			panel[i].Stance = stanceCycle[i%len(stanceCycle)]
-		}
+	}
+	if stances {
+		panel = debate.AssignStances(panel)
 	}
 	return panel
 }
-
-// stanceCycle is the order the stances arm hands stances out in.
-var stanceCycle = [...]string{debate.StanceFor, debate.StanceAgainst, debate.StanceNeutral}
 
 // peerRanks is what the rank arm's rankings come to.
 type peerRanks struct {
