@@ -146,9 +146,14 @@ func mcpSeats(seats []string, logSeats []room.SeatInfo, msgs []room.Message, cla
 }
 
 // debateSeats lists the personas in room.json's order, then anyone else who
-// spoke (the moderator), each with the agent labels of their turns.
-func debateSeats(agents []string, msgs []room.Message, classes *classMap) []seatLine {
+// spoke (the moderator), each with the agent labels of their turns and
+// the stance room.json gives it.
+func debateSeats(cfg room.Config, msgs []room.Message, classes *classMap) []seatLine {
 	fromMsgs := agentsBySeat(msgs)
+	stances := map[string]string{}
+	for _, p := range cfg.Personas {
+		stances[p.Name] = oneLine(p.Stance)
+	}
 	seen := map[string]bool{}
 	var out []seatLine
 	add := func(seat string) {
@@ -156,13 +161,13 @@ func debateSeats(agents []string, msgs []room.Message, classes *classMap) []seat
 			return
 		}
 		seen[seat] = true
-		line := seatLine{Key: seat, Seat: oneLine(seat), Agents: strings.Join(fromMsgs[seat], ", "), Class: classes.class(seat)}
+		line := seatLine{Key: seat, Seat: oneLine(seat), Agents: strings.Join(fromMsgs[seat], ", "), Class: classes.class(seat), Stance: stances[seat]}
 		if line.Agents == "" {
 			line.Agents = noAgentsDebate
 		}
 		out = append(out, line)
 	}
-	for _, a := range agents {
+	for _, a := range cfg.Agents {
 		add(a)
 	}
 	for i := range msgs {

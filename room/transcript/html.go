@@ -189,7 +189,7 @@ const pageHTML = `<!DOCTYPE html>
 {{- end}}
 <dt>{{if .Debate}}Personas{{else}}Seats{{end}}</dt><dd><ul class="seats">
 {{- range .Seats}}
-<li><span class="dot {{.Class}}"></span><span class="who {{.Class}}">{{.Seat}}</span>: {{.Agents}}</li>
+<li><span class="dot {{.Class}}"></span><span class="who {{.Class}}">{{.Seat}}</span>{{if .Stance}} <span class="stance">({{.Stance}})</span>{{end}}: {{.Agents}}</li>
 {{- end}}
 </ul></dd>
 <dt>Duration</dt><dd>{{.Duration}}</dd>

@@ -28,7 +28,8 @@ type Doc struct {
 type Seat struct {
 	Seat   string `json:"seat"`
 	Agents string `json:"agents,omitempty"`
-	Class  string `json:"class"` // the seat's CSS class in the HTML transcript
+	Class  string `json:"class"`            // the seat's CSS class in the HTML transcript
+	Stance string `json:"stance,omitempty"` // a debate persona's stance (debate --stances)
 }
 
 // Group is a round (a debate's) or a stretch of messages (an MCP room's).
@@ -62,7 +63,7 @@ func Model(r *room.Room) (Doc, error) {
 		Seats: []Seat{}, Groups: []Group{}, Verdicts: entries(d.Verdicts),
 	}
 	for _, s := range d.Seats {
-		out.Seats = append(out.Seats, Seat{Seat: s.Seat, Agents: s.Agents, Class: s.Class})
+		out.Seats = append(out.Seats, Seat{Seat: s.Seat, Agents: s.Agents, Class: s.Class, Stance: s.Stance})
 	}
 	for _, g := range d.Groups {
 		out.Groups = append(out.Groups, Group{Title: g.Title, Entries: entries(g.Entries)})

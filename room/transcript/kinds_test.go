@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -94,5 +95,69 @@ func TestRankingsGroupedApart(t *testing.T) {
 	}
 	if want := "1:false 2:false 3:true 4:true 5:true"; strings.Join(got, " ") != want {
 		t.Errorf("live parts (seq:in the verdict's place) %s, want %s", strings.Join(got, " "), want)
+	}
+}
+
+// TestStancesShown: a debate whose personas were given stances (debate
+// --stances) names each one's stance beside its name in every export and
+// on the live page; a persona without one shows none.
+func TestStancesShown(t *testing.T) {
+	at := t0.Format(room.TimeLayout)
+	r := writeRoom(t, "stances", room.Config{
+		Room: "stances", Topic: "stances", Budget: 1, Spec: "SPEC-stances.md", CreatedAt: at,
+		Mode: room.ModeDebate, Agents: []string{"Ann", "Bob", "Cy"}, Rounds: 1,
+		Personas: []room.PersonaInfo{
+			{Name: "Ann", Persona: "a PM", Stance: "for"},
+			{Name: "Bob", Persona: "an architect", Stance: "against\x1b[2J"},
+			{Name: "Cy", Persona: "a reviewer"},
+		},
+	}, []fileMsg{
+		{1, at, "Ann", "mock", "turn", "Ann's turn.", 1},
+		{2, at, "Bob", "mock", "turn", "Bob's turn.", 1},
+		{3, at, "Cy", "mock", "turn", "Cy's turn.", 1},
+	}, nil)
+	var md, html bytes.Buffer
+	if err := Markdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := HTML(&html, r); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := Model(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(doc.Seats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js := bytes.NewBuffer(data)
+	for _, want := range []string{"  - Ann (for): mock\n", "  - Bob (against␛[2J): mock\n", "  - Cy: mock\n"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+	if !strings.Contains(html.String(), `<span class="who s0">Ann</span> <span class="stance">(for)</span>: mock`) ||
+		strings.Contains(html.String(), `Cy</span> <span class="stance">`) {
+		t.Errorf("HTML seat list does not show Ann's stance alone:\n%s", html.String())
+	}
+	if !strings.Contains(js.String(), `"seat":"Ann","agents":"mock","class":"s0","stance":"for"`) {
+		t.Errorf("JSON seats lack Ann's stance:\n%s", js.String())
+	}
+	for _, out := range []string{md.String(), html.String(), js.String()} {
+		if strings.Contains(out, "\x1b") {
+			t.Error("a stance's escape sequence reached an export")
+		}
+	}
+	l, err := LiveView(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []string{}
+	for _, s := range l.Seats {
+		got = append(got, s.Name+"="+s.Stance)
+	}
+	if want := "Ann=for Bob=against␛[2J Cy="; strings.Join(got, " ") != want {
+		t.Errorf("live seats' stances %q, want %q", strings.Join(got, " "), want)
 	}
 }

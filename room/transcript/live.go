@@ -45,6 +45,7 @@ type LiveSeat struct {
 	Name   string `json:"name"`
 	Agents string `json:"agents"`
 	Class  string `json:"class"`
+	Stance string `json:"stance,omitempty"` // a debate persona's stance (debate --stances)
 }
 
 // LivePart is one message, note or verdict, rendered.
@@ -81,7 +82,7 @@ func liveView(r *room.Room, seq, noteSeq int) (*Live, error) {
 		if agents == noAgentsMCP || agents == noAgentsDebate {
 			agents = "" // a live column fills in as the seat speaks
 		}
-		l.Seats = append(l.Seats, LiveSeat{Key: s.Key, Name: s.Seat, Agents: agents, Class: s.Class})
+		l.Seats = append(l.Seats, LiveSeat{Key: s.Key, Name: s.Seat, Agents: agents, Class: s.Class, Stance: s.Stance})
 	}
 	var all []*entry
 	var groups []string

@@ -48,7 +48,11 @@ func writeMarkdown(b *bytes.Buffer, d *doc) {
 	}
 	fmt.Fprintf(b, "- **%s:**\n", seatsLabel)
 	for _, s := range d.Seats {
-		fmt.Fprintf(b, "  - %s: %s\n", mdPlain(s.Seat), mdPlain(s.Agents))
+		stance := ""
+		if s.Stance != "" {
+			stance = " (" + mdPlain(s.Stance) + ")"
+		}
+		fmt.Fprintf(b, "  - %s%s: %s\n", mdPlain(s.Seat), stance, mdPlain(s.Agents))
 	}
 	fmt.Fprintf(b, "- **Duration:** %s\n\n", d.Duration)
 	writeSkippedMarkdown(b, d.Skipped)

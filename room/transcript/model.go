@@ -40,6 +40,7 @@ type seatLine struct {
 	Seat   string
 	Agents string
 	Class  string
+	Stance string // a debate persona's stance (debate --stances): for, against, neutral; "" when it has none
 }
 
 // seatClass is the CSS class of one seat and its colors.
@@ -112,7 +113,7 @@ func build(r *room.Room, st room.State, logSeats []room.SeatInfo) *doc {
 		d.Mode = "persona debate"
 		d.Rounds = roundsOf(maxRound(st.Messages), cfg.Rounds)
 		d.Groups, d.Verdicts = debateGroups(st.Messages, entries)
-		d.Seats = debateSeats(cfg.Agents, st.Messages, classes)
+		d.Seats = debateSeats(cfg, st.Messages, classes)
 	} else {
 		d.Mode = "MCP room"
 		d.Rounds = roundsOf(st.Round, cfg.Budget)

@@ -123,6 +123,8 @@
     if (!topic) { fail('Say the decision to debate, e.g. "Should we adopt GraphQL?"'); form.elements.topic.focus(); return; }
     const rounds = Number(form.elements.rounds.value);
     const body = { topic, rounds };
+    if (form.elements.stances.checked) body.stances = true;
+    if (form.elements.rank.checked) body.rank = true;
     const boxes = [...form.querySelectorAll('input[name=persona]')];
     const agents = boxes.filter((b) => b.checked).map((b) => ({ name: b.dataset.name, persona: b.dataset.persona }));
     for (const box of custom.children) {

@@ -41,7 +41,7 @@ const pageHTML = `
 <div class="columns n{{.Columns}}">
 {{- range .Seats}}
 <section class="col {{.Class}}{{if index $.Empty .Name}} empty-seat{{end}}" id="col-{{.Class}}" data-seat="{{.Name}}" data-key="{{.Key}}" data-class="{{.Class}}" aria-label="{{.Name}}">
-<h2 class="colhead"><span class="dot {{.Class}}"></span><bdi class="who {{.Class}}">{{.Name}}</bdi><span class="agent">{{.Agents}}</span><span class="speaking">speaking</span></h2>
+<h2 class="colhead"><span class="dot {{.Class}}"></span><bdi class="who {{.Class}}">{{.Name}}</bdi>{{if .Stance}}<span class="stance">· {{.Stance}}</span>{{end}}<span class="agent">{{.Agents}}</span><span class="speaking">speaking</span></h2>
 <div class="turns">
 {{- range index $.ByCol .Name}}
 {{.}}
@@ -105,6 +105,11 @@ const pageHTML = `
 {{- end}}
 <div id="custom"></div>
 <button type="button" id="add-persona">Add a persona</button>
+</fieldset>
+<fieldset id="protocol">
+<legend>Protocol</legend>
+<label class="option"><input type="checkbox" id="stances" name="stances"> Stances: each persona argues for, against or stays neutral, in turn</label>
+<label class="option"><input type="checkbox" id="rank" name="rank"> Peer ranking: after the last round each persona ranks the others' final turns, and the moderator reads the rankings</label>
 </fieldset>
 <p id="start-error" class="error" role="alert" hidden></p>
 <button type="submit" id="start-debate" class="primary">Start Debate</button>

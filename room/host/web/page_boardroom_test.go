@@ -207,9 +207,12 @@ func TestBoardroomStartsADebate(t *testing.T) {
 	shots := artifacts(t)
 	b.screenshot(filepath.Join(shots, "boardroom-index-refused.png"))
 
-	// Started: two of the default panel and one persona of our own.
+	// Started: two of the default panel and one persona of our own, with
+	// stances and peer ranking.
 	b.eval(`(() => {
 		document.getElementById('rounds').value = '1';
+		document.getElementById('stances').click();
+		document.getElementById('rank').click();
 		document.querySelectorAll('input[name=persona]')[2].click();
 		document.getElementById('add-persona').click();
 		const row = document.querySelector('#custom .custom-persona');
@@ -223,11 +226,25 @@ func TestBoardroomStartsADebate(t *testing.T) {
 	if strings.Join(keys, ",") != "Product Manager,Software Architect,Cost Optimizer" {
 		t.Errorf("the started debate's columns: %v, want the two checked personas and the one added", keys)
 	}
+	var stances []string
+	b.eval(`[...document.querySelectorAll('.col')].map(c => c.querySelector('.colhead .stance')?.textContent || '')`, &stances)
+	if strings.Join(stances, ",") != "· for,· against,· neutral" {
+		t.Errorf("the columns' stances: %q, want for, against and neutral in turn", stances)
+	}
 	checkSignOut(ctx, t, b, "the room's page")
 	b.waitFor(ctx, "the verdict", "document.querySelector('#verdict:not([hidden]) article.msg')")
 	b.waitFor(ctx, "the page to say the debate finished", "document.getElementById('state').textContent === 'finished'")
+	b.waitFor(ctx, "the peer rankings in the verdict's place", "document.getElementById('verdict').textContent.includes('FINAL RANKING')")
+	b.screenshot(filepath.Join(shots, "boardroom-room-stances.png"))
 	var id string
 	b.eval(`decodeURIComponent(location.pathname.slice('/rooms/'.length))`, &id)
+	started, err := room.Open(h.cwd, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg := started.Config(); !cfg.Rank || len(cfg.Personas) != 3 || cfg.Personas[0].Stance != "for" {
+		t.Errorf("the started room: rank %v, personas %+v; want peer ranking and stances, as checked in the form", cfg.Rank, cfg.Personas)
+	}
 
 	// The index: the room, with its time; then a room added by the API
 	// shows first, without a reload.
