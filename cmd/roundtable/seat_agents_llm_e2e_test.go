@@ -308,9 +308,9 @@ func TestLLMAgentSeatStopped(t *testing.T) {
 	if !w.waitGroup(time.Minute) {
 		t.Fatalf("codex-acp did not start within a minute; stderr: %s", seatErr.String())
 	}
-	// Stop it at once: the tiny model answers within half a second of
-	// codex-acp starting, and the point is a stop before the post.
-	time.Sleep(50 * time.Millisecond)
+	// Stop it at once, with no pause: the tiny model answers within half
+	// a second of codex-acp starting, and the point is a stop before the
+	// post.
 	took := run.stopWith(t, syscall.SIGTERM, &seatErr)
 	lead.close()
 	groups := w.finish(t)
