@@ -41,7 +41,10 @@
 // a message of kind "ranking" (KindRanking) in the ranker's seat, with
 // the last round held, the ranker's reply as its text, and the order it
 // gave, persona names best first, in an extra "ranking" array; the
-// rankings come after the last round's turns and before the verdict). An
+// rankings come after the last round's turns and before the verdict; and
+// each entry of its "personas" array may carry a "stance", "for",
+// "against" or "neutral" (a persona file's, or debate --stances'), which
+// every reader shows beside the persona's name). An
 // MCP room with a "seats"
 // array is a council (Config.IsCouncil): 2 to 8 seats, "lead" first (it
 // opens every round, spends the budget, writes the spec and closes; Create
