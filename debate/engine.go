@@ -394,8 +394,39 @@ func (r *run) silent(purpose Purpose) (string, Usage, error) {
 	if purpose == PurposeConsensus {
 		msgs = consensusMessages(info)
 	}
-	g := startGen(r.gctx, &r.wg, r.p, Request{Messages: msgs, Model: m.Model, Info: info}, r.cfg.TurnTimeout, r.cfg.MaxTurnTokens)
+	return r.ask(m, Request{Messages: msgs, Model: m.Model, Info: info}, true, purpose == PurposeVerdict)
+}
+
+// ask runs one request for p outside any turn (the moderator's, a peer
+// ranking) and returns its whole reply and its usage, priced and added to
+// the debate's total. With shown, its retries and its agent's activity
+// are sent as events in p's name between the turns, and with stream each
+// piece of its text as a token event too (the verdict); a ranking shows
+// neither, having no turn to show them in. A stop returns errCancelled,
+// with what the request had used counted.
+func (r *run) ask(p Persona, req Request, shown, stream bool) (string, Usage, error) {
+	g := startGen(r.gctx, &r.wg, r.p, req, r.cfg.TurnTimeout, r.cfg.MaxTurnTokens)
 	defer g.cancel(nil)
+	text, err := r.drain(g, p.Name, shown, stream)
+	model := ModelLabel(r.p, p)
+	usage, _, gerr := g.result()
+	usage = r.cfg.Prices.Apply(model, usage)
+	r.total.Add(usage)
+	switch {
+	case err != nil:
+		return "", usage, err
+	case gerr != nil && r.ctx.Err() != nil:
+		return "", usage, errCancelled
+	case gerr != nil:
+		return "", usage, &TurnError{Provider: providerName(r.p, p), Agent: p.Name, Round: r.held, Err: gerr}
+	}
+	return text, usage, nil
+}
+
+// drain waits for g's whole reply, sending its retries and activity (when
+// shown) and its text as tokens (when stream) in name's name as they come;
+// errCancelled when the debate was stopped first.
+func (r *run) drain(g *gen, name string, shown, stream bool) (string, error) {
 	var text strings.Builder
 	var batch []piece
 	for {
@@ -403,45 +434,38 @@ func (r *run) silent(purpose Purpose) (string, Usage, error) {
 		batch, done = g.take(batch)
 		for _, pc := range batch {
 			if pc.retry != nil || pc.activity != nil {
+				if !shown {
+					continue
+				}
 				var ev Event
 				if pc.retry != nil {
-					ev = retryEvent(r.held, m.Name, *pc.retry)
+					ev = retryEvent(r.held, name, *pc.retry)
 				} else {
-					ev = activityEvent(r.held, m.Name, *pc.activity)
+					ev = activityEvent(r.held, name, *pc.activity)
 				}
 				if !r.send(ev) {
-					return "", Usage{}, errCancelled
+					return "", errCancelled
 				}
 				continue
 			}
-			if purpose == PurposeVerdict && pc.text != "" {
+			if stream && pc.text != "" {
 				// The verdict streams as the moderator writes it; the
 				// summary then carries it whole.
-				if !r.send(Event{Type: EventToken, Round: r.held, Agent: m.Name, Text: pc.text}) {
-					return "", Usage{}, errCancelled
+				if !r.send(Event{Type: EventToken, Round: r.held, Agent: name, Text: pc.text}) {
+					return "", errCancelled
 				}
 			}
 			text.WriteString(pc.text)
 		}
 		if done {
-			break
+			return text.String(), nil
 		}
 		select {
 		case <-g.ready:
 		case <-r.ctx.Done():
-			return "", Usage{}, errCancelled
+			return "", errCancelled
 		}
 	}
-	usage, _, err := g.result()
-	usage = r.cfg.Prices.Apply(ModelLabel(r.p, m), usage)
-	r.total.Add(usage)
-	if err != nil {
-		if r.ctx.Err() != nil {
-			return "", usage, errCancelled
-		}
-		return "", usage, &TurnError{Provider: providerName(r.p, m), Agent: m.Name, Round: r.held, Err: err}
-	}
-	return text.String(), usage, nil
 }
 
 // checkConsensus asks the moderator whether the panel agrees after the

@@ -246,49 +246,17 @@ func (r *run) rank(p Persona, b ballot) error {
 	info := r.info(PurposeRank, p, r.held, false)
 	info.Ranked = b.turns
 	req := Request{Messages: rankMessages(info), Model: p.Model, Info: info}
-	g := startGen(r.gctx, &r.wg, r.p, req, r.cfg.TurnTimeout, r.cfg.MaxTurnTokens)
-	defer g.cancel(nil)
-	text, err := r.collect(g)
-	model := ModelLabel(r.p, p)
-	usage, _, gerr := g.result()
-	usage = r.cfg.Prices.Apply(model, usage)
-	r.total.Add(usage)
-	switch {
-	case err != nil:
+	text, usage, err := r.ask(p, req, false, false)
+	if err != nil {
 		return err
-	case gerr != nil && r.ctx.Err() != nil:
-		return errCancelled
-	case gerr != nil:
-		return &TurnError{Provider: providerName(r.p, p), Agent: p.Name, Round: r.held, Err: gerr}
 	}
+	model := ModelLabel(r.p, p)
 	rk := Ranking{Agent: p.Name, Round: r.held, Model: model, Text: text, Order: b.order(text)}
 	r.rankings = append(r.rankings, rk)
 	if !r.send(Event{Type: EventRanking, Round: rk.Round, Agent: rk.Agent, Model: model, Text: text, Ranking: rk.Order, Usage: &usage}) {
 		return errCancelled
 	}
 	return nil
-}
-
-// collect waits for g's whole reply, leaving out its retries and
-// activity; errCancelled when the debate was stopped first.
-func (r *run) collect(g *gen) (string, error) {
-	var text strings.Builder
-	var batch []piece
-	for {
-		var done bool
-		batch, done = g.take(batch)
-		for _, pc := range batch {
-			text.WriteString(pc.text)
-		}
-		if done {
-			return text.String(), nil
-		}
-		select {
-		case <-g.ready:
-		case <-r.ctx.Done():
-			return "", errCancelled
-		}
-	}
 }
 
 // rankingOf is the ranking a room's ranking message (room.KindRanking)
