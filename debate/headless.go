@@ -255,8 +255,9 @@ func (o *mdOutput) event(ev Event) {
 }
 
 func (o *mdOutput) end() {
-	o.t.Turns = resumedTurns(o.resumed, o.t.Turns)
-	o.t.Rankings = resumedRankings(o.resumed, o.t.Agents, o.t.Rankings)
+	if turns, rankings, ok := resumedFrom(o.resumed, o.t.Agents); ok {
+		o.t.Turns, o.t.Rankings = turns, rankings
+	}
 	_ = o.t.WriteMarkdown(o.w)
 }
 

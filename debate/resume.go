@@ -398,46 +398,29 @@ func seedResumed(out output, sess *Session, ref string) {
 	case *mdOutput:
 		o.resumed = sess.Room()
 	case *textOutput:
-		o.rankings = resumedRankings(sess.Room(), sess.Config().Names(), nil)
+		_, o.rankings, _ = resumedFrom(sess.Room(), sess.Config().Names())
 	}
 }
 
-// resumedRankings is every peer ranking saved in r, rankings when r is
-// nil or cannot be read. names are the personas.
-func resumedRankings(r *room.Room, names []string, rankings []Ranking) []Ranking {
+// resumedFrom reads r once: every turn saved in it (the cut ones with
+// their note) and every peer ranking, kept to names, the personas. ok is
+// false when r is nil or cannot be read.
+func resumedFrom(r *room.Room, names []string) (turns []Turn, rankings []Ranking, ok bool) {
 	if r == nil {
-		return rankings
+		return nil, nil, false
 	}
 	st, err := r.Refresh()
 	if err != nil {
-		return rankings
+		return nil, nil, false
 	}
-	var out []Ranking
 	for _, m := range st.Messages {
-		if m.Kind == room.KindRanking {
-			out = append(out, rankingOf(m, names))
+		switch {
+		case m.Kind == room.KindRanking:
+			rankings = append(rankings, rankingOf(m, names))
+		case m.Seat != room.SeatModerator:
+			// A cut turn's text ends with the note saying so.
+			turns = append(turns, Turn{Round: m.Round, Agent: m.Seat, Model: m.Agent, Text: m.Text})
 		}
 	}
-	return out
-}
-
-// resumedTurns is every turn saved in r, the cut ones with their note;
-// turns when r is nil or cannot be read.
-func resumedTurns(r *room.Room, turns []Turn) []Turn {
-	if r == nil {
-		return turns
-	}
-	st, err := r.Refresh()
-	if err != nil {
-		return turns
-	}
-	var out []Turn
-	for _, m := range st.Messages {
-		if m.Seat == room.SeatModerator || m.Kind == room.KindRanking {
-			continue
-		}
-		// A cut turn's text ends with the note saying so.
-		out = append(out, Turn{Round: m.Round, Agent: m.Seat, Model: m.Agent, Text: m.Text})
-	}
-	return out
+	return turns, rankings, true
 }

@@ -419,14 +419,12 @@ func (r *runner) call(ctx context.Context, q Question, msgs []debate.Message, mo
 		c.Estimated = true
 	}
 	r.spent.Add(int64(c.PromptTokens + c.CompletionTokens))
-	c.Cost = u.Cost
-	if c.Cost <= 0 {
-		label := model
-		if label == "" {
-			label = r.opt.Provider.Model()
-		}
-		c.Cost = r.opt.Prices.Apply(label, debate.Usage{PromptTokens: c.PromptTokens, CompletionTokens: c.CompletionTokens}).Cost
+	label := model
+	if label == "" {
+		label = r.opt.Provider.Model()
 	}
+	// The provider's cost, else the tokens at Prices.
+	c.Cost = r.opt.Prices.Apply(label, debate.Usage{PromptTokens: c.PromptTokens, CompletionTokens: c.CompletionTokens, Cost: max(u.Cost, 0)}).Cost
 	r.addCost(c.Cost)
 	c.Answer, c.Correct = Score(q, c.Reply)
 	return c, nil

@@ -2,6 +2,7 @@ package debateview
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -140,7 +141,7 @@ func rankRows(ss []debate.RankStanding, w int) []rankRow {
 			who:   s.Name,
 			place: fmt.Sprintf("%2d. ", i+1),
 			name:  name,
-			gap:   spaces(nameW - ansi.StringWidth(name)),
+			gap:   strings.Repeat(" ", max(nameW-ansi.StringWidth(name), 0)),
 			mean:  fmt.Sprintf("%*s", rankMeanW, "–"),
 		}
 		if s.Rankers > 0 {
@@ -156,11 +157,4 @@ func rankRows(ss []debate.RankStanding, w int) []rankRow {
 		out[i] = row
 	}
 	return out
-}
-
-func spaces(n int) string {
-	if n <= 0 {
-		return ""
-	}
-	return fmt.Sprintf("%*s", n, "")
 }
