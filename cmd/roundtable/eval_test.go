@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/roundtable-dev/roundtable/debate/eval"
 	"github.com/roundtable-dev/roundtable/debate/eval/evaltest"
@@ -173,6 +174,11 @@ func TestEvalOutResume(t *testing.T) {
 	mu.Unlock()
 	if err := cmd.Wait(); err == nil {
 		t.Fatalf("the binary was not killed:\n%s", errb.String())
+	}
+	// A request the killed run had sent is answered before the count,
+	// not counted as the rerun's.
+	if !srv.Drain(10 * time.Second) {
+		t.Fatal("the killed run's connections to the server were still open 10 s after it died")
 	}
 	first := len(srv.Requests())
 	data, _ := os.ReadFile(filepath.Join(out, "items.jsonl"))

@@ -6,6 +6,7 @@ package evaltest
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Request is a chat request as the script sees it.
@@ -60,6 +62,7 @@ type Server struct {
 	models  []string
 	fail    func(r Request) int
 	reqs    []Request
+	open    map[net.Conn]bool // the connections not closed yet (Drain)
 }
 
 // SetNoUsage makes the server send no usage chunk, as some servers do not.
@@ -87,10 +90,45 @@ func (s *Server) SetFail(fail func(r Request) int) {
 // New starts a Server running script, closed when the test ends.
 func New(t testing.TB, script Script) *Server {
 	t.Helper()
-	s := &Server{script: script, models: []string{"scripted"}}
-	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	s := &Server{script: script, models: []string{"scripted"}, open: map[net.Conn]bool{}}
+	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
+	s.Config.ConnState = s.track
+	s.Start()
 	t.Cleanup(s.Close)
 	return s
+}
+
+// track keeps the set of connections not closed yet.
+func (s *Server) track(c net.Conn, st http.ConnState) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch st {
+	case http.StateNew:
+		s.open[c] = true
+	case http.StateClosed, http.StateHijacked:
+		delete(s.open, c)
+	case http.StateActive, http.StateIdle:
+		// still open
+	}
+}
+
+// Drain closes every connection to the server and waits, up to timeout,
+// until each is closed, the request it carried (if any) answered; it
+// reports whether they all were. After a client killed mid-run, what it
+// had sent is then in Requests, and nothing of it can arrive later.
+func (s *Server) Drain(timeout time.Duration) bool {
+	s.CloseClientConnections()
+	for deadline := time.Now().Add(timeout); ; time.Sleep(5 * time.Millisecond) {
+		s.mu.Lock()
+		n := len(s.open)
+		s.mu.Unlock()
+		if n == 0 {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
 }
 
 // BaseURL is the base URL to give a provider: the server's /v1.
