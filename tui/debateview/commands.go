@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/tui/internal/follow"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -26,30 +27,14 @@ func startCmd(ctx context.Context, id int64, run int, tr *Tracker, l Launch, roo
 	}
 }
 
-// readEventsCmd waits for the debate's next event, then takes every event
-// already queued behind it, so a fast stream costs one update per frame
-// rather than one per token. The screen re-arms it after each batch.
+// readEventsCmd waits for the debate's next events (follow.Chan: the next
+// one, then every event already queued behind it, so a fast stream costs
+// one update per frame rather than one per token). The screen re-arms it
+// after each batch.
 func readEventsCmd(id int64, run int, events <-chan debate.Event) tea.Cmd {
-	return func() tea.Msg {
-		ev, ok := <-events
-		if !ok {
-			return eventsMsg{id: id, run: run, closed: true}
-		}
-		batch := make([]debate.Event, 1, 64)
-		batch[0] = ev
-		for len(batch) < maxBatch {
-			select {
-			case ev, ok := <-events:
-				if !ok {
-					return eventsMsg{id: id, run: run, events: batch, closed: true}
-				}
-				batch = append(batch, ev)
-			default:
-				return eventsMsg{id: id, run: run, events: batch}
-			}
-		}
-		return eventsMsg{id: id, run: run, events: batch}
-	}
+	return follow.Cmd(context.Background(), follow.Chan(events, maxBatch), func(batch []debate.Event, err error) tea.Msg {
+		return eventsMsg{id: id, run: run, events: batch, closed: err != nil}
+	})
 }
 
 // renderJob is a finished text to render at a width.

@@ -5,11 +5,11 @@
 // that ranks, by the table of the personas' peer ranking (rank.go).
 //
 // Every debate this screen shows comes from the store, as the debate's
-// events (debate.Event), through one apply step (apply, events.go):
+// events (debate.Event), through the screens' one adapter from a feed to
+// messages (tui/internal/follow) and one apply step (apply, events.go):
 //   - a debate it runs in this process (New, NewStarted): its Session's
 //     events, which the Session reads back from the room as the engine
-//     saves it (debate.FollowStore), through a re-arming command that
-//     drains everything queued per frame;
+//     saves it (debate.FollowStore), every event queued taken per frame;
 //   - a debate room another process runs, or a finished one (feed.go:
 //     OpenRoom, NewFromRoom; NewReplay reads it once): the screen's own
 //     watch on the room, each look turned into events by

@@ -11,6 +11,7 @@ import (
 
 	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/internal/follow"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -130,39 +131,38 @@ type feedMsg struct {
 // run as it goes: a run killed shows only as its lock freed) and returns
 // its events. On a mirror it wakes for the link's news too.
 func feedCmd(id int64, w *roomWatch) tea.Cmd {
-	return func() tea.Msg {
-		ctx := w.ctx
-		var linkNews chan *linkStatus
-		if w.link != nil {
-			c, cancel := context.WithCancel(w.ctx)
-			defer cancel()
-			ctx, linkNews = c, make(chan *linkStatus, 1)
-			go func() {
-				select {
-				case <-w.link.Wake():
-					linkNews <- newLinkStatus(w.link)
-					cancel()
-				case <-c.Done():
-				}
-			}()
+	var link *linkStatus // the link's news, when it woke the wait
+	next := func(ctx context.Context) ([]debate.Event, error) {
+		if w.link == nil {
+			return w.f.Next(ctx)
 		}
-		evs, err := w.f.Next(ctx)
-		if w.ctx.Err() != nil {
-			return nil
-		}
-		msg := feedMsg{id: id, watch: w, events: evs, abandoned: w.abandoned()}
+		c, cancel := context.WithCancel(ctx)
+		defer cancel()
+		news := make(chan *linkStatus, 1)
+		go func() {
+			select {
+			case <-w.link.Wake():
+				news <- newLinkStatus(w.link)
+				cancel()
+			case <-c.Done():
+			}
+		}()
+		evs, err := w.f.Next(c)
 		select {
-		case msg.link = <-linkNews:
+		case link = <-news:
 			err = nil // woken by the link, not failed
 		default:
 		}
+		return evs, err
+	}
+	return follow.Cmd(w.ctx, next, func(evs []debate.Event, err error) tea.Msg {
+		msg := feedMsg{id: id, watch: w, events: evs, abandoned: w.abandoned(), link: link, err: err}
 		if err == nil && w.f.Ended() {
 			st := w.f.State()
 			msg.closed = &st
 		}
-		msg.err = err
 		return msg
-	}
+	})
 }
 
 // NewFromRoom shows a debate room read from the store: live while another

@@ -4,8 +4,9 @@
 // council (an MCP room of more than two seats) shows its turn order and
 // who passed in the header, and its seats side by side (columns.go).
 //
-// Nothing in Update or View touches the disk. The room's Notifier
-// (room.Watch) wakes a command that reads the new state and renders new
+// Nothing in Update or View touches the disk. The room's feed (room.Feed,
+// on its Notifier) wakes a command (tui/internal/follow, the adapter every
+// screen follows a room through) that takes the new state and renders new
 // messages with Glamour off the Update loop, then re-arms; server.log and a
 // room that does not exist yet are watched the same way (fsnotify, with a
 // stat every room.RescanInterval as a fallback). The message list renders

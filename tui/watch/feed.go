@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/internal/follow"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -224,15 +225,18 @@ func waitAppearCmd(id int64, s *session, next <-chan struct{}) tea.Cmd {
 // debate's process is gone, when who holds its run changed. The reads and
 // the Glamour renders happen here, off the Update loop.
 func feedCmd(id int64, s *session, r *room.Room) tea.Cmd {
-	return func() tea.Msg {
+	var f *room.Feed
+	next := func(ctx context.Context) ([]room.FeedEvent, error) {
 		s.mu.Lock()
-		f := s.feed
+		f = s.feed
 		s.mu.Unlock()
 		if f == nil {
-			return nil
+			return nil, nil
 		}
-		batch, err := f.NextBatch(s.ctx)
-		if s.ctx.Err() != nil {
+		return f.NextBatch(ctx)
+	}
+	return follow.Cmd(s.ctx, next, func(batch []room.FeedEvent, err error) tea.Msg {
+		if f == nil {
 			return nil
 		}
 		msg := feedMsg{id: id}
@@ -270,7 +274,7 @@ func feedCmd(id int64, s *session, r *room.Room) tea.Cmd {
 			}
 		}
 		return msg
-	}
+	})
 }
 
 // draftList is the drafts the feed last gave, in seat order, rendered at
