@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -203,5 +204,28 @@ func TestHelpKeepsLists(t *testing.T) {
 		if starts != 4 {
 			t.Errorf("at %d columns, %d of the 4 kinds of seat start a line:\n%s", w, starts, help)
 		}
+	}
+}
+
+// TestTopicAsWords: a topic typed after the command, as a new user tries
+// first, is refused with the line that works, and nothing is created.
+func TestTopicAsWords(t *testing.T) {
+	cwd := t.TempDir()
+	for _, c := range []struct{ args, want string }{
+		{"debate Adopt GraphQL", `roundtable debate --topic "Adopt GraphQL"`},
+		{"council Split the store", `roundtable council --topic "Split the store"`},
+		{"tui Adopt Rust", `roundtable tui --topic "Adopt Rust"`},
+	} {
+		_, stderr, code := runBin(t, "", append(strings.Fields(c.args), "--cwd", cwd)...)
+		if code != 2 || !strings.Contains(stderr, c.want) || !strings.Contains(stderr, "takes its topic with --topic") {
+			t.Errorf("roundtable %s: exit %d, stderr %q; want 2 and the line %s", c.args, code, stderr, c.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(cwd, ".roundtable")); !os.IsNotExist(err) {
+		t.Errorf("a refused command created %s (%v)", filepath.Join(cwd, ".roundtable"), err)
+	}
+	// The root command's words are no topic: it says so as before.
+	if _, stderr, code := runBin(t, "", "Adopt", "--cwd", cwd); code != 2 || strings.Contains(stderr, "--topic") {
+		t.Errorf("roundtable Adopt: exit %d, stderr %q; want 2 without a --topic line", code, stderr)
 	}
 }

@@ -98,7 +98,7 @@ func settleErrors(c *cobra.Command) {
 	if args := c.Args; args != nil {
 		c.Args = func(cmd *cobra.Command, a []string) error {
 			if err := args(cmd, a); err != nil {
-				return exit(asUsage(err))
+				return exit(asUsage(topicAsWords(cmd, a, err)))
 			}
 			return nil
 		}
@@ -114,6 +114,16 @@ func settleErrors(c *cobra.Command) {
 	for _, sub := range c.Commands() {
 		settleErrors(sub)
 	}
+}
+
+// topicAsWords words err for a command that takes a topic and was given
+// words instead (roundtable debate "Adopt GraphQL"): the line to type.
+func topicAsWords(cmd *cobra.Command, a []string, err error) error {
+	if len(a) == 0 || !cmd.HasParent() || cmd.Flags().Lookup("topic") == nil {
+		return err
+	}
+	return fmt.Errorf("%s takes its topic with --topic, not as words after it: %s --topic %q",
+		cmd.CommandPath(), cmd.CommandPath(), strings.Join(a, " "))
 }
 
 // exit prints err and ends the process with its exit code.
