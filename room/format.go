@@ -88,6 +88,18 @@ type PersonaInfo struct {
 	Agent []string `json:"agent,omitempty"`
 }
 
+// StanceOf is the stance persona name argues in a debate room (a persona
+// file's, or one --stances gave): "for", "against", "neutral"; "" for
+// none.
+func (c Config) StanceOf(name string) string {
+	for _, p := range c.Personas {
+		if p.Name == name {
+			return p.Stance
+		}
+	}
+	return ""
+}
+
 // IsDebate reports whether the room holds a persona debate.
 func (c Config) IsDebate() bool { return c.Mode == ModeDebate }
 

@@ -401,10 +401,5 @@ func (m *Model) stance(name string) string {
 	if m.room == nil {
 		return ""
 	}
-	for _, p := range m.room.Config().Personas {
-		if p.Name == name {
-			return p.Stance
-		}
-	}
-	return ""
+	return m.room.Config().StanceOf(name)
 }

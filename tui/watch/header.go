@@ -295,7 +295,11 @@ func (m *Model) personaSegments() []string {
 		segs = append(segs, m.list.look(seat).name+" "+s.Muted.Render(note))
 	}
 	for _, a := range m.cfg.Agents {
-		add(a, plural(turns[a], "turn"))
+		note := plural(turns[a], "turn")
+		if st := m.cfg.StanceOf(a); st != "" {
+			note = mdrender.Inline(st) + " · " + note // debate --stances
+		}
+		add(a, note)
 	}
 	for i := range m.st.Messages {
 		if seat := m.st.Messages[i].Seat; !isVerdict(&m.st.Messages[i]) {
