@@ -1,7 +1,6 @@
 package transcript
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -23,23 +22,17 @@ func TestAnyKindRendered(t *testing.T) {
 		{3, t0.Format(room.TimeLayout), "lead", "opus-5", hostile, "A kind from another server.", 0},
 		{4, t0.Format(room.TimeLayout), "peer", "codex", "", "No kind at all.", 0},
 	}, nil)
-	var md, html bytes.Buffer
-	if err := Markdown(&md, r); err != nil {
-		t.Fatal(err)
-	}
-	if err := HTML(&html, r); err != nil {
-		t.Fatal(err)
-	}
+	md, html := renderMD(t, r), renderPage(t, r)
 	shown := "line one line two ␛[2J " + long
 	for _, kind := range []string{"concession", "counter-proposal", shown} {
-		if !headerHas(md.String(), kind) {
-			t.Errorf("Markdown: no header line with kind %q:\n%s", kind, md.String())
+		if !headerHas(md, kind) {
+			t.Errorf("Markdown: no header line with kind %q:\n%s", kind, md)
 		}
-		if !strings.Contains(html.String(), `<span class="kind">`+kind+`</span>`) {
+		if !strings.Contains(html, `<span class="kind">`+kind+`</span>`) {
 			t.Errorf("HTML: kind %q not shown as a label", kind)
 		}
 	}
-	for _, out := range []string{md.String(), html.String()} {
+	for _, out := range []string{md, html} {
 		if strings.Contains(out, "\x1b") {
 			t.Error("the hostile kind's escape sequence reached the output")
 		}
@@ -71,11 +64,7 @@ func TestRankingsGroupedApart(t *testing.T) {
 		{4, at, "Bob", "mock", room.KindRanking, "Bob ranks. FINAL RANKING: A", 1},
 		{5, at, room.SeatModerator, "mock", room.KindSummary, "**Decision:** go.", 1},
 	}, nil)
-	var md bytes.Buffer
-	if err := Markdown(&md, r); err != nil {
-		t.Fatal(err)
-	}
-	out, last := md.String(), -1
+	out, last := renderMD(t, r), -1
 	for _, want := range []string{"## Round 1", "Bob's turn.", "## Peer ranking", "Ann ranks.", "Bob ranks.", "## Verdict", "**Decision:** go."} {
 		i := strings.Index(out, want)
 		if i <= last {
@@ -116,13 +105,7 @@ func TestStancesShown(t *testing.T) {
 		{2, at, "Bob", "mock", "turn", "Bob's turn.", 1},
 		{3, at, "Cy", "mock", "turn", "Cy's turn.", 1},
 	}, nil)
-	var md, html bytes.Buffer
-	if err := Markdown(&md, r); err != nil {
-		t.Fatal(err)
-	}
-	if err := HTML(&html, r); err != nil {
-		t.Fatal(err)
-	}
+	md, html := renderMD(t, r), renderPage(t, r)
 	doc, err := Model(r)
 	if err != nil {
 		t.Fatal(err)
@@ -131,20 +114,20 @@ func TestStancesShown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	js := bytes.NewBuffer(data)
+	js := string(data)
 	for _, want := range []string{"  - Ann (for): mock\n", "  - Bob (against␛[2J): mock\n", "  - Cy: mock\n"} {
-		if !strings.Contains(md.String(), want) {
-			t.Errorf("Markdown lacks %q:\n%s", want, md.String())
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, md)
 		}
 	}
-	if !strings.Contains(html.String(), `<span class="who s0">Ann</span> <span class="stance">(for)</span>: mock`) ||
-		strings.Contains(html.String(), `Cy</span> <span class="stance">`) {
-		t.Errorf("HTML seat list does not show Ann's stance alone:\n%s", html.String())
+	if !strings.Contains(html, `<span class="who s0">Ann</span> <span class="stance">(for)</span>: mock`) ||
+		strings.Contains(html, `Cy</span> <span class="stance">`) {
+		t.Errorf("HTML seat list does not show Ann's stance alone:\n%s", html)
 	}
-	if !strings.Contains(js.String(), `"seat":"Ann","agents":"mock","class":"s0","stance":"for"`) {
-		t.Errorf("JSON seats lack Ann's stance:\n%s", js.String())
+	if !strings.Contains(js, `"seat":"Ann","agents":"mock","class":"s0","stance":"for"`) {
+		t.Errorf("JSON seats lack Ann's stance:\n%s", js)
 	}
-	for _, out := range []string{md.String(), html.String(), js.String()} {
+	for _, out := range []string{md, html, js} {
 		if strings.Contains(out, "\x1b") {
 			t.Error("a stance's escape sequence reached an export")
 		}
