@@ -150,10 +150,6 @@ func mcpSeats(seats []string, logSeats []room.SeatInfo, msgs []room.Message, cla
 // the stance room.json gives it.
 func debateSeats(cfg room.Config, msgs []room.Message, classes *classMap) []seatLine {
 	fromMsgs := agentsBySeat(msgs)
-	stances := map[string]string{}
-	for _, p := range cfg.Personas {
-		stances[p.Name] = oneLine(p.Stance)
-	}
 	seen := map[string]bool{}
 	var out []seatLine
 	add := func(seat string) {
@@ -161,7 +157,7 @@ func debateSeats(cfg room.Config, msgs []room.Message, classes *classMap) []seat
 			return
 		}
 		seen[seat] = true
-		line := seatLine{Key: seat, Seat: oneLine(seat), Agents: strings.Join(fromMsgs[seat], ", "), Class: classes.class(seat), Stance: stances[seat]}
+		line := seatLine{Key: seat, Seat: oneLine(seat), Agents: strings.Join(fromMsgs[seat], ", "), Class: classes.class(seat), Stance: oneLine(cfg.StanceOf(seat))}
 		if line.Agents == "" {
 			line.Agents = noAgentsDebate
 		}
