@@ -146,6 +146,24 @@ func TestRoomFormExisting(t *testing.T) {
 	}
 }
 
+// TestRoomFormReadyTitleKeepsItsWords: at 60 columns a room named from a
+// long topic gives way in the title, with an ellipsis; "is ready" stays
+// whole (cut, it read "is read").
+func TestRoomFormReadyTitleKeepsItsWords(t *testing.T) {
+	f, _ := newTestRoomForm(t, 60, 20)
+	keys := append(typeText(nil, "cache-the-pricing-api-in-redis"), "tab")
+	keys = append(keys, typeText(nil, "Cache the pricing API in Redis?")...)
+	f, _ = drive(f, keys...)
+	f, _ = drive(f, "ctrl+s")
+	title := strings.SplitN(plain(f.View()), "\n", 2)[0]
+	if !strings.HasSuffix(strings.TrimRight(title, " "), "… is ready") || !strings.Contains(title, "MCP room cache-the-pricing") {
+		t.Fatalf("title %q: want the room's name cut with … and \"is ready\" whole", title)
+	}
+	if w := len([]rune(title)); w != 60 {
+		t.Fatalf("title is %d cells wide, want 60: %q", w, title)
+	}
+}
+
 func TestRoomFormView(t *testing.T) {
 	for _, sz := range []struct{ w, h int }{{60, 20}, {80, 24}, {120, 40}} {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {

@@ -158,7 +158,13 @@ func (f *RoomForm) hint() string {
 // status and help.
 func (f RoomForm) readyView(w int) string {
 	s := &f.styles
-	title := cells.Fit(s.Strong.Render("roundtable")+s.Faint.Render(" │ ")+s.Title.Render("MCP room "+mdrender.Inline(f.res.Room)+" is ready"), w)
+	// A long name gives way, not the words after it: "is read" alone
+	// would say something else.
+	name := mdrender.Inline(f.res.Room)
+	if room := w - ansi.StringWidth("roundtable │ MCP room  is ready"); room >= 8 {
+		name = cells.Truncate(name, room)
+	}
+	title := cells.Pad(s.Strong.Render("roundtable")+s.Faint.Render(" │ ")+s.Title.Render("MCP room "+name+" is ready"), w)
 	f.help.ShowAll = false
 	helpLines := strings.Split(hints.View(f.help, readyHelp{f.keys}, w-1), "\n")
 	out := []string{title}
