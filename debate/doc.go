@@ -26,9 +26,9 @@
 //   - what a debate saves in its room (messages, the cut turn, closed.json
 //     and why): recorder.go; a turn in progress as its seat's draft, at
 //     most 30 writes a second: recorddrafts.go; the room read back as
-//     events: storeevents.go (FollowStore, RoomReader, ReadStore), and
-//     for the Session that runs it, followrun.go; stopping, resuming and a dead run's lock:
-//     session.go, resume.go, retry.go;
+//     events: storeevents.go (FollowStore, RoomReader; the Session's
+//     own through StoreEvents.Stream); stopping, resuming and a dead
+//     run's lock: session.go, resume.go, retry.go;
 //   - the typed events every view shares: event.go (the contract where
 //     the code moved on from debate-events.md); the headless output:
 //     headless.go;

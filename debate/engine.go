@@ -16,7 +16,7 @@ type Engine struct {
 	p    Provider
 	ctl  *control // the user's notes and pauses (interject.go)
 	once sync.Once
-	from *Position // where a resumed debate picks up (NewFrom); nil: the start
+	from *Position // where a resumed debate picks up (Plan.launch, for --resume); nil: the start
 }
 
 // New checks cfg (filling its defaults, see Config.Normalize) and returns an

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roundtable-dev/roundtable/room"
 	"go.uber.org/goleak"
 )
 
@@ -356,3 +357,49 @@ func readGolden(t *testing.T, name string, got []byte) {
 }
 
 var errBoom = errors.New("boom")
+
+// WithoutDrafts turns the drafts off: only finished turns reach the room
+// (what the benchmarks compare the drafts against). Call it before the
+// first event.
+func (rc *Recorder) WithoutDrafts() *Recorder {
+	rc.drafts = nil
+	return rc
+}
+
+// Err is the first error saving the debate, nil when all went well.
+func (rc *Recorder) Err() error { return rc.err }
+
+// Record is record with no end hook. Read the returned channel until it
+// is closed.
+func Record(events <-chan Event, rc *Recorder) <-chan Event {
+	return record(events, rc, nil)
+}
+
+// NewFrom is New for a debate that picks up at pos (from PositionOf):
+// its first turn is persona pos.Turn's in round pos.Round, every turn
+// sees pos.Transcript before its own round's, and the total starts at
+// pos.Usage. Its stream is a debate's from session_start, the rounds
+// before pos.Round and the turns before pos.Turn left out.
+func NewFrom(cfg Config, p Provider, pos Position) (*Engine, error) {
+	e, err := New(cfg, p)
+	if err != nil {
+		return nil, err
+	}
+	if pos.Round < 1 || pos.Round > e.cfg.Rounds+1 || pos.Turn < 0 || pos.Turn >= len(e.cfg.Personas) {
+		return nil, fmt.Errorf("%w: cannot resume at round %d, turn %d of %d rounds of %d personas", ErrBadConfig, pos.Round, pos.Turn, e.cfg.Rounds, len(e.cfg.Personas))
+	}
+	e.from = &pos
+	return e, nil
+}
+
+// ReadStore is the events of the room as it is now, read once: the
+// replay of a finished debate.
+func ReadStore(cfg room.Config, st room.State, drafts []room.Draft) []Event {
+	return NewRoomReader(cfg).Read(st, drafts)
+}
+
+// Interject is Session.Interject for an engine run without a Session.
+func (e *Engine) Interject(text string) error { return e.ctl.interject(text) }
+
+// Continue is Session.Continue for an engine run without a Session.
+func (e *Engine) Continue() bool { return e.ctl.cont() }

@@ -183,17 +183,10 @@ func signal(ch chan struct{}) {
 // Interject hands the running debate a note from the user: it joins the
 // transcript before the next turn starts (at once while paused), comes out
 // as a note event, and every later persona and the moderator read it as
-// the user's words. It fails once the debate has ended or the moderator is
-// writing the verdict (ErrDebateEnded), for a blank note (ErrEmptyNote),
-// and for one longer than MaxNoteBytes.
-func (e *Engine) Interject(text string) error { return e.ctl.interject(text) }
-
-// Continue ends a pause between rounds (Config.PauseBetweenRounds) and
-// reports whether the debate was paused; it does nothing otherwise.
-func (e *Engine) Continue() bool { return e.ctl.cont() }
-
-// Interject hands the debate a note from the user; see Engine.Interject.
-// The recorder saves it in the room (room.AddNote with room.NoteFromUser).
+// the user's words. The recorder saves it in the room (room.AddNote with
+// room.NoteFromUser). It fails once the debate has ended or the moderator
+// is writing the verdict (ErrDebateEnded), for a blank note
+// (ErrEmptyNote), and for one longer than MaxNoteBytes.
 func (s *Session) Interject(text string) error {
 	if s.ctl == nil {
 		return ErrDebateEnded
@@ -201,8 +194,8 @@ func (s *Session) Interject(text string) error {
 	return s.ctl.interject(text)
 }
 
-// Continue ends a pause between rounds and reports whether the debate was
-// paused; see Engine.Continue.
+// Continue ends a pause between rounds (Config.PauseBetweenRounds) and
+// reports whether the debate was paused; it does nothing otherwise.
 func (s *Session) Continue() bool {
 	if s.ctl == nil {
 		return false

@@ -89,8 +89,9 @@ func CreateRoom(cwd, name string, cfg Config) (*room.Room, error) {
 }
 
 // Recorder saves a debate's events into its room: each turn when it ends,
-// each peer ranking, the verdict as the moderator's summary, closed.json at the end. Use it
-// through Record, or call Handle for each event yourself.
+// each peer ranking, the verdict as the moderator's summary, closed.json at the end. A
+// Session runs each event through it (record), or call Handle for each
+// event yourself.
 type Recorder struct {
 	r        *room.Room
 	pending  *Event                       // an incomplete turn, written once the error says why
@@ -102,7 +103,7 @@ type Recorder struct {
 	closed   bool
 	paused   bool // paused.json was written, and the debate has not gone on since
 	// drafts writes each speaker's turn in progress as its seat's draft
-	// (nil: drafts off, see WithoutDrafts); moderator is the moderator's
+	// (nil: drafts off, as the benchmarks compare); moderator is the moderator's
 	// name, whose tokens (if any) are the moderator seat's.
 	drafts    *drafts
 	moderator string
@@ -131,14 +132,6 @@ func NewRecorder(r *room.Room) *Recorder {
 	return rc
 }
 
-// WithoutDrafts turns the drafts off: only finished turns reach the room
-// (what the benchmarks compare the drafts against). Call it before the
-// first event.
-func (rc *Recorder) WithoutDrafts() *Recorder {
-	rc.drafts = nil
-	return rc
-}
-
 // draftSeat is the seat a speaker's draft belongs to: the persona's name,
 // or the moderator seat for the moderator; "" when the room has no such
 // seat (its draft is not written).
@@ -160,9 +153,6 @@ func (rc *Recorder) drafting(agent string) string {
 	}
 	return rc.draftSeat(agent)
 }
-
-// Err is the first error saving the debate, nil when all went well.
-func (rc *Recorder) Err() error { return rc.err }
 
 // Handle saves what ev adds to the debate. It returns the first save error
 // so far; a failed write does not stop later ones.
@@ -425,17 +415,11 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// Record saves events through rc as they pass and forwards each one,
+// record saves events through rc as they pass and forwards each one,
 // unchanged, after it is saved: a view that sees turn_end knows the turn is
 // on disk. If saving failed, the final done becomes an error (ErrSave)
-// saying so; there is still exactly one final event. Read the returned
-// channel until it is closed.
-func Record(events <-chan Event, rc *Recorder) <-chan Event {
-	return record(events, rc, nil)
-}
-
-// record is Record, calling ended (when not nil) once the input stream has
-// ended, before the output closes.
+// saying so; there is still exactly one final event. It calls ended (when
+// not nil) once the input stream has ended, before the output closes.
 func record(events <-chan Event, rc *Recorder, ended func()) <-chan Event {
 	out := make(chan Event, eventBuffer)
 	go func() {

@@ -369,23 +369,6 @@ func startOrResume(ctx context.Context, s Settings, ref string, stderr io.Writer
 	return sess, err
 }
 
-// NewFrom is New for a debate that picks up at pos (from PositionOf):
-// its first turn is persona pos.Turn's in round pos.Round, every turn
-// sees pos.Transcript before its own round's, and the total starts at
-// pos.Usage. Its stream is a debate's from session_start, the rounds
-// before pos.Round and the turns before pos.Turn left out.
-func NewFrom(cfg Config, p Provider, pos Position) (*Engine, error) {
-	e, err := New(cfg, p)
-	if err != nil {
-		return nil, err
-	}
-	if pos.Round < 1 || pos.Round > e.cfg.Rounds+1 || pos.Turn < 0 || pos.Turn >= len(e.cfg.Personas) {
-		return nil, fmt.Errorf("%w: cannot resume at round %d, turn %d of %d rounds of %d personas", ErrBadConfig, pos.Round, pos.Turn, e.cfg.Rounds, len(e.cfg.Personas))
-	}
-	e.from = &pos
-	return e, nil
-}
-
 // seedResumed has the md output of a resumed debate (ref set) print the
 // whole debate at its end, read from its room, not only the turns said
 // since the resume; the text output's table of the peer ranking counts

@@ -47,12 +47,6 @@ func FollowStore(ctx context.Context, r *room.Room) (*StoreEvents, []Event, erro
 	return s, s.r.Read(snap.State, snap.Drafts), nil
 }
 
-// ReadStore is the events of the room as it is now, read once: the
-// replay of a finished debate.
-func ReadStore(cfg room.Config, st room.State, drafts []room.Draft) []Event {
-	return NewRoomReader(cfg).Read(st, drafts)
-}
-
 // A RoomReader turns looks at a debate room that its reader takes itself
 // (a screen watching the room with a watch of its own) into the debate's
 // events, as FollowStore does for a room it follows.

@@ -65,22 +65,6 @@ func newAuthGuard(burst int, perSecond float64, capacity int, now func() time.Ti
 	return &authGuard{limiters: newLimiters(perSecond, burst, capacity), now: now}
 }
 
-// check reports whether key may be heard at now (a slot free beyond those
-// held); when not, how long until it may. It spends nothing.
-func (g *authGuard) check(key string, now time.Time) (time.Duration, bool) {
-	if g == nil {
-		return 0, true
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	b := g.get(key, now, false)
-	if b == nil {
-		return 0, true
-	}
-	d := g.free(b, now)
-	return d, d == 0
-}
-
 // reserve holds a slot of key's bucket for a request whose token is not
 // yet checked; when none is free it holds nothing and returns how long
 // until one is. The request's verdict settles the slot it returns.

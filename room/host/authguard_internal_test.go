@@ -324,3 +324,26 @@ func TestAuthGuardRotatingAttacker(t *testing.T) {
 		t.Fatalf("a second after one failure each: %d tracked, want 0", n)
 	}
 }
+
+// tracked is how many keys have a bucket of their own.
+func (l *limiters) tracked() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.m)
+}
+
+// check reports whether key may be heard at now (a slot free beyond those
+// held); when not, how long until it may. It spends nothing.
+func (g *authGuard) check(key string, now time.Time) (time.Duration, bool) {
+	if g == nil {
+		return 0, true
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	b := g.get(key, now, false)
+	if b == nil {
+		return 0, true
+	}
+	d := g.free(b, now)
+	return d, d == 0
+}

@@ -248,16 +248,6 @@ func (l *connLimiter) refuse(c net.Conn) {
 	_ = c.Close()
 }
 
-// counts is how many connections are open, in all and from key.
-func (l *connLimiter) counts(key string) (total, fromKey int) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if a := l.addrs[key]; a != nil {
-		fromKey = a.n
-	}
-	return l.total, fromKey
-}
-
 // trackedOf is the limiter's connection under c (a TLS connection's
 // too), or nil.
 func trackedOf(c net.Conn) *trackedConn {

@@ -441,3 +441,13 @@ func TestWebStreamsLeaveStarterRoom(t *testing.T) {
 		t.Fatal("the starter opened more than its cap")
 	}
 }
+
+// counts is how many connections are open, in all and from key.
+func (l *connLimiter) counts(key string) (total, fromKey int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if a := l.addrs[key]; a != nil {
+		fromKey = a.n
+	}
+	return l.total, fromKey
+}

@@ -127,13 +127,6 @@ func (l *limiters) sweep(now time.Time) {
 	l.evict(now)
 }
 
-// tracked is how many keys have a bucket of their own.
-func (l *limiters) tracked() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.m)
-}
-
 // The caps of the host's request limiters (http.go, web.go); the auth
 // guard's is authFailCap.
 const (

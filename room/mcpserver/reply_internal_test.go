@@ -182,3 +182,16 @@ func TestPlainWord(t *testing.T) {
 		}
 	}
 }
+
+// plainWord reports whether none of the eight bytes of w needs escaping:
+// no control character, quote, backslash or byte of a multi-byte rune. It
+// tests the eight bytes at once with the "has a byte less than n" and "has
+// a zero byte" word tricks, which are exact when no byte has its high bit
+// set; a word with such a byte is not plain anyway. appendString has it
+// written out.
+func plainWord(w string) bool {
+	x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+	q, bs := x^quoteWord, x^backslashWord
+	return (x|(x-controlWord)&^x|(q-onesWord)&^q|(bs-onesWord)&^bs)&highsWord == 0
+}

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -236,4 +237,11 @@ func TestShortBlocksBounded(t *testing.T) {
 		t.Errorf("a %d-byte checklist of 800 items is shown as text (%d blocks of %d, cost %.0f of %.0f)",
 			list.Len(), c.blocks, blockBound(list.Len()), c.cost, costBound(list.Len()))
 	}
+}
+
+// renderMarkdown is one message's HTML, as renderMarkdownTo writes it.
+func renderMarkdown(src string) string {
+	var out, scratch bytes.Buffer
+	renderMarkdownTo(&out, src, &scratch)
+	return out.String()
 }

@@ -16,21 +16,15 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// renderMarkdown turns one message's Markdown into HTML that is safe to place
-// inside the page. goldmark renders it (GFM tables, strikethrough and
-// autolinks; raw HTML shown as text; images as links, so nothing loads), and
-// bluemonday then keeps only the elements and attributes Markdown needs.
-// Markdown past the bound (TooComplex) is shown as escaped plain text with
-// PlainNote instead. Each text is rendered once: later calls are served
-// from the process's cache of bodies (BodyCacheBytes), keyed by the text.
-func renderMarkdown(src string) string {
-	var out, scratch bytes.Buffer
-	renderMarkdownTo(&out, src, &scratch)
-	return out.String()
-}
-
-// renderMarkdownTo is renderMarkdown writing to out, with scratch as the
-// buffer between goldmark and bluemonday (reused across calls).
+// renderMarkdownTo writes one message's Markdown to out as HTML that is
+// safe to place inside the page. goldmark renders it (GFM tables,
+// strikethrough and autolinks; raw HTML shown as text; images as links, so
+// nothing loads), and bluemonday then keeps only the elements and
+// attributes Markdown needs; scratch is the buffer between the two
+// (reused across calls). Markdown past the bound (TooComplex) is shown as
+// escaped plain text with PlainNote instead. Each text is rendered once:
+// later calls are served from the process's cache of bodies
+// (BodyCacheBytes), keyed by the text.
 func renderMarkdownTo(out *bytes.Buffer, src string, scratch *bytes.Buffer) {
 	key := keyOf(src)
 	if html, ok := bodies.Get(key); ok {

@@ -14,10 +14,12 @@
 //   - a debate's columns: tui/debateview; a token reaching a column,
 //     whoever runs the debate: the room's draft (debate/recorddrafts.go),
 //     read back as an EventToken (debate/storeevents.go), applied in
-//     events.go (apply) into column.go; the debate's room followed by
-//     its Session when it runs here (debate/followrun.go), by the
-//     screen's own watch when it runs elsewhere or is finished (feed.go
-//     applyRoom; replay.go reads it once);
+//     events.go (apply) into column.go; the debate's room followed
+//     through its feed (debate.FollowStore) as any reader follows it:
+//     its Session's events when it runs here (StoreEvents.Stream), the
+//     screen's own watch when it runs elsewhere (feed.go), both waited
+//     on through tui/internal/follow; a finished one read once
+//     (replay.go);
 //   - a room a host serves, watched with roundtable watch --url: remote.go
 //     RunRemote picks the screen by the room's mode (a persona debate in
 //     the debate screen, debateview.OpenRemote; any other room in the

@@ -63,12 +63,6 @@ type cacheKey struct {
 // Option configures a Renderer.
 type Option func(*Renderer)
 
-// WithCacheBytes bounds the cache of finished renders to n bytes of output
-// (DefaultCacheBytes when not given); the least recently used go first.
-func WithCacheBytes(n int) Option {
-	return func(r *Renderer) { r.maxBytes = max(n, 0) }
-}
-
 // New returns a Renderer with Glamour's dark style (dark) or light style,
 // without document margins, so the caller places the text.
 func New(dark bool, opts ...Option) *Renderer {

@@ -270,3 +270,9 @@ func BenchmarkRender(b *testing.B) {
 		}
 	})
 }
+
+// WithCacheBytes bounds the cache of finished renders to n bytes of output
+// (DefaultCacheBytes when not given); the least recently used go first.
+func WithCacheBytes(n int) Option {
+	return func(r *Renderer) { r.maxBytes = max(n, 0) }
+}

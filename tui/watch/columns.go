@@ -254,18 +254,6 @@ func joinColumns(cols [][]string, sep string, h int) []string {
 	return out
 }
 
-// seatsInColumns is the seats drawn as columns now: every seat, the one
-// beside the compact list, or none when the feed is shown.
-func (m *Model) seatsInColumns() []string {
-	if !m.showColumns() {
-		return nil
-	}
-	if order := m.seatOrder(); allColumnsFit(m.width, len(order)) {
-		return order
-	}
-	return []string{m.speaker()}
-}
-
 // storeColumnWidth tells the background reads the width a council's
 // columns wrap text to, so new messages are rendered there ahead of
 // Update; 0 for a room of two seats.

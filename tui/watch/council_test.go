@@ -245,3 +245,15 @@ func TestCouncilExportAndNote(t *testing.T) {
 		t.Errorf("the note composer does not address the five seats:\n%s", plain(m))
 	}
 }
+
+// seatsInColumns is the seats drawn as columns now: every seat, the one
+// beside the compact list, or none when the feed is shown.
+func (m *Model) seatsInColumns() []string {
+	if !m.showColumns() {
+		return nil
+	}
+	if order := m.seatOrder(); allColumnsFit(m.width, len(order)) {
+		return order
+	}
+	return []string{m.speaker()}
+}

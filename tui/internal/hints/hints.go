@@ -45,12 +45,6 @@ type Mainer interface {
 // palette's ctrl+p (every command is one key away from it).
 var kept = []string{"q", "?", "ctrl+p"}
 
-// Short is the one-line help: every enabled binding that fits in width
-// cells, in order, keeping q's, ?'s and ctrl+p's hints longest.
-func Short(m help.Model, bindings []key.Binding, width int) string {
-	return ShortMain(m, bindings, nil, width)
-}
-
 // ShortMain is Short keeping main's hints (bindings among those listed)
 // right after q's and ?'s, before ctrl+p's and the rest.
 func ShortMain(m help.Model, bindings, main []key.Binding, width int) string {

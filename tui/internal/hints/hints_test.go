@@ -141,3 +141,9 @@ func TestFullFlowsWhenNarrow(t *testing.T) {
 		}
 	}
 }
+
+// Short is the one-line help: every enabled binding that fits in width
+// cells, in order, keeping q's, ?'s and ctrl+p's hints longest.
+func Short(m help.Model, bindings []key.Binding, width int) string {
+	return ShortMain(m, bindings, nil, width)
+}
