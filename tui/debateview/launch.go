@@ -36,44 +36,36 @@ func launchLabel(l Launch) string {
 // value is ready to use; it is safe for concurrent use.
 type Tracker struct {
 	mu     sync.Mutex
-	runs   []trackedRun
+	runs   []*debate.Session
 	closed bool
 }
 
-type trackedRun struct {
-	events <-chan debate.Event
-	cancel context.CancelFunc
-}
-
 // add registers a running debate; after Close it is stopped at once.
-func (t *Tracker) add(events <-chan debate.Event, cancel context.CancelFunc) {
+func (t *Tracker) add(sess *debate.Session) {
 	t.mu.Lock()
 	closed := t.closed
 	if !closed {
-		t.runs = append(t.runs, trackedRun{events, cancel})
+		t.runs = append(t.runs, sess)
 	}
 	t.mu.Unlock()
 	if closed {
-		cancel()
-		for range events {
-		}
+		sess.Close()
 	}
 }
 
-// Close cancels every debate still running and waits until each has been
-// saved (its event stream closed). It may be called more than once.
+// Close stops every debate still running and waits until each has been
+// saved (Session.Close). It may be called more than once.
 func (t *Tracker) Close() {
 	t.mu.Lock()
 	runs := t.runs
 	t.runs = nil
 	t.closed = true
 	t.mu.Unlock()
-	for _, r := range runs {
-		r.cancel()
+	for _, s := range runs {
+		s.Stop() // all at once; then each waited for
 	}
-	for _, r := range runs {
-		for range r.events {
-		}
+	for _, s := range runs {
+		s.Close()
 	}
 }
 
@@ -88,7 +80,7 @@ func start(parent context.Context, tr *Tracker, l Launch, roomName string) (star
 		return startedMsg{}, err
 	}
 	if tr != nil {
-		tr.add(sess.Events(), sess.Stop)
+		tr.add(sess)
 	}
 	return sessionMsg(sess), nil
 }
@@ -117,7 +109,7 @@ func StartCmd(ctx context.Context, tr *Tracker, l Launch) tea.Cmd {
 	return func() tea.Msg {
 		sess, err := debate.Start(ctx, l)
 		if err == nil && tr != nil {
-			tr.add(sess.Events(), sess.Stop)
+			tr.add(sess)
 		}
 		return StartedMsg{Launch: l, Session: sess, Err: err}
 	}

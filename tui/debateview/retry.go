@@ -88,7 +88,7 @@ func resumeCmd(ctx context.Context, id int64, run int, tr *Tracker, l Launch, di
 			return startedMsg{id: id, run: run, err: err}
 		}
 		if tr != nil {
-			tr.add(sess.Events(), sess.Stop)
+			tr.add(sess)
 		}
 		msg := sessionMsg(sess)
 		msg.id, msg.run = id, run
