@@ -19,7 +19,7 @@ func (f DebateForm) View() string {
 	w := max(f.width, 30)
 	s := &f.styles
 	var out []string
-	out = append(out, cells.Fit(s.Strong.Render("roundtable")+s.Faint.Render(" │ ")+s.Title.Render("New persona debate"), w), "")
+	out = append(out, s.titleLine("New persona debate", w), "")
 
 	focus := 0
 	mark := func(field debateField) {

@@ -26,7 +26,7 @@ func (f RoomForm) View() string {
 		return overlay(f.pal, f.readyView(w), w, f.height)
 	}
 	s := &f.styles
-	out := []string{cells.Fit(s.Strong.Render("roundtable")+s.Faint.Render(" │ ")+s.Title.Render("New MCP room"), w), ""}
+	out := []string{s.titleLine("New MCP room", w), ""}
 	for _, l := range strings.Split(ansi.Wordwrap(roomIntro, min(w-4, 90), ""), "\n") {
 		out = append(out, cells.Fit("  "+s.Muted.Render(l), w))
 	}
@@ -160,11 +160,12 @@ func (f RoomForm) readyView(w int) string {
 	s := &f.styles
 	// A long name gives way, not the words after it: "is read" alone
 	// would say something else.
+	head, tail := "MCP room ", " is ready"
 	name := mdrender.Inline(f.res.Room)
-	if room := w - ansi.StringWidth("roundtable │ MCP room  is ready"); room >= 8 {
+	if room := w - titleWidth(head+tail); room >= 8 {
 		name = cells.Truncate(name, room)
 	}
-	title := cells.Pad(s.Strong.Render("roundtable")+s.Faint.Render(" │ ")+s.Title.Render("MCP room "+name+" is ready"), w)
+	title := s.titleLine(head+name+tail, w)
 	f.help.ShowAll = false
 	helpLines := strings.Split(hints.View(f.help, readyHelp{f.keys}, w-1), "\n")
 	out := []string{title}

@@ -5,6 +5,8 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
 
+	"github.com/charmbracelet/x/ansi"
+	"github.com/roundtable-dev/roundtable/tui/internal/cells"
 	"github.com/roundtable-dev/roundtable/tui/theme"
 )
 
@@ -61,3 +63,15 @@ func DefaultStyles(isDark bool) Styles {
 		Input:       in,
 	}
 }
+
+// A form's first line: the brand, a separator, then the form's title.
+const brand, brandSep = "roundtable", " │ "
+
+// titleLine is a form's first line with title, exactly w cells (cut
+// with "…" when it does not fit).
+func (s *Styles) titleLine(title string, w int) string {
+	return cells.Pad(s.Strong.Render(brand)+s.Faint.Render(brandSep)+s.Title.Render(title), w)
+}
+
+// titleWidth is how many cells titleLine takes for title, uncut.
+func titleWidth(title string) int { return ansi.StringWidth(brand + brandSep + title) }
