@@ -74,6 +74,7 @@ func (g *authGuard) reserve(key string, now time.Time) (*bucket, time.Duration, 
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	now = g.at(now)
 	b := g.get(key, now, true)
 	if d := g.free(b, now); d > 0 {
 		return nil, d, false
@@ -92,7 +93,7 @@ func (g *authGuard) settle(b *bucket, failed bool, now time.Time) {
 	defer g.mu.Unlock()
 	b.held--
 	if failed {
-		b.lim.AllowN(now, 1) // an empty bucket stays empty
+		b.lim.AllowN(g.at(now), 1) // an empty bucket stays empty
 	}
 }
 
@@ -104,6 +105,7 @@ func (g *authGuard) fail(key string, now time.Time) {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	now = g.at(now)
 	g.get(key, now, true).lim.AllowN(now, 1)
 }
 

@@ -49,6 +49,30 @@ func TestAuthGuardBurstRefill(t *testing.T) {
 	}
 }
 
+// TestAuthGuardClockOutOfOrder: requests take their time before the
+// guard's lock, so under load the guard hears them out of order. A time
+// earlier than one already heard earns nothing: 800 wrong tokens whose
+// times step back and forth 20 ms over half a second get the burst and
+// the half second's refill, no more (the CI once saw 22 × 401 for 21).
+func TestAuthGuardClockOutOfOrder(t *testing.T) {
+	g := newAuthGuard(authFailBurst, authFailRate, authFailCap, nil)
+	t0 := time.Unix(1000, 0)
+	checked := 0
+	for i := range 800 {
+		now := t0.Add(time.Duration(i) * 500 * time.Millisecond / 800)
+		if i%2 == 1 {
+			now = now.Add(-20 * time.Millisecond) // heard after a later one
+		}
+		if slot, _, ok := g.reserve("a", now); ok {
+			checked++
+			g.settle(slot, true, now)
+		}
+	}
+	if want := authFailBurst; checked > want {
+		t.Fatalf("%d wrong tokens checked in half a second, want at most %d", checked, want)
+	}
+}
+
 // TestAuthGuardEviction: a bucket is forgotten once it has refilled, not
 // before.
 func TestAuthGuardEviction(t *testing.T) {
@@ -86,23 +110,27 @@ func TestAuthGuardEviction(t *testing.T) {
 func TestAuthGuardCap(t *testing.T) {
 	const capacity = 4
 	g := newAuthGuard(authFailBurst, authFailRate, capacity, nil)
+	// The guard's clock never goes back (limiters.at), so the times
+	// only move on.
 	t0 := time.Unix(1000, 0)
-	g.fail("refills", t0)                                 // full again 1 s on
-	g.fail("refills-later", t0.Add(800*time.Millisecond)) // 1.8 s on
+	g.fail("refills", t0) // full again 1 s on
+	tA := t0.Add(800 * time.Millisecond)
+	g.fail("refills-later", tA) // two failures: full 2 s on, at 2.8 s
+	g.fail("refills-later", tA)
 	for _, k := range []string{"a", "b"} {
 		for range authFailBurst {
-			g.fail(k, t0)
+			g.fail(k, tA)
 		}
 	}
 	// A rotating attacker: every failure from a new address.
 	refusedAt := -1
 	for i := range 3 * authFailBurst {
 		k := fmt.Sprintf("rot-%d", i)
-		if _, ok := g.check(k, t0); !ok {
+		if _, ok := g.check(k, tA); !ok {
 			refusedAt = i
 			break
 		}
-		g.fail(k, t0)
+		g.fail(k, tA)
 	}
 	if refusedAt != authFailBurst {
 		t.Fatalf("rotating addresses at the cap: refused at failure %d, want %d", refusedAt, authFailBurst)
@@ -110,12 +138,13 @@ func TestAuthGuardCap(t *testing.T) {
 	if n := g.tracked(); n != capacity {
 		t.Fatalf("%d tracked, want the cap %d", n, capacity)
 	}
-	if _, ok := g.check("a", t0); ok {
+	if _, ok := g.check("a", tA); ok {
 		t.Fatal("a tracked, blocked address was let through at the cap")
 	}
-	// 1.5 s on, "refills" is full and is forgotten at the cap; "a" and
-	// "b" are not (1.5 of 20 refilled).
-	t1 := t0.Add(1500 * time.Millisecond)
+	// At 1.9 s, a second after the search at the cap, "refills" is full
+	// and is forgotten at the cap; "refills-later", "a" and "b" are not
+	// (19.1, 1.1 and 1.1 of 20).
+	t1 := t0.Add(1900 * time.Millisecond)
 	if _, ok := g.check("new", t1); !ok {
 		t.Fatal("a new address was refused though the table had room after eviction")
 	}
@@ -124,14 +153,14 @@ func TestAuthGuardCap(t *testing.T) {
 		t.Fatalf("after eviction and a new failure: %d tracked, want %d", n, capacity)
 	}
 	if _, ok := g.check("a", t1); !ok {
-		t.Fatal("1.5 s on, a's refilled failure was refused")
+		t.Fatal("1.1 s after its burst, a's refilled failure was refused")
 	}
-	// Eviction at the cap runs at most once a second: 0.4 s later
+	// Eviction at the cap runs at most once a second: 0.95 s later
 	// "refills-later" is full, but it is not looked for yet.
-	t2 := t1.Add(400 * time.Millisecond)
+	t2 := t1.Add(950 * time.Millisecond)
 	g.fail("late", t2)
 	if g.m["refills-later"] == nil || g.m["late"] != nil {
-		t.Fatal("0.4 s after a pass, the table was searched again")
+		t.Fatal("0.95 s after a pass, the table was searched again")
 	}
 	t3 := t1.Add(limiterEvictEvery)
 	g.fail("later", t3)
@@ -340,6 +369,7 @@ func (g *authGuard) check(key string, now time.Time) (time.Duration, bool) {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	now = g.at(now)
 	b := g.get(key, now, false)
 	if b == nil {
 		return 0, true

@@ -28,6 +28,7 @@ type limiters struct {
 	m        map[string]*bucket
 	overflow *bucket   // shared by the keys not tracked when at capacity
 	evicted  time.Time // the latest search at the cap
+	latest   time.Time // the latest time heard (at)
 }
 
 // bucket is one key's limiter and the slots held of it.
@@ -50,6 +51,19 @@ func newLimiters(perSecond float64, burst, capacity int) *limiters {
 		m:        map[string]*bucket{},
 		overflow: &bucket{lim: rate.NewLimiter(rate.Limit(perSecond), burst)},
 	}
+}
+
+// at is now as the buckets may hear it: never before a time already
+// heard. Requests take their time before the lock, so under load they
+// arrive out of order, and a rate.Limiter told an earlier time than its
+// last credits the interval between them again: a guesser would earn
+// tokens from the host's own contention. With l.mu held.
+func (l *limiters) at(now time.Time) time.Time {
+	if now.Before(l.latest) {
+		return l.latest
+	}
+	l.latest = now
+	return now
 }
 
 // get is key's bucket: its own, a new one when create is set and the
@@ -93,6 +107,7 @@ func (l *limiters) free(b *bucket, now time.Time) time.Duration {
 func (l *limiters) take(key string, now time.Time) (time.Duration, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	now = l.at(now)
 	b := l.get(key, now, true)
 	r := b.lim.ReserveN(now, 1)
 	if d := r.DelayFrom(now); d > 0 {
