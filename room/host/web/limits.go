@@ -136,10 +136,13 @@ const maxStartBuckets = 1024
 
 // take spends one start of key's bucket, or says how long until one is
 // there. A start taken and then not made is given back (the func
-// returned).
-func (s *startLimits) take(key string, now time.Time) (giveBack func(), wait time.Duration) {
+// returned). The time is read under the lock, so the buckets hear it in
+// order: a rate.Limiter told an earlier time than its last credits the
+// interval again.
+func (s *startLimits) take(key string) (giveBack func(), wait time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	now := time.Now()
 	if s.buckets == nil {
 		s.buckets = map[string]*rate.Limiter{}
 	}
@@ -160,7 +163,11 @@ func (s *startLimits) take(key string, now time.Time) (giveBack func(), wait tim
 		r.CancelAt(now)
 		return nil, d
 	}
-	return func() { r.CancelAt(time.Now()) }, 0
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		r.CancelAt(time.Now())
+	}, 0
 }
 
 // retryAfter is a wait as a Retry-After header's whole seconds, at least 1.

@@ -257,7 +257,7 @@ func (s *Server) serveCreate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, bad.code, bad.msg)
 		return
 	}
-	giveBack, wait := s.starts.take(g.Room+"/"+g.Grant, time.Now())
+	giveBack, wait := s.starts.take(g.Room + "/" + g.Grant)
 	if wait > 0 {
 		w.Header().Set("Retry-After", retryAfter(wait))
 		writeError(w, http.StatusTooManyRequests, fmt.Sprintf("this token has used its %d debate starts a minute (the host's owner sets how many with roundtable host --starts-per-minute); retry in %s s", s.opt.Limits.withDefaults().StartsPerMinute, retryAfter(wait)))
