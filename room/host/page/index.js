@@ -159,4 +159,7 @@
     if (!got.page) { fail('The host started a debate but named no page; open it from the list below.'); return; }
     location.assign(got.page);
   });
+  // The button is disabled until now: clicked before this script ran, the
+  // form would submit itself as a plain GET and lose what was typed.
+  submit.disabled = false;
 })();

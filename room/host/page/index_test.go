@@ -41,7 +41,8 @@ func TestColumnsCarryTheSeatsOwnName(t *testing.T) {
 }
 
 // TestIndexListsRoomsByLastActivity: the latest room first, each with its
-// time; the start form only for a visitor who may start; the list as
+// time; the start form only for a visitor who may start, its button
+// disabled until the script takes the form; the list as
 // JSON, in the same order, each room with its time (none when unknown).
 func TestIndexListsRoomsByLastActivity(t *testing.T) {
 	t0 := time.Date(2026, 12, 6, 9, 30, 0, 0, time.UTC)
@@ -63,6 +64,12 @@ func TestIndexListsRoomsByLastActivity(t *testing.T) {
 		page := rec.Body.String()
 		if strings.Contains(page, `id="start"`) != can {
 			t.Errorf("CanStart %v: the start form shown %v", can, !can)
+		}
+		// Clicked before index.js has taken the form, the button would
+		// submit a plain GET that reloads the page and loses the text:
+		// it comes disabled, and the script enables it.
+		if can && !strings.Contains(page, `id="start-debate" class="primary" disabled>`) {
+			t.Errorf("the start button is not disabled until the script takes the form")
 		}
 		if !strings.Contains(page, `<time datetime="2026-12-06T10:30:00Z">2026-12-06 10:30 UTC</time>`) {
 			t.Errorf("the index does not date the rooms:\n%s", page)

@@ -112,7 +112,8 @@ const pageHTML = `
 <label class="option"><input type="checkbox" id="rank" name="rank"> Peer ranking: after the last round each persona ranks the others' final turns, and the moderator reads the rankings</label>
 </fieldset>
 <p id="start-error" class="error" role="alert" hidden></p>
-<button type="submit" id="start-debate" class="primary">Start Debate</button>
+<button type="submit" id="start-debate" class="primary" disabled>Start Debate</button>
+<noscript><p class="error">Starting a debate here needs JavaScript; or start one with roundtable debate in the host's folder.</p></noscript>
 </form>
 {{- end}}
 <h2 class="rooms-title">Rooms</h2>

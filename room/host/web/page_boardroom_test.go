@@ -197,7 +197,7 @@ func TestBoardroomStartsADebate(t *testing.T) {
 	b.eval("document.getElementById('token').value = "+jsString(h.starter)+"; document.forms[0].submit(); true", nil)
 	b.waitFor(ctx, "a page after signing in", "document.readyState === 'complete' && !document.getElementById('token')")
 	b.navigate(h.base + "/")
-	b.waitFor(ctx, "the start form", "document.getElementById('start')")
+	b.waitFor(ctx, "the start form, ready", "document.getElementById('start') && !document.getElementById('start-debate').disabled")
 	checkSignOut(ctx, t, b, "the index")
 
 	// Refused by the API: the reason shows in the form.
