@@ -246,10 +246,10 @@ func TestBoardroomStartsADebate(t *testing.T) {
 		t.Errorf("the started room: rank %v, personas %+v; want peer ranking and stances, as checked in the form", cfg.Rank, cfg.Personas)
 	}
 
-	// The index: the room, with its time; then a room added by the API
-	// shows first, without a reload.
-	b.navigate(h.base + "/")
-	b.waitFor(ctx, "the index", "document.getElementById('rooms')")
+	// Back to the index: the form ready for another start; the room, with
+	// its time; then a room added by the API shows first, without a reload.
+	b.eval(`history.back(); true`, nil)
+	b.waitFor(ctx, "the index, its form ready again", `location.pathname === '/' && document.getElementById('rooms') && !document.getElementById('start-debate').disabled && document.getElementById('start-debate').textContent === 'Start Debate'`)
 	var first struct{ Name, Time string }
 	b.eval(`(() => { const li = document.querySelector('#rooms li'); return {name: li.dataset.name, time: li.querySelector('time').getAttribute('datetime')}; })()`, &first)
 	if first.Name != id || first.Time == "" {
