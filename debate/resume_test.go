@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/roundtable-dev/roundtable/debate/debatetest"
 	"github.com/roundtable-dev/roundtable/room"
@@ -519,5 +520,66 @@ func TestResumeRefusesASpentBudget(t *testing.T) {
 	evs := collect(t, again.Events())
 	if last := evs[len(evs)-1]; last.Type != EventDone {
 		t.Fatalf("ended %+v", last)
+	}
+}
+
+// TestResumedWhilePausedNotesKeepTheirRound: a debate stopped while
+// paused after round 1 and resumed is paused still; a note given then
+// is round 1's, as in the run that paused (the resumed run's events once
+// gave it round 0, and the screen drew "note to the panel · round 0"),
+// and going on starts round 2.
+func TestResumedWhilePausedNotesKeepTheirRound(t *testing.T) {
+	s := mockSettings(t.TempDir())
+	s.Config.Rounds, s.Config.PauseBetweenRounds = 2, true
+	first, err := Start(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ev := range first.Events() {
+		if ev.Type == EventPause {
+			first.Stop()
+		}
+	}
+	name := first.Room().Config().Room
+	again, err := Resume(context.Background(), s, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := again.Interject("Weigh the on-call cost."); err != nil {
+		t.Fatal(err)
+	}
+	var note, next *Event
+	deadline := time.After(time.Minute)
+	for note == nil || next == nil {
+		select {
+		case ev, ok := <-again.Events():
+			if !ok {
+				t.Fatalf("the resumed run ended before its note and round 2: note %+v, round %+v", note, next)
+			}
+			switch {
+			case ev.Type == EventNote:
+				note = &ev
+				if !again.Continue() {
+					t.Fatal("the resumed debate was not paused when its note came")
+				}
+			case ev.Type == EventRoundStart && note != nil:
+				next = &ev
+			}
+		case <-deadline:
+			t.Fatalf("no note and round 2 within a minute: note %+v", note)
+		}
+	}
+	if note.Round != 1 || next.Round != 2 {
+		t.Errorf("the note came as round %d's and then round %d started; want round 1's, then round 2", note.Round, next.Round)
+	}
+	var last Event
+	for ev := range again.Events() {
+		last = ev
+		if ev.Type == EventPause {
+			again.Continue() // after the last round too, before the verdict
+		}
+	}
+	if last.Type != EventDone {
+		t.Errorf("the resumed debate ended with %+v, not its verdict", last)
 	}
 }

@@ -175,8 +175,11 @@ func (p *Plan) launch(ctx context.Context, from *Position, open func(Config) (*r
 	if from != nil {
 		// A resumed run's screen shows the room's history already: it
 		// gets session_start, then what the run adds.
+		// The round it was in stays the round of what comes before the
+		// run's first turn (a note while it is still paused, the
+		// verdict), and starts again with that turn.
 		first = first[:1]
-		follow.r.t.round = 0 // the resumed round starts again
+		follow.r.t.again = true
 	}
 	sctx, cancel := context.WithCancelCause(ctx)
 	s := &Session{cfg: eng.Config(), pc: p.pc, room: r, cancel: cancel, ctl: eng.ctl, done: make(chan struct{})}

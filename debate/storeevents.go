@@ -215,6 +215,10 @@ type storeTranslator struct {
 	ended     bool
 	budget    bool    // the budget event was sent
 	held      []Event // notes given while a persona spoke (note)
+	// again: a resumed run's events, whose screen shows the room's
+	// history already; the run's first round starts again, so its
+	// round_start is sent even when the history reached that round.
+	again bool
 	// live: the room is followed while its debate runs, so every turn
 	// streams (a finished room read once does not: its turns come whole).
 	live bool
@@ -300,10 +304,11 @@ func (t *storeTranslator) change(out []Event, fe room.FeedEvent) []Event {
 	return out
 }
 
-// startRound sends round_start when round is a new one.
+// startRound sends round_start when round is a new one (or, after a
+// resume, the one the run starts again).
 func (t *storeTranslator) startRound(out []Event, round int) []Event {
-	if round > t.round {
-		t.round = round
+	if round > t.round || (t.again && round == t.round) {
+		t.round, t.again = round, false
 		out = append(out, Event{Type: EventRoundStart, Round: round})
 	}
 	return out
