@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -324,7 +325,14 @@ func (o *textOutput) event(ev Event) {
 			o.rankHead = true
 			fmt.Fprint(w, "\n━━━ Peer ranking ━━━\n\n")
 		}
-		o.rankings = append(o.rankings, Ranking{Agent: ev.Agent, Round: ev.Round, Order: ev.Ranking})
+		// A resumed debate's rankings were read from its room once the run
+		// had started (seedResumed): one given since is there already.
+		rk := Ranking{Agent: ev.Agent, Round: ev.Round, Order: ev.Ranking}
+		if i := slices.IndexFunc(o.rankings, func(x Ranking) bool { return x.Agent == rk.Agent && x.Round == rk.Round }); i >= 0 {
+			o.rankings[i] = rk
+		} else {
+			o.rankings = append(o.rankings, rk)
+		}
 		if len(ev.Ranking) == 0 {
 			fmt.Fprintf(w, "%s gave no ranking that could be read.\n", oneLine(ev.Agent))
 			break
