@@ -207,8 +207,9 @@ func TestHelpKeepsLists(t *testing.T) {
 	}
 }
 
-// TestTopicAsWords: a topic typed after the command, as a new user tries
-// first, is refused with the line that works, and nothing is created.
+// TestTopicAsWords: a topic or a room's name typed after the command, as
+// a new user tries first, is refused with the line that works, and
+// nothing is created.
 func TestTopicAsWords(t *testing.T) {
 	cwd := t.TempDir()
 	for _, c := range []struct{ args, want string }{
@@ -219,6 +220,26 @@ func TestTopicAsWords(t *testing.T) {
 		_, stderr, code := runBin(t, "", append(strings.Fields(c.args), "--cwd", cwd)...)
 		if code != 2 || !strings.Contains(stderr, c.want) || !strings.Contains(stderr, "takes its topic with --topic") {
 			t.Errorf("roundtable %s: exit %d, stderr %q; want 2 and the line %s", c.args, code, stderr, c.want)
+		}
+	}
+	// A command that names a room takes one word as the room's name; one
+	// that takes only flags says so, not "unknown command".
+	for _, c := range []struct{ args, want string }{
+		{"transcript gq", "roundtable transcript takes its room with --room, not as a word after it: roundtable transcript --room gq"},
+		{"watch gq", "roundtable watch --room gq"},
+		{"host gq", "roundtable host --room gq"},
+		{"seat gq", "roundtable seat --room gq"},
+		{"verdict gq", "roundtable verdict --room gq"},
+		{"eval questions.jsonl", `roundtable eval takes no words after it, only flags; got "questions.jsonl"`},
+		{"rooms list gq", `roundtable rooms list takes no words after it, only flags; got "gq"`},
+	} {
+		args := strings.Fields(c.args)
+		if args[0] != "eval" { // eval reads no room folder
+			args = append(args, "--cwd", cwd)
+		}
+		_, stderr, code := runBin(t, "", args...)
+		if code != 2 || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "unknown command") {
+			t.Errorf("roundtable %s: exit %d, stderr %q; want 2 and %s", c.args, code, stderr, c.want)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(cwd, ".roundtable")); !os.IsNotExist(err) {

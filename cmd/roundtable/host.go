@@ -153,8 +153,9 @@ opened or its tokens cannot be trusted, or the address cannot be listened on,
   roundtable host --all --listen 0.0.0.0:8765 --tls-cert cert.pem --tls-key key.pem
   roundtable host --room cache-design --listen 10.0.0.5:8765 --insecure
   roundtable host --room cache-design --rotate peer`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runHost(cmd, o) },
+		Args:        cobra.NoArgs,
+		Annotations: map[string]string{wordsAre: "room"},
+		RunE:        func(cmd *cobra.Command, _ []string) error { return runHost(cmd, o) },
 	}
 	f := c.Flags()
 	f.StringArrayVar(&o.rooms, "room", nil, "a room to host; repeat for more")

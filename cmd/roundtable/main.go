@@ -98,7 +98,7 @@ func settleErrors(c *cobra.Command) {
 	if args := c.Args; args != nil {
 		c.Args = func(cmd *cobra.Command, a []string) error {
 			if err := args(cmd, a); err != nil {
-				return exit(asUsage(topicAsWords(cmd, a, err)))
+				return exit(asUsage(wordsAsFlags(cmd, a, err)))
 			}
 			return nil
 		}
@@ -116,15 +116,31 @@ func settleErrors(c *cobra.Command) {
 	}
 }
 
-// topicAsWords words err for a command that takes a topic and was given
-// words instead (roundtable debate "Adopt GraphQL"): the line to type.
-func topicAsWords(cmd *cobra.Command, a []string, err error) error {
-	if len(a) == 0 || !cmd.HasParent() || cmd.Flags().Lookup("topic") == nil {
+// wordsAsFlags words err for a command given words where it takes flags,
+// as a new user tries first: the line to type. A command that names a
+// room (annotated wordsAre: "room") takes one word as the room
+// (roundtable transcript gq); one that takes a topic, the words as the
+// topic (roundtable debate "Adopt GraphQL"); any other says it takes
+// only flags, where cobra called the word an unknown command.
+func wordsAsFlags(cmd *cobra.Command, a []string, err error) error {
+	if len(a) == 0 || !cmd.HasParent() {
 		return err
 	}
-	return fmt.Errorf("%s takes its topic with --topic, not as words after it: %s --topic %q",
-		cmd.CommandPath(), cmd.CommandPath(), strings.Join(a, " "))
+	path, said := cmd.CommandPath(), strings.Join(a, " ")
+	switch {
+	case cmd.Annotations[wordsAre] == "room" && len(a) == 1:
+		return fmt.Errorf("%s takes its room with --room, not as a word after it: %s --room %s", path, path, a[0])
+	case cmd.Annotations[wordsAre] == "" && cmd.Flags().Lookup("topic") != nil:
+		return fmt.Errorf("%s takes its topic with --topic, not as words after it: %s --topic %q", path, path, said)
+	case strings.HasPrefix(err.Error(), "unknown command"):
+		return fmt.Errorf("%s takes no words after it, only flags; got %q (see %s --help)", path, said, path)
+	}
+	return err
 }
+
+// wordsAre is the annotation of a command whose words, given by mistake,
+// are a room's name ("room"): wordsAsFlags.
+const wordsAre = "wordsAre"
 
 // exit prints err and ends the process with its exit code.
 func exit(err error) error {

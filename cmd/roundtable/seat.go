@@ -35,7 +35,8 @@ nothing half-written is posted, and its disconnect line is written.`,
 		Example: `  roundtable seat --room cache-design --seat peer --provider openrouter --model openai/gpt-4o-mini
   roundtable seat --room cache-design --seat peer --agent acp:codex --persona "Security Reviewer=assumes every new surface will be attacked"
   roundtable seat --room cache-design --seat lead --provider mock --topic "Should the cache be write-through" --budget 4`,
-		Args: cobra.NoArgs,
+		Args:        cobra.NoArgs,
+		Annotations: map[string]string{wordsAre: "room"},
 		RunE: func(c *cobra.Command, _ []string) error {
 			f := c.Flags()
 			s.Room = flagOrEnv(f, seatcmd.FlagRoom, "ROUNDTABLE_ROOM")

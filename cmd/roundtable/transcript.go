@@ -39,8 +39,9 @@ written, and its path is printed on stderr. An open room is rendered too, and
 the transcript says it is still open.`,
 		Example: `  roundtable transcript --room cache-design
   roundtable transcript --room cache-design --cwd ../service --out cache.html`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runTranscript(cmd, o) },
+		Args:        cobra.NoArgs,
+		Annotations: map[string]string{wordsAre: "room"},
+		RunE:        func(cmd *cobra.Command, _ []string) error { return runTranscript(cmd, o) },
 	}
 	f := c.Flags()
 	f.StringVar(&o.room, "room", "", "the room to render (env ROUNDTABLE_ROOM)")

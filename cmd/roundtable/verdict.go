@@ -43,8 +43,9 @@ a persona debate (it has its verdict), has no message yet, or the model
 fails.`,
 		Example: `  roundtable verdict --room cache-design
   roundtable verdict --room cache-design --provider openrouter --model openai/gpt-4o-mini`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runVerdict(cmd, o) },
+		Args:        cobra.NoArgs,
+		Annotations: map[string]string{wordsAre: "room"},
+		RunE:        func(cmd *cobra.Command, _ []string) error { return runVerdict(cmd, o) },
 	}
 	f := c.Flags()
 	f.StringVar(&o.room, "room", "", "the room to judge (env ROUNDTABLE_ROOM)")

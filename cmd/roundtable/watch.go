@@ -66,7 +66,8 @@ http(s) or comes without a token or with --room, --cwd or --take, a
 --token-file others can read or that holds no token; 1 for a token the host
 refuses (wrong or revoked), a host that cannot be reached or that redirects
 to another origin.`,
-		Args: cobra.NoArgs,
+		Args:        cobra.NoArgs,
+		Annotations: map[string]string{wordsAre: "room"},
 		RunE: func(c *cobra.Command, _ []string) error {
 			if url, _ := c.Flags().GetString("url"); url != "" {
 				return runRemoteWatch(c, url)
