@@ -81,7 +81,7 @@ func TestWatchBadCommandLine(t *testing.T) {
 		{"missing cwd", []string{"watch", "--room", "r", "--cwd", filepath.Join(t.TempDir(), "missing")}, "not an existing folder"},
 		{"cwd is a file", []string{"watch", "--room", "r", "--cwd", bin}, "not an existing folder"},
 		{"unknown flag", []string{"watch", "--rooom", "r"}, "unknown flag"},
-		{"arguments", []string{"watch", "extra"}, "unknown command"},
+		{"arguments", []string{"watch", "extra"}, "roundtable watch --room extra"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
