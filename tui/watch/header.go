@@ -8,6 +8,7 @@ import (
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/tui/internal/cells"
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
@@ -241,12 +242,12 @@ func (m *Model) seatLinesAt(w int, compact bool) []string {
 			// Narrow: who holds the seat on its line, the state under it.
 			out = append(out, xansi.Truncate(strings.TrimRight(prefix, " "), w, "…"))
 			under := nameW + 2
-			for _, line := range splitLines(xansi.Wrap(state, w-under, "")) {
+			for _, line := range splitLines(cells.Wrap(state, w-under)) {
 				out = append(out, strings.Repeat(" ", under)+line)
 			}
 			continue
 		}
-		for i, line := range splitLines(xansi.Wrap(state, w-indent, "")) {
+		for i, line := range splitLines(cells.Wrap(state, w-indent)) {
 			if i == 0 {
 				out = append(out, prefix+line)
 			} else {

@@ -127,7 +127,7 @@ func (m *Model) footerText() footerText {
 		f.banner = splitLines(cells.Wrap(m.closedText(), w))
 	}
 	if m.seatsGone() {
-		f.warn = splitLines(xansi.Wrap(m.seatsGoneText(), w, ""))
+		f.warn = splitLines(cells.Wrap(m.seatsGoneText(), w))
 	}
 	if m.err != "" {
 		f.errs = splitLines(cells.Wrap("✖ "+m.err, w))

@@ -11,17 +11,56 @@ import (
 // line one cell or more too wide when it ends in a hyphen (a word and the
 // breakpoint after it are written without a width check,
 // charmbracelet/x#785); Wrap splits such a line again, so a screen that
-// fits its lines to w never cuts text.
+// fits its lines to w never cuts text. A hyphen that starts a word (a
+// flag: --room, -v) is no place to break, as ansi.Wrap takes every hyphen
+// to be: "roundtable -" then "-room cache" is a line a user copies wrong.
 func Wrap(s string, w int) string {
 	if w <= 0 || s == "" {
 		return s
 	}
-	wrapped := ansi.Wrap(s, w, "")
-	if Widest(wrapped) <= w {
-		return wrapped
+	p, held := holdFlagHyphens(s)
+	wrapped := ansi.Wrap(p, w, "")
+	if Widest(wrapped) > w {
+		wrapped = strings.Join(SplitAll(strings.Split(wrapped, "\n"), w), "\n")
 	}
-	return strings.Join(SplitAll(strings.Split(wrapped, "\n"), w), "\n")
+	if held {
+		wrapped = strings.ReplaceAll(wrapped, string(heldHyphen), "-")
+	}
+	return wrapped
 }
+
+// heldHyphen stands in for a hyphen that starts a word while ansi.Wrap
+// runs: a non-breaking hyphen, one cell wide as a hyphen is.
+const heldHyphen = '\u2011'
+
+// holdFlagHyphens is s with each hyphen that starts a word (after a
+// space, a line's start, an opening bracket or quote, or another such
+// hyphen) held as heldHyphen, and whether any was; s as it is when it
+// holds a heldHyphen of its own, which could not be told apart after.
+func holdFlagHyphens(s string) (string, bool) {
+	if !strings.Contains(s, "-") || strings.ContainsRune(s, heldHyphen) {
+		return s, false
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	prev, prevHeld, any := ' ', false, false
+	for _, r := range s {
+		if r == '-' && (prevHeld || strings.ContainsRune(wordStarts, prev)) {
+			b.WriteRune(heldHyphen)
+			prev, prevHeld, any = r, true, true
+			continue
+		}
+		b.WriteRune(r)
+		prev, prevHeld = r, false
+	}
+	if !any {
+		return s, false
+	}
+	return b.String(), true
+}
+
+// wordStarts are the characters after which a hyphen starts a word.
+const wordStarts = " \n\t([{\"'`"
 
 // Widest is the width in cells of the widest line of s.
 func Widest(s string) int {

@@ -90,3 +90,47 @@ func TestWrapNeverOverflows(t *testing.T) {
 	}
 	t.Logf("%d of 5000 cases overflowed with ansi.Wrap alone", overflowed)
 }
+
+// TestWrapKeepsFlagsWhole: a hyphen that starts a word (--room, -v) is no
+// place to break a line, as ansi.Wrap alone took it to be ("roundtable -"
+// then "-room nope"); a hyphen within a word still is; the text is kept,
+// hyphens and all, and no line is wider than asked.
+func TestWrapKeepsFlagsWhole(t *testing.T) {
+	const msg = "This screen attaches as soon as an agent's seat server (roundtable --room nope) or roundtable seed creates it."
+	tests := []struct {
+		in       string
+		w        int
+		notEnd   string // no line ends with it
+		wantLine string // a line that must be there
+	}{
+		{msg, 56, " -", ""},
+		{"run it with -v or --room read-only-room now", 14, "-", ""},
+		{"a read-only copy", 8, "", "a read-"},
+		{"\x1b[1mroundtable --resume\x1b[m then more", 12, "-", ""},
+	}
+	for _, tt := range tests {
+		got := Wrap(tt.in, tt.w)
+		lines := strings.Split(ansi.Strip(got), "\n")
+		for _, l := range lines {
+			if ansi.StringWidth(l) > tt.w {
+				t.Errorf("Wrap(%q, %d): line %q is wider than %d", tt.in, tt.w, l, tt.w)
+			}
+			if tt.notEnd != "" && strings.HasSuffix(l, tt.notEnd) && strings.HasSuffix(strings.TrimRight(l, "-"), " ") {
+				t.Errorf("Wrap(%q, %d) broke a flag: %q", tt.in, tt.w, lines)
+			}
+		}
+		if tt.wantLine != "" && !strings.Contains("\n"+ansi.Strip(got)+"\n", "\n"+tt.wantLine+"\n") {
+			t.Errorf("Wrap(%q, %d) = %q: no line %q (a hyphen within a word is still a break)", tt.in, tt.w, lines, tt.wantLine)
+		}
+		if strings.ContainsRune(got, heldHyphen) || strings.Count(got, "-") != strings.Count(tt.in, "-") {
+			t.Errorf("Wrap(%q, %d) = %q: its hyphens changed", tt.in, tt.w, got)
+		}
+		if strings.Join(strings.Fields(ansi.Strip(got)), "") != strings.Join(strings.Fields(ansi.Strip(tt.in)), "") {
+			t.Errorf("Wrap(%q, %d) = %q: the words changed", tt.in, tt.w, got)
+		}
+	}
+	// A text holding a non-breaking hyphen of its own keeps it.
+	if got := Wrap("a \u2011 b --c", 80); got != "a \u2011 b --c" {
+		t.Errorf("a non-breaking hyphen of the text's own became %q", got)
+	}
+}
