@@ -222,3 +222,29 @@ func TestRoomFormQ(t *testing.T) {
 		t.Errorf("the room was not created: %v", err)
 	}
 }
+
+// TestRoomPageShowsLongWordsWhole: at 60 columns the Codex seat's note
+// holds a word wider than the screen (the headless setting, 70-odd
+// characters): it goes on over the next line, every character shown,
+// where it was cut with "…"; no line is wider than the screen.
+func TestRoomPageShowsLongWordsWhole(t *testing.T) {
+	f := readyForm(t, 60, 200, "roundtable")
+	if f.clients[1] != seatcmd.Codex {
+		t.Fatalf("the peer starts with %s, want Codex", f.clients[1].Name())
+	}
+	view := strings.Split(plain(f.View()), "\n")
+	var note strings.Builder
+	for _, l := range view {
+		if ansi.StringWidth(l) > 60 {
+			t.Errorf("a line is wider than 60 columns: %q", l)
+		}
+		note.WriteString(strings.TrimSpace(l))
+	}
+	word := seatcmd.Quote("mcp_servers.roundtable-cache-peer.default_tools_approval_mode=\"approve\"")
+	if len(word) <= 55 {
+		t.Fatalf("the setting %s fits a line: this test shows nothing", word)
+	}
+	if !strings.Contains(note.String(), word) {
+		t.Errorf("the Codex note's setting %s is not shown whole at 60 columns:\n%s", word, strings.Join(view, "\n"))
+	}
+}

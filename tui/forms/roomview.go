@@ -382,13 +382,28 @@ func (f *RoomForm) pageLines(w int) []string {
 // wrapSpaces wraps prose at spaces only, never inside a word: the page's
 // sentences carry names and paths (roundtable-cache-lead,
 // ~/.codex/config.toml) that a break at a hyphen or a slash would make
-// wrong to copy. A word wider than w gets a line of its own.
+// wrong to copy. A word wider than w starts a line and goes on over the
+// next, w cells each (Codex's headless setting is 80 characters): split,
+// it can still be read whole, where cut it could not.
 func wrapSpaces(s string, w int) []string {
 	var lines []string
 	var cur strings.Builder
 	curW := 0
 	for _, word := range strings.Fields(s) {
 		ww := ansi.StringWidth(word)
+		if ww > w {
+			if cur.Len() > 0 {
+				lines = append(lines, cur.String())
+				cur.Reset()
+			}
+			pieces := cells.Split(word, w)
+			lines = append(lines, pieces[:len(pieces)-1]...)
+			word = pieces[len(pieces)-1]
+			ww = ansi.StringWidth(word)
+			cur.WriteString(word)
+			curW = ww
+			continue
+		}
 		if cur.Len() > 0 && curW+1+ww > w {
 			lines = append(lines, cur.String())
 			cur.Reset()
