@@ -392,17 +392,17 @@ func wrapSpaces(s string, w int) []string {
 	for _, word := range strings.Fields(s) {
 		ww := ansi.StringWidth(word)
 		if ww > w {
-			if cur.Len() > 0 {
-				lines = append(lines, cur.String())
-				cur.Reset()
-			}
+			// Its pieces but the last take lines of their own; the last
+			// starts a line as a word does.
 			pieces := cells.Split(word, w)
-			lines = append(lines, pieces[:len(pieces)-1]...)
 			word = pieces[len(pieces)-1]
 			ww = ansi.StringWidth(word)
-			cur.WriteString(word)
-			curW = ww
-			continue
+			if cur.Len() > 0 {
+				lines = append(lines, cur.String())
+			}
+			lines = append(lines, pieces[:len(pieces)-1]...)
+			cur.Reset()
+			curW = 0
 		}
 		if cur.Len() > 0 && curW+1+ww > w {
 			lines = append(lines, cur.String())
