@@ -199,6 +199,10 @@ func (f *DebateForm) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch f.focus {
 	case fieldTopic:
+		if key.Matches(msg, k.FieldDn) && f.onTopicsLastRow() {
+			f.move(1) // ↓ leaves the topic from its last row, as from any field
+			return nil
+		}
 		var cmd tea.Cmd
 		f.topic, cmd = f.topic.Update(msg)
 		f.err = ""
@@ -247,7 +251,7 @@ func (f *DebateForm) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			f.navigate(msg)
 		}
 	case fieldModel:
-		if key.Matches(msg, k.Up, k.Down, k.Enter) {
+		if key.Matches(msg, k.FieldUp, k.FieldDn, k.Enter) {
 			f.navigate(msg)
 			return nil
 		}
@@ -278,9 +282,9 @@ func (f *DebateForm) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 // navigate moves between single-line fields with ↑, ↓ and enter.
 func (f *DebateForm) navigate(msg tea.KeyPressMsg) {
 	switch {
-	case key.Matches(msg, f.keys.Up):
+	case key.Matches(msg, f.keys.FieldUp):
 		f.move(-1)
-	case key.Matches(msg, f.keys.Down, f.keys.Enter):
+	case key.Matches(msg, f.keys.FieldDn, f.keys.Enter):
 		f.move(1)
 	}
 }
@@ -514,4 +518,12 @@ func nextAgent(cur []string) []string {
 		return []string{debate.AgentPrefix + presets[at+1]}
 	}
 	return nil
+}
+
+// onTopicsLastRow reports whether the topic's cursor is on the last row
+// it shows (the last line, and that line's last wrapped row), where ↓
+// has nothing left to move through.
+func (f *DebateForm) onTopicsLastRow() bool {
+	li := f.topic.LineInfo()
+	return f.topic.Line() == f.topic.LineCount()-1 && li.RowOffset >= li.Height-1
 }

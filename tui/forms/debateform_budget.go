@@ -134,7 +134,7 @@ func (f *DebateForm) checkBudgets(focus bool) (maxCost float64, maxTokens int, o
 // budgetKey handles a key in the focused budget field: ↑, ↓ and enter move
 // between fields; the rest edit the cap, clearing what was wrong with it.
 func (f *DebateForm) budgetKey(msg tea.KeyPressMsg) tea.Cmd {
-	if key.Matches(msg, f.keys.Up, f.keys.Down, f.keys.Enter) {
+	if key.Matches(msg, f.keys.FieldUp, f.keys.FieldDn, f.keys.Enter) {
 		f.navigate(msg)
 		return nil
 	}

@@ -28,8 +28,11 @@ type KeyMap struct {
 	// Palette lists every key (ctrl+p, palette.go).
 	Palette key.Binding
 	// Always on, not in the help: enter moves on from a one-line field,
+	// ↑ and ↓ move between fields where they have nothing else to do,
 	// backspace erases a typed digit, the page keys scroll the commands.
 	Enter    key.Binding
+	FieldUp  key.Binding
+	FieldDn  key.Binding
 	Erase    key.Binding
 	PageUp   key.Binding
 	PageDown key.Binding
@@ -58,6 +61,8 @@ func DefaultKeyMap() KeyMap {
 		Palette:    key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "commands")),
 
 		Enter:    key.NewBinding(key.WithKeys("enter")),
+		FieldUp:  key.NewBinding(key.WithKeys("up")),
+		FieldDn:  key.NewBinding(key.WithKeys("down")),
 		Erase:    key.NewBinding(key.WithKeys("backspace")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown", "space")),

@@ -262,10 +262,10 @@ func (f *RoomForm) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Submit):
 		return f.submit()
-	case key.Matches(msg, k.Next), key.Matches(msg, k.Down):
+	case key.Matches(msg, k.Next, k.FieldDn):
 		f.move(1)
 		return nil
-	case key.Matches(msg, k.Prev), key.Matches(msg, k.Up):
+	case key.Matches(msg, k.Prev, k.FieldUp):
 		f.move(-1)
 		return nil
 	}
