@@ -250,3 +250,52 @@ func TestTopicAsWords(t *testing.T) {
 		t.Errorf("roundtable Adopt: exit %d, stderr %q; want 2 without a --topic line", code, stderr)
 	}
 }
+
+// TestUnknownFlagNamesTheNearest: an unknown flag is answered with the
+// command's flag the user most likely meant (a letter off, a missing
+// plural, a usual other name) and the --help of the command it was given
+// to; a flag near none gets no guess. Exit 2, nothing created.
+func TestUnknownFlagNamesTheNearest(t *testing.T) {
+	cwd := t.TempDir()
+	for _, c := range []struct{ args, guess, help string }{
+		{"debate --round 3", "--rounds", "roundtable debate --help"},
+		{"debate --turns 3", "--rounds", "roundtable debate --help"},
+		{"tui --persona x", "--personas", "roundtable tui --help"},
+		{"host --port 9000", "--listen", "roundtable host --help"},
+		{"transcript --rom gq", "--room", "roundtable transcript --help"},
+		{"eval --question q.jsonl", "--questions", "roundtable eval --help"},
+		{"--room gq --seet lead", "--seat", "roundtable --help"},
+		{"debate --nope", "", "roundtable debate --help"},
+		{"rooms list --jsn", "--json", "roundtable rooms list --help"},
+	} {
+		args := strings.Fields(c.args)
+		if args[0] != "eval" {
+			args = append(args, "--cwd", cwd)
+		}
+		_, stderr, code := runBin(t, "", args...)
+		guessed := strings.Contains(stderr, "(did you mean ")
+		switch {
+		case code != 2 || !strings.Contains(stderr, "Try "+c.help+"."):
+			t.Errorf("roundtable %s: exit %d, stderr %q; want 2 and Try %s.", c.args, code, stderr, c.help)
+		case c.guess == "" && guessed:
+			t.Errorf("roundtable %s: stderr %q guesses a flag; want none", c.args, stderr)
+		case c.guess != "" && !strings.Contains(stderr, "(did you mean "+c.guess+"?)"):
+			t.Errorf("roundtable %s: stderr %q; want the guess %s", c.args, stderr, c.guess)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(cwd, ".roundtable")); !os.IsNotExist(err) {
+		t.Errorf("a refused command created %s (%v)", filepath.Join(cwd, ".roundtable"), err)
+	}
+}
+
+// TestEditDistance: the count the guess rests on.
+func TestEditDistance(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{{"", "", 0}, {"round", "rounds", 1}, {"rounds", "round", 1}, {"seet", "seat", 1}, {"kitten", "sitting", 3}, {"", "abc", 3}, {"port", "listen", 5}} {
+		if got := editDistance(c.a, c.b); got != c.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}

@@ -94,11 +94,13 @@ func newRoot() *cobra.Command {
 // settleErrors makes every command report its own failure and exit with
 // its code, so every failure is worded and counted in one place.
 func settleErrors(c *cobra.Command) {
-	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return exit(asUsage(flagError(err))) })
+	c.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return exit(cmd, asUsage(nearFlag(cmd, flagError(err))))
+	})
 	if args := c.Args; args != nil {
 		c.Args = func(cmd *cobra.Command, a []string) error {
 			if err := args(cmd, a); err != nil {
-				return exit(asUsage(wordsAsFlags(cmd, a, err)))
+				return exit(cmd, asUsage(wordsAsFlags(cmd, a, err)))
 			}
 			return nil
 		}
@@ -106,7 +108,7 @@ func settleErrors(c *cobra.Command) {
 	if run := c.RunE; run != nil {
 		c.RunE = func(cmd *cobra.Command, a []string) error {
 			if err := run(cmd, a); err != nil {
-				return exit(err)
+				return exit(cmd, err)
 			}
 			return nil
 		}
@@ -143,8 +145,8 @@ func wordsAsFlags(cmd *cobra.Command, a []string, err error) error {
 const wordsAre = "wordsAre"
 
 // exit prints err and ends the process with its exit code.
-func exit(err error) error {
-	printError(os.Stderr, err)
+func exit(cmd *cobra.Command, err error) error {
+	printError(os.Stderr, err, cmd.CommandPath())
 	os.Exit(exitCode(err))
 	return err
 }
@@ -180,7 +182,7 @@ func run(args []string) int {
 	if err == nil {
 		return 0
 	}
-	printError(os.Stderr, err)
+	printError(os.Stderr, err, "")
 	return exitCode(err)
 }
 
@@ -240,11 +242,16 @@ func stopOnSignals(parent context.Context) (context.Context, func()) {
 }
 
 // printError writes a failure on stderr as one plain sentence, with a
-// pointer to --help for command-line mistakes.
-func printError(w io.Writer, err error) {
+// pointer to the help of the command it was found in (path, as
+// "roundtable host"; empty when not known) for command-line mistakes.
+func printError(w io.Writer, err error, path string) {
 	fmt.Fprintf(w, "roundtable: %s\n", err)
 	var ee *exitError
 	if (errors.As(err, &ee) && ee.code == 2) || isCobraUsage(err) {
+		if path != "" {
+			fmt.Fprintf(w, "Try %s --help.\n", path)
+			return
+		}
 		fmt.Fprintln(w, "Try roundtable --help (or roundtable <command> --help).")
 	}
 }

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// flagSynonyms are names a new user tries for a flag that has another:
+// each is offered only where the command has the flag it points to.
+var flagSynonyms = map[string]string{
+	"port": "listen", "addr": "listen", "address": "listen", "bind": "listen",
+	"turns": "rounds", "dir": "cwd", "folder": "cwd",
+	"question": "topic", "decision": "topic", "prompt": "topic",
+}
+
+// nearFlag adds to cobra's "unknown flag: --X" the command's flag the
+// user most likely meant (a typo of one or two letters, a missing
+// plural, or a usual other name), when there is one.
+func nearFlag(cmd *cobra.Command, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return err
+	}
+	name, _, _ = strings.Cut(name, "=")
+	if s := nearestFlag(cmd, name); s != "" {
+		return fmt.Errorf("%w (did you mean --%s?)", err, s)
+	}
+	return err
+}
+
+// nearestFlag is the command's visible flag nearest to name: its synonym,
+// else the one fewest edits away, at most 1 edit for a name of up to 4
+// letters and 2 for a longer one; "" when none is that near.
+func nearestFlag(cmd *cobra.Command, name string) string {
+	name = strings.ToLower(name)
+	var names []string
+	seen := map[string]bool{}
+	take := func(f *pflag.Flag) {
+		if !f.Hidden && !seen[f.Name] {
+			seen[f.Name] = true
+			names = append(names, f.Name)
+		}
+	}
+	cmd.Flags().VisitAll(take)
+	cmd.InheritedFlags().VisitAll(take)
+	if to, ok := flagSynonyms[name]; ok && seen[to] {
+		return to
+	}
+	limit := 1
+	if len(name) > 4 {
+		limit = 2
+	}
+	best, bestD := "", limit+1
+	for _, n := range names {
+		if d := editDistance(name, n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+// editDistance is the number of single-letter insertions, deletions and
+// substitutions that turn a into b (Levenshtein).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
