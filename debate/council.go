@@ -210,10 +210,12 @@ func RunCouncil(ctx context.Context, c Council, o CouncilOptions) error {
 	defer stop()
 	var wg sync.WaitGroup
 	errs := make([]error, len(c.Seats))
+	played := 0
 	for i, s := range c.Seats {
 		if !s.played() {
 			continue
 		}
+		played++
 		set := SeatSettings{Room: c.Room, Seat: s.Name, Cwd: abs, Getenv: o.Getenv, Stderr: o.Stderr}
 		if strings.HasPrefix(s.Mind, "acp:") {
 			set.Agent, set.AgentTools = s.Mind, o.AgentTools
@@ -228,7 +230,25 @@ func RunCouncil(ctx context.Context, c Council, o CouncilOptions) error {
 		})
 	}
 	wg.Wait()
-	return errors.Join(errs...)
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	if o.Setup != nil && played > 0 && ctx.Err() == nil {
+		writeCouncilEnd(o.Setup, r, exe)
+	}
+	return nil
+}
+
+// writeCouncilEnd says how a council whose played seats have all stopped
+// ended: the room's close, its spec, and the line that reads it all.
+func writeCouncilEnd(w io.Writer, r *room.Room, exe string) {
+	st, err := r.Refresh()
+	if err != nil || st.Closed == nil {
+		return
+	}
+	cfg := r.Config()
+	fmt.Fprintf(w, "Council %s closed (%s) after %d messages; the spec is %s.\n", cfg.Room, st.Closed.Reason, len(st.Messages), room.SpecFor(cfg, st.Closed))
+	fmt.Fprintf(w, "  read it all: %s transcript --room %s --cwd %s\n", exe, seatcmd.Quote(cfg.Room), seatcmd.Quote(r.Cwd()))
 }
 
 // writeCouncilSetup says, for each seat the user starts, how: an MCP

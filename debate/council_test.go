@@ -109,8 +109,14 @@ func TestCouncilPlaysToClosure(t *testing.T) {
 	c := Council{Room: "uploads", Topic: "Should uploads go straight to S3?", Budget: 2, Seats: []CouncilSeat{
 		{"lead", "model:mock"}, {"critic", "model:mock"}, {"security", "model:mock"}, {"peer", "model:mock"},
 	}}
-	if err := RunCouncil(ctx, c, CouncilOptions{Cwd: cwd}); err != nil {
+	var out strings.Builder
+	if err := RunCouncil(ctx, c, CouncilOptions{Cwd: cwd, Setup: &out}); err != nil {
 		t.Fatal(err)
+	}
+	// It says how the room ended, and how to read it, as a seat does.
+	if got := out.String(); !strings.Contains(got, "Council uploads closed (") || !strings.Contains(got, "the spec is SPEC-uploads.md.") ||
+		!strings.Contains(got, "roundtable transcript --room uploads --cwd "+seatcmd.Quote(cwd)) {
+		t.Errorf("the council's output does not say how it ended:\n%s", got)
 	}
 	r, err := room.Open(cwd, "uploads")
 	if err != nil {
