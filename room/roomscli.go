@@ -51,7 +51,7 @@ const ListWidth = 80
 
 // Widths of the table's columns that are cut or capped.
 const (
-	listStateMax = 19 // "closed: " and a reason cut to fit
+	listStateMax = 21 // "closed: " and a reason cut to fit ("closed: budget spent", "closed: output closed" whole)
 	listNameMin  = 12 // the name column never gets narrower
 	listGap      = "  "
 	listIndent   = "  " // before a room's topic, on the line under its row

@@ -90,7 +90,7 @@ func TestWriteList(t *testing.T) {
 		{"should-we-move-the-nightly-jobs-from-20261201-111447", "MCP room open 0/2 0 Nov 30 08:00"},
 		{"evil MCP room open 0/2 0 Nov 30 07:00", "  Move to ␛[31mKubernetes␛]52;c;aGk=␇ now please"},
 		{"broken ? unreadable - - Nov 30 06:00", "    cannot read it: room.json"},
-		{"agreed MCP room closed: agreement… 0/4 0 Dec 01 2025", "  Old decision"},
+		{"agreed MCP room closed: agreement re… 0/4 0 Dec 01 2025", "  Old decision"},
 	}
 	i := 0
 	for _, w := range want {
@@ -121,6 +121,13 @@ func TestWriteList(t *testing.T) {
 	}
 	if !strings.Contains(out, "not valid JSON") {
 		t.Errorf("the unreadable room's error is not shown whole:\n%s", out)
+	}
+
+	// The usual endings are shown whole, only a longer reason is cut.
+	for _, reason := range []string{"budget spent", "output closed", "cancelled"} {
+		if got := listState(Listing{Summary: Summary{Closed: true, Reason: reason}}); got != "closed: "+reason {
+			t.Errorf("a room closed with %q shows %q", reason, got)
+		}
 	}
 
 	buf.Reset()
