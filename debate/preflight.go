@@ -104,23 +104,31 @@ func Preflight(ctx context.Context, pc ProviderConfig) error {
 			return nil
 		}
 	}
-	todo := "choose one of those as the model"
+	served = unique(served)
+	todo := "choose one of those as the model (--model)"
+	if len(served) == 1 {
+		todo = "give --model " + served[0]
+	}
 	if pc.Name == ProviderOllama {
-		todo = fmt.Sprintf("pull it with `ollama pull %s`, or choose one of those as the model", pc.Model)
+		todo = fmt.Sprintf("pull it with `ollama pull %s`, or %s", pc.Model, todo)
 	}
 	return &PreflightError{ErrUnknownModel, fmt.Sprintf("%s does not serve model %q (it serves %s): %s",
-		server, pc.Model, strings.Join(unique(served), ", "), todo)}
+		server, pc.Model, strings.Join(served, ", "), todo)}
 }
 
 // serverName names the server pc points at, as a sentence starts:
 // "Ollama at http://127.0.0.1:11434" (where `ollama serve` listens), or
-// "The openai server at http://127.0.0.1:8000/v1".
+// "The OpenAI-compatible server at http://127.0.0.1:8000/v1" (a server of
+// the user's own, as --base-url names one), "The openai server at …".
 func serverName(pc ProviderConfig) string {
-	if pc.Name == ProviderOllama {
+	switch {
+	case pc.Name == ProviderOllama:
 		if u, err := url.Parse(pc.BaseURL); err == nil && u.Host != "" {
 			return "Ollama at " + u.Scheme + "://" + u.Host
 		}
 		return "Ollama at " + pc.BaseURL
+	case pc.Name == ProviderOpenAI && pc.BaseURL != DefaultOpenAIURL:
+		return "The OpenAI-compatible server at " + pc.BaseURL
 	}
 	return fmt.Sprintf("The %s server at %s", pc.Name, pc.BaseURL)
 }

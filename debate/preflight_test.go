@@ -33,13 +33,13 @@ func TestPreflight(t *testing.T) {
 			"unknown model",
 			ProviderConfig{Name: ProviderOllama, BaseURL: srv.URL + "/v1", Model: "llama9"},
 			ErrUnknownModel,
-			"Ollama at " + srv.URL + ` does not serve model "llama9" (it serves tiny): pull it with ` + "`ollama pull llama9`",
+			"Ollama at " + srv.URL + ` does not serve model "llama9" (it serves tiny): pull it with ` + "`ollama pull llama9`, or give --model tiny",
 		},
 		{
 			"unknown model elsewhere",
 			ProviderConfig{Name: ProviderOpenAI, BaseURL: srv.URL + "/v1", Model: "big"},
 			ErrUnknownModel,
-			"The openai server at " + srv.URL + `/v1 does not serve model "big" (it serves tiny): choose one of those as the model`,
+			"The OpenAI-compatible server at " + srv.URL + `/v1 does not serve model "big" (it serves tiny): give --model tiny`,
 		},
 		{"no list", ProviderConfig{Name: ProviderOpenAI, BaseURL: srv.URL + "/other", Model: "x"}, nil, ""},
 		{
@@ -52,7 +52,7 @@ func TestPreflight(t *testing.T) {
 			"not running elsewhere",
 			ProviderConfig{Name: ProviderOpenAI, BaseURL: deadURL + "/v1", Model: "tiny"},
 			ErrUnreachable,
-			"The openai server at " + deadURL + "/v1 is not answering: start it, or point --base-url at one that runs, or choose another provider",
+			"The OpenAI-compatible server at " + deadURL + "/v1 is not answering: start it, or point --base-url at one that runs, or choose another provider",
 		},
 		{
 			"no such host",

@@ -230,7 +230,9 @@ func Providers() []string {
 // unknown provider, a malformed base URL and a missing key (ErrMissingKey,
 // one sentence naming the variable), so nothing starts with a bad setup.
 // A base URL set by --base-url, ROUNDTABLE_BASE_URL or OPENAI_BASE_URL
-// points at another server, and then no key is required.
+// points at another server, and then no key is required; with no provider
+// named, --base-url or ROUNDTABLE_BASE_URL means an OpenAI-compatible
+// server (openai).
 func ResolveProvider(flags ProviderConfig, getenv func(string) string) (ProviderConfig, error) {
 	c := flags
 	pick := func(v, env string) string {
@@ -242,6 +244,12 @@ func ResolveProvider(flags ProviderConfig, getenv func(string) string) (Provider
 	c.Name = strings.ToLower(strings.TrimSpace(pick(c.Name, "ROUNDTABLE_PROVIDER")))
 	if c.Name == "" {
 		c.Name = ProviderMock
+		if pick(strings.TrimSpace(c.BaseURL), "ROUNDTABLE_BASE_URL") != "" {
+			// A server named with no provider: an OpenAI-compatible one
+			// (llama.cpp, vLLM, LM Studio), not the mock, which would
+			// answer in its place without a word.
+			c.Name = ProviderOpenAI
+		}
 	}
 	c.Model = pick(strings.TrimSpace(c.Model), "ROUNDTABLE_MODEL")
 	urlFrom := "--base-url"

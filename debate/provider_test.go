@@ -54,6 +54,23 @@ func TestResolveProvider(t *testing.T) {
 			want: ProviderConfig{Name: "openai", Model: "qwen", BaseURL: "http://vllm:8000/v1", MaxTokens: DefaultMaxTokens, KeyEnv: "OPENAI_API_KEY"},
 		},
 		{
+			// A server named with no provider is an OpenAI-compatible
+			// one, not the mock answering in its place.
+			name:  "--base-url alone is an OpenAI-compatible server",
+			flags: ProviderConfig{BaseURL: "http://127.0.0.1:8080/v1", Model: "local"},
+			want:  ProviderConfig{Name: "openai", Model: "local", BaseURL: "http://127.0.0.1:8080/v1", MaxTokens: DefaultMaxTokens, KeyEnv: "OPENAI_API_KEY"},
+		},
+		{
+			name: "ROUNDTABLE_BASE_URL alone too",
+			env:  map[string]string{"ROUNDTABLE_BASE_URL": "http://vllm:8000/v1"},
+			want: ProviderConfig{Name: "openai", Model: DefaultOpenAIModel, BaseURL: "http://vllm:8000/v1", MaxTokens: DefaultMaxTokens, KeyEnv: "OPENAI_API_KEY"},
+		},
+		{
+			name:  "the mock named keeps the mock",
+			flags: ProviderConfig{Name: "mock", BaseURL: "http://127.0.0.1:8080/v1"},
+			want:  ProviderConfig{Name: "mock", Model: "mock", MaxTokens: DefaultMaxTokens},
+		},
+		{
 			name:  "ollama needs no key",
 			flags: ProviderConfig{Name: "ollama"},
 			want:  ProviderConfig{Name: "ollama", Model: DefaultOllamaModel, BaseURL: DefaultOllamaURL, MaxTokens: DefaultMaxTokens},
