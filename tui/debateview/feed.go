@@ -355,6 +355,7 @@ func (m *Model) closeFeed(st room.State) {
 	default:
 		m.closed = mdrender.Inline(st.Closed.Reason)
 		m.setStatus("This debate ended early: " + m.closed + ".")
+		m.failedIn(st.Closed)
 	}
 	if m.verdict.text != "" {
 		m.focus = len(m.cols)
@@ -386,4 +387,25 @@ func (m *Model) elsewhereLabel() string {
 		return frame + m.verdict.seat.Name.Render("Moderator") + s.Muted.Render(" is weighing the debate") + where
 	}
 	return frame + s.Muted.Render("waiting") + where
+}
+
+// failedIn shows a failure that closed the room in the column it happened
+// in (closed.json's seat: a persona's, or the moderator's verdict pane),
+// whole, as a run in this screen shows it: the status line has room for
+// only the start of a provider's reason.
+func (m *Model) failedIn(c *room.Closed) {
+	why, ok := strings.CutPrefix(c.Reason, debate.ReasonFailed)
+	if !ok || c.Seat == "" {
+		return
+	}
+	why = mdrender.Inline(why)
+	if i, ok := m.byName[c.Seat]; ok {
+		m.cols[i].err = why
+		m.cols[i].gen++
+		return
+	}
+	if c.Seat == room.SeatModerator {
+		m.verdict.err = why
+		m.verdict.gen++
+	}
 }

@@ -369,3 +369,34 @@ func TestApplyRoomNoteDuringTurn(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayShowsTheFailureInItsColumn: a room closed by a failure shows
+// it whole in the column it happened in (closed.json's seat), or in the
+// verdict pane for the moderator's, as the run's own screen did; the status
+// line at 60 columns has room for only its start.
+func TestReplayShowsTheFailureInItsColumn(t *testing.T) {
+	_, r, st := savedDebate(t)
+	const why = "openai failed during Product Manager's turn (round 1): HTTP 400 Bad Request: request (404 tokens) exceeds the available context size (256 tokens), try increasing it"
+	flat := func(s string) string {
+		return strings.Join(strings.Fields(strings.NewReplacer("│", " ", "╭", " ", "╮", " ", "─", " ").Replace(s)), " ")
+	}
+	for _, c := range []struct{ seat, pane string }{{"Product Manager", "Product Manager"}, {room.SeatModerator, "Moderator's verdict"}} {
+		failed := st
+		failed.Messages = nil // its first turn failed
+		if c.seat == room.SeatModerator {
+			failed.Messages = st.Messages[:len(st.Messages)-1] // every turn, no verdict
+		}
+		failed.Closed = &room.Closed{Reason: debate.ReasonFailed + why, Seat: c.seat}
+		m := NewReplay(Options{Now: func() time.Time { return fixedNow }, Dark: true}, r, failed, nil)
+		m.width, m.height = 60, 20
+		if c.seat == room.SeatModerator {
+			m.focus = len(m.cols)
+		} else {
+			m.focus = m.byName[c.seat]
+		}
+		v := draw(&m)
+		if got := flat(columnOf(t, v, c.pane)); !strings.Contains(got, "⚠ ") || !strings.Contains(got, why) {
+			t.Errorf("%s failed: its pane does not show the whole reason:\n%s", c.seat, v)
+		}
+	}
+}

@@ -136,4 +136,14 @@ func TestJunkRooms(t *testing.T) {
 			t.Errorf("case %d: status %q", i, c.r.Status())
 		}
 	}
+	// A debate that failed before anything was said is junk, but says it
+	// failed: why is worth a look before it goes.
+	failed := Room{Mode: ModeDebate, Closed: true, Reason: "failed: openai failed during PM's turn (round 1): HTTP 400"}
+	failed.Junk = isJunk(failed, now)
+	if !failed.Junk || failed.Status() != "failed" {
+		t.Errorf("a debate failed on its first turn: junk %v, status %q; want junk, shown failed", failed.Junk, failed.Status())
+	}
+	if cancelled := (Room{Mode: ModeDebate, Closed: true, Reason: "cancelled", Junk: true}); cancelled.Status() != "junk" {
+		t.Errorf("a debate stopped before anything was said: status %q, want junk", cancelled.Status())
+	}
 }

@@ -49,6 +49,8 @@ type Room struct {
 // or junk.
 func (r Room) Status() string {
 	switch {
+	case r.failedEmpty():
+		return "failed" // junk, but why it failed is worth a look
 	case r.Junk:
 		return "junk"
 	case !r.Closed && r.Abandoned:
@@ -108,4 +110,11 @@ func fromSummary(s room.Summary) Room {
 		r.Err = fmt.Sprintf("%d message files could not be read", s.Skipped)
 	}
 	return r
+}
+
+// failedEmpty reports a debate that failed before anything was said (a
+// provider refusing its first request): junk, but its status and hint say
+// it failed, so the reason (enter shows it) is not taken for nothing.
+func (r Room) failedEmpty() bool {
+	return r.Junk && r.Err == "" && r.Closed && r.Mode == ModeDebate && strings.HasPrefix(r.Reason, "failed")
 }

@@ -382,6 +382,8 @@ func (m *Model) hint() string {
 		return "Type to filter; enter keeps the filter, esc clears it."
 	case !ok:
 		return "n starts a persona debate, m opens an MCP room for agents."
+	case r.failedEmpty():
+		return "This debate failed before anything was said: enter shows why; d deletes it (u undoes that)."
 	case r.Junk:
 		return "This room holds nothing worth keeping: d deletes it (u undoes that)."
 	case r.Mode == ModeMCP:
