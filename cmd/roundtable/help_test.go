@@ -267,6 +267,7 @@ func TestUnknownFlagNamesTheNearest(t *testing.T) {
 		{"--room gq --seet lead", "--seat", "roundtable --help"},
 		{"debate --nope", "", "roundtable debate --help"},
 		{"rooms list --jsn", "--json", "roundtable rooms list --help"},
+		{"rooms delete --room gq", "", "roundtable rooms delete --help"},
 	} {
 		args := strings.Fields(c.args)
 		if args[0] != "eval" {
@@ -285,6 +286,10 @@ func TestUnknownFlagNamesTheNearest(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(cwd, ".roundtable")); !os.IsNotExist(err) {
 		t.Errorf("a refused command created %s (%v)", filepath.Join(cwd, ".roundtable"), err)
+	}
+	// The rooms commands that take the room as a word say so for --room.
+	if _, stderr, _ := runBin(t, "", "rooms", "delete", "--room", "gq", "--cwd", cwd); !strings.Contains(stderr, "(it takes the room as a word: roundtable rooms delete NAME") {
+		t.Errorf("rooms delete --room gq: %q; want the line with the room as a word", stderr)
 	}
 }
 

@@ -34,6 +34,9 @@ var subcommands []func() *cobra.Command
 type exitError struct {
 	code int
 	err  error
+	// state: refused for the room's state (closed, a seat taken), not
+	// the command line, so no --help line follows the sentence.
+	state bool
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
@@ -51,6 +54,13 @@ var exitCodes = [][2]string{
 // usageError marks a command-line mistake (exit 2).
 func usageError(format string, args ...any) error {
 	return &exitError{code: 2, err: fmt.Errorf(format, args...)}
+}
+
+// stateRefusal is work refused for the state of the room it names (exit
+// 2, as the policy says): its sentence says what to do, without a --help
+// line.
+func stateRefusal(format string, args ...any) error {
+	return &exitError{code: 2, err: fmt.Errorf(format, args...), state: true}
 }
 
 // asUsage marks err as a command-line mistake.
@@ -247,6 +257,9 @@ func stopOnSignals(parent context.Context) (context.Context, func()) {
 func printError(w io.Writer, err error, path string) {
 	fmt.Fprintf(w, "roundtable: %s\n", err)
 	var ee *exitError
+	if errors.Is(err, room.ErrClosed) || errors.Is(err, room.ErrSeatTaken) || (errors.As(err, &ee) && ee.state) {
+		return // the room's state, not the command line: the sentence says what to do
+	}
 	if (errors.As(err, &ee) && ee.code == 2) || isCobraUsage(err) {
 		if path != "" {
 			fmt.Fprintf(w, "Try %s --help.\n", path)

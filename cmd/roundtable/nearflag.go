@@ -25,6 +25,10 @@ func nearFlag(cmd *cobra.Command, err error) error {
 		return err
 	}
 	name, _, _ = strings.Cut(name, "=")
+	if name == "room" && cmd.Flags().Lookup("room") == nil && (strings.Contains(cmd.Use, "NAME") || strings.Contains(cmd.Use, "FROM")) {
+		// rooms rename, delete, restore: the room is a word.
+		return fmt.Errorf("%w (it takes the room as a word: %s %s)", err, cmd.Parent().CommandPath(), cmd.Use)
+	}
 	if s := nearestFlag(cmd, name); s != "" {
 		return fmt.Errorf("%w (did you mean --%s?)", err, s)
 	}

@@ -118,7 +118,7 @@ func noteError(name string, err error) error {
 		if closed.Reason != "" {
 			reason = " (" + closed.Reason + ")"
 		}
-		return usageError("room %q is closed%s and takes no more notes; start a new room to go on", name, reason)
+		return stateRefusal("room %q is closed%s and takes no more notes; start a new room to go on", name, reason)
 	case errors.Is(err, room.ErrEmpty):
 		return usageError("the note is empty: write what both seats should hear")
 	case errors.As(err, &large):

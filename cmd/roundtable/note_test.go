@@ -143,6 +143,11 @@ func TestNoteCommandRefusals(t *testing.T) {
 			if strings.Count(strings.TrimSpace(stderr), "\n") > 1 {
 				t.Fatalf("more than a sentence (and the help pointer): %q", stderr)
 			}
+			// A closed room is its state, not the command line: no help
+			// pointer after its sentence.
+			if help := strings.Contains(stderr, "--help"); help == (c.name == "closed room") {
+				t.Fatalf("the help pointer shown %v: %q", help, stderr)
+			}
 		})
 	}
 	for _, name := range []string{"open", "done", "panel"} {
