@@ -8,7 +8,36 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
+
+// unwritableError is a folder of the store that cannot be created where
+// the user runs roundtable (no permission, a read-only file system): what
+// to do, in one sentence. It unwraps to the system's error.
+type unwritableError struct {
+	path string
+	err  error
+}
+
+func (e *unwritableError) Error() string {
+	why := e.err
+	var pe *fs.PathError
+	if errors.As(e.err, &pe) {
+		why = pe.Err
+	}
+	return fmt.Sprintf("cannot create %s (%v): run roundtable in a folder you can write to, or pass --cwd", e.path, why)
+}
+
+func (e *unwritableError) Unwrap() error { return e.err }
+
+// mkdirError words a failure to create the folder p: one the user cannot
+// write to says what to do (unwritableError).
+func mkdirError(p string, err error) error {
+	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
+		return &unwritableError{path: p, err: err}
+	}
+	return fmt.Errorf("create %s: %w", p, err)
+}
 
 // ResolveDir makes dir absolute (empty: the working directory) and checks
 // that it is an existing folder, saying what to do when it is not.
@@ -38,7 +67,7 @@ func ResolveDir(dir string) (string, error) {
 func mkdirNoLink(p string) error {
 	err := os.Mkdir(p, dirMode)
 	if err != nil && !errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("create %s: %w", p, err)
+		return mkdirError(p, err)
 	}
 	fi, err := os.Lstat(p)
 	if err != nil {
