@@ -86,15 +86,18 @@ func (f DebateForm) View() string {
 	out = append(out, "")
 
 	// Why the debate could not start, whole: a sentence naming a server
-	// and what to do does not fit the status line.
+	// and what to do does not fit the status line. It stands above the
+	// button when the form fits the screen, and under the fields in
+	// sight when they scroll, whichever field it focused.
+	var why []string
+	at := len(out)
 	switch {
 	case f.starting:
 		out = append(out, cells.Fit("  "+s.Muted.Render("Starting the debate…"), w), "")
 	case f.err != "":
 		for _, l := range strings.Split(ansi.Wordwrap(f.err, max(w-6, 10), ""), "\n") {
-			out = append(out, cells.Fit("  "+s.Error.Render(l), w))
+			why = append(why, cells.Fit("  "+s.Error.Render(l), w))
 		}
-		out = append(out, "")
 	}
 	mark(fieldStart)
 	if f.focus == fieldStart {
@@ -107,7 +110,7 @@ func (f DebateForm) View() string {
 	for _, l := range strings.Split(btn.Render("Start the debate"), "\n") {
 		out = append(out, cells.Fit("  "+l, w))
 	}
-	return overlay(f.pal, finish(&f.styles, f.help, f.keys, out, focus, "", w, f.height), w, f.height)
+	return overlay(f.pal, finishHint(&f.styles, f.help, f.keys, out, why, at, focus, "", w, f.height), w, f.height)
 }
 
 // label is a field's name on a line of its own, with a hint.

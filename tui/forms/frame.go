@@ -10,18 +10,12 @@ import (
 	"github.com/roundtable-dev/roundtable/tui/internal/hints"
 )
 
-// finish lays a form out on a screen of w×h cells: its lines, then the
-// error or a blank status line, then the help. When the screen is too short
-// for every line, the title stays and the lines scroll so that line focus
-// (the focused field) is shown.
-func finish(s *Styles, hm help.Model, k KeyMap, lines []string, focus int, errText string, w, h int) string {
-	return finishHint(s, hm, k, lines, nil, 0, focus, errText, w, h)
-}
-
-// finishHint is finish for a form with a hint, the focused field's
-// explanation: it goes in at line at, followed by a blank line, when every
-// line fits; when they scroll, it stays in sight under them, above the
-// status line.
+// finishHint lays a form's lines out in h rows of width w, scrolled so
+// that line focus is in sight, above its status line (errText, in the
+// error style, when set) and its key hints. hint (the focused field's
+// explanation, or why the form's work failed) goes in at line at,
+// followed by a blank line, when every line fits; when they scroll, it
+// stays in sight under them, above the status line.
 func finishHint(s *Styles, hm help.Model, k KeyMap, lines, hint []string, at, focus int, errText string, w, h int) string {
 	hm.ShowAll = false
 	helpLines := strings.Split(hints.View(hm, k, w-1), "\n")
