@@ -117,7 +117,13 @@ func NewDebateForm(opts DebateOptions) DebateForm {
 	f.model.SetValue(strings.TrimSpace(set.Provider.Model))
 	name := strings.ToLower(strings.TrimSpace(set.Provider.Name))
 	if name == "" {
-		name = strings.ToLower(strings.TrimSpace(set.Getenv("ROUNDTABLE_PROVIDER")))
+		// As the debate would resolve it: --base-url alone is an
+		// OpenAI-compatible server, not the mock.
+		if pc, err := debate.ResolveProvider(set.Provider, set.Getenv); err == nil {
+			name = pc.Name
+		} else {
+			name = strings.ToLower(strings.TrimSpace(set.Getenv("ROUNDTABLE_PROVIDER")))
+		}
 	}
 	f.provider = max(slices.Index(debate.Providers(), name), 0)
 	f.pause = set.Config.PauseBetweenRounds

@@ -233,3 +233,25 @@ func TestDebateFormShowsWhyItCouldNotStart(t *testing.T) {
 		t.Error("the form cannot start again after a failure")
 	}
 }
+
+// TestFormBaseURLAloneIsAServer: `roundtable tui --base-url URL` with no
+// provider opens the form on an OpenAI-compatible server at URL, as the
+// debate itself resolves it, and starts it there: the form chose the mock
+// and ran it in the server's place.
+func TestFormBaseURLAloneIsAServer(t *testing.T) {
+	panel, _ := debate.LoadPanel(debate.PanelOptions{})
+	set := debate.Settings{Getenv: noEnv, Provider: debate.ProviderConfig{BaseURL: "http://127.0.0.1:8080/v1", Model: "local"}}
+	f := NewDebateForm(DebateOptions{Panel: panel, Settings: set})
+	if got := f.providerName(); got != debate.ProviderOpenAI {
+		t.Fatalf("the form's provider: %s, want openai", got)
+	}
+	f, _ = pressAll(f, typeText(nil, "Adopt GraphQL")...)
+	_, msg := pressAll(f, "ctrl+s")
+	start, ok := msg.(StartMsg)
+	if !ok {
+		t.Fatalf("ctrl+s sent %T, want a StartMsg", msg)
+	}
+	if pc := start.Settings.Provider; pc.Name != debate.ProviderOpenAI || pc.BaseURL != set.Provider.BaseURL || pc.Model != "local" {
+		t.Errorf("the debate starts on %+v, want openai at %s, model local", pc, set.Provider.BaseURL)
+	}
+}
