@@ -9,16 +9,18 @@ import (
 	"github.com/roundtable-dev/roundtable/tui/mdrender"
 )
 
-// A council is an MCP room of more than two seats (room.json lists them
-// under "seats"). The screen shows it as a two-seat room is shown, and
-// more: the turn order in the header with the seats that passed, and the
-// seats side by side in columns while it follows the room (columns.go).
-// A two-seat room is drawn exactly as before.
+// A council is an MCP room whose seats are not the default lead and peer
+// (room.json lists them under "seats": more than two, or two of other
+// names, such as lead and critic). The screen shows it as a room of lead
+// and peer is shown, and more: the turn order in the header with the
+// seats that passed, its seats by number, and the seats side by side in
+// columns while it follows the room (columns.go). A room of lead and peer
+// is drawn exactly as before.
 
-// council reports an MCP room of more than two seats.
+// council reports an MCP room whose seats are not lead and peer.
 func (m *Model) council() bool { return isCouncil(m.cfg) }
 
-func isCouncil(cfg room.Config) bool { return !cfg.IsDebate() && len(cfg.Seats()) > 2 }
+func isCouncil(cfg room.Config) bool { return cfg.IsCouncil() }
 
 // seatOrder is the room's seats in turn order: the lead first.
 func (m *Model) seatOrder() []string { return m.cfg.Seats() }

@@ -257,3 +257,34 @@ func (m *Model) seatsInColumns() []string {
 	}
 	return []string{m.speaker()}
 }
+
+// TestTwoSeatCouncil: a room of two seats not named lead and peer (lead
+// and critic: a council of one --seat) is a council like any other: its
+// seats by their names, no "peer" that is not in the room, and t takes
+// them by number. It was drawn as lead and peer, a "peer — not connected
+// yet" among them, and t offered l and p.
+func TestTwoSeatCouncil(t *testing.T) {
+	cwd := t.TempDir()
+	writeRoom(t, cwd, "pair", room.Config{
+		Room: "pair", Topic: "Write-through cache?", Budget: 2, Spec: "SPEC-pair.md",
+		CreatedAt: at(-5), SeatNames: []string{"lead", "critic"},
+	}, []fileMsg{
+		{1, at(0), "lead", "roundtable:mock", "brief", "Should the cache be write-through?", 0},
+	}, map[string]string{
+		"server.log": "2026-11-30T08:59:55.000Z connect seat=lead agent=roundtable:mock pid=10\n",
+	})
+	m := openModel(t, cwd, "pair", 60, 20)
+	header := stripANSI(strings.Join(m.header, "\n"))
+	if !strings.Contains(header, "critic") || strings.Contains(header, "peer") {
+		t.Errorf("the seats of a room of lead and critic:\n%s", header)
+	}
+	if got, want := m.seatChoices(m.freeSeats()), "2 critic"; got != want {
+		t.Errorf("seatChoices = %q, want %q", got, want)
+	}
+	if got := m.chosenSeat("2"); got != "critic" {
+		t.Errorf("chosenSeat(2) = %q, want critic", got)
+	}
+	if got := m.waitsFor("lead"); got == "the peer" {
+		t.Errorf("the lead waits for %q", got)
+	}
+}
