@@ -36,10 +36,7 @@ func TestArrowsMoveBetweenFields(t *testing.T) {
 		}
 	})
 	t.Run("debate form", func(t *testing.T) {
-		panel, _ := debate.LoadPanel(debate.PanelOptions{})
-		f := NewDebateForm(DebateOptions{Panel: panel, Settings: debate.Settings{Getenv: noEnv}})
-		f, _ = f.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
-		f, _ = pressAll(f, typeText(nil, "Adopt GraphQL")...)
+		f := debateFormAt(60, 20, "Adopt GraphQL")
 		f, _ = pressAll(f, "down")
 		if f.focus != fieldRounds {
 			t.Fatalf("↓ on the topic's one row: field %d, want the rounds", f.focus)
@@ -68,10 +65,7 @@ func TestArrowsMoveBetweenFields(t *testing.T) {
 		}
 	})
 	t.Run("a topic of two lines", func(t *testing.T) {
-		panel, _ := debate.LoadPanel(debate.PanelOptions{})
-		f := NewDebateForm(DebateOptions{Panel: panel, Settings: debate.Settings{Getenv: noEnv}})
-		f, _ = f.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
-		f, _ = pressAll(f, typeText(nil, "one")...)
+		f := debateFormAt(60, 20, "one")
 		f, _ = pressAll(f, "enter") // enter adds a line to the topic
 		f, _ = pressAll(f, typeText(nil, "two")...)
 		f, _ = pressAll(f, "up")
@@ -87,4 +81,14 @@ func TestArrowsMoveBetweenFields(t *testing.T) {
 			t.Fatalf("↓ on the topic's last line: field %d, want the rounds", f.focus)
 		}
 	})
+}
+
+// debateFormAt is the new-debate form (the default panel, the mock) on a
+// w×h screen with topic typed.
+func debateFormAt(w, h int, topic string) DebateForm {
+	panel, _ := debate.LoadPanel(debate.PanelOptions{})
+	f := NewDebateForm(DebateOptions{Panel: panel, Settings: debate.Settings{Getenv: noEnv}})
+	f, _ = f.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	f, _ = pressAll(f, typeText(nil, topic)...)
+	return f
 }

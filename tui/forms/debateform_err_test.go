@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/roundtable-dev/roundtable/debate"
 )
 
@@ -20,10 +18,7 @@ func TestStartErrorInSight(t *testing.T) {
 	denied := errors.New("create room \"adopt-graphql\": cannot create /tmp/ro/.roundtable (permission denied): run roundtable in a folder you can write to, or pass --cwd")
 	for _, size := range [][2]int{{60, 20}, {80, 24}, {100, 50}} {
 		for _, err := range []error{unreachable, denied} {
-			panel, _ := debate.LoadPanel(debate.PanelOptions{})
-			f := NewDebateForm(DebateOptions{Panel: panel, Settings: debate.Settings{Getenv: noEnv}})
-			f, _ = f.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-			f, _ = pressAll(f, typeText(nil, "Adopt GraphQL")...)
+			f := debateFormAt(size[0], size[1], "Adopt GraphQL")
 			f.StartFailed(err)
 			v := plain(f.View())
 			if n := strings.Count(v, "\n") + 1; n > size[1] {
