@@ -236,13 +236,22 @@ func (m *Model) failed(ev debate.Event) {
 	}
 	m.phase = phaseFailed
 	why := mdrender.Inline(ev.Text)
-	if i, ok := m.byName[ev.Agent]; ok && ev.Agent != "" {
-		m.cols[i].err = why
-	} else {
-		m.verdict.err = why
-	}
+	m.errIn(ev.Agent, why)
 	m.setError("The debate stopped: " + why)
 	m.offerRetry()
+}
+
+// errIn shows why the debate failed, whole, in the column of the persona
+// whose turn failed, or in the verdict pane (the moderator's, or nobody's
+// in particular).
+func (m *Model) errIn(agent, why string) {
+	if i, ok := m.byName[agent]; ok && agent != "" {
+		m.cols[i].err = why
+		m.cols[i].gen++
+		return
+	}
+	m.verdict.err = why
+	m.verdict.gen++
 }
 
 // settleUsage takes the debate's total from its final event. The counter

@@ -391,21 +391,10 @@ func (m *Model) elsewhereLabel() string {
 
 // failedIn shows a failure that closed the room in the column it happened
 // in (closed.json's seat: a persona's, or the moderator's verdict pane),
-// whole, as a run in this screen shows it: the status line has room for
-// only the start of a provider's reason.
+// whole, as a run in this screen shows it (errIn): the status line has
+// room for only the start of a provider's reason.
 func (m *Model) failedIn(c *room.Closed) {
-	why, ok := strings.CutPrefix(c.Reason, debate.ReasonFailed)
-	if !ok || c.Seat == "" {
-		return
-	}
-	why = mdrender.Inline(why)
-	if i, ok := m.byName[c.Seat]; ok {
-		m.cols[i].err = why
-		m.cols[i].gen++
-		return
-	}
-	if c.Seat == room.SeatModerator {
-		m.verdict.err = why
-		m.verdict.gen++
+	if why, ok := strings.CutPrefix(c.Reason, debate.ReasonFailed); ok && c.Seat != "" {
+		m.errIn(c.Seat, mdrender.Inline(why))
 	}
 }
