@@ -151,8 +151,13 @@ func wordsAsFlags(cmd *cobra.Command, a []string, err error) error {
 }
 
 // wordsAre is the annotation of a command whose words, given by mistake,
-// are a room's name ("room"): wordsAsFlags.
-const wordsAre = "wordsAre"
+// are a room's name ("room"): wordsAsFlags; or whose words are the room
+// it works on (wordsAreTheRoom: rooms rename, delete, restore), so that
+// --room there is the mistake (nearFlag).
+const (
+	wordsAre        = "wordsAre"
+	wordsAreTheRoom = "the room"
+)
 
 // exit prints err and ends the process with its exit code.
 func exit(cmd *cobra.Command, err error) error {

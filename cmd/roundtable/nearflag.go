@@ -25,8 +25,7 @@ func nearFlag(cmd *cobra.Command, err error) error {
 		return err
 	}
 	name, _, _ = strings.Cut(name, "=")
-	if name == "room" && cmd.Flags().Lookup("room") == nil && (strings.Contains(cmd.Use, "NAME") || strings.Contains(cmd.Use, "FROM")) {
-		// rooms rename, delete, restore: the room is a word.
+	if name == "room" && cmd.Annotations[wordsAre] == wordsAreTheRoom {
 		return fmt.Errorf("%w (it takes the room as a word: %s %s)", err, cmd.Parent().CommandPath(), cmd.Use)
 	}
 	if s := nearestFlag(cmd, name); s != "" {
@@ -37,20 +36,11 @@ func nearFlag(cmd *cobra.Command, err error) error {
 
 // nearestFlag is the command's visible flag nearest to name: its synonym,
 // else the one fewest edits away, at most 1 edit for a name of up to 4
-// letters and 2 for a longer one; "" when none is that near.
+// letters and 2 for a longer one; "" when none is that near. The flag
+// error comes from parsing, so Flags holds the inherited flags too.
 func nearestFlag(cmd *cobra.Command, name string) string {
 	name = strings.ToLower(name)
-	var names []string
-	seen := map[string]bool{}
-	take := func(f *pflag.Flag) {
-		if !f.Hidden && !seen[f.Name] {
-			seen[f.Name] = true
-			names = append(names, f.Name)
-		}
-	}
-	cmd.Flags().VisitAll(take)
-	cmd.InheritedFlags().VisitAll(take)
-	if to, ok := flagSynonyms[name]; ok && seen[to] {
+	if to, ok := flagSynonyms[name]; ok && cmd.Flags().Lookup(to) != nil {
 		return to
 	}
 	limit := 1
@@ -58,11 +48,11 @@ func nearestFlag(cmd *cobra.Command, name string) string {
 		limit = 2
 	}
 	best, bestD := "", limit+1
-	for _, n := range names {
-		if d := editDistance(name, n); d < bestD {
-			best, bestD = n, d
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if d := editDistance(name, f.Name); !f.Hidden && d < bestD {
+			best, bestD = f.Name, d
 		}
-	}
+	})
 	return best
 }
 

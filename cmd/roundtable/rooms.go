@@ -75,9 +75,10 @@ func newRoomsRenameCmd() *cobra.Command {
 a default spec path SPEC-FROM.md and the file, the seat prompts) follows.
 Refused while a seat is still connected to the room or a process still runs
 its debate, and when TO is taken or not a valid room name.`,
-		Example: `  roundtable rooms rename should-we-adopt-graphql-20261130-142010 graphql`,
-		Args:    roomsArgs("the room's name and its new name", "rename FROM TO"),
-		RunE:    runRoomsRename,
+		Example:     `  roundtable rooms rename should-we-adopt-graphql-20261130-142010 graphql`,
+		Args:        roomsArgs("the room's name and its new name", "rename FROM TO"),
+		Annotations: map[string]string{wordsAre: wordsAreTheRoom},
+		RunE:        runRoomsRename,
 	}
 	c.Flags().String(seatcmd.FlagCwd, "", roomsCwdUsage)
 	return c
@@ -94,8 +95,9 @@ back. Refused while a seat is still connected to the room (its agent would
 lose it) or a process still runs its debate, unless --force.`,
 		Example: `  roundtable rooms delete graphql
   roundtable rooms delete cache-design --force`,
-		Args: roomsArgs("the name of the room to delete", "delete NAME"),
-		RunE: func(c *cobra.Command, args []string) error { return runRoomsDelete(c, args[0], force) },
+		Args:        roomsArgs("the name of the room to delete", "delete NAME"),
+		Annotations: map[string]string{wordsAre: wordsAreTheRoom},
+		RunE:        func(c *cobra.Command, args []string) error { return runRoomsDelete(c, args[0], force) },
 	}
 	c.Flags().BoolVar(&force, "force", false, "delete even while a seat is connected or a process runs the debate")
 	c.Flags().String(seatcmd.FlagCwd, "", roomsCwdUsage)
@@ -108,9 +110,10 @@ func newRoomsRestoreCmd() *cobra.Command {
 		Short: "Bring the newest deleted copy of a room back from the trash",
 		Long: `Restore room NAME from .roundtable/.trash: the copy deleted last, when there
 are several. Refused when a room has taken the name since.`,
-		Example: `  roundtable rooms restore graphql`,
-		Args:    roomsArgs("the name of the room to restore", "restore NAME"),
-		RunE:    runRoomsRestore,
+		Example:     `  roundtable rooms restore graphql`,
+		Args:        roomsArgs("the name of the room to restore", "restore NAME"),
+		Annotations: map[string]string{wordsAre: wordsAreTheRoom},
+		RunE:        runRoomsRestore,
 	}
 	c.Flags().String(seatcmd.FlagCwd, "", roomsCwdUsage)
 	return c
