@@ -199,7 +199,7 @@ persona. An arm may name its own after =, joined by +
 				}
 			}
 			if runErr != nil && !errors.Is(runErr, context.Canceled) {
-				runErr = &exitError{code: 1, err: runErr}
+				runErr = &exitError{code: 1, err: evalFailed(runErr, outDir, saved != nil)}
 			}
 			return runErr
 		},
@@ -223,4 +223,14 @@ persona. An arm may name its own after =, joined by +
 		f.AddFlag(scratch.Flags().Lookup(name))
 	}
 	return c
+}
+
+// evalFailed says, after a run stopped by a failed call, what is kept and
+// how to go on: with --out, the items finished are in the folder and the
+// same command resumes; without, nothing is kept for a rerun.
+func evalFailed(err error, outDir string, saved bool) error {
+	if saved {
+		return fmt.Errorf("%w\nThe questions finished are kept in %s: once the cause is fixed, run the same command again to go on from there", err, outDir)
+	}
+	return fmt.Errorf("%w\nOnce the cause is fixed, run it again; with --out DIR a rerun keeps what finished and goes on from there", err)
 }

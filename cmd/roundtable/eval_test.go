@@ -259,6 +259,21 @@ func TestEvalServedModel(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "is not answering") {
 		t.Errorf("no server: exit %d, %s", code, stderr)
 	}
+	// A call the server refuses stops the run: exit 1, the report says
+	// why, and the error says what is kept and how to go on.
+	srv.SetFail(func(evaltest.Request) int { return 400 })
+	out := filepath.Join(dir, "refused")
+	_, stderr, code = runBin(t, "", "eval", "--questions", q, "--arms", "single", "--base-url", srv.BaseURL(), "--model", "big", "--out", out)
+	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
+	if code != 1 || !strings.Contains(stderr, "single, question f: ") ||
+		!strings.Contains(stderr, "The questions finished are kept in "+out+": once the cause is fixed, run the same command again") ||
+		!strings.Contains(string(md), "**Stopped before the end** (a call failed: single, question f: ") {
+		t.Errorf("a refused call with --out: exit %d, %s\nreport.md:\n%s", code, stderr, md)
+	}
+	_, stderr, code = runBin(t, "", "eval", "--questions", q, "--arms", "single", "--base-url", srv.BaseURL(), "--model", "big")
+	if code != 1 || !strings.Contains(stderr, "with --out DIR a rerun keeps what finished") {
+		t.Errorf("a refused call without --out: exit %d, %s", code, stderr)
+	}
 }
 
 // TestEvalMaxCostCommand: --max-cost with a provider that reports no

@@ -599,7 +599,37 @@ func TestEvalStops(t *testing.T) {
 	})
 	rep, err = eval.Run(context.Background(), eval.Options{Questions: qs, Arms: arms, Provider: provider(t, srv.BaseURL()), Concurrency: 1})
 	if err == nil || !strings.Contains(err.Error(), "question q4") || rep == nil || rep.Arms[0].Items != 3 {
-		t.Errorf("a failing call: %v, report %+v", err, rep)
+		t.Fatalf("a failing call: %v, report %+v", err, rep)
+	}
+	if !strings.HasPrefix(rep.Stopped, "a call failed: ") || !strings.Contains(rep.Stopped, "question q4") {
+		t.Errorf("the report of a run stopped by a failing call says %q; want why", rep.Stopped)
+	}
+
+	// An arm that finished no question before the failure shows no figure
+	// (not a 0 % that reads as every answer wrong) in either report.
+	srv.SetFail(func(evaltest.Request) int { return 400 })
+	deb, _ := eval.ParseArms("single,debate")
+	rep, err = eval.Run(context.Background(), eval.Options{Questions: qs, Arms: deb, Provider: provider(t, srv.BaseURL()), Concurrency: 1})
+	if err == nil || rep == nil || rep.Arms[1].Items != 0 {
+		t.Fatalf("every call failing: %v, report %+v", err, rep)
+	}
+	var md, page bytes.Buffer
+	if err := rep.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.WriteHTML(&page); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"**Stopped before the end** (a call failed: ", "| debate | m1 | no question finished | – |", "No question of the debate arm finished."} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("report.md lacks %q:\n%s", want, md.String())
+		}
+	}
+	if strings.Contains(md.String(), "0/0") || strings.Contains(md.String(), "| round |") {
+		t.Errorf("report.md gives figures for arms that finished nothing:\n%s", md.String())
+	}
+	if !strings.Contains(page.String(), "<td>no question finished</td>") || strings.Contains(page.String(), "0/0") {
+		t.Errorf("report.html:\n%s", page.String())
 	}
 }
 

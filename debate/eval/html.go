@@ -98,7 +98,7 @@ svg.chart { max-width: 100%; height: auto; font-size: 12px; }
 {{- range .Lines}}
 <p>{{.}}</p>
 {{- end}}
-{{template "table" .Rounds}}
+{{with .Rounds}}{{template "table" .}}{{end}}
 {{- end}}
 {{- with .Budgets}}
 <h2>Equal budget</h2>

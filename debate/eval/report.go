@@ -427,8 +427,10 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 		for _, line := range d.lines() {
 			b.WriteString(line + "\n")
 		}
-		b.WriteString("\n")
-		d.roundsTable().markdown(&b)
+		if t := d.roundsTable(); t != nil {
+			b.WriteString("\n")
+			t.markdown(&b)
+		}
 	}
 	if len(rep.Budgets) > 0 {
 		b.WriteString("\n## Equal budget\n\n")
@@ -503,10 +505,15 @@ func (rep *Report) armsTable() *table {
 		case a.EstimatedCalls > 0:
 			est = fmt.Sprintf("%d of %d calls", a.EstimatedCalls, a.Calls)
 		}
+		acc, ci, per := fmt.Sprintf("%d/%d = %s", a.Correct, a.Items, pct(a.Accuracy)), pct(a.CILow)+"–"+pct(a.CIHigh), fmt.Sprintf("%.1f", a.TokensPerItem)
+		if a.Items == 0 {
+			// No question finished (a run stopped early): no figure, rather
+			// than a 0 % that reads as every answer wrong.
+			acc, ci, per = "no question finished", "–", "–"
+		}
 		t.Rows = append(t.Rows, []string{
-			a.Name, strings.Join(a.Models, ", "), fmt.Sprintf("%d/%d = %s", a.Correct, a.Items, pct(a.Accuracy)),
-			pct(a.CILow) + "–" + pct(a.CIHigh), fmt.Sprintf("%d (%d prompt + %d completion)", a.Tokens, a.PromptTokens, a.CompletionTokens),
-			fmt.Sprintf("%.1f", a.TokensPerItem), est,
+			a.Name, strings.Join(a.Models, ", "), acc, ci,
+			fmt.Sprintf("%d (%d prompt + %d completion)", a.Tokens, a.PromptTokens, a.CompletionTokens), per, est,
 		})
 		if costs {
 			row := &t.Rows[len(t.Rows)-1]
@@ -519,7 +526,11 @@ func (rep *Report) armsTable() *table {
 func (rep *Report) pairsTable() *table {
 	t := &table{Head: []string{"A", "B", "questions", "A right, B wrong", "A wrong, B right", "p"}}
 	for _, p := range rep.Pairs {
-		t.Rows = append(t.Rows, []string{p.A, p.B, fmt.Sprint(p.Items), fmt.Sprint(p.AOnly), fmt.Sprint(p.BOnly), fmt.Sprintf("%.4g", p.P)})
+		pv := fmt.Sprintf("%.4g", p.P)
+		if p.Items == 0 {
+			pv = "–" // no question both finished: nothing to test
+		}
+		t.Rows = append(t.Rows, []string{p.A, p.B, fmt.Sprint(p.Items), fmt.Sprint(p.AOnly), fmt.Sprint(p.BOnly), pv})
 	}
 	return t
 }
@@ -538,6 +549,9 @@ func (d *Debate) title() string {
 // lines are the sentences on a debate arm's oracle, moderator,
 // conformity and (rank) rankings.
 func (d *Debate) lines() []string {
+	if d.Items == 0 {
+		return []string{fmt.Sprintf("No question of the %s arm finished.", d.Arm)}
+	}
 	out := []string{
 		fmt.Sprintf("Oracle (some persona right in round 1): %d/%d = %s.", d.Oracle, d.Items, pct(d.OracleAccuracy)),
 		fmt.Sprintf("The moderator (the %s arm's answer) was right on %d/%d; the last round's majority would have been on %d/%d.",
@@ -558,6 +572,9 @@ func (d *Debate) lines() []string {
 }
 
 func (d *Debate) roundsTable() *table {
+	if d.Items == 0 {
+		return nil // no question finished: lines says so
+	}
 	t := &table{Head: []string{"round", "answers right", "majority right", "right→wrong", "wrong→right", "changed", "to the majority"}}
 	for _, r := range d.Rounds {
 		if r.Round == 1 {

@@ -299,6 +299,7 @@ feed:
 	}
 	rep.UnfinishedTokens = max(int(r.spent.Load())-counted, 0)
 	if firstErr != nil {
+		rep.Stopped = "a call failed: " + firstErr.Error()
 		return rep, firstErr
 	}
 	if errors.Is(context.Cause(ctx), ErrBudgetSpent) {
