@@ -371,8 +371,15 @@ func droppedBeforeReply(err error) bool {
 	case errors.As(err, &opErr) && opErr.Op == "dial":
 		return false
 	}
-	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET)
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
+		strings.HasSuffix(err.Error(), errServerClosedIdle)
 }
+
+// errServerClosedIdle is how net/http reports a kept-alive connection the
+// server closed as a request was being sent on it (its error is not
+// exported). It retries only idempotent requests itself; nothing reached
+// the server, so a chat request is safe to send again.
+const errServerClosedIdle = "http: server closed idle connection"
 
 // describe turns a stream error into one that says what happened.
 func (p *OpenAICompatible) describe(err error, started bool) error {

@@ -316,6 +316,41 @@ func TestOpenAIConnectionDroppedBeforeReply(t *testing.T) {
 	}
 }
 
+// TestOpenAIKeptAliveConnectionClosed: a kept-alive connection the
+// server closed just as the next request went out on it (llama-server's,
+// between two calls of an eval) fails in net/http with "server closed
+// idle connection", which it retries only for idempotent requests. Nothing
+// reached the server, so the provider asks again. The race is too narrow
+// to stage over loopback: the transport gives the error once.
+func TestOpenAIKeptAliveConnectionClosed(t *testing.T) {
+	fs := newFakeServer(t, func(n int, w http.ResponseWriter, _ *http.Request) {
+		s := startSSE(w)
+		s.chunk(fmt.Sprintf("Reply %d", n), "stop")
+		s.done()
+	})
+	p, waits := newTestProvider(t, fs, "k")
+	p.client.Transport = &closedOnce{next: p.client.Transport}
+	text, _, err := streamAll(context.Background(), p)
+	if err != nil || text != "Reply 1" || fs.requests() != 1 || len(*waits) != 1 {
+		t.Fatalf("%q, %v after %d requests, waits %v; want the reply after one retry", text, err, fs.requests(), *waits)
+	}
+}
+
+// closedOnce fails its first request as net/http does when the server
+// closed the kept-alive connection it was sent on.
+type closedOnce struct {
+	next http.RoundTripper
+	done bool
+}
+
+func (c *closedOnce) RoundTrip(r *http.Request) (*http.Response, error) {
+	if !c.done {
+		c.done = true
+		return nil, errors.New("http: server closed idle connection")
+	}
+	return c.next.RoundTrip(r)
+}
+
 func TestOpenAIStreamWithoutFinishReason(t *testing.T) {
 	fs := newFakeServer(t, func(_ int, w http.ResponseWriter, _ *http.Request) {
 		s := startSSE(w)
