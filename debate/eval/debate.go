@@ -135,13 +135,17 @@ func (r *runner) rank(ctx context.Context, q Question, panel []debate.Persona, t
 	err := r.parallel(ctx, n, func(ctx context.Context, i int) error {
 		orders[i] = ShownOrder(r.opt.Seed, q.ID, i, n)
 		shown := make([]string, len(orders[i]))
+		ranked := make([]debate.Turn, len(orders[i]))
 		for k, j := range orders[i] {
-			shown[k] = final[j].Text
+			shown[k], ranked[k] = final[j].Text, final[j]
 		}
+		// A ranking request, as roundtable debate --rank makes it: the
+		// mock (and any provider that reads Info) ranks rather than
+		// argues again.
 		info := debate.TurnInfo{
-			Purpose: debate.PurposeTurn, Topic: q.Question, Speaker: panel[i], Personas: panel,
+			Purpose: debate.PurposeRank, Topic: q.Question, Speaker: panel[i], Personas: panel,
 			Round: r.opt.Rounds, Rounds: r.opt.Rounds, Seed: r.opt.Seed, Transcript: transcript,
-			Instruction: rankInstruction,
+			Instruction: rankInstruction, Ranked: ranked,
 		}
 		c, err := r.call(ctx, q, rankMessages(q, i, n, shown), panel[i].Model, info)
 		calls[i] = c

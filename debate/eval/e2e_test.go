@@ -758,3 +758,27 @@ func TestEvalUnfinishedTokens(t *testing.T) {
 		t.Errorf("the Markdown does not say so: %v\n%s", err, md.String())
 	}
 }
+
+// TestEvalMockRanks: the rank arm's ranking calls are ranking requests
+// (PurposeRank, the replies shown in Ranked): the mock ranks the replies it
+// is shown, as in roundtable debate --rank, so a demo on the mock reads
+// every ranking (before, the mock argued again and all were unreadable).
+func TestEvalMockRanks(t *testing.T) {
+	qs, _ := scripted(t)
+	arms, _ := eval.ParseArms("rank")
+	rep, err := eval.Run(context.Background(), eval.Options{Questions: qs[:2], Arms: arms, Provider: debate.NewMock(0), Personas: 3, Rounds: 2, Concurrency: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := rep.Debates[0].Rank
+	if d == nil || d.Rankings != 6 || d.Unread != 0 {
+		t.Fatalf("rankings %+v; want 6, every one read", d)
+	}
+	for _, it := range rep.Arms[0].Results {
+		for _, rk := range it.Rankings {
+			if len(rk.Order) == 0 {
+				t.Errorf("question %s: %s's ranking orders nobody", it.ID, rk.By)
+			}
+		}
+	}
+}
