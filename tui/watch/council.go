@@ -84,12 +84,32 @@ func (m *Model) waitsFor(seat string) string {
 // the lead's, or the peer's for any other seat; a council seat may also
 // pass its turn.
 func (m *Model) kindsFor(seat string) []string {
-	kinds := room.PeerKinds
 	if seat == room.SeatLead {
-		kinds = room.LeadKinds
+		return m.leadKinds()
 	}
-	if m.council() && seat != room.SeatLead {
-		return append(slices.Clone(kinds), room.KindPass)
+	if m.council() {
+		return append(slices.Clone(room.PeerKinds), room.KindPass)
+	}
+	return room.PeerKinds
+}
+
+// leadKinds is the lead's kinds, the one its turn most likely wants
+// first: the brief opens the room, a challenge answers the seats, and the
+// decision comes in the last round the budget leaves.
+func (m *Model) leadKinds() []string {
+	first := "brief"
+	switch {
+	case len(m.st.Messages) == 0:
+	case m.cfg.Budget > 0 && m.st.Round+1 >= m.cfg.Budget:
+		first = "decision"
+	default:
+		first = "challenge"
+	}
+	kinds := []string{first}
+	for _, k := range room.LeadKinds {
+		if k != first {
+			kinds = append(kinds, k)
+		}
 	}
 	return kinds
 }

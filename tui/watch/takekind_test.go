@@ -7,6 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	xansi "github.com/charmbracelet/x/ansi"
+
+	"github.com/roundtable-dev/roundtable/room"
 )
 
 // TestLeadComposerKinds: the lead's composer suggests the lead's kinds
@@ -32,14 +34,34 @@ func TestLeadComposerKinds(t *testing.T) {
 	if strings.Contains(v, "/objection") {
 		t.Fatalf("the lead's composer suggests the peer's /objection:\n%s", v)
 	}
-	if !strings.Contains(v, "kind brief (start with") {
-		t.Fatalf("no default kind in the title:\n%s", v)
+	// Round 2 of 2: the lead's last word is its decision.
+	if !strings.Contains(v, "kind decision (start with /brief, /challenge, /question") {
+		t.Fatalf("no decision as the default kind of the last round in the title:\n%s", v)
 	}
 	for _, r := range "/question What bounds the memory?" {
 		m, _ = m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	v = xansi.Strip(m.View())
-	if !strings.Contains(v, "· kind question") || strings.Contains(v, "kind brief") || strings.Contains(v, "start with /") {
+	if !strings.Contains(v, "· kind question") || strings.Contains(v, "kind decision") || strings.Contains(v, "start with /") {
 		t.Fatalf("after typing /question the title says:\n%s", v)
+	}
+}
+
+// TestLeadKindFollowsTheRoom: the lead's default kind is the brief in an
+// empty room, a challenge once the seats have spoken, and the decision in
+// the last round the budget leaves (before: brief every time).
+func TestLeadKindFollowsTheRoom(t *testing.T) {
+	for _, c := range []struct {
+		msgs, budget int
+		want         string
+	}{{0, 4, "brief"}, {2, 4, "challenge"}, {4, 4, "challenge"}, {6, 4, "decision"}, {2, 2, "decision"}, {2, 0, "challenge"}} {
+		m := Model{}
+		m.cfg.Budget = c.budget
+		m.st.Messages = make([]room.Message, c.msgs)
+		m.st.Round = c.msgs / 2
+		got := m.kindsFor(room.SeatLead)
+		if got[0] != c.want || len(got) != len(room.LeadKinds) {
+			t.Errorf("%d messages, budget %d: kinds %q, want %s first and every lead kind", c.msgs, c.budget, got, c.want)
+		}
 	}
 }
