@@ -105,11 +105,16 @@ func (m *Model) leadKinds() []string {
 	default:
 		first = "challenge"
 	}
+	// The brief comes last once the room has begun: the composer suggests
+	// the second kind, and a second brief is rarely what is meant.
 	kinds := []string{first}
 	for _, k := range room.LeadKinds {
-		if k != first {
+		if k != first && k != "brief" {
 			kinds = append(kinds, k)
 		}
+	}
+	if first != "brief" {
+		kinds = append(kinds, "brief")
 	}
 	return kinds
 }

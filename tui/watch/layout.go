@@ -118,6 +118,7 @@ type footerText struct {
 	warn   []string // seatsGone's banner
 	errs   []string
 	status []string
+	posAt  int // the status line the scroll position is shown beside
 }
 
 func (m *Model) footerText() footerText {
@@ -139,9 +140,26 @@ func (m *Model) footerText() footerText {
 	if status != "" && !m.statusOK {
 		status = "✖ " + status
 	}
-	f.status = splitLines(cells.Wrap(status, max(m.width-3-m.positionWidth(), 10)))
+	f.status = splitLines(cells.Wrap(status, max(m.width-2, 10)))
 	if len(f.status) == 0 {
 		f.status = []string{""}
+	}
+	// The position goes at the right of the first status line it fits
+	// beside, three cells clear, so a wrapped status never reads on into
+	// it; on a line of its own when none has the room.
+	f.posAt = len(f.status) - 1
+	if pw := m.positionWidth(); pw > 0 {
+		f.posAt = -1
+		for i, l := range f.status {
+			if 1+xansi.StringWidth(l)+3+pw+1 <= m.width {
+				f.posAt = i
+				break
+			}
+		}
+		if f.posAt < 0 {
+			f.status = append(f.status, "")
+			f.posAt = len(f.status) - 1
+		}
 	}
 	return f
 }
@@ -175,7 +193,7 @@ func (m *Model) footerLines(f footerText) []string {
 	right := xansi.Truncate(m.position(), m.positionWidth(), "…")
 	for i, l := range f.status {
 		r := ""
-		if i == 0 {
+		if i == f.posAt {
 			r = right + " "
 		}
 		out = append(out, render(fitLR(" "+l, r, m.width)))

@@ -35,7 +35,7 @@ func TestLeadComposerKinds(t *testing.T) {
 		t.Fatalf("the lead's composer suggests the peer's /objection:\n%s", v)
 	}
 	// Round 2 of 2: the lead's last word is its decision.
-	if !strings.Contains(v, "kind decision (start with /brief, /challenge, /question") {
+	if !strings.Contains(v, "kind decision (start with /challenge, /question, /brief") {
 		t.Fatalf("no decision as the default kind of the last round in the title:\n%s", v)
 	}
 	for _, r := range "/question What bounds the memory?" {
@@ -62,6 +62,51 @@ func TestLeadKindFollowsTheRoom(t *testing.T) {
 		got := m.kindsFor(room.SeatLead)
 		if got[0] != c.want || len(got) != len(room.LeadKinds) {
 			t.Errorf("%d messages, budget %d: kinds %q, want %s first and every lead kind", c.msgs, c.budget, got, c.want)
+		}
+	}
+}
+
+// TestStatusClearOfPosition: at 60 columns a status that wraps keeps the
+// scroll position three cells clear of its words, on the first line with
+// the room (before: "…the composer opens following · 1–2 of 2", one
+// sentence to the eye), and every word of the status is shown.
+func TestStatusClearOfPosition(t *testing.T) {
+	cwd := bigRoom(t, 2)
+	m, err := New(Options{Cwd: cwd, Room: "big", ExportDir: cwd, Dark: true, Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	m, _ = m.Update(openCmd(m.id, m.sess, m.cwd, "big", phaseOpening)())
+	for _, status := range []string{
+		"you play the lead: the composer opens on your turn; q gives the seat up",
+		"short",
+		strings.Repeat("word ", 30),
+	} {
+		m.setStatus(status, true)
+		m, _ = m.Update(tea.WindowSizeMsg{Width: 60, Height: 40}) // lays the frame out again; both messages in view: "1–2 of 2"
+		lines := strings.Split(xansi.Strip(m.View()), "\n")
+		n := len(m.footerText().status)
+		end := len(lines) - m.helpHeight()
+		shown := lines[end-n : end]
+		var words []string
+		found := false
+		for _, l := range shown {
+			if i := strings.Index(l, "following · "); i >= 0 {
+				found = true
+				if before := l[:i]; strings.TrimSpace(before) != "" && !strings.HasSuffix(before, "   ") {
+					t.Errorf("status %q: the position is not clear of it: %q", status, l)
+				}
+				l = l[:i]
+			}
+			words = append(words, strings.Fields(l)...)
+		}
+		if !found {
+			t.Errorf("status %q: no position beside it:\n%s", status, strings.Join(shown, "\n"))
+		}
+		if got, want := strings.Join(words, " "), strings.Join(strings.Fields(status), " "); got != want {
+			t.Errorf("status %q: shown as %q", status, got)
 		}
 	}
 }
