@@ -382,6 +382,9 @@ func (m *Model) composerKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch res.Outcome {
 	case composer.Sent:
 		kind, body := splitKind(res.Text)
+		if kind == "" && len(t.kinds) > 0 {
+			kind = t.kinds[0] // the default the composer's title names
+		}
 		t.busy = "posting"
 		t.draftText = ""
 		m.setStatus("posting…", true)

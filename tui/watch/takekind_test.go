@@ -1,6 +1,9 @@
 package watch
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -108,5 +111,39 @@ func TestStatusClearOfPosition(t *testing.T) {
 		if got, want := strings.Join(words, " "), strings.Join(strings.Fields(status), " "); got != want {
 			t.Errorf("status %q: shown as %q", status, got)
 		}
+	}
+}
+
+// TestLeadPostsTheKindItsTitleNames: a post with no kind typed is of the
+// kind the composer's title names (a challenge in round 2 of 4), not the
+// room's default for the lead (brief).
+func TestLeadPostsTheKindItsTitleNames(t *testing.T) {
+	cwd := seatRoom(t, "kinds", 4, append(slices.Clone(brief), fileMsg{2, at(20), "peer", "codex", "answer", "Yes, with a flag.", 0}))
+	if err := os.Remove(filepath.Join(room.Dir(cwd, "kinds"), room.LogFile)); err != nil {
+		t.Fatal(err) // the lead is nobody's: the person takes it
+	}
+	p, err := TakeSeat(cwd, "kinds", "lead")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(Options{Cwd: cwd, Room: "kinds", ExportDir: cwd, Dark: true, Location: time.UTC, Person: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	m, _ = m.Update(openCmd(m.id, m.sess, m.cwd, "kinds", phaseOpening)())
+	if !m.take.comp.IsOpen() || !strings.Contains(flat(m), "Your turn as lead · round 2 · kind challenge") {
+		t.Fatalf("the composer's title:\n%s", plain(m))
+	}
+	m, _ = typeText(m, "What does the p99 look like?")
+	m, cmd := press(m, "enter")
+	m, _ = m.Update(await[postedMsg](t, cmd))
+	st, err := m.room.Refresh()
+	if err != nil || m.status != "posted" {
+		t.Fatalf("status %q, %v", m.status, err)
+	}
+	if last := st.Messages[len(st.Messages)-1]; last.Seat != room.SeatLead || last.Kind != "challenge" || last.Text != "What does the p99 look like?" {
+		t.Fatalf("posted %+v; want the lead's challenge", last)
 	}
 }
