@@ -68,6 +68,7 @@ type takeState struct {
 	busy         string // what is being done in a command ("posting"); "": nothing
 	choosing     bool   // t with several seats free: l or p (a council: the seat's number) picks one
 	confirmClose bool   // C pressed: y closes
+	specWritten  bool   // S wrote the spec from this screen
 	openedAt     int    // messages in the room when the composer last opened by itself; -1: never
 	draftDue     bool   // a draft tick is pending
 	draftText    string // the text last written as the draft
@@ -274,7 +275,11 @@ func (m *Model) takeKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return prepareSpecCmd(m.id, t.person, m.cfg.Topic), true
 	case key.Matches(msg, m.keys.CloseRoom):
 		t.confirmClose = true
-		m.setStatus("close the room for good? y closes it (the spec must be written: S) · any other key keeps it open", true)
+		ask := "close the room for good? y closes it (the spec must be written: S) · any other key keeps it open"
+		if t.specWritten {
+			ask = "close the room for good? y closes it · any other key keeps it open"
+		}
+		m.setStatus(ask, true)
 		return nil, true
 	}
 	return nil, false
@@ -347,6 +352,7 @@ func (m *Model) takeMsg(msg tea.Msg) tea.Cmd {
 			m.setStatus(msg.err.Error(), false)
 			return nil
 		}
+		t.specWritten = true
 		m.setStatus("the spec is written to "+msg.path+": C closes the room", true)
 		return nil
 	case roomClosedMsg:

@@ -335,8 +335,8 @@ func TestTakeLeadWritesTheSpecAndCloses(t *testing.T) {
 	}
 	// C before the spec: refused, saying so.
 	m, _ = press(m, "C")
-	if !strings.Contains(m.status, "y closes it") {
-		t.Fatalf("C asked nothing: %q", m.status)
+	if !strings.Contains(m.status, "y closes it (the spec must be written: S)") {
+		t.Fatalf("C asked nothing, or did not say the spec comes first: %q", m.status)
 	}
 	m, cmd := press(m, "y")
 	m, _ = m.Update(await[roomClosedMsg](t, cmd))
@@ -371,8 +371,12 @@ func TestTakeLeadWritesTheSpecAndCloses(t *testing.T) {
 	if _, err := os.Stat(prep.path); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the editor's file is left behind: %v", err)
 	}
-	// Any key but y keeps the room open.
+	// Any key but y keeps the room open; the spec is written, so C's
+	// question no longer asks for it.
 	m, _ = press(m, "C")
+	if m.status != "close the room for good? y closes it · any other key keeps it open" {
+		t.Fatalf("C after S asks %q", m.status)
+	}
 	m, _ = press(m, "n")
 	if m.status != "the room stays open" {
 		t.Fatalf("status %q", m.status)
