@@ -69,8 +69,22 @@ var listHeader = [...]string{"NAME", "KIND", "STATE", "ROUNDS", "MSGS", "LAST"}
 // files is shown on one line with its control characters made visible,
 // so none acts on the terminal. No rooms writes nothing.
 func WriteList(w io.Writer, rooms []Listing, now time.Time) error {
+	return WriteListWidth(w, rooms, now, ListWidth)
+}
+
+// listTableMin is the narrowest terminal the table fits: the name column
+// at its least, the others at their usual widths.
+const listTableMin = 74
+
+// WriteListWidth is WriteList for a terminal width columns wide: the
+// table when it fits (at most ListWidth wide), each room as a block of
+// lines when it does not (writeListBlocks).
+func WriteListWidth(w io.Writer, rooms []Listing, now time.Time, width int) error {
 	if len(rooms) == 0 {
 		return nil
+	}
+	if width > 0 && width < listTableMin {
+		return writeListBlocks(w, rooms, now, width)
 	}
 	type row struct {
 		cells      [len(listHeader)]string
@@ -130,6 +144,46 @@ func WriteList(w io.Writer, rooms []Listing, now time.Time) error {
 		line(r.cells)
 		under(r.topic)
 		for _, l := range wrapWords(r.err, ListWidth-2*len(listIndent)) {
+			b.WriteString(listIndent + listIndent + l + "\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeListBlocks writes each room as a block for a narrow terminal: its
+// name, then its kind, state, rounds, messages and last activity on one
+// line (wrapped at the separators), its topic cut to the width, and why
+// it could not be read.
+func writeListBlocks(w io.Writer, rooms []Listing, now time.Time, width int) error {
+	width = max(width, 20)
+	var b strings.Builder
+	for _, r := range rooms {
+		b.WriteString(r.Name + "\n")
+		state := listState(r)
+		if r.Closed && r.Err == nil {
+			// A line of its own has room for the reason up to its colon.
+			if reason, _, _ := strings.Cut(plainLine(r.Reason), ":"); strings.TrimSpace(reason) != "" {
+				state = "closed: " + strings.TrimSpace(reason)
+			}
+		}
+		facts := []string{listKind(r), state}
+		if n := listRounds(r); n != "-" {
+			facts = append(facts, n+" rounds")
+		}
+		if n := listMessages(r); n != "-" {
+			facts = append(facts, n+" messages")
+		}
+		if t := listTime(r.Last, now); t != "-" {
+			facts = append(facts, t)
+		}
+		for _, l := range wrapFacts(facts, width-len(listIndent)) {
+			b.WriteString(listIndent + l + "\n")
+		}
+		if t := plainLine(r.Topic); t != "" {
+			b.WriteString(listIndent + cut(t, width-len(listIndent)) + "\n")
+		}
+		for _, l := range wrapWords(listError(r), width-2*len(listIndent)) {
 			b.WriteString(listIndent + listIndent + l + "\n")
 		}
 	}
@@ -463,6 +517,33 @@ func cut(s string, width int) string {
 
 // wrapWords breaks s into lines of at most width cells between words; a
 // word wider than width has a line of its own.
+// wrapFacts joins facts with " · " into lines of at most width cells,
+// breaking between facts; a fact wider than a line is wrapped by words.
+func wrapFacts(facts []string, width int) []string {
+	var lines []string
+	cur := ""
+	for _, f := range facts {
+		switch {
+		case cur == "":
+		case ansi.StringWidth(cur)+3+ansi.StringWidth(f) <= width:
+			cur += " · " + f
+			continue
+		default:
+			lines = append(lines, cur)
+		}
+		parts := wrapWords(f, width)
+		if len(parts) == 0 {
+			continue
+		}
+		lines = append(lines, parts[:len(parts)-1]...)
+		cur = parts[len(parts)-1]
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
 func wrapWords(s string, width int) []string {
 	var lines []string
 	cur := ""

@@ -137,6 +137,52 @@ func TestWriteList(t *testing.T) {
 }
 
 // TestWriteListLocalTime: the last activity is shown in now's location.
+// TestWriteListNarrow: on a terminal narrower than the table (60
+// columns), each room is a block: its name, its facts broken between
+// them, its topic cut to fit, and why it could not be read; no line is
+// wider than the terminal (before: the 80-column table, soft-wrapped by
+// the terminal into a jumble).
+func TestWriteListNarrow(t *testing.T) {
+	now := time.Date(2026, 11, 30, 14, 0, 0, 0, time.UTC)
+	rooms, err := ListRooms(listFixture(t, now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wide, at80, narrow bytes.Buffer
+	if err := WriteList(&wide, rooms, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteListWidth(&at80, rooms, now, 80); err != nil {
+		t.Fatal(err)
+	}
+	if at80.String() != wide.String() {
+		t.Errorf("at 80 columns the list is not the table:\n%s", at80.String())
+	}
+	if err := WriteListWidth(&narrow, rooms, now, 60); err != nil {
+		t.Fatal(err)
+	}
+	out := narrow.String()
+	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if w := ansi.StringWidth(l); w > 60 && strings.Contains(strings.TrimSpace(l), " ") {
+			t.Errorf("a line is %d wide, over 60 (only a word too long for a line may be): %q", w, l)
+		}
+	}
+	for _, want := range []string{
+		"cache-design\n  MCP room · open · 1/8 rounds · 2 messages · Nov 30 13:59\n  Should the cache be write-through\n",
+		"killed\n  debate · open: not running · 1/3 rounds · 1 messages\n  Nov 30 10:00\n  Nobody runs me\n",
+		"agreed\n  MCP room\n  closed: agreement reached on every point after a long talk\n  0/4 rounds · 0 messages · Dec 01  2025\n  Old decision\n",
+		"broken\n  ? · unreadable · Nov 30 06:00\n    cannot read it: room.json",
+		"  A very long topic that goes on A very long topic that goe…\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the narrow list lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "NAME") || strings.ContainsAny(out, "\x1b\x07") {
+		t.Errorf("a header or an escape sequence in the narrow list:\n%q", out)
+	}
+}
+
 func TestWriteListLocalTime(t *testing.T) {
 	cwd := t.TempDir()
 	utc := time.Date(2026, 3, 4, 23, 30, 0, 0, time.UTC)

@@ -47,11 +47,12 @@ func defaultHelpStyles() helpStyles {
 func helpFunc(c *cobra.Command, _ []string) {
 	out := c.OutOrStdout()
 	w := colorprofile.NewWriter(out, os.Environ())
-	_, _ = io.WriteString(w, renderHelp(c, helpWidth(out), defaultHelpStyles()))
+	_, _ = io.WriteString(w, renderHelp(c, termWidth(out), defaultHelpStyles()))
 }
 
-// helpWidth is the width help wraps at on out.
-func helpWidth(out io.Writer) int {
+// termWidth is the width output to out is laid out for: help wraps at it,
+// and the rooms list picks its layout by it.
+func termWidth(out io.Writer) int {
 	f, ok := out.(interface{ Fd() uintptr })
 	if !ok || !term.IsTerminal(f.Fd()) {
 		return maxHelpWidth
