@@ -44,6 +44,10 @@ type HeadlessOptions struct {
 	// before its verdict: it is continued there (Resume) instead of a new
 	// debate being started.
 	Resume string
+	// Width, when above 0, breaks the text format's lines at word
+	// boundaries to that many cells: the terminal's width, when stdout is
+	// one. The jsonl and md formats are never wrapped.
+	Width int
 }
 
 // checkFormat is the output format named by s.
@@ -95,7 +99,19 @@ func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Wr
 
 	ow := &outWriter{w: stdout}
 	bw := bufio.NewWriterSize(ow, 32<<10)
-	out := newOutput(format, bw, stderr)
+	var ww *wrapWriter
+	var dst io.Writer = bw
+	if format == FormatText && opts.Width > 0 {
+		ww = newWrapWriter(bw, opts.Width)
+		dst = ww
+	}
+	flush := func() {
+		if ww != nil && ow.err == nil {
+			_ = ww.Flush()
+		}
+		_ = bw.Flush()
+	}
+	out := newOutput(format, dst, stderr)
 	seedResumed(out, sess, opts.Resume)
 	var last Event
 	for ev := range sess.Events() {
@@ -104,12 +120,16 @@ func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Wr
 			continue // stopped; the rest is only saved
 		}
 		out.event(ev)
-		if format != FormatMD && (ev.Type == EventToken || ev.Type == EventTurnStart || ev.Type == EventRanking || ev.IsTerminal()) {
-			// Live formats show each token (and each ranking) as it comes.
+		switch {
+		case ev.IsTerminal():
+			flush()
+		case format != FormatMD && (ev.Type == EventToken || ev.Type == EventTurnStart || ev.Type == EventRanking):
+			// Live formats show each token (and each ranking) as it comes;
+			// wrapped text, each word once it is whole.
 			_ = bw.Flush()
 		}
 		if ev.Type == EventPause {
-			_ = bw.Flush()
+			flush()
 			feed.onPause(ctx, sess, ev, opts.InterjectPrompt, stderr)
 		}
 		if ow.err != nil {
@@ -123,7 +143,7 @@ func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Wr
 	stopped := last.Text == CancelledMessage
 	if ow.err == nil && (format != FormatMD || !stopped) {
 		out.end()
-		_ = bw.Flush()
+		flush()
 	}
 
 	switch {

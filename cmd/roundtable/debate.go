@@ -79,7 +79,9 @@ closes it as failed and goes on from the last saved turn.` + interjectHelp,
 				// write error to handle, stopping and closing the room,
 				// not a signal that kills the process mid-save.
 				ignoreSIGPIPE()
-				opts := debate.HeadlessOptions{Settings: s, Format: format, Resume: resume}
+				// On a terminal the text breaks at words, not where the
+				// terminal's own wrap cuts them.
+				opts := debate.HeadlessOptions{Settings: s, Format: format, Resume: resume, Width: max(ttyWidth(cmd.OutOrStdout())-1, 0)}
 				var done func()
 				if done, err = notes.options(&opts, cmd.InOrStdin()); err == nil {
 					err = debate.RunHeadless(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())

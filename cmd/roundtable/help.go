@@ -51,17 +51,27 @@ func helpFunc(c *cobra.Command, _ []string) {
 }
 
 // termWidth is the width output to out is laid out for: help wraps at it,
-// and the rooms list picks its layout by it.
+// and the rooms list picks its layout by it. At most 80; 80 in a pipe.
 func termWidth(out io.Writer) int {
-	f, ok := out.(interface{ Fd() uintptr })
-	if !ok || !term.IsTerminal(f.Fd()) {
-		return maxHelpWidth
-	}
-	w, _, err := term.GetSize(f.Fd())
-	if err != nil || w <= 0 {
+	w := ttyWidth(out)
+	if w <= 0 {
 		return maxHelpWidth
 	}
 	return max(min(w, maxHelpWidth), 30)
+}
+
+// ttyWidth is the width of the terminal out writes to; 0 when out is not
+// a terminal.
+func ttyWidth(out io.Writer) int {
+	f, ok := out.(interface{ Fd() uintptr })
+	if !ok || !term.IsTerminal(f.Fd()) {
+		return 0
+	}
+	w, _, err := term.GetSize(f.Fd())
+	if err != nil || w <= 0 {
+		return 0
+	}
+	return w
 }
 
 // renderHelp is c's help at width cells: what it does, its usage, its

@@ -304,3 +304,57 @@ func TestEditDistance(t *testing.T) {
 		}
 	}
 }
+
+// TestDebateTextInTerminal runs a debate's text output in a 60-column tmux
+// pane: it breaks its lines at words, so the terminal wraps none (each
+// line, wrapped lines joined, fits 60 columns), and it says the same words
+// a pipe gets. Before, the terminal cut words in two ("access p|atterns").
+func TestDebateTextInTerminal(t *testing.T) {
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Fatal("tmux is not installed: this test runs the binary in a real terminal; install it (apt-get install tmux)")
+	}
+	bin := builtBinary(t)
+	dir := t.TempDir()
+	id := make([]byte, 6)
+	_, _ = rand.Read(id)
+	sock := "rt-text-" + hex.EncodeToString(id)
+	t.Cleanup(func() { _ = exec.Command(tmux, "-L", sock, "kill-server").Run() })
+	args := "debate --topic 'Should we adopt GraphQL' --rounds 1 --fast --seed 3 --cwd " + dir
+	start := exec.Command(tmux, "-L", sock, "-f", "/dev/null", "new-session", "-d", "-s", "text",
+		"-x", "60", "-y", "400", bin+" "+args+" 2>/dev/null; echo __end__; sleep 60")
+	if out, err := start.CombinedOutput(); err != nil {
+		t.Fatalf("tmux: %v\n%s", err, out)
+	}
+	var screen string
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		out, err := exec.Command(tmux, "-L", sock, "capture-pane", "-p", "-J", "-S", "-", "-t", "text").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if screen = string(out); strings.Contains(screen, "__end__") {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	screen, _, found := strings.Cut(screen, "__end__")
+	if !found {
+		t.Fatalf("the debate did not finish:\n%s", screen)
+	}
+	for _, l := range strings.Split(screen, "\n") {
+		if w := ansi.StringWidth(l); w > 60 {
+			t.Errorf("the terminal wrapped a line of %d cells:\n%s", w, l)
+		}
+	}
+	pipe, err := exec.Command(bin, "debate", "--topic", "Should we adopt GraphQL", "--rounds", "1", "--fast", "--seed", "3", "--cwd", t.TempDir()).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(strings.Fields(screen), " "), strings.Join(strings.Fields(string(pipe)), " "); got != want {
+		t.Errorf("the terminal shows other words than a pipe gets:\n%s\n---\n%s", screen, pipe)
+	}
+	if !strings.Contains(screen, "━━━ Moderator's verdict ━━━") {
+		t.Errorf("no verdict:\n%s", screen)
+	}
+}

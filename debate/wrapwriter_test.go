@@ -1,0 +1,74 @@
+package debate
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// TestWrapWriter: text written in pieces that cut words in two comes out
+// broken only between words, no line wider than the width unless one word
+// is, indents and line breaks kept, and nothing lost.
+func TestWrapWriter(t *testing.T) {
+	in := "- **Data exposure:** we must know exactly which fields leave the service, and log access to the sensitive ones.\n\n  an indented line that is long enough to wrap somewhere along it\nsupercalifragilisticexpialidocious-and-then-some word\nnaïve café “quotes” 日本語のテキスト end"
+	for _, chunk := range []int{1, 3, 7, len(in)} {
+		var b bytes.Buffer
+		ww := newWrapWriter(&b, 20)
+		for i := 0; i < len(in); i += chunk {
+			if _, err := ww.Write([]byte(in[i:min(i+chunk, len(in))])); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := ww.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		for _, l := range strings.Split(out, "\n") {
+			if ansi.StringWidth(l) > 20 && strings.Contains(strings.TrimSpace(l), " ") {
+				t.Errorf("chunks of %d: a line of %d cells: %q", chunk, ansi.StringWidth(l), l)
+			}
+			if l != strings.TrimRight(l, " ") {
+				t.Errorf("chunks of %d: trailing spaces: %q", chunk, l)
+			}
+		}
+		if got, want := strings.Fields(out), strings.Fields(in); strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("chunks of %d: the words changed:\n%s", chunk, out)
+		}
+		for _, want := range []string{"- **Data exposure:**\n", "\n\n  an indented line\n", "\nsupercalifragilisticexpialidocious-and-then-some\nword\n"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("chunks of %d: no %q in:\n%s", chunk, want, out)
+			}
+		}
+	}
+}
+
+// TestHeadlessWidth: the text format with a width breaks the debate's
+// lines at words to it; jsonl ignores the width.
+func TestHeadlessWidth(t *testing.T) {
+	for _, format := range []string{FormatText, FormatJSONL} {
+		var out, errb bytes.Buffer
+		opts := headlessOpts(t.TempDir(), format)
+		opts.Width = 40
+		err := RunHeadless(context.Background(), opts, &out, &errb)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", format, err, errb.String())
+		}
+		wide := 0
+		for _, l := range strings.Split(out.String(), "\n") {
+			if ansi.StringWidth(l) > 40 && strings.Contains(l, " ") {
+				wide++
+			}
+		}
+		switch {
+		case format == FormatText && wide > 0:
+			t.Errorf("text: %d lines wider than 40 cells:\n%s", wide, out.String())
+		case format == FormatText && !strings.Contains(out.String(), "━━━ Moderator's verdict ━━━"):
+			t.Errorf("text: no verdict:\n%s", out.String())
+		case format == FormatJSONL && wide == 0:
+			t.Errorf("jsonl was wrapped:\n%s", out.String())
+		}
+	}
+}
