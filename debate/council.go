@@ -77,7 +77,13 @@ func (cs CouncilSeat) check() error {
 		}
 		return nil
 	}
-	return fmt.Errorf("%w: seat %s: mind %q is none of mcp, person, acp:<agent> or model:<provider>[/<model>]", errCouncil, cs.Name, cs.Mind)
+	hint := ""
+	if name, _, _ := strings.Cut(cs.Mind, "/"); slices.Contains([]string{ProviderMock, ProviderOpenRouter, ProviderOpenAI, ProviderOllama}, name) {
+		hint = fmt.Sprintf(" (did you mean model:%s?)", cs.Mind)
+	} else if a, err := ParseAgent(AgentPrefix + cs.Mind); err == nil && a.Preset != "" {
+		hint = fmt.Sprintf(" (did you mean acp:%s?)", cs.Mind)
+	}
+	return fmt.Errorf("%w: seat %s: mind %q is none of mcp, person, acp:<agent> or model:<provider>[/<model>]%s", errCouncil, cs.Name, cs.Mind, hint)
 }
 
 // played reports whether roundtable plays the seat (a model or an agent).

@@ -18,6 +18,20 @@ func TestCouncilSeatsAndFile(t *testing.T) {
 			t.Errorf("--seat %q was taken", bad)
 		}
 	}
+	// A provider or an agent preset named bare is pointed to its kind.
+	for mind, want := range map[string]string{
+		"mock": "(did you mean model:mock?)", "openrouter/openai/gpt-4o-mini": "(did you mean model:openrouter/openai/gpt-4o-mini?)",
+		"codex": "(did you mean acp:codex?)", "banana": "",
+	} {
+		_, err := ParseCouncilSeat("critic=" + mind)
+		switch {
+		case err == nil:
+			t.Errorf("--seat critic=%s was taken", mind)
+		case want != "" && !strings.HasSuffix(err.Error(), " "+want),
+			want == "" && strings.Contains(err.Error(), "did you mean"):
+			t.Errorf("--seat critic=%s: %v; want %q", mind, err, want)
+		}
+	}
 	cs, err := ParseCouncilSeat(" security = model:openrouter/openai/gpt-4o-mini ")
 	if err != nil || cs.Name != "security" || cs.provider() != (ProviderConfig{Name: "openrouter", Model: "openai/gpt-4o-mini"}) {
 		t.Fatalf("a model seat: %+v %v (provider %+v)", cs, err, cs.provider())

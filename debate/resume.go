@@ -165,7 +165,11 @@ func openRoomRef(cwd, ref string) (*room.Room, error) {
 	r, err := room.Open(cwd, ref)
 	if err != nil {
 		if errors.Is(err, room.ErrNoRoom) {
-			return nil, fmt.Errorf("%w: there is no room %q in %s; list the rooms with roundtable tui, or pass --cwd", ErrBadConfig, ref, cwd)
+			where := cwd
+			if abs, aerr := filepath.Abs(cwd); aerr == nil {
+				where = abs
+			}
+			return nil, fmt.Errorf("%w: there is no room %q under %s; roundtable rooms lists the rooms there, or pass --cwd", ErrBadConfig, ref, where)
 		}
 		return nil, fmt.Errorf("%w: --resume %s: %w", ErrBadConfig, ref, err)
 	}

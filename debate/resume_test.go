@@ -159,7 +159,7 @@ func TestResumeRefuses(t *testing.T) {
 		complete:   "is complete",
 		"open-one": "process " + strconv.Itoa(os.Getpid()) + " runs its debate",
 		"mcp-room": "not a persona debate",
-		"nowhere":  "there is no room",
+		"nowhere":  `there is no room "nowhere" under ` + cwd + "; roundtable rooms lists",
 	} {
 		_, err := Resume(context.Background(), s, ref)
 		if !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), want) {

@@ -255,6 +255,27 @@ func TestTopicAsWords(t *testing.T) {
 // command's flag the user most likely meant (a letter off, a missing
 // plural, a usual other name) and the --help of the command it was given
 // to; a flag near none gets no guess. Exit 2, nothing created.
+// TestUnknownCommandNamesTheNearest: a mistyped command, or one named as
+// other tools name it, gets the nearest of ours; a word near none gets
+// no guess. Before, cobra's suggestions were lost (the root takes no
+// words), so "roundtable export" said only "unknown command".
+func TestUnknownCommandNamesTheNearest(t *testing.T) {
+	for word, guess := range map[string]string{
+		"export": "roundtable transcript", "ls": "roundtable rooms", "rooom": "roundtable rooms",
+		"tiu": "roundtable tui", "debat": "roundtable debate", "Transcript": "roundtable transcript", "banana": "",
+	} {
+		_, stderr, code := runBin(t, "", word)
+		switch {
+		case code != 2 || !strings.Contains(stderr, `unknown command "`+word+`"`):
+			t.Errorf("roundtable %s: exit %d, %q", word, code, stderr)
+		case guess == "" && strings.Contains(stderr, "did you mean"):
+			t.Errorf("roundtable %s: %q guesses; want none", word, stderr)
+		case guess != "" && !strings.Contains(stderr, "(did you mean "+guess+"?)"):
+			t.Errorf("roundtable %s: %q; want the guess %s", word, stderr, guess)
+		}
+	}
+}
+
 func TestUnknownFlagNamesTheNearest(t *testing.T) {
 	cwd := t.TempDir()
 	for _, c := range []struct{ args, guess, help string }{

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -94,6 +95,7 @@ func newRoot() *cobra.Command {
 	root.SilenceUsage = true
 	root.SilenceErrors = true
 	root.CompletionOptions.DisableDefaultCmd = true
+	root.SuggestionsMinimumDistance = 2 // SuggestionsFor does not default it
 	root.Version = buildVersion()
 	root.SetVersionTemplate(versionLine())
 	root.SetHelpFunc(helpFunc)
@@ -135,6 +137,13 @@ func settleErrors(c *cobra.Command) {
 // topic (roundtable debate "Adopt GraphQL"); any other says it takes
 // only flags, where cobra called the word an unknown command.
 func wordsAsFlags(cmd *cobra.Command, a []string, err error) error {
+	if len(a) > 0 && !cmd.HasParent() && strings.HasPrefix(err.Error(), "unknown command") {
+		// A command mistyped, or named as another tool names it (export,
+		// ls): the nearest of ours, by spelling or by its SuggestFor.
+		if near := nearestCommands(cmd, a[0]); len(near) > 0 {
+			return fmt.Errorf("%w (did you mean roundtable %s?)", err, strings.Join(near, " or roundtable "))
+		}
+	}
 	if len(a) == 0 || !cmd.HasParent() {
 		return err
 	}
@@ -148,6 +157,26 @@ func wordsAsFlags(cmd *cobra.Command, a []string, err error) error {
 		return fmt.Errorf("%s takes no words after it, only flags; got %q (see %s --help)", path, said, path)
 	}
 	return err
+}
+
+// nearestCommands is cobra's suggestions for a mistyped command, only
+// the nearest: a command that names typed in its SuggestFor first, else
+// those fewest edits away.
+func nearestCommands(root *cobra.Command, typed string) []string {
+	best, out := -1, []string(nil)
+	for _, name := range root.SuggestionsFor(typed) {
+		d := editDistance(strings.ToLower(typed), name)
+		if sub, _, err := root.Find([]string{name}); err == nil && slices.Contains(sub.SuggestFor, strings.ToLower(typed)) {
+			d = 0
+		}
+		switch {
+		case best < 0 || d < best:
+			best, out = d, []string{name}
+		case d == best:
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // wordsAre is the annotation of a command whose words, given by mistake,

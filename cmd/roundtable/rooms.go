@@ -21,8 +21,9 @@ const roomsCwdUsage = "folder holding .roundtable/; default: the working directo
 func newRoomsCmd() *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
-		Use:   "rooms [--json]",
-		Short: "List, rename, delete and restore the rooms under a folder",
+		Use:        "rooms [--json]",
+		SuggestFor: []string{"list", "ls"},
+		Short:      "List, rename, delete and restore the rooms under a folder",
 		Long: `List the rooms under --cwd, newest activity first: persona debates and MCP
 rooms, each with its state, rounds used of planned, messages, last activity
 and topic. "roundtable rooms list" is the same. --json prints one JSON object

@@ -27,8 +27,9 @@ type transcriptOptions struct {
 func newTranscriptCmd() *cobra.Command {
 	var o transcriptOptions
 	c := &cobra.Command{
-		Use:   "transcript --room R [--cwd DIR] [--out FILE] [--html]",
-		Short: "Render a room as Markdown or as a self-contained HTML page",
+		Use:        "transcript --room R [--cwd DIR] [--out FILE] [--html]",
+		SuggestFor: []string{"export", "show", "print"},
+		Short:      "Render a room as Markdown or as a self-contained HTML page",
 		Long: `Render what was said in a room: an MCP room, a persona debate, or a room
 written by the original roundtable-mcp server.
 

@@ -14,8 +14,9 @@ func init() { subcommands = append(subcommands, newTUICmd) }
 func newTUICmd() *cobra.Command {
 	var d debateFlags
 	c := &cobra.Command{
-		Use:   "tui",
-		Short: "The terminal app: your rooms, new debates, new MCP rooms",
+		Use:        "tui",
+		SuggestFor: []string{"ui", "app", "start"},
+		Short:      "The terminal app: your rooms, new debates, new MCP rooms",
 		Long: `Open roundtable's terminal app. The home screen lists the rooms in
 <cwd>/.roundtable (persona debates and MCP rooms, newest first): enter opens
 one, n starts a persona debate, m opens an MCP room for two coding agents.

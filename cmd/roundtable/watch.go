@@ -17,8 +17,9 @@ func init() { subcommands = append(subcommands, newWatchCmd) }
 
 func newWatchCmd() *cobra.Command {
 	c := &cobra.Command{
-		Use:   "watch",
-		Short: "Watch a room live: messages as they land, what each seat is doing, the spec",
+		Use:        "watch",
+		SuggestFor: []string{"view", "follow"},
+		Short:      "Watch a room live: messages as they land, what each seat is doing, the spec",
 		Long: `Watch an MCP room (or a persona debate saved as a room) live, beside the
 agents' terminals: the topic, the round budget, whose turn it is, what each
 seat is doing (from server.log), and every message as it lands, rendered as

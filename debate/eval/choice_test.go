@@ -111,7 +111,8 @@ func TestEvalParseQuestions(t *testing.T) {
 			t.Errorf("ParseQuestions(%q) = %v, want an ErrBadQuestions containing %q", c.text, err, c.want)
 		}
 	}
-	if _, err := LoadQuestions("testdata/nosuch.jsonl"); !errors.Is(err, ErrBadQuestions) {
+	if _, err := LoadQuestions("testdata/nosuch.jsonl"); !errors.Is(err, ErrBadQuestions) ||
+		!strings.Contains(err.Error(), "testdata/nosuch.jsonl does not exist; give --questions a JSONL file") {
 		t.Errorf("a missing file: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 )
@@ -41,6 +42,9 @@ const maxChoices = 26
 // ErrBadQuestions and name the file and line.
 func LoadQuestions(path string) ([]Question, error) {
 	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf(`%w: %s does not exist; give --questions a JSONL file, one {"id", "question", "answer"} a line (docs/eval.md shows one)`, ErrBadQuestions, path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadQuestions, err)
 	}
