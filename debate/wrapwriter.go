@@ -67,8 +67,24 @@ func (ww *wrapWriter) flushWord() {
 		ww.col += ww.spaces
 		ww.spaces = 0
 	}
-	ww.put(ww.word)
-	ww.col += n
+	if n <= ww.width {
+		ww.put(ww.word)
+		ww.col += n
+		ww.word = ww.word[:0]
+		return
+	}
+	// Wider than a line (a long URL, a run of CJK with no spaces): cut at
+	// the width, where the terminal would, so its column count stays
+	// true.
+	for _, r := range string(ww.word) {
+		rw := ansi.StringWidth(string(r))
+		if ww.col > 0 && ww.col+rw > ww.width {
+			ww.put([]byte{'\n'})
+			ww.col = 0
+		}
+		ww.put([]byte(string(r)))
+		ww.col += rw
+	}
 	ww.word = ww.word[:0]
 }
 
