@@ -99,10 +99,10 @@ func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Wr
 
 	ow := &outWriter{w: stdout}
 	bw := bufio.NewWriterSize(ow, 32<<10)
-	var ww *wrapWriter
+	var ww *WrapWriter
 	var dst io.Writer = bw
 	if format == FormatText && opts.Width > 0 {
-		ww = newWrapWriter(bw, opts.Width)
+		ww = NewWrapWriter(bw, opts.Width)
 		dst = ww
 	}
 	flush := func() {

@@ -6,13 +6,13 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// wrapWriter breaks the live text output at word boundaries to a
-// terminal's width, so a word is never cut in two by the terminal's own
-// wrap. It holds the word being written until a space or a line break
-// ends it (a streamed token may end mid-word); Flush writes it. A word
-// wider than a whole line is written as it is. Spaces that end a line
-// are dropped; those that start one (an indent) are kept.
-type wrapWriter struct {
+// WrapWriter breaks live text (roundtable debate's, a verdict as it
+// streams) at word boundaries to a terminal's width, so the terminal's own
+// wrap never cuts a word in two. It holds the word being written until a
+// space or a line break ends it (a streamed token may end mid-word); Flush
+// writes it. A word wider than a whole line is cut at the width. Spaces
+// that end a line are dropped; those that start one (an indent) are kept.
+type WrapWriter struct {
 	w      io.Writer
 	width  int
 	col    int    // cells on the current line
@@ -21,11 +21,12 @@ type wrapWriter struct {
 	err    error
 }
 
-func newWrapWriter(w io.Writer, width int) *wrapWriter {
-	return &wrapWriter{w: w, width: width}
+// NewWrapWriter writes to w in lines of at most width cells.
+func NewWrapWriter(w io.Writer, width int) *WrapWriter {
+	return &WrapWriter{w: w, width: width}
 }
 
-func (ww *wrapWriter) Write(p []byte) (int, error) {
+func (ww *WrapWriter) Write(p []byte) (int, error) {
 	for _, b := range p {
 		switch b {
 		case '\n':
@@ -46,14 +47,14 @@ func (ww *wrapWriter) Write(p []byte) (int, error) {
 }
 
 // Flush writes the word held back, if any.
-func (ww *wrapWriter) Flush() error {
+func (ww *WrapWriter) Flush() error {
 	ww.flushWord()
 	return ww.err
 }
 
 // flushWord writes the held word on this line when it fits after the
 // spaces before it, else on the next.
-func (ww *wrapWriter) flushWord() {
+func (ww *WrapWriter) flushWord() {
 	if len(ww.word) == 0 {
 		return
 	}
@@ -88,7 +89,7 @@ func (ww *wrapWriter) flushWord() {
 	ww.word = ww.word[:0]
 }
 
-func (ww *wrapWriter) put(p []byte) {
+func (ww *WrapWriter) put(p []byte) {
 	if ww.err == nil {
 		_, ww.err = ww.w.Write(p)
 	}

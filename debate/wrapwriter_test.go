@@ -17,7 +17,7 @@ func TestWrapWriter(t *testing.T) {
 	in := "- **Data exposure:** we must know exactly which fields leave the service, and log access to the sensitive ones.\n\n  an indented line that is long enough to wrap somewhere along it\nsupercalifragilisticexpialidocious-and-then-some word\nnaïve café “quotes” 日本語のテキスト end"
 	for _, chunk := range []int{1, 3, 7, len(in)} {
 		var b bytes.Buffer
-		ww := newWrapWriter(&b, 20)
+		ww := NewWrapWriter(&b, 20)
 		for i := 0; i < len(in); i += chunk {
 			if _, err := ww.Write([]byte(in[i:min(i+chunk, len(in))])); err != nil {
 				t.Fatal(err)

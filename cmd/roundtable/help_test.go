@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -326,24 +328,69 @@ func TestEditDistance(t *testing.T) {
 	}
 }
 
-// TestDebateTextInTerminal runs a debate's text output in a 60-column tmux
-// pane: it breaks its lines at words, so the terminal wraps none (each
-// line, wrapped lines joined, fits 60 columns), and it says the same words
-// a pipe gets. Before, the terminal cut words in two ("access p|atterns").
-func TestDebateTextInTerminal(t *testing.T) {
+// TestTextInTerminal runs a debate's text output, and a verdict, in a
+// 60-column tmux pane: each breaks its lines at words, so the terminal
+// wraps none (each line, wrapped lines joined, fits 60 columns), and says
+// the same words a pipe gets. Before, the terminal cut words in two
+// ("access p|atterns").
+func TestTextInTerminal(t *testing.T) {
+	bin := builtBinary(t)
+	debateArgs := []string{"debate", "--topic", "Should we adopt GraphQL", "--rounds", "1", "--fast", "--seed", "3"}
+	cwd := t.TempDir()
+	src := filepath.Join("..", "..", "room", "testdata", "reference-rooms", "cache-design") // the original server's room
+	if out, err := exec.Command("cp", "-r", src+"/.", cwd).CombinedOutput(); err != nil {
+		t.Fatalf("copy the reference room: %v\n%s", err, out)
+	}
+	_ = exec.Command("chmod", "-R", "u+w", cwd).Run()
+	verdictArgs := []string{"verdict", "--room", "cache-design", "--fast", "--cwd", cwd}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{append(slices.Clone(debateArgs), "--cwd", t.TempDir()), "━━━ Moderator's verdict ━━━"},
+		{verdictArgs, "### Next steps"},
+	} {
+		screen := inTerminal(t, bin, 60, c.args)
+		for _, l := range strings.Split(screen, "\n") {
+			if w := ansi.StringWidth(l); w > 60 {
+				t.Errorf("%s: the terminal wrapped a line of %d cells:\n%s", c.args[0], w, l)
+			}
+		}
+		args := c.args
+		if args[0] == "debate" {
+			args = append(slices.Clone(debateArgs), "--cwd", t.TempDir())
+		}
+		pipe, err := exec.Command(bin, args...).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := strings.Join(strings.Fields(screen), " "), strings.Join(strings.Fields(string(pipe)), " "); got != want {
+			t.Errorf("%s: the terminal shows other words than a pipe gets:\n%s\n---\n%s", c.args[0], screen, pipe)
+		}
+		if !strings.Contains(screen, c.want) {
+			t.Errorf("%s: no %q:\n%s", c.args[0], c.want, screen)
+		}
+	}
+}
+
+// inTerminal runs bin with args in a tmux pane width columns wide,
+// stderr left out, and returns what it printed, wrapped lines joined.
+func inTerminal(t *testing.T, bin string, width int, args []string) string {
+	t.Helper()
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {
 		t.Fatal("tmux is not installed: this test runs the binary in a real terminal; install it (apt-get install tmux)")
 	}
-	bin := builtBinary(t)
-	dir := t.TempDir()
 	id := make([]byte, 6)
 	_, _ = rand.Read(id)
 	sock := "rt-text-" + hex.EncodeToString(id)
 	t.Cleanup(func() { _ = exec.Command(tmux, "-L", sock, "kill-server").Run() })
-	args := "debate --topic 'Should we adopt GraphQL' --rounds 1 --fast --seed 3 --cwd " + dir
+	line := bin
+	for _, a := range args {
+		line += " '" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
 	start := exec.Command(tmux, "-L", sock, "-f", "/dev/null", "new-session", "-d", "-s", "text",
-		"-x", "60", "-y", "400", bin+" "+args+" 2>/dev/null; echo __end__; sleep 60")
+		"-x", strconv.Itoa(width), "-y", "400", line+" 2>/dev/null; echo __end__; sleep 60")
 	if out, err := start.CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v\n%s", err, out)
 	}
@@ -361,21 +408,7 @@ func TestDebateTextInTerminal(t *testing.T) {
 	}
 	screen, _, found := strings.Cut(screen, "__end__")
 	if !found {
-		t.Fatalf("the debate did not finish:\n%s", screen)
+		t.Fatalf("%s did not finish:\n%s", args[0], screen)
 	}
-	for _, l := range strings.Split(screen, "\n") {
-		if w := ansi.StringWidth(l); w > 60 {
-			t.Errorf("the terminal wrapped a line of %d cells:\n%s", w, l)
-		}
-	}
-	pipe, err := exec.Command(bin, "debate", "--topic", "Should we adopt GraphQL", "--rounds", "1", "--fast", "--seed", "3", "--cwd", t.TempDir()).Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := strings.Join(strings.Fields(screen), " "), strings.Join(strings.Fields(string(pipe)), " "); got != want {
-		t.Errorf("the terminal shows other words than a pipe gets:\n%s\n---\n%s", screen, pipe)
-	}
-	if !strings.Contains(screen, "━━━ Moderator's verdict ━━━") {
-		t.Errorf("no verdict:\n%s", screen)
-	}
+	return screen
 }

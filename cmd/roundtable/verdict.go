@@ -81,6 +81,12 @@ func runVerdict(cmd *cobra.Command, o verdictOptions) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	out := cmd.OutOrStdout()
+	if w := ttyWidth(out); w > 1 {
+		// On a terminal the verdict breaks at words, as debate's text does.
+		ww := debate.NewWrapWriter(out, w-1)
+		defer func() { _ = ww.Flush() }()
+		out = ww
+	}
 	path, err := debate.SaveRoomVerdict(ctx, r, p, func(s string) error {
 		_, werr := fmt.Fprint(out, s)
 		return werr
