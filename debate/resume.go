@@ -129,17 +129,6 @@ func PositionOf(cfg Config, st room.State) (Position, error) {
 	return pos, nil
 }
 
-// Resumable reports whether a debate room that ended can be resumed: it
-// closed without its verdict (failed, stopped or its output closed) and
-// records its panel. It reads no files.
-func Resumable(cfg room.Config, closed *room.Closed) bool {
-	if closed == nil || IsComplete(closed.Reason) {
-		return false
-	}
-	_, ok := ConfigFromRoom(cfg)
-	return ok
-}
-
 // openRoomRef opens the room ref names: a room folder (a path with a
 // separator, or one holding room.json), else a room name under cwd.
 func openRoomRef(cwd, ref string) (*room.Room, error) {

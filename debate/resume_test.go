@@ -51,7 +51,7 @@ func TestResumeAfterACutStream(t *testing.T) {
 	}
 	name := sess.Room().Config().Room
 	st, _ := sess.Room().State()
-	if st.Closed == nil || !strings.HasPrefix(st.Closed.Reason, ReasonFailed) || !Resumable(sess.Room().Config(), st.Closed) {
+	if st.Closed == nil || !strings.HasPrefix(st.Closed.Reason, ReasonFailed) || IsComplete(st.Closed.Reason) {
 		t.Fatalf("closed %+v", st.Closed)
 	}
 	failed := st.Closed.Reason

@@ -60,26 +60,22 @@ const (
 // listHeader names the table's columns; the topic has a line of its own.
 var listHeader = [...]string{"NAME", "KIND", "STATE", "ROUNDS", "MSGS", "LAST"}
 
-// WriteList writes rooms as a table that fits ListWidth columns. A room
-// is a row (name, kind, state, rounds used of planned, messages, last
-// activity in now's location) and its topic on the line under it,
-// indented and cut with an ellipsis to fit. A name too long for its
-// column has a line of its own, the rest of its row under it. A room that
-// could not be read has its error under its topic. Text from the rooms'
-// files is shown on one line with its control characters made visible,
-// so none acts on the terminal. No rooms writes nothing.
-func WriteList(w io.Writer, rooms []Listing, now time.Time) error {
-	return WriteListWidth(w, rooms, now, ListWidth)
-}
-
 // listTableMin is the narrowest terminal the table fits: the name column
 // at its least, the others at their usual widths.
 const listTableMin = 74
 
-// WriteListWidth is WriteList for a terminal width columns wide: the
-// table when it fits (at most ListWidth wide), each room as a block of
-// lines when it does not (writeListBlocks).
-func WriteListWidth(w io.Writer, rooms []Listing, now time.Time, width int) error {
+// WriteList writes rooms for a terminal width columns wide (0: unknown,
+// as in a pipe): as a table that fits ListWidth columns, or, on a
+// terminal narrower than the table, each room as a block of lines
+// (writeListBlocks). In the table a room is a row (name, kind, state,
+// rounds used of planned, messages, last activity in now's location) and
+// its topic on the line under it, indented and cut with an ellipsis to
+// fit. A name too long for its column has a line of its own, the rest of
+// its row under it. A room that could not be read has its error under its
+// topic. Text from the rooms' files is shown on one line with its control
+// characters made visible, so none acts on the terminal. No rooms writes
+// nothing.
+func WriteList(w io.Writer, rooms []Listing, now time.Time, width int) error {
 	if len(rooms) == 0 {
 		return nil
 	}

@@ -63,7 +63,7 @@ func TestWriteList(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := WriteList(&buf, rooms, now); err != nil {
+	if err := WriteList(&buf, rooms, now, ListWidth); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
@@ -131,7 +131,7 @@ func TestWriteList(t *testing.T) {
 	}
 
 	buf.Reset()
-	if err := WriteList(&buf, nil, now); err != nil || buf.Len() != 0 {
+	if err := WriteList(&buf, nil, now, ListWidth); err != nil || buf.Len() != 0 {
 		t.Errorf("no rooms: %q %v, want nothing", buf.String(), err)
 	}
 }
@@ -149,16 +149,16 @@ func TestWriteListNarrow(t *testing.T) {
 		t.Fatal(err)
 	}
 	var wide, at80, narrow bytes.Buffer
-	if err := WriteList(&wide, rooms, now); err != nil {
+	if err := WriteList(&wide, rooms, now, 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteListWidth(&at80, rooms, now, 80); err != nil {
+	if err := WriteList(&at80, rooms, now, 80); err != nil {
 		t.Fatal(err)
 	}
 	if at80.String() != wide.String() {
-		t.Errorf("at 80 columns the list is not the table:\n%s", at80.String())
+		t.Errorf("at 80 columns the list is not the table a pipe gets:\n%s", at80.String())
 	}
-	if err := WriteListWidth(&narrow, rooms, now, 60); err != nil {
+	if err := WriteList(&narrow, rooms, now, 60); err != nil {
 		t.Fatal(err)
 	}
 	out := narrow.String()
@@ -193,7 +193,7 @@ func TestWriteListLocalTime(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	tokyo := time.FixedZone("JST", 9*3600)
-	if err := WriteList(&buf, rooms, utc.In(tokyo)); err != nil {
+	if err := WriteList(&buf, rooms, utc.In(tokyo), ListWidth); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "Mar 05 08:30") {

@@ -50,8 +50,8 @@ func helpFunc(c *cobra.Command, _ []string) {
 	_, _ = io.WriteString(w, renderHelp(c, termWidth(out), defaultHelpStyles()))
 }
 
-// termWidth is the width output to out is laid out for: help wraps at it,
-// and the rooms list picks its layout by it. At most 80; 80 in a pipe.
+// termWidth is the width help wraps at on out: the terminal's, at most
+// 80; 80 in a pipe.
 func termWidth(out io.Writer) int {
 	w := ttyWidth(out)
 	if w <= 0 {

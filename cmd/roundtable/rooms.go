@@ -180,7 +180,7 @@ func runRoomsList(c *cobra.Command, asJSON bool) error {
 		_, err := fmt.Fprintf(out, "No rooms under %s yet. Start one with roundtable tui, or roundtable debate --topic \"...\".\n", absDir(cwd))
 		return err
 	}
-	return room.WriteListWidth(out, rooms, time.Now(), termWidth(out))
+	return room.WriteList(out, rooms, time.Now(), ttyWidth(out))
 }
 
 func runRoomsRename(c *cobra.Command, args []string) error {

@@ -13,9 +13,9 @@ import (
 	"github.com/roundtable-dev/roundtable/room/seatcmd"
 )
 
-// Instructions prints, for one hosted room, each token in tokens (by
-// grant: the ones just issued or rotated, which exist nowhere else) and
-// the exact lines that connect with it:
+// RoomInstructions prints, for the room cfg describes, each token in
+// tokens (by grant: the ones just issued or rotated, which exist nowhere
+// else) and the exact lines that connect with it:
 //
 //   - a seat (lead, peer): Claude Code's and Gemini CLI's "mcp add
 //     --transport http NAME URL --header ...", Codex's "codex mcp add NAME
@@ -28,13 +28,8 @@ import (
 // NAME is the seat's usual server name (roundtable-<room>-<seat>). url is
 // the host's address, with or without the /mcp endpoint: seats are given
 // the endpoint, watch the address. Grants not in tokens are said to keep
-// their earlier token, with the command that replaces one.
-func Instructions(w io.Writer, url string, roomName string, tokens map[string]string) {
-	printInstructions(w, url, room.Config{Room: roomName}, tokens)
-}
-
-// RoomInstructions is Instructions for the room cfg describes, with
-// the grants it is hosted with (room.Config.HostGrants): a persona
+// their earlier token, with the command that replaces one. The grants are
+// those the room is hosted with (room.Config.HostGrants): a persona
 // debate's observer alone, said to be watch-only.
 func RoomInstructions(w io.Writer, url string, cfg room.Config, tokens map[string]string) {
 	printInstructions(w, url, cfg, tokens)

@@ -49,7 +49,7 @@ func TestHostInstructionsGolden(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var b bytes.Buffer
-			host.Instructions(&b, c.url, c.room, c.tokens)
+			host.RoomInstructions(&b, c.url, room.Config{Room: c.room}, c.tokens)
 			golden := filepath.Join("testdata", "hostprint", c.name+".golden")
 			if *update {
 				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
@@ -129,7 +129,7 @@ func TestHostInstructionsCommands(t *testing.T) {
 	}
 	for _, url := range []string{"http://127.0.0.1:8765", "http://127.0.0.1:8765/mcp", "http://127.0.0.1:8765/mcp/"} {
 		var b bytes.Buffer
-		host.Instructions(&b, url, "cache-design", printTokens)
+		host.RoomInstructions(&b, url, room.Config{Room: "cache-design"}, printTokens)
 		out := b.String()
 		const endpoint = "http://127.0.0.1:8765/mcp"
 		for _, seat := range []string{room.GrantLead, room.GrantPeer} {
@@ -225,7 +225,7 @@ func TestHostInstructionsRealTokens(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	host.Instructions(&b, "http://127.0.0.1:8765", "real", toks)
+	host.RoomInstructions(&b, "http://127.0.0.1:8765", room.Config{Room: "real"}, toks)
 	ts, err := room.NewTokenSet([]*room.Room{r})
 	if err != nil {
 		t.Fatal(err)
