@@ -109,41 +109,9 @@ func TestHelpInPipe(t *testing.T) {
 // pane: the terminal wraps no line (its captured lines, wrapped lines
 // joined, are all within 80 columns), and the text is what a pipe gets.
 func TestHelpInTerminal(t *testing.T) {
-	tmux, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Fatal("tmux is not installed: this test runs the binary in a real terminal; install it (apt-get install tmux)")
-	}
-	bin := filepath.Join(t.TempDir(), "roundtable")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	id := make([]byte, 6)
-	_, _ = rand.Read(id)
-	sock := "rt-help-" + hex.EncodeToString(id)
-	t.Cleanup(func() { _ = exec.Command(tmux, "-L", sock, "kill-server").Run() })
+	bin := builtBinary(t)
 	for _, args := range []string{"--help", "debate --help", "serve --help", "tui --help"} {
-		name := strings.Fields(args)[0]
-		start := exec.Command(tmux, "-L", sock, "-f", "/dev/null", "new-session", "-d", "-s", strings.TrimLeft(name, "-"),
-			"-x", "80", "-y", "200", bin+" "+args+"; echo __end__; sleep 60")
-		if out, err := start.CombinedOutput(); err != nil {
-			t.Fatalf("tmux: %v\n%s", err, out)
-		}
-		var screen string
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) {
-			out, err := exec.Command(tmux, "-L", sock, "capture-pane", "-p", "-J", "-t", strings.TrimLeft(name, "-")).Output()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if screen = string(out); strings.Contains(screen, "__end__") {
-				break
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		screen, _, found := strings.Cut(screen, "__end__")
-		if !found {
-			t.Fatalf("%s: the help did not finish:\n%s", args, screen)
-		}
+		screen := inTerminal(t, bin, 80, strings.Fields(args))
 		for _, l := range strings.Split(screen, "\n") {
 			if w := ansi.StringWidth(l); w > 80 {
 				t.Errorf("%s: the terminal wrapped a line of %d cells:\n%s", args, w, l)

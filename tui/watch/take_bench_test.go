@@ -26,18 +26,7 @@ func p95(ds []time.Duration) time.Duration {
 // frame. It reports the p95 per key and its ratio to the floor, the bare
 // composer's Update and View at the same width measured in the same run.
 func BenchmarkTakeComposerKeystroke(b *testing.B) {
-	cwd := bigRoom(b, 1000)
-	p, err := TakeSeat(cwd, "big", "lead")
-	if err != nil {
-		b.Fatal(err)
-	}
-	m, err := New(Options{Cwd: cwd, Room: "big", ExportDir: cwd, Dark: true, Location: time.UTC, Person: p})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer m.Close()
-	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
-	m, _ = m.Update(openCmd(m.id, m.sess, m.cwd, "big", phaseOpening)())
+	m := leadScreen(b, bigRoom(b, 1000), "big", 200, 50)
 	if !m.take.comp.IsOpen() {
 		b.Fatal("the composer did not open on the lead's turn")
 	}

@@ -18,18 +18,7 @@ import (
 // only (not the peer's /objection), and once a kind is typed its title
 // names that kind instead of the default and the suggestions.
 func TestLeadComposerKinds(t *testing.T) {
-	cwd := bigRoom(t, 2)
-	p, err := TakeSeat(cwd, "big", "lead")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := New(Options{Cwd: cwd, Room: "big", ExportDir: cwd, Dark: true, Location: time.UTC, Person: p})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
-	m, _ = m.Update(openCmd(m.id, m.sess, m.cwd, "big", phaseOpening)())
+	m := leadScreen(t, bigRoom(t, 2), "big", 160, 40)
 	if !m.take.comp.IsOpen() {
 		t.Fatal("the composer did not open on the lead's turn")
 	}
@@ -122,17 +111,7 @@ func TestLeadPostsTheKindItsTitleNames(t *testing.T) {
 	if err := os.Remove(filepath.Join(room.Dir(cwd, "kinds"), room.LogFile)); err != nil {
 		t.Fatal(err) // the lead is nobody's: the person takes it
 	}
-	p, err := TakeSeat(cwd, "kinds", "lead")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := New(Options{Cwd: cwd, Room: "kinds", ExportDir: cwd, Dark: true, Location: time.UTC, Person: p})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	m, _ = m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	m, _ = m.Update(openCmd(m.id, m.sess, m.cwd, "kinds", phaseOpening)())
+	m := leadScreen(t, cwd, "kinds", 100, 30)
 	if !m.take.comp.IsOpen() || !strings.Contains(flat(m), "Your turn as lead · round 2 · kind challenge") {
 		t.Fatalf("the composer's title:\n%s", plain(m))
 	}
@@ -146,4 +125,22 @@ func TestLeadPostsTheKindItsTitleNames(t *testing.T) {
 	if last := st.Messages[len(st.Messages)-1]; last.Seat != room.SeatLead || last.Kind != "challenge" || last.Text != "What does the p99 look like?" {
 		t.Fatalf("posted %+v; want the lead's challenge", last)
 	}
+}
+
+// leadScreen is the watch screen on room name with its lead taken by the
+// person, opened at width×height; it is closed when the test ends.
+func leadScreen(t testing.TB, cwd, name string, width, height int) Model {
+	t.Helper()
+	p, err := TakeSeat(cwd, name, "lead")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(Options{Cwd: cwd, Room: name, ExportDir: cwd, Dark: true, Location: time.UTC, Person: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	m, _ = m.Update(tea.WindowSizeMsg{Width: width, Height: height})
+	m, _ = m.Update(openCmd(m.id, m.sess, m.cwd, name, phaseOpening)())
+	return m
 }
