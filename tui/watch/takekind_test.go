@@ -63,14 +63,7 @@ func TestLeadKindFollowsTheRoom(t *testing.T) {
 // the room (before: "…the composer opens following · 1–2 of 2", one
 // sentence to the eye), and every word of the status is shown.
 func TestStatusClearOfPosition(t *testing.T) {
-	cwd := bigRoom(t, 2)
-	m, err := New(Options{Cwd: cwd, Room: "big", ExportDir: cwd, Dark: true, Location: time.UTC})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	m, _ = m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
-	m, _ = m.Update(openCmd(m.id, m.sess, m.cwd, "big", phaseOpening)())
+	m := openModel(t, bigRoom(t, 2), "big", 60, 20)
 	for _, status := range []string{
 		"you play the lead: the composer opens on your turn; q gives the seat up",
 		"short",
