@@ -78,7 +78,7 @@ func (cs CouncilSeat) check() error {
 		return nil
 	}
 	hint := ""
-	if name, _, _ := strings.Cut(cs.Mind, "/"); slices.Contains([]string{ProviderMock, ProviderOpenRouter, ProviderOpenAI, ProviderOllama}, name) {
+	if name, _, _ := strings.Cut(cs.Mind, "/"); slices.Contains(Providers(), name) {
 		hint = fmt.Sprintf(" (did you mean model:%s?)", cs.Mind)
 	} else if a, err := ParseAgent(AgentPrefix + cs.Mind); err == nil && a.Preset != "" {
 		hint = fmt.Sprintf(" (did you mean acp:%s?)", cs.Mind)

@@ -93,7 +93,7 @@ func WriteList(w io.Writer, rooms []Listing, now time.Time, width int) error {
 	}
 	for i, r := range rooms {
 		rows[i] = row{
-			cells: [...]string{r.Name, listKind(r), listState(r), listRounds(r), listMessages(r), listTime(r.Last, now)},
+			cells: [...]string{r.Name, listKind(r), cut(listState(r), listStateMax), listRounds(r), listMessages(r), listTime(r.Last, now)},
 			topic: plainLine(r.Topic),
 			err:   listError(r),
 		}
@@ -156,14 +156,7 @@ func writeListBlocks(w io.Writer, rooms []Listing, now time.Time, width int) err
 	var b strings.Builder
 	for _, r := range rooms {
 		b.WriteString(r.Name + "\n")
-		state := listState(r)
-		if r.Closed && r.Err == nil {
-			// A line of its own has room for the reason up to its colon.
-			if reason, _, _ := strings.Cut(plainLine(r.Reason), ":"); strings.TrimSpace(reason) != "" {
-				state = "closed: " + strings.TrimSpace(reason)
-			}
-		}
-		facts := []string{listKind(r), state}
+		facts := []string{listKind(r), listState(r)} // a line of its own: the state whole
 		if n := listRounds(r); n != "-" {
 			facts = append(facts, n+" rounds")
 		}
@@ -198,9 +191,9 @@ func listKind(r Listing) string {
 	return "MCP room"
 }
 
-// listState is the state column: open, paused or closed with its reason
-// up to its first colon, cut to fit; "not running" for an abandoned
-// debate; unreadable.
+// listState is a room's state: open, paused or closed with its reason
+// up to its first colon; "not running" for an abandoned debate;
+// unreadable. The table's column cuts it to listStateMax.
 func listState(r Listing) string {
 	state := "open"
 	switch {
@@ -211,7 +204,7 @@ func listState(r Listing) string {
 		if reason = strings.TrimSpace(reason); reason == "" {
 			return "closed"
 		}
-		return cut("closed: "+reason, listStateMax)
+		return "closed: " + reason
 	case r.Paused:
 		state = "paused"
 	}
@@ -511,8 +504,6 @@ func cut(s string, width int) string {
 	return strings.TrimRight(ansi.Truncate(s, width-1, ""), " ") + "…"
 }
 
-// wrapWords breaks s into lines of at most width cells between words; a
-// word wider than width has a line of its own.
 // wrapFacts joins facts with " · " into lines of at most width cells,
 // breaking between facts; a fact wider than a line is wrapped by words.
 func wrapFacts(facts []string, width int) []string {
@@ -540,6 +531,8 @@ func wrapFacts(facts []string, width int) []string {
 	return lines
 }
 
+// wrapWords breaks s into lines of at most width cells between words; a
+// word wider than width has a line of its own.
 func wrapWords(s string, width int) []string {
 	var lines []string
 	cur := ""

@@ -81,7 +81,7 @@ closes it as failed and goes on from the last saved turn.` + interjectHelp,
 				ignoreSIGPIPE()
 				// On a terminal the text breaks at words, not where the
 				// terminal's own wrap cuts them.
-				opts := debate.HeadlessOptions{Settings: s, Format: format, Resume: resume, Width: max(ttyWidth(cmd.OutOrStdout())-1, 0)}
+				opts := debate.HeadlessOptions{Settings: s, Format: format, Resume: resume, Width: textWidth(cmd.OutOrStdout())}
 				var done func()
 				if done, err = notes.options(&opts, cmd.InOrStdin()); err == nil {
 					err = debate.RunHeadless(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())

@@ -60,6 +60,14 @@ func termWidth(out io.Writer) int {
 	return max(min(w, maxHelpWidth), 30)
 }
 
+// textWidth is the width live text breaks its lines at on out
+// (debate.WrapWriter): the terminal's less one, so that a full line never
+// leaves the cursor in the terminal's pending-wrap column; 0 (no breaks)
+// when out is not a terminal.
+func textWidth(out io.Writer) int {
+	return max(ttyWidth(out)-1, 0)
+}
+
 // ttyWidth is the width of the terminal out writes to; 0 when out is not
 // a terminal.
 func ttyWidth(out io.Writer) int {

@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"syscall"
 
@@ -157,26 +156,6 @@ func wordsAsFlags(cmd *cobra.Command, a []string, err error) error {
 		return fmt.Errorf("%s takes no words after it, only flags; got %q (see %s --help)", path, said, path)
 	}
 	return err
-}
-
-// nearestCommands is cobra's suggestions for a mistyped command, only
-// the nearest: a command that names typed in its SuggestFor first, else
-// those fewest edits away.
-func nearestCommands(root *cobra.Command, typed string) []string {
-	best, out := -1, []string(nil)
-	for _, name := range root.SuggestionsFor(typed) {
-		d := editDistance(strings.ToLower(typed), name)
-		if sub, _, err := root.Find([]string{name}); err == nil && slices.Contains(sub.SuggestFor, strings.ToLower(typed)) {
-			d = 0
-		}
-		switch {
-		case best < 0 || d < best:
-			best, out = d, []string{name}
-		case d == best:
-			out = append(out, name)
-		}
-	}
-	return out
 }
 
 // wordsAre is the annotation of a command whose words, given by mistake,

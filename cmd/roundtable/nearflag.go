@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -76,4 +77,24 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// nearestCommands is cobra's suggestions for a mistyped command, only
+// the nearest: a command that names typed in its SuggestFor first, else
+// those fewest edits away.
+func nearestCommands(root *cobra.Command, typed string) []string {
+	best, out := -1, []string(nil)
+	for _, name := range root.SuggestionsFor(typed) {
+		d := editDistance(strings.ToLower(typed), name)
+		if sub, _, err := root.Find([]string{name}); err == nil && slices.Contains(sub.SuggestFor, strings.ToLower(typed)) {
+			d = 0
+		}
+		switch {
+		case best < 0 || d < best:
+			best, out = d, []string{name}
+		case d == best:
+			out = append(out, name)
+		}
+	}
+	return out
 }

@@ -81,9 +81,9 @@ func runVerdict(cmd *cobra.Command, o verdictOptions) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	out := cmd.OutOrStdout()
-	if w := ttyWidth(out); w > 1 {
+	if w := textWidth(out); w > 0 {
 		// On a terminal the verdict breaks at words, as debate's text does.
-		ww := debate.NewWrapWriter(out, w-1)
+		ww := debate.NewWrapWriter(out, w)
 		defer func() { _ = ww.Flush() }()
 		out = ww
 	}

@@ -13,6 +13,9 @@ import (
 	"github.com/roundtable-dev/roundtable/room/seatcmd"
 )
 
+// observerDebate is the observer's line for a persona debate.
+const observerDebate = "  observer (a persona debate is watch-only: its seats are its personas, played by the debate; no MCP seat may join. roundtable watch --url shows its columns streaming)\n"
+
 // RoomInstructions prints, for the room cfg describes, each token in
 // tokens (by grant: the ones just issued or rotated, which exist nowhere
 // else) and the exact lines that connect with it:
@@ -32,13 +35,6 @@ import (
 // those the room is hosted with (room.Config.HostGrants): a persona
 // debate's observer alone, said to be watch-only.
 func RoomInstructions(w io.Writer, url string, cfg room.Config, tokens map[string]string) {
-	printInstructions(w, url, cfg, tokens)
-}
-
-// observerDebate is the observer's line for a persona debate.
-const observerDebate = "  observer (a persona debate is watch-only: its seats are its personas, played by the debate; no MCP seat may join. roundtable watch --url shows its columns streaming)\n"
-
-func printInstructions(w io.Writer, url string, cfg room.Config, tokens map[string]string) {
 	roomName := cfg.Room
 	base := strings.TrimSuffix(strings.TrimRight(url, "/"), EndpointPath)
 	endpoint := base + EndpointPath
