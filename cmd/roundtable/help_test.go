@@ -225,14 +225,15 @@ func TestTopicAsWords(t *testing.T) {
 // command's flag the user most likely meant (a letter off, a missing
 // plural, a usual other name) and the --help of the command it was given
 // to; a flag near none gets no guess. Exit 2, nothing created.
-// TestUnknownCommandNamesTheNearest: a mistyped command, or one named as
-// other tools name it, gets the nearest of ours; a word near none gets
-// no guess. Before, cobra's suggestions were lost (the root takes no
+// TestUnknownCommandNamesTheNearest: a mistyped command (two letters
+// swapped count as one edit), or one named as other tools name it, gets
+// the nearest of ours; a word near none gets no guess. Before, cobra's suggestions were lost (the root takes no
 // words), so "roundtable export" said only "unknown command".
 func TestUnknownCommandNamesTheNearest(t *testing.T) {
 	for word, guess := range map[string]string{
 		"export": "roundtable transcript", "ls": "roundtable rooms", "rooom": "roundtable rooms",
 		"tiu": "roundtable tui", "debat": "roundtable debate", "Transcript": "roundtable transcript", "banana": "",
+		"hots": "roundtable host", "wacth": "roundtable watch",
 	} {
 		_, stderr, code := runBin(t, "", word)
 		switch {
@@ -289,7 +290,7 @@ func TestEditDistance(t *testing.T) {
 	for _, c := range []struct {
 		a, b string
 		want int
-	}{{"", "", 0}, {"round", "rounds", 1}, {"rounds", "round", 1}, {"seet", "seat", 1}, {"kitten", "sitting", 3}, {"", "abc", 3}, {"port", "listen", 5}} {
+	}{{"", "", 0}, {"round", "rounds", 1}, {"rounds", "round", 1}, {"seet", "seat", 1}, {"kitten", "sitting", 3}, {"", "abc", 3}, {"port", "listen", 5}, {"hots", "host", 1}, {"hots", "note", 2}, {"tuo", "tui", 1}, {"roosm", "rooms", 1}, {"ca", "abc", 3}} {
 		if got := editDistance(c.a, c.b); got != c.want {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
 		}

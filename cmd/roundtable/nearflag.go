@@ -57,15 +57,16 @@ func nearestFlag(cmd *cobra.Command, name string) string {
 	return best
 }
 
-// editDistance is the number of single-letter insertions, deletions and
-// substitutions that turn a into b (Levenshtein).
+// editDistance is the number of single-letter insertions, deletions,
+// substitutions and swaps of two letters side by side that turn a into b (the
+// optimal string alignment distance): "hots" is one edit from "host".
 func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	rows := [3][]int{make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)}
+	for j := range rows[1] {
+		rows[1][j] = j
 	}
 	for i := 1; i <= len(a); i++ {
+		before, prev, cur := rows[0], rows[1], rows[2]
 		cur[0] = i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
@@ -73,10 +74,13 @@ func editDistance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], before[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		rows[0], rows[1], rows[2] = prev, cur, before
 	}
-	return prev[len(b)]
+	return rows[1][len(b)]
 }
 
 // nearestCommands is cobra's suggestions for a mistyped command, only
