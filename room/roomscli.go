@@ -139,7 +139,7 @@ func WriteList(w io.Writer, rooms []Listing, now time.Time, width int) error {
 		}
 		line(r.cells)
 		under(r.topic)
-		for _, l := range wrapWords(r.err, ListWidth-2*len(listIndent)) {
+		for _, l := range WrapWords(r.err, ListWidth-2*len(listIndent)) {
 			b.WriteString(listIndent + listIndent + l + "\n")
 		}
 	}
@@ -172,7 +172,7 @@ func writeListBlocks(w io.Writer, rooms []Listing, now time.Time, width int) err
 		if t := plainLine(r.Topic); t != "" {
 			b.WriteString(listIndent + cut(t, width-len(listIndent)) + "\n")
 		}
-		for _, l := range wrapWords(listError(r), width-2*len(listIndent)) {
+		for _, l := range WrapWords(listError(r), width-2*len(listIndent)) {
 			b.WriteString(listIndent + listIndent + l + "\n")
 		}
 	}
@@ -518,7 +518,7 @@ func wrapFacts(facts []string, width int) []string {
 		default:
 			lines = append(lines, cur)
 		}
-		parts := wrapWords(f, width)
+		parts := WrapWords(f, width)
 		if len(parts) == 0 {
 			continue
 		}
@@ -531,9 +531,10 @@ func wrapFacts(facts []string, width int) []string {
 	return lines
 }
 
-// wrapWords breaks s into lines of at most width cells between words; a
-// word wider than width has a line of its own.
-func wrapWords(s string, width int) []string {
+// WrapWords breaks s into lines of at most width cells between words,
+// never inside one (flag names, paths and links stay whole); a word wider
+// than width has a line of its own.
+func WrapWords(s string, width int) []string {
 	var lines []string
 	cur := ""
 	for _, word := range strings.Fields(s) {

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/roundtable-dev/roundtable/room"
+
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
@@ -185,7 +187,7 @@ func writeColumns(b *strings.Builder, rows [][2]string, width int, st helpStyles
 	descAt := indent + col + gap
 	for _, r := range rows {
 		key := strings.Repeat(" ", indent) + st.key.Render(r[0])
-		desc := wrapWords(r[1], max(width-descAt, 20))
+		desc := room.WrapWords(r[1], max(width-descAt, 20))
 		kw := indent + ansi.StringWidth(r[0])
 		if kw+gap > descAt {
 			b.WriteString(key + "\n")
@@ -228,7 +230,7 @@ func wrapText(text string, width, indent int) []string {
 			out = append(out, wrapTerms(lines, width, pad)...)
 			continue
 		}
-		for _, l := range wrapWords(strings.Join(strings.Fields(para), " "), width-pad) {
+		for _, l := range room.WrapWords(strings.Join(strings.Fields(para), " "), width-pad) {
 			out = append(out, strings.Repeat(" ", pad)+l)
 		}
 	}
@@ -263,12 +265,12 @@ func wrapTerms(lines []string, width, pad int) []string {
 	for i, t := range terms {
 		if width-pad-col < 24 {
 			out = append(out, strings.Repeat(" ", pad)+t)
-			for _, l := range wrapWords(descs[i], width-pad-4) {
+			for _, l := range room.WrapWords(descs[i], width-pad-4) {
 				out = append(out, strings.Repeat(" ", pad+4)+l)
 			}
 			continue
 		}
-		for j, l := range wrapWords(descs[i], width-pad-col) {
+		for j, l := range room.WrapWords(descs[i], width-pad-col) {
 			lead := strings.Repeat(" ", col)
 			if j == 0 {
 				lead = t + strings.Repeat(" ", col-len(t))
@@ -381,33 +383,6 @@ func shellWords(s string) []string {
 		words = append(words, cur.String())
 	}
 	return words
-}
-
-// wrapWords wraps prose at spaces only, never inside a word (flag names,
-// paths and hyphenated words stay whole). A word wider than width gets a
-// line of its own.
-func wrapWords(s string, width int) []string {
-	var out []string
-	var cur strings.Builder
-	curW := 0
-	for _, word := range strings.Fields(s) {
-		ww := ansi.StringWidth(word)
-		if curW > 0 && curW+1+ww > width {
-			out = append(out, cur.String())
-			cur.Reset()
-			curW = 0
-		}
-		if curW > 0 {
-			cur.WriteByte(' ')
-			curW++
-		}
-		cur.WriteString(word)
-		curW += ww
-	}
-	if cur.Len() > 0 {
-		out = append(out, cur.String())
-	}
-	return out
 }
 
 // dedent removes the indentation every line of s shares, and the blank

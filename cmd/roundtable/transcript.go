@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -33,7 +34,8 @@ func newTranscriptCmd() *cobra.Command {
 		Long: `Render what was said in a room: an MCP room, a persona debate, or a room
 written by the original roundtable-mcp server.
 
-Markdown goes to stdout, made safe for a terminal. With --html, or --out
+Markdown goes to stdout, made safe for a terminal; on one, its prose breaks
+between words to the terminal's width (a pipe gets it as written). With --html, or --out
 ending in .html, the transcript is one HTML page with no network access:
 inline styles, no scripts, agent text sanitized. With --out only that file is
 written, and its path is printed on stderr. An open room is rendered too, and
@@ -89,7 +91,11 @@ func runTranscript(cmd *cobra.Command, o transcriptOptions) error {
 		return err
 	}
 	if out == "" {
-		if _, err := cmd.OutOrStdout().Write(b.Bytes()); err != nil {
+		text := b.String()
+		if !asHTML {
+			text = transcript.ForTerminal(text, textWidth(cmd.OutOrStdout()))
+		}
+		if _, err := io.WriteString(cmd.OutOrStdout(), text); err != nil {
 			return fmt.Errorf("write the transcript to stdout: %w", err)
 		}
 		return nil
