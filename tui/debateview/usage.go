@@ -64,15 +64,20 @@ func (m *Model) personaUsage(c *column) debate.Usage {
 // usageForms are a persona's tokens (prompt in, completion out) and cost
 // in the forms a column title may show them, longest first: "· 1.2k in ·
 // 340 out · $0.0012", "· 1.2k in · 340 out", "· 1.2k/340". Without a cost
-// the first two are the same.
+// the first two are the same. Before its first turn ends, the prompt's
+// tokens are not known yet (the provider reports them at the end): only
+// the tokens out are shown, "· 340 out", never "0 in".
 func usageForms(u debate.Usage) [3]string {
 	in, out := formatCount(u.PromptTokens), formatCount(u.CompletionTokens)
-	inOut := " · " + in + " in · " + out + " out"
+	inOut, short := " · "+in+" in · "+out+" out", " · "+in+"/"+out
+	if u.PromptTokens == 0 {
+		inOut, short = " · "+out+" out", " · "+out+" out"
+	}
 	withCost := inOut
 	if u.Cost > 0 {
 		withCost += " · " + debate.FormatDollars(u.Cost)
 	}
-	return [3]string{withCost, inOut, " · " + in + "/" + out}
+	return [3]string{withCost, inOut, short}
 }
 
 // usageFormFor is the longest form (index into usageForms) of c's usage
@@ -119,7 +124,8 @@ func (m *Model) budgets() (maxCost float64, maxTokens int) {
 // usageStatus is the debate's total as the status line ends it, longest
 // form first: "12.3k tokens (9.1k in, 3.2k out) · $0.0123", then
 // "12.3k tokens · $0.0123", with the budgets when set ("of 20.0k",
-// "of $0.50"); nil before anything was spent and without a budget.
+// "of $0.50"); nil before anything was spent and without a budget. The
+// split in and out is left out until a turn's end reports the tokens in.
 func (m *Model) usageStatus() []string {
 	u := m.usage
 	u.CompletionTokens += m.live
@@ -148,6 +154,9 @@ func wordTotal(u debate.Usage, maxCost float64, maxTokens int) []string {
 		if maxCost > 0 {
 			cost += " of " + debate.FormatDollars(maxCost)
 		}
+	}
+	if u.PromptTokens == 0 { // the tokens in are known once a turn ends
+		return []string{tokens + cost}
 	}
 	full := fmt.Sprintf("%s (%s in, %s out)%s", tokens, formatCount(u.PromptTokens), formatCount(u.CompletionTokens), cost)
 	return []string{full, tokens + cost}

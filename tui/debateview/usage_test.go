@@ -37,7 +37,8 @@ func statusBar(view string) string {
 
 // TestUsageInHeadersAndStatus: each column's header shows its persona's
 // prompt and completion tokens (and dollars once there is a cost), the
-// speaker's growing while it speaks; the status line shows the total.
+// speaker's growing while it speaks (its tokens in unknown until its first
+// turn ends: not shown as "0 in"); the status line shows the total.
 func TestUsageInHeadersAndStatus(t *testing.T) {
 	s := newSynth(t, 200, 50)
 	s.events(debate.Event{Type: debate.EventSessionStart, Topic: "t", Agents: panel, Rounds: 3}, debate.Event{Type: debate.EventRoundStart, Round: 1})
@@ -57,8 +58,8 @@ func TestUsageInHeadersAndStatus(t *testing.T) {
 	// The next speaker's tokens count while it speaks.
 	s.begin(1, panel[1], "One two three four five six")
 	v = s.view()
-	if h := header(v, panel[1]); !strings.Contains(h, "0 in · 6 out") {
-		t.Errorf("the speaker's header does not count its streamed tokens: %q", h)
+	if h := header(v, panel[1]); !strings.Contains(h, "· 6 out") || strings.Contains(h, " in ") {
+		t.Errorf("the speaker's header does not count its streamed tokens, or shows tokens in before they are known (\"0 in\"): %q", h)
 	}
 	if st := statusBar(v); !strings.Contains(st, formatCount(100+n+6)+" tokens") {
 		t.Errorf("the status line does not count the streamed tokens: %q", st)
@@ -73,6 +74,23 @@ func TestUsageInHeadersAndStatus(t *testing.T) {
 	}
 	if st := statusBar(v); !strings.Contains(st, "$0.0021") {
 		t.Errorf("the status line lacks the cost: %q", st)
+	}
+}
+
+// TestNoTokensInBeforeAnyTurnEnds: while the first persona speaks, the
+// provider has not yet said how many tokens its prompt took: the header
+// and the status line count the tokens out, never "0 in". Before, both
+// read "0 in".
+func TestNoTokensInBeforeAnyTurnEnds(t *testing.T) {
+	s := newSynth(t, 200, 50)
+	s.events(debate.Event{Type: debate.EventSessionStart, Topic: "t", Agents: panel, Rounds: 3}, debate.Event{Type: debate.EventRoundStart, Round: 1})
+	s.begin(1, panel[0], "One two three four five six")
+	v := s.view()
+	if h := header(v, panel[0]); !strings.Contains(h, "· 6 out") || strings.Contains(h, " in") {
+		t.Errorf("header %q; want the 6 tokens out and nothing in", h)
+	}
+	if st := statusBar(v); !strings.Contains(st, "6 tokens") || strings.Contains(st, " in") {
+		t.Errorf("status line %q; want 6 tokens and nothing in", st)
 	}
 }
 
