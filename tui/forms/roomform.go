@@ -13,6 +13,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/room/seatcmd"
@@ -142,6 +143,9 @@ type RoomForm struct {
 	width, height int
 }
 
+// namePlaceholder is the name field's placeholder where it fits.
+const namePlaceholder = "letters, digits, . _ - (empty: made from the topic)"
+
 // NewRoomForm returns the form, its name field focused.
 func NewRoomForm(opts RoomOptions) RoomForm {
 	if opts.Context == nil {
@@ -158,7 +162,7 @@ func NewRoomForm(opts RoomOptions) RoomForm {
 		height: 24,
 	}
 	placeholders := map[roomField]string{
-		roomName:  "letters, digits, . _ - (empty: made from the topic)",
+		roomName:  namePlaceholder,
 		roomSeats: defaultSeatList,
 		roomSpec:  "SPEC-<room>.md",
 	}
@@ -202,8 +206,15 @@ func (f RoomForm) Update(msg tea.Msg) (RoomForm, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		f.width, f.height = msg.Width, msg.Height
 		f.help.SetWidth(msg.Width)
+		w := max(min(msg.Width-labelWidth-8, 80), 10)
 		for i := range f.inputs {
-			f.inputs[i].SetWidth(max(min(msg.Width-labelWidth-8, 80), 10))
+			f.inputs[i].SetWidth(w)
+		}
+		// The name's rule is under the field when it has the focus; a
+		// narrow field keeps the placeholder's point, not its first words.
+		f.inputs[roomName].Placeholder = namePlaceholder
+		if ansi.StringWidth(namePlaceholder) > w {
+			f.inputs[roomName].Placeholder = "empty: made from the topic"
 		}
 		f.layoutPage()
 	case tea.KeyPressMsg:

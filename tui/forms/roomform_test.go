@@ -181,3 +181,25 @@ func TestRoomFormView(t *testing.T) {
 		})
 	}
 }
+
+// TestRoomNamePlaceholderFits: the empty name field says what empty does
+// at every width; at 60 columns the long placeholder was cut after "(empty:
+// made from", losing its point.
+func TestRoomNamePlaceholderFits(t *testing.T) {
+	for _, c := range []struct {
+		w    int
+		want string
+	}{{60, "empty: made from the topic"}, {120, namePlaceholder}} {
+		f, _ := newTestRoomForm(t, c.w, 24)
+		var line string
+		for _, l := range strings.Split(plain(f.View()), "\n") {
+			if strings.Contains(l, "Name") {
+				line = l
+				break
+			}
+		}
+		if !strings.Contains(line, c.want) {
+			t.Errorf("at %d columns the name line is %q; want %q", c.w, line, c.want)
+		}
+	}
+}
