@@ -65,7 +65,7 @@ func Preflight(ctx context.Context, pc ProviderConfig) error {
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(context.Cause(ctx), context.Canceled) {
-			return &StoppedError{Msg: "stopped while checking whether " + strings.Replace(server, "The ", "the ", 1) + " answers; nothing was created"}
+			return &StoppedError{Msg: "stopped while checking whether " + server + " answers; nothing was created"}
 		}
 		todo := "start it, or point --base-url at one that runs, or choose another provider"
 		if pc.Name == ProviderOllama {
@@ -116,10 +116,12 @@ func Preflight(ctx context.Context, pc ProviderConfig) error {
 		server, pc.Model, strings.Join(served, ", "), todo)}
 }
 
-// serverName names the server pc points at, as a sentence starts:
-// "Ollama at http://127.0.0.1:11434" (where `ollama serve` listens), or
-// "The OpenAI-compatible server at http://127.0.0.1:8000/v1" (a server of
-// the user's own, as --base-url names one), "The openai server at …".
+// serverName names the server pc points at, as an error's sentence
+// starts (in lower case: it follows "roundtable: " or "Could not start
+// the debate: "): "Ollama at http://127.0.0.1:11434" (where `ollama
+// serve` listens), or "the OpenAI-compatible server at
+// http://127.0.0.1:8000/v1" (a server of the user's own, as --base-url
+// names one), "the openai server at …".
 func serverName(pc ProviderConfig) string {
 	switch {
 	case pc.Name == ProviderOllama:
@@ -128,9 +130,9 @@ func serverName(pc ProviderConfig) string {
 		}
 		return "Ollama at " + pc.BaseURL
 	case pc.Name == ProviderOpenAI && pc.BaseURL != DefaultOpenAIURL:
-		return "The OpenAI-compatible server at " + pc.BaseURL
+		return "the OpenAI-compatible server at " + pc.BaseURL
 	}
-	return fmt.Sprintf("The %s server at %s", pc.Name, pc.BaseURL)
+	return fmt.Sprintf("the %s server at %s", pc.Name, pc.BaseURL)
 }
 
 // reachCause says why a server could not be reached, completing a

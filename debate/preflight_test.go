@@ -39,7 +39,7 @@ func TestPreflight(t *testing.T) {
 			"unknown model elsewhere",
 			ProviderConfig{Name: ProviderOpenAI, BaseURL: srv.URL + "/v1", Model: "big"},
 			ErrUnknownModel,
-			"The OpenAI-compatible server at " + srv.URL + `/v1 does not serve model "big" (it serves tiny): give --model tiny`,
+			"the OpenAI-compatible server at " + srv.URL + `/v1 does not serve model "big" (it serves tiny): give --model tiny`,
 		},
 		{"no list", ProviderConfig{Name: ProviderOpenAI, BaseURL: srv.URL + "/other", Model: "x"}, nil, ""},
 		{
@@ -52,7 +52,7 @@ func TestPreflight(t *testing.T) {
 			"not running elsewhere",
 			ProviderConfig{Name: ProviderOpenAI, BaseURL: deadURL + "/v1", Model: "tiny"},
 			ErrUnreachable,
-			"The OpenAI-compatible server at " + deadURL + "/v1 is not answering: start it, or point --base-url at one that runs, or choose another provider",
+			"the OpenAI-compatible server at " + deadURL + "/v1 is not answering: start it, or point --base-url at one that runs, or choose another provider",
 		},
 		{
 			"no such host",
