@@ -37,7 +37,7 @@ func mockSeat(info TurnInfo) string {
 	var b strings.Builder
 	switch info.Purpose {
 	case PurposeSeatSpec:
-		fmt.Fprintf(&b, "# Spec: %s\n\n## Decision\n\nWe go ahead with %s, in small reversible steps, measured before each widens.\n\n", tw.Raw, tw.Gerund)
+		fmt.Fprintf(&b, "# Spec: %s\n\n## Decision\n\nWe will %s, in small reversible steps, measured before each widens.\n\n", tw.Raw, tw.Action)
 		b.WriteString("## Reasoning\n\nThe room argued it over ")
 		// The transcript carries the host's notes too: they are not messages.
 		msgs, notes := 0, 0

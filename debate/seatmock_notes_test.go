@@ -18,3 +18,21 @@ func TestMockSpecCountsMessagesNotNotes(t *testing.T) {
 		t.Fatalf("the spec counts:\n%s", spec)
 	}
 }
+
+// TestMockSpecDecisionReads: the mock's spec states its decision as one
+// plain clause whatever the topic's form. Before, a topic with no verb
+// ("Write-through cache?") gave "We go ahead with going ahead with
+// write-through cache".
+func TestMockSpecDecisionReads(t *testing.T) {
+	for topic, want := range map[string]string{
+		"Write-through cache?":              "We will go ahead with write-through cache, in small",
+		"Should we adopt GraphQL":           "We will adopt GraphQL, in small",
+		"Should the cache be write-through": "We will make the cache write-through, in small",
+		"Postgres or MySQL?":                "We will choose Postgres over MySQL, in small",
+	} {
+		spec := mockSeat(TurnInfo{Purpose: PurposeSeatSpec, Topic: topic, Round: 2, Rounds: 2})
+		if !strings.Contains(spec, "## Decision\n\n"+want) {
+			t.Errorf("topic %q: the spec's decision is not %q:\n%s", topic, want, spec)
+		}
+	}
+}
