@@ -4,15 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/roundtable-dev/roundtable/debate"
 	"github.com/roundtable-dev/roundtable/debate/eval"
+	"github.com/roundtable-dev/roundtable/room/transcript"
 )
 
 func init() { subcommands = append(subcommands, newEvalCmd) }
@@ -191,6 +194,11 @@ persona. An arm may name its own after =, joined by +
 					}
 				case format == "json":
 					werr = rep.WriteJSON(out)
+				case textWidth(out) > 0: // a terminal: the chart fits it, the prose breaks at words
+					var md strings.Builder
+					if werr = rep.WriteMarkdownIn(&md, textWidth(out)); werr == nil {
+						_, werr = io.WriteString(out, transcript.ForTerminal(md.String(), textWidth(out)))
+					}
 				default:
 					werr = rep.WriteMarkdown(out)
 				}

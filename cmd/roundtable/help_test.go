@@ -297,11 +297,12 @@ func TestEditDistance(t *testing.T) {
 	}
 }
 
-// TestTextInTerminal runs a debate's text output, a verdict and a
-// transcript in a 60-column tmux pane: each breaks its lines at words, so
-// the terminal wraps none but code and tables (each line, wrapped lines
-// joined, fits 60 columns), and says the same words a pipe gets. Before,
-// the terminal cut words in two ("access p|atterns").
+// TestTextInTerminal runs a debate's text output, a verdict, a transcript
+// and an eval's report in a 60-column tmux pane: each breaks its lines at
+// words, so the terminal wraps none but code and tables (each line,
+// wrapped lines joined, fits 60 columns; the eval's chart is drawn to
+// fit), and says the same words a pipe gets. Before, the terminal cut
+// words in two ("access p|atterns") and every line of the chart.
 func TestTextInTerminal(t *testing.T) {
 	bin := builtBinary(t)
 	debateArgs := []string{"debate", "--topic", "Should we adopt GraphQL", "--rounds", "1", "--fast", "--seed", "3"}
@@ -312,6 +313,10 @@ func TestTextInTerminal(t *testing.T) {
 	}
 	_ = exec.Command("chmod", "-R", "u+w", cwd).Run()
 	verdictArgs := []string{"verdict", "--room", "cache-design", "--fast", "--cwd", cwd}
+	questions := filepath.Join(t.TempDir(), "q.jsonl")
+	if err := os.WriteFile(questions, []byte(`{"id":"g1","question":"Natalia sold 48 clips in April and half as many in May. How many in all?","answer":"72"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
@@ -319,6 +324,7 @@ func TestTextInTerminal(t *testing.T) {
 		{append(slices.Clone(debateArgs), "--cwd", t.TempDir()), "━━━ Moderator's verdict ━━━"},
 		{verdictArgs, "### Next steps"},
 		{[]string{"transcript", "--room", "cache-design", "--cwd", cwd}, "## Round 1"},
+		{[]string{"eval", "--questions", questions, "--arms", "single,vote:3,debate", "--provider", "mock"}, "accuracy against tokens per question"},
 	} {
 		screen := inTerminal(t, bin, 60, c.args)
 		args := c.args
@@ -329,13 +335,16 @@ func TestTextInTerminal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		kept := codeLines(string(pipe)) // code and tables stay whole: the terminal wraps them
+		kept := codeLines(string(pipe), c.args[0] != "eval") // tables stay whole, and code but eval's chart, which fits
 		for _, l := range strings.Split(screen, "\n") {
 			if w := ansi.StringWidth(l); w > 60 && !kept[strings.TrimSpace(l)] {
 				t.Errorf("%s: the terminal wrapped a line of %d cells:\n%s", c.args[0], w, l)
 			}
 		}
 		words := func(s string) string { // a quote's wrapped lines start with ">" too
+			if c.args[0] == "eval" { // the chart is drawn to the terminal's width
+				s = withoutCode(s)
+			}
 			return strings.Join(strings.Fields(strings.ReplaceAll(s, ">", "")), " ")
 		}
 		if got, want := words(screen), words(string(pipe)); got != want {
@@ -347,20 +356,35 @@ func TestTextInTerminal(t *testing.T) {
 	}
 }
 
-// codeLines is the lines of Markdown text inside code fences, and its
-// table rows, without their indent (a terminal shows tabs as spaces).
-func codeLines(text string) map[string]bool {
+// codeLines is the table rows of Markdown text and, with code, the lines
+// inside its code fences, without their indent (a terminal shows tabs as
+// spaces).
+func codeLines(text string, code bool) map[string]bool {
 	kept := map[string]bool{}
 	in := false
 	for _, l := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(l)
 		if strings.HasPrefix(t, "```") {
 			in = !in
-		} else if in || strings.HasPrefix(t, "|") {
+		} else if in && code || strings.HasPrefix(t, "|") {
 			kept[t] = true
 		}
 	}
 	return kept
+}
+
+// withoutCode is Markdown text without its code fences' lines.
+func withoutCode(text string) string {
+	var b strings.Builder
+	in := false
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "```") {
+			in = !in
+		} else if !in {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
 }
 
 // inTerminal runs bin with args in a tmux pane width columns wide,

@@ -9,11 +9,17 @@ import (
 )
 
 // The terminal chart's frame, in characters: columns and rows, the frame
-// included.
+// included. Drawn for a narrower terminal (TextChartIn), the frame is as
+// narrow as ChartMinWidth.
 const (
-	ChartWidth  = 60
-	ChartHeight = 15
+	ChartWidth    = 60
+	ChartHeight   = 15
+	ChartMinWidth = 40
 )
+
+// chartLabelWidth is the accuracy labels' column left of the frame
+// ("100 % ").
+const chartLabelWidth = 6
 
 // markChars are the arms' marks on the charts, in the order of the
 // report's arms; an arm past them is marked #.
@@ -83,7 +89,23 @@ func tokenRange(arms []chartArm) (lo, hi float64, ok bool) {
 // show *; dots join the vote curve, single (as vote:1) and the vote:K
 // arms in order of K. A point on an edge lands on the frame, the curve
 // too. "" when no arm finished a question.
-func (rep *Report) TextChart() string {
+func (rep *Report) TextChart() string { return rep.textChart(ChartWidth) }
+
+// TextChartIn is TextChart with its frame narrowed to fit a terminal of
+// cols columns, labels included (as narrow as ChartMinWidth; ChartWidth
+// at most, and for cols 0).
+func (rep *Report) TextChartIn(cols int) string { return rep.textChart(chartWidthIn(cols)) }
+
+// chartWidthIn is the frame's width for a terminal of cols columns.
+func chartWidthIn(cols int) int {
+	if cols <= 0 {
+		return ChartWidth
+	}
+	return min(max(cols-chartLabelWidth, ChartMinWidth), ChartWidth)
+}
+
+// textChart is TextChart with a frame w characters wide.
+func (rep *Report) textChart(w int) string {
 	arms, curve := chartArms(rep)
 	lo, hi, ok := tokenRange(arms)
 	if !ok {
@@ -91,9 +113,9 @@ func (rep *Report) TextChart() string {
 	}
 	grid := make([][]byte, ChartHeight)
 	for r := range grid {
-		row := make([]byte, ChartWidth)
+		row := make([]byte, w)
 		for c := range row {
-			edgeR, edgeC := r == 0 || r == ChartHeight-1, c == 0 || c == ChartWidth-1
+			edgeR, edgeC := r == 0 || r == ChartHeight-1, c == 0 || c == w-1
 			switch {
 			case edgeR && edgeC:
 				row[c] = '+'
@@ -108,9 +130,9 @@ func (rep *Report) TextChart() string {
 		grid[r] = row
 	}
 	cell := func(a chartArm) (col, row int) {
-		col = int(math.Round((a.Tokens - lo) / (hi - lo) * (ChartWidth - 1)))
+		col = int(math.Round((a.Tokens - lo) / (hi - lo) * float64(w-1)))
 		row = ChartHeight - 1 - int(math.Round(a.Accuracy*(ChartHeight-1)))
-		return min(max(col, 0), ChartWidth-1), min(max(row, 0), ChartHeight-1)
+		return min(max(col, 0), w-1), min(max(row, 0), ChartHeight-1)
 	}
 	for i := 1; i < len(curve); i++ {
 		c0, r0 := cell(arms[curve[i-1]])
@@ -150,11 +172,11 @@ func (rep *Report) TextChart() string {
 		}
 		fmt.Fprintf(&b, "%5s %s\n", label, row)
 	}
-	axis := []byte(strings.Repeat(" ", ChartWidth))
+	axis := []byte(strings.Repeat(" ", w))
 	left, right, title := fmt.Sprintf("%.1f", lo), fmt.Sprintf("%.1f", hi), "tokens per question"
 	copy(axis, left)
-	copy(axis[ChartWidth-len(right):], right)
-	copy(axis[(ChartWidth-len(title))/2:], title)
+	copy(axis[w-len(right):], right)
+	copy(axis[(w-len(title))/2:], title)
 	fmt.Fprintf(&b, "      %s\n", strings.TrimRight(string(axis), " "))
 	width, tokWidth := 0, 0
 	for _, a := range arms {

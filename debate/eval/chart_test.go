@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 
@@ -294,4 +295,34 @@ func htmlReport(t *testing.T, rep *eval.Report) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// TestEvalTextChartIn: for a terminal narrower than the chart, its frame
+// narrows so that the frame and its axis fit, down to ChartMinWidth; the same arms
+// land at the frame's ends; a wide terminal, or none, gets TextChart.
+// Before, at 60 columns every line of the chart wrapped.
+func TestEvalTextChartIn(t *testing.T) {
+	rep := chartFixture([]string{"m1"})
+	for _, cols := range []int{59, 50} {
+		chart := rep.TextChartIn(cols)
+		lines := strings.Split(chart, "\n")
+		for _, l := range lines[:17] { // the frame and its axis; the legend's lines are as long as its names
+			if utf8.RuneCountInString(l) > cols {
+				t.Errorf("at %d columns, a line of %d: %q", cols, utf8.RuneCountInString(l), l)
+			}
+		}
+		frame := cols - 6
+		if lines[1] != "100 % +"+strings.Repeat("-", frame-2)+"D" || !strings.HasPrefix(lines[15], "  0 % A") || !strings.HasSuffix(lines[16], " 1280.0") ||
+			!strings.Contains(chart, "  D  debate  1280.0 tokens per question, 100.0 % right\n") {
+			t.Errorf("at %d columns:\n%s", cols, chart)
+		}
+	}
+	if got := rep.TextChartIn(30); strings.Split(got, "\n")[1] != "100 % +"+strings.Repeat("-", eval.ChartMinWidth-2)+"D" {
+		t.Errorf("at 30 columns the frame is not ChartMinWidth:\n%s", got)
+	}
+	for _, cols := range []int{0, 66, 200} {
+		if rep.TextChartIn(cols) != rep.TextChart() {
+			t.Errorf("at %d columns the chart is not TextChart's", cols)
+		}
+	}
 }

@@ -405,7 +405,11 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 // WriteMarkdown writes rep for a reader: the arms, the paired tests, the
 // debate's inside, the equal-budget line, and the chart of accuracy
 // against tokens (TextChart) in a text block.
-func (rep *Report) WriteMarkdown(w io.Writer) error {
+func (rep *Report) WriteMarkdown(w io.Writer) error { return rep.WriteMarkdownIn(w, 0) }
+
+// WriteMarkdownIn is WriteMarkdown for a terminal of cols columns: its
+// chart is narrowed to fit (TextChartIn); cols 0 is WriteMarkdown.
+func (rep *Report) WriteMarkdownIn(w io.Writer, cols int) error {
 	var b strings.Builder
 	b.WriteString("# Eval\n\n")
 	b.WriteString(rep.summary() + "\n")
@@ -438,7 +442,7 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 			b.WriteString(bud.line() + "\n")
 		}
 	}
-	if chart := rep.TextChart(); chart != "" {
+	if chart := rep.TextChartIn(cols); chart != "" {
 		b.WriteString("\n## Accuracy against tokens\n\n```text\n" + chart + "```\n")
 	}
 	_, err := io.WriteString(w, b.String())
