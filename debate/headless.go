@@ -17,6 +17,7 @@ import (
 
 	"github.com/roundtable-dev/roundtable/prompts"
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/transcript"
 )
 
 // Output formats of the headless command.
@@ -46,7 +47,8 @@ type HeadlessOptions struct {
 	Resume string
 	// Width, when above 0, breaks the text format's lines at word
 	// boundaries to that many cells: the terminal's width, when stdout is
-	// one. The jsonl and md formats are never wrapped.
+	// one; and the md format's prose (transcript.ForTerminal: its code and
+	// tables stay whole). The jsonl format is never wrapped.
 	Width int
 }
 
@@ -112,6 +114,9 @@ func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Wr
 		_ = bw.Flush()
 	}
 	out := newOutput(format, dst, stderr)
+	if md, ok := out.(*mdOutput); ok {
+		md.width = opts.Width
+	}
 	seedResumed(out, sess, opts.Resume)
 	var last Event
 	for ev := range sess.Events() {
@@ -266,6 +271,7 @@ type mdOutput struct {
 	w, stderr io.Writer
 	t         Transcript
 	resumed   *room.Room // a resumed debate's room: its turns make the transcript
+	width     int        // a terminal's: the prose breaks at words (HeadlessOptions.Width)
 }
 
 func (o *mdOutput) event(ev Event) {
@@ -279,7 +285,13 @@ func (o *mdOutput) end() {
 	if turns, rankings, ok := resumedFrom(o.resumed, o.t.Agents); ok {
 		o.t.Turns, o.t.Rankings = turns, rankings
 	}
-	_ = o.t.WriteMarkdown(o.w)
+	if o.width <= 0 {
+		_ = o.t.WriteMarkdown(o.w)
+		return
+	}
+	var b strings.Builder
+	_ = o.t.WriteMarkdown(&b)
+	_, _ = io.WriteString(o.w, transcript.ForTerminal(b.String(), o.width))
 }
 
 // textOutput writes a debate as readable live text.

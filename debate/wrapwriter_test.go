@@ -46,10 +46,11 @@ func TestWrapWriter(t *testing.T) {
 	}
 }
 
-// TestHeadlessWidth: the text format with a width breaks the debate's
-// lines at words to it; jsonl ignores the width.
+// TestHeadlessWidth: the text and md formats with a width break the debate's
+// lines at words to it (the md transcript had lines of 100 and more);
+// jsonl ignores the width.
 func TestHeadlessWidth(t *testing.T) {
-	for _, format := range []string{FormatText, FormatJSONL} {
+	for _, format := range []string{FormatText, FormatJSONL, FormatMD} {
 		var out, errb bytes.Buffer
 		opts := headlessOpts(t.TempDir(), format)
 		opts.Width = 40
@@ -64,8 +65,10 @@ func TestHeadlessWidth(t *testing.T) {
 			}
 		}
 		switch {
-		case format == FormatText && wide > 0:
-			t.Errorf("text: %d lines wider than 40 cells:\n%s", wide, out.String())
+		case format != FormatJSONL && wide > 0:
+			t.Errorf("%s: %d lines wider than 40 cells:\n%s", format, wide, out.String())
+		case format == FormatMD && !strings.Contains(out.String(), "## Verdict"):
+			t.Errorf("md: no verdict:\n%s", out.String())
 		case format == FormatText && !strings.Contains(out.String(), "━━━ Moderator's verdict ━━━"):
 			t.Errorf("text: no verdict:\n%s", out.String())
 		case format == FormatJSONL && wide == 0:
