@@ -285,13 +285,9 @@ func (o *mdOutput) end() {
 	if turns, rankings, ok := resumedFrom(o.resumed, o.t.Agents); ok {
 		o.t.Turns, o.t.Rankings = turns, rankings
 	}
-	if o.width <= 0 {
-		_ = o.t.WriteMarkdown(o.w)
-		return
-	}
 	var b strings.Builder
 	_ = o.t.WriteMarkdown(&b)
-	_, _ = io.WriteString(o.w, transcript.ForTerminal(b.String(), o.width))
+	_, _ = io.WriteString(o.w, transcript.ForTerminal(b.String(), o.width)) // as written when width is 0
 }
 
 // textOutput writes a debate as readable live text.

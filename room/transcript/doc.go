@@ -24,6 +24,10 @@
 // text (BodyCacheBytes), so the live page, its parts and
 // the export render each immutable message once per process.
 //
+// ForTerminal breaks a Markdown transcript's prose at words for a
+// terminal (roundtable transcript, debate --format md and eval's report,
+// on one), leaving its code and tables whole.
+//
 // The package imports nothing of this project but room, so the TUI can use
 // it, and SeatColor gives the TUI the same seat and persona colors.
 package transcript
