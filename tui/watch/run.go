@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/roundtable-dev/roundtable/room"
 	"github.com/roundtable-dev/roundtable/tui/internal/burst"
 	"github.com/roundtable-dev/roundtable/tui/internal/noterm"
 )
@@ -53,7 +54,11 @@ func Run(ctx context.Context, opts Options, progOpts ...tea.ProgramOption) error
 	p := tea.NewProgram(Program(m), all...)
 	keys.Attach(p)
 	_, err = p.Run()
-	err = noterm.Explain(err, "roundtable watch", "read the room with roundtable transcript --room "+opts.Room)
+	instead := "read the room with roundtable transcript --room " + opts.Room
+	if _, oerr := room.Open(opts.Cwd, opts.Room); errors.Is(oerr, room.ErrNoRoom) {
+		instead = "list the rooms with roundtable rooms: there is no room " + opts.Room + " yet"
+	}
+	err = noterm.Explain(err, "roundtable watch", instead)
 	if err != nil && errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return ctx.Err()
 	}
