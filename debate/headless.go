@@ -113,10 +113,7 @@ func RunHeadless(ctx context.Context, opts HeadlessOptions, stdout, stderr io.Wr
 		}
 		_ = bw.Flush()
 	}
-	out := newOutput(format, dst, stderr)
-	if md, ok := out.(*mdOutput); ok {
-		md.width = opts.Width
-	}
+	out := newOutput(format, dst, stderr, opts.Width)
 	seedResumed(out, sess, opts.Resume)
 	var last Event
 	for ev := range sess.Events() {
@@ -221,14 +218,14 @@ type output interface {
 
 // newOutput writes events to w in format; the readable formats note
 // retries on stderr, keeping them out of the debate's text.
-func newOutput(format string, w, stderr io.Writer) output {
+func newOutput(format string, w, stderr io.Writer, width int) output {
 	switch format {
 	case FormatJSONL:
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
 		return &jsonlOutput{enc: enc}
 	case FormatMD:
-		return &mdOutput{w: w, stderr: stderr}
+		return &mdOutput{w: w, stderr: stderr, width: width}
 	}
 	return &textOutput{w: w, stderr: stderr}
 }

@@ -185,6 +185,7 @@ persona. An arm may name its own after =, joined by +
 			rep, runErr := eval.Run(cmd.Context(), opt)
 			if rep != nil {
 				out := cmd.OutOrStdout()
+				cols := textWidth(out) // 0: not a terminal
 				var werr error
 				switch {
 				case saved != nil:
@@ -194,13 +195,11 @@ persona. An arm may name its own after =, joined by +
 					}
 				case format == "json":
 					werr = rep.WriteJSON(out)
-				case textWidth(out) > 0: // a terminal: the chart fits it, the prose breaks at words
+				default: // on a terminal the chart fits it and the prose breaks at words
 					var md strings.Builder
-					if werr = rep.WriteMarkdownIn(&md, textWidth(out)); werr == nil {
-						_, werr = io.WriteString(out, transcript.ForTerminal(md.String(), textWidth(out)))
+					if werr = rep.WriteMarkdownIn(&md, cols); werr == nil {
+						_, werr = io.WriteString(out, transcript.ForTerminal(md.String(), cols))
 					}
-				default:
-					werr = rep.WriteMarkdown(out)
 				}
 				if runErr == nil && werr != nil {
 					runErr = werr

@@ -170,14 +170,14 @@ func (rep *Report) textChart(w int) string {
 		case ChartHeight - 1:
 			label = "0 %"
 		}
-		fmt.Fprintf(&b, "%5s %s\n", label, row)
+		fmt.Fprintf(&b, "%*s %s\n", chartLabelWidth-1, label, row)
 	}
 	axis := []byte(strings.Repeat(" ", w))
 	left, right, title := fmt.Sprintf("%.1f", lo), fmt.Sprintf("%.1f", hi), "tokens per question"
 	copy(axis, left)
 	copy(axis[w-len(right):], right)
 	copy(axis[(w-len(title))/2:], title)
-	fmt.Fprintf(&b, "      %s\n", strings.TrimRight(string(axis), " "))
+	fmt.Fprintf(&b, "%s%s\n", strings.Repeat(" ", chartLabelWidth), strings.TrimRight(string(axis), " "))
 	width, tokWidth := 0, 0
 	for _, a := range arms {
 		width = max(width, len(a.Name))
