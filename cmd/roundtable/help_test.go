@@ -247,6 +247,25 @@ func TestUnknownCommandNamesTheNearest(t *testing.T) {
 	}
 }
 
+// A command of commands (rooms) names the nearest of its own, as other
+// tools name them (rm, mv, ls), or lists them all; never "takes no words".
+func TestUnknownSubcommandNamesTheNearest(t *testing.T) {
+	cwd := t.TempDir()
+	for _, c := range []struct{ args, want string }{
+		{"rooms rm gq", `unknown command "rm" for "roundtable rooms" (did you mean roundtable rooms delete?)`},
+		{"rooms mv gq graphql", `(did you mean roundtable rooms rename?)`},
+		{"rooms ls", `(did you mean roundtable rooms list?)`},
+		{"rooms delet gq", `(did you mean roundtable rooms delete?)`},
+		{"rooms undelete gq", `(did you mean roundtable rooms restore?)`},
+		{"rooms frobnicate", `unknown command "frobnicate" for "roundtable rooms"; its commands are delete, list, rename and restore`},
+	} {
+		_, stderr, code := runBin(t, "", append(strings.Fields(c.args), "--cwd", cwd)...)
+		if code != 2 || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "takes no words") || !strings.Contains(stderr, "Try roundtable rooms --help.") {
+			t.Errorf("roundtable %s: exit %d, %q; want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
 func TestUnknownFlagNamesTheNearest(t *testing.T) {
 	cwd := t.TempDir()
 	for _, c := range []struct{ args, guess, help string }{

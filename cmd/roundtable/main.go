@@ -133,20 +133,26 @@ func settleErrors(c *cobra.Command) {
 // as a new user tries first: the line to type. A command that names a
 // room (annotated wordsAre: "room") takes one word as the room
 // (roundtable transcript gq); one that takes a topic, the words as the
-// topic (roundtable debate "Adopt GraphQL"); any other says it takes
-// only flags, where cobra called the word an unknown command.
+// topic (roundtable debate "Adopt GraphQL"); a command of commands
+// (rooms) names the nearest of its own, or lists them; any other says it
+// takes only flags, where cobra called the word an unknown command.
 func wordsAsFlags(cmd *cobra.Command, a []string, err error) error {
-	if len(a) > 0 && !cmd.HasParent() && strings.HasPrefix(err.Error(), "unknown command") {
+	path, said := cmd.CommandPath(), strings.Join(a, " ")
+	if len(a) > 0 && cmd.HasAvailableSubCommands() && strings.HasPrefix(err.Error(), "unknown command") {
 		// A command mistyped, or named as another tool names it (export,
-		// ls): the nearest of ours, by spelling or by its SuggestFor.
+		// ls, rm): the nearest of ours, by spelling or by its SuggestFor;
+		// under a command of commands (rooms), its commands when none is
+		// near.
 		if near := nearestCommands(cmd, a[0]); len(near) > 0 {
-			return fmt.Errorf("%w (did you mean roundtable %s?)", err, strings.Join(near, " or roundtable "))
+			return fmt.Errorf("%w (did you mean %s %s?)", err, path, strings.Join(near, " or "+path+" "))
+		}
+		if cmd.HasParent() {
+			return fmt.Errorf("%w; its commands are %s", err, subcommandNames(cmd))
 		}
 	}
 	if len(a) == 0 || !cmd.HasParent() {
 		return err
 	}
-	path, said := cmd.CommandPath(), strings.Join(a, " ")
 	switch {
 	case cmd.Annotations[wordsAre] == "room" && len(a) == 1:
 		return fmt.Errorf("%s takes its room with --room, not as a word after it: %s --room %s", path, path, a[0])
@@ -156,6 +162,20 @@ func wordsAsFlags(cmd *cobra.Command, a []string, err error) error {
 		return fmt.Errorf("%s takes no words after it, only flags; got %q (see %s --help)", path, said, path)
 	}
 	return err
+}
+
+// subcommandNames lists c's commands, for a sentence: "a, b and c".
+func subcommandNames(c *cobra.Command) string {
+	var names []string
+	for _, sub := range c.Commands() {
+		if sub.IsAvailableCommand() {
+			names = append(names, sub.Name())
+		}
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // wordsAre is the annotation of a command whose words, given by mistake,

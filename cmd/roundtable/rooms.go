@@ -51,8 +51,9 @@ neither renamed nor deleted: its agents or its run would lose it.`,
 func newRoomsListCmd() *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
-		Use:   "list [--json]",
-		Short: "List the rooms, newest activity first (the same as roundtable rooms)",
+		Use:        "list [--json]",
+		SuggestFor: []string{"ls"},
+		Short:      "List the rooms, newest activity first (the same as roundtable rooms)",
 		Long: `List the rooms under --cwd, newest activity first: name, kind (debate or
 MCP), state (open, paused, or closed and why; "not running" for a debate
 whose process is gone), rounds used of planned, messages, last activity in
@@ -70,8 +71,9 @@ is listed with its error. --json prints one JSON object a line instead.`,
 
 func newRoomsRenameCmd() *cobra.Command {
 	c := &cobra.Command{
-		Use:   "rename FROM TO",
-		Short: "Give a room a new name",
+		Use:        "rename FROM TO",
+		SuggestFor: []string{"mv", "move"},
+		Short:      "Give a room a new name",
 		Long: `Rename room FROM to TO: its folder moves, and what names it inside (room.json,
 a default spec path SPEC-FROM.md and the file, the seat prompts) follows.
 Refused while a seat is still connected to the room or a process still runs
@@ -88,8 +90,9 @@ its debate, and when TO is taken or not a valid room name.`,
 func newRoomsDeleteCmd() *cobra.Command {
 	var force bool
 	c := &cobra.Command{
-		Use:   "delete NAME [--force]",
-		Short: "Move a room to the trash, from where restore brings it back",
+		Use:        "delete NAME [--force]",
+		SuggestFor: []string{"rm", "remove", "del", "trash"},
+		Short:      "Move a room to the trash, from where restore brings it back",
 		Long: `Delete room NAME the way it can be undone: its folder moves whole to
 .roundtable/.trash/NAME-<UTC time>, and roundtable rooms restore NAME brings it
 back. Refused while a seat is still connected to the room (its agent would
@@ -107,8 +110,9 @@ lose it) or a process still runs its debate, unless --force.`,
 
 func newRoomsRestoreCmd() *cobra.Command {
 	c := &cobra.Command{
-		Use:   "restore NAME",
-		Short: "Bring the newest deleted copy of a room back from the trash",
+		Use:        "restore NAME",
+		SuggestFor: []string{"undelete", "undo", "untrash"},
+		Short:      "Bring the newest deleted copy of a room back from the trash",
 		Long: `Restore room NAME from .roundtable/.trash: the copy deleted last, when there
 are several. Refused when a room has taken the name since.`,
 		Example:     `  roundtable rooms restore graphql`,
