@@ -206,7 +206,10 @@ func TestLoadPanel(t *testing.T) {
 			}
 		})
 	}
-	if _, err := LoadPanel(PanelOptions{File: filepath.Join(dir, "absent.toml")}); !errors.Is(err, ErrBadPersona) {
+	// A missing file says what --personas takes, as a user who tried
+	// persona names there (--personas pm,architect) needs to read.
+	if _, err := LoadPanel(PanelOptions{File: "pm,architect"}); !errors.Is(err, ErrBadPersona) ||
+		!strings.Contains(err.Error(), "no personas file pm,architect; --personas takes the path of a TOML file") || !strings.Contains(err.Error(), "--agent") {
 		t.Errorf("a missing --personas file: %v", err)
 	}
 	if _, err := LoadPanel(PanelOptions{UserFile: filepath.Join(dir, "typo.toml")}); err == nil || !strings.Contains(err.Error(), "your persona file") {

@@ -289,7 +289,7 @@ func LoadPanel(opt PanelOptions) (Panel, error) {
 		pf, err := LoadPersonaFile(opt.File)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				return Panel{}, fmt.Errorf("%w: --personas %s does not exist", ErrBadPersona, opt.File)
+				return Panel{}, fmt.Errorf("%w: no personas file %s; --personas takes the path of a TOML file of [[persona]] tables (docs/debates.md), and --agent \"Name=who they are\" adds one persona", ErrBadPersona, opt.File)
 			}
 			return Panel{}, err
 		}
