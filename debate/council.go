@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -121,12 +122,33 @@ func LoadCouncil(path string) (Council, error) {
 	return c, nil
 }
 
+// NameRoom names the room of a council given none after its topic, as the
+// new-room form does: the topic's slug ("council" when it has no letter or
+// digit), or the next free name like it (room.FreeName) when a room under
+// cwd has that name, so a council named this way is always a new room.
+func (c *Council) NameRoom(cwd string) {
+	if c.Room != "" {
+		return
+	}
+	name := room.Slug(c.Topic)
+	if name == "" {
+		name = "council"
+	}
+	if cwd == "" {
+		cwd = "."
+	}
+	if _, err := os.Lstat(room.Dir(cwd, name)); err == nil {
+		name = room.FreeName(cwd, name)
+	}
+	c.Room = name
+}
+
 // Normalize puts the lead first (a council given without a lead gets one
 // played over MCP, the user's own agent) and checks the council: 2 to 8
 // seats, each named once, each mind one of the four kinds.
 func (c *Council) Normalize() error {
 	if c.Room == "" {
-		return fmt.Errorf("%w: name the council's room (--room or room = \"…\")", errCouncil)
+		return fmt.Errorf("%w: name the council's room (--room or room = \"…\"), or give it a topic to name it after", errCouncil)
 	}
 	if i := slices.IndexFunc(c.Seats, func(s CouncilSeat) bool { return s.Name == room.SeatLead }); i > 0 {
 		lead := c.Seats[i]

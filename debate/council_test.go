@@ -78,6 +78,35 @@ func TestCouncilSeatsAndFile(t *testing.T) {
 	}
 }
 
+// A council given no room is named after its topic, as the new-room form
+// names one; a name taken gives the next free one, never the old room.
+func TestCouncilNamedAfterItsTopic(t *testing.T) {
+	cwd := t.TempDir()
+	c := Council{Topic: "Adopt GraphQL?"}
+	c.NameRoom(cwd)
+	if c.Room != "adopt-graphql" {
+		t.Fatalf("room %q; want adopt-graphql", c.Room)
+	}
+	if _, err := room.Seed(cwd, c.Room, room.CreateOptions{Topic: c.Topic, Budget: 2}); err != nil {
+		t.Fatal(err)
+	}
+	again := Council{Topic: "Adopt GraphQL?"}
+	again.NameRoom(cwd)
+	if again.Room != "adopt-graphql-2" {
+		t.Errorf("a second council on the topic: room %q; want adopt-graphql-2", again.Room)
+	}
+	given := Council{Room: "mine", Topic: "Adopt GraphQL?"}
+	given.NameRoom(cwd)
+	if given.Room != "mine" {
+		t.Errorf("a room given was renamed %q", given.Room)
+	}
+	bare := Council{Topic: "???"}
+	bare.NameRoom(cwd)
+	if bare.Room != "council" || room.ValidateName(bare.Room) != nil {
+		t.Errorf("a topic with no letter: room %q", bare.Room)
+	}
+}
+
 // TestCouncilSetup: a council whose seats are all the user's is created
 // with its seats in order, and the setup says how to start each.
 func TestCouncilSetup(t *testing.T) {

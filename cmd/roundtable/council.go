@@ -25,7 +25,7 @@ type councilOptions struct {
 func newCouncilCmd() *cobra.Command {
 	var o councilOptions
 	c := &cobra.Command{
-		Use:   `council --room R --topic T --seat "name=mind" ... [--file council.toml]`,
+		Use:   `council --topic T [--room R] --seat "name=mind" ... [--file council.toml]`,
 		Short: "Start a council: a room of two to eight seats, any mind in each",
 		Long: `Create a room whose seats take turns in order (the lead first, then each
 seat as given; one round is every seat once) and put a mind in each seat:
@@ -51,7 +51,7 @@ be played.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runCouncil(cmd, o) },
 	}
 	f := c.Flags()
-	f.StringVar(&o.c.Room, "room", "", "the council's room (env ROUNDTABLE_ROOM)")
+	f.StringVar(&o.c.Room, "room", "", "the council's room (env ROUNDTABLE_ROOM); default: a new room named after the topic")
 	f.StringVar(&o.c.Topic, "topic", "", "what the council should decide")
 	f.IntVar(&o.c.Budget, "budget", 0, "rounds (lead posts) allowed; default 12")
 	f.StringVar(&o.c.Spec, "spec", "", "spec path relative to --cwd; default SPEC-<room>.md")
@@ -96,16 +96,17 @@ func runCouncil(cmd *cobra.Command, o councilOptions) error {
 	if c.Topic == "" {
 		return usageError("--topic is required: say what the council should decide")
 	}
+	cwd := o.cwd
+	if cwd == "" {
+		cwd = os.Getenv("ROUNDTABLE_CWD")
+	}
+	c.NameRoom(cwd)
 	if err := c.Normalize(); err != nil {
 		return usageError("%v", err)
 	}
 	tools, err := debate.ParseAgentTools(o.agentTools)
 	if err != nil {
 		return usageError("%v", err)
-	}
-	cwd := o.cwd
-	if cwd == "" {
-		cwd = os.Getenv("ROUNDTABLE_CWD")
 	}
 	// The setup lines name the command as typed when it is the one on PATH.
 	exe := "roundtable"
