@@ -238,13 +238,19 @@ func RunCouncil(ctx context.Context, c Council, o CouncilOptions) error {
 	defer stop()
 	var wg sync.WaitGroup
 	errs := make([]error, len(c.Seats))
+	// The played seats say what they post on the setup's writer, one
+	// whole line at a time.
+	var progress io.Writer
+	if o.Setup != nil {
+		progress = ProgressWriter(o.Setup, "  ")
+	}
 	played := 0
 	for i, s := range c.Seats {
 		if !s.played() {
 			continue
 		}
 		played++
-		set := SeatSettings{Room: c.Room, Seat: s.Name, Cwd: abs, Getenv: o.Getenv, Stderr: o.Stderr}
+		set := SeatSettings{Room: c.Room, Seat: s.Name, Cwd: abs, Getenv: o.Getenv, Stderr: o.Stderr, Progress: progress}
 		if strings.HasPrefix(s.Mind, "acp:") {
 			set.Agent, set.AgentTools = s.Mind, o.AgentTools
 		} else {
@@ -310,4 +316,26 @@ func writeCouncilSetup(w io.Writer, c Council, res room.SeedResult, cwd, exe str
 			fmt.Fprintf(w, "  %s: played here by %s\n", s.Name, s.Mind)
 		}
 	}
+}
+
+// ProgressWriter is where played seats (SeatSettings.Progress) say what they
+// do: each line written goes to w whole, after prefix, whichever of the
+// seats a process plays wrote it.
+func ProgressWriter(w io.Writer, prefix string) io.Writer {
+	return &lineWriter{w: w, prefix: prefix}
+}
+
+type lineWriter struct {
+	mu     sync.Mutex
+	w      io.Writer
+	prefix string
+}
+
+func (l *lineWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, err := io.WriteString(l.w, l.prefix); err != nil {
+		return 0, err
+	}
+	return l.w.Write(p)
 }

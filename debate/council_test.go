@@ -2,6 +2,7 @@ package debate
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -180,6 +181,24 @@ func TestCouncilPlaysToClosure(t *testing.T) {
 	}
 	if len(st.Messages) < 4 {
 		t.Fatalf("%d messages: not every seat spoke", len(st.Messages))
+	}
+	// Each post was said as it came, a whole line each (four seats
+	// writing at once), and the lead's spec before the close.
+	got := out.String()
+	round := 0
+	for _, m := range st.Messages {
+		if m.Seat == "lead" {
+			round++
+		}
+		if line := fmt.Sprintf("\n  %s posted its %s in round %d of 2 (%d words)\n", m.Seat, m.Kind, round, len(strings.Fields(m.Text))); !strings.Contains(got, line) {
+			t.Errorf("message %d not said as %q:\n%s", m.Seq, line, got)
+		}
+	}
+	if n := strings.Count(got, " posted its "); n != len(st.Messages) {
+		t.Errorf("%d post lines for %d messages:\n%s", n, len(st.Messages), got)
+	}
+	if spec, end := strings.Index(got, "\n  lead is writing the spec (budget spent)\n"), strings.Index(got, "Council uploads closed ("); spec < 0 || spec > end {
+		t.Errorf("the spec's line is missing or after the close:\n%s", got)
 	}
 	if _, err := os.Stat(filepath.Join(cwd, "SPEC-uploads.md")); err != nil {
 		t.Errorf("the lead wrote no spec: %v", err)

@@ -42,6 +42,10 @@ type SeatSettings struct {
 	DraftEvery time.Duration
 	Getenv     func(string) string // nil: os.Getenv
 	Stderr     io.Writer           // where an agent's stderr goes; nil: discarded
+	// Progress is where the seat says what it does, a line each post and
+	// one as the lead starts the spec (one Write a line: see
+	// ProgressWriter); nil: nothing.
+	Progress io.Writer
 }
 
 // Defaults of a played seat.

@@ -105,6 +105,7 @@ func (g *SeatGame) Play(ctx context.Context) (err error) {
 			if err != nil {
 				return fmt.Errorf("post to room %s: %w", g.r.Config().Room, err)
 			}
+			g.posted(kind, body, st)
 		} else if !closeAfter {
 			_ = g.r.ClearDraft(seat)
 			return fmt.Errorf("the %s's %s sent an empty reply %d times in a row; nothing was posted (run roundtable seat again to retry)", seat, g.p.Model(), emptyRetries+1)
@@ -154,6 +155,7 @@ func (nothingSaid) Is(target error) bool { return target == errNothingSaid }
 // close asks the lead's mind for the spec, writes it where the room says
 // and closes the room.
 func (g *SeatGame) close(ctx context.Context, st room.State, reason string) error {
+	g.progress("%s is writing the spec (%s)\n", g.s.Seat, reason)
 	var text string
 	for attempt := 0; ; attempt++ {
 		t, _, err := g.compose(ctx, PurposeSeatSpec, st, attempt)
@@ -176,6 +178,23 @@ func (g *SeatGame) close(ctx context.Context, st room.State, reason string) erro
 		return fmt.Errorf("close room %s: %w", g.r.Config().Room, err)
 	}
 	return nil
+}
+
+// posted says what the seat posted, in the room st is after the post.
+func (g *SeatGame) posted(kind, body string, st room.State) {
+	budget := g.r.Config().Budget
+	if kind == room.KindPass {
+		g.progress("%s passes in round %d of %d\n", g.s.Seat, st.Round, budget)
+		return
+	}
+	g.progress("%s posted its %s in round %d of %d (%d words)\n", g.s.Seat, kind, st.Round, budget, len(strings.Fields(body)))
+}
+
+// progress writes a line of the seat's progress, when it is wanted.
+func (g *SeatGame) progress(format string, args ...any) {
+	if g.s.Progress != nil {
+		fmt.Fprintf(g.s.Progress, format, args...)
+	}
 }
 
 // compose streams the mind's reply, keeping the seat's draft up to date

@@ -69,7 +69,7 @@ nothing half-written is posted, and its disconnect line is written.`,
 			if !fast {
 				s.Provider.Pace = debate.DefaultPace
 			}
-			s.Stderr = c.ErrOrStderr()
+			s.Stderr, s.Progress = c.ErrOrStderr(), debate.ProgressWriter(c.ErrOrStderr(), "roundtable: ")
 			return playSeat(c, s)
 		},
 	}

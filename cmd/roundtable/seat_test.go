@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -71,5 +72,55 @@ func TestPlayedSeatCommandFlags(t *testing.T) {
 				t.Errorf("budget %s, turn timeout %s, fast %s", get(seatcmd.FlagBudget), get(seatcmd.FlagTurnTimeout), get(seatcmd.FlagFast))
 			}
 		})
+	}
+}
+
+// TestPlayedSeatsSayWhatTheyPost: two `roundtable seat` processes play a
+// room to its close, each saying on stderr what it posted as it goes (a
+// line a post) and, for the lead, when it writes the spec; the lines match
+// the room's messages.
+func TestPlayedSeatsSayWhatTheyPost(t *testing.T) {
+	cwd := t.TempDir()
+	if _, _, code := runBin(t, "", "seed", "--room", "q", "--topic", "Queue in SQLite?", "--budget", "2", "--cwd", cwd); code != 0 {
+		t.Fatalf("seed: exit %d", code)
+	}
+	type played struct {
+		stderr string
+		code   int
+	}
+	peer := make(chan played, 1)
+	go func() {
+		_, stderr, code := runBin(t, "", "seat", "--room", "q", "--seat", "peer", "--provider", "mock", "--fast", "--cwd", cwd)
+		peer <- played{stderr, code}
+	}()
+	_, leadErr, code := runBin(t, "", "seat", "--room", "q", "--seat", "lead", "--provider", "mock", "--fast", "--cwd", cwd)
+	p := <-peer
+	if code != 0 || p.code != 0 {
+		t.Fatalf("lead exit %d:\n%s\npeer exit %d:\n%s", code, leadErr, p.code, p.stderr)
+	}
+	r, err := room.Open(cwd, "q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := r.State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	said := map[string]string{room.SeatLead: leadErr, room.SeatPeer: p.stderr}
+	round := 0
+	for _, m := range st.Messages {
+		if m.Seat == room.SeatLead {
+			round++
+		}
+		line := fmt.Sprintf("roundtable: %s posted its %s in round %d of 2 (%d words)\n", m.Seat, m.Kind, round, len(strings.Fields(m.Text)))
+		if !strings.Contains(said[m.Seat], line) {
+			t.Errorf("message %d (%s's %s) not said on its stderr:\n%s", m.Seq, m.Seat, m.Kind, said[m.Seat])
+		}
+	}
+	if n := strings.Count(leadErr, " posted its ") + strings.Count(p.stderr, " posted its "); n != len(st.Messages) {
+		t.Errorf("%d post lines for %d messages", n, len(st.Messages))
+	}
+	if !strings.Contains(leadErr, "roundtable: lead is writing the spec (budget spent)\n") || strings.Contains(p.stderr, "writing the spec") {
+		t.Errorf("the lead's spec not said (or said by the peer):\nlead:\n%s\npeer:\n%s", leadErr, p.stderr)
 	}
 }
