@@ -28,6 +28,9 @@ func standings(info TurnInfo) []standing {
 				continue
 			}
 			class, reason, ok := parsePosition(t.Text)
+			if !ok {
+				class, reason, ok = kindPosition(*t)
+			}
 			if ok && !s.hasPositions {
 				s.first = class
 			}
@@ -42,11 +45,34 @@ func standings(info TurnInfo) []standing {
 	return out
 }
 
+// kindPosition reads a position from an MCP room's message kind, where
+// the text states none in the mock's words: a decision or a proposal
+// supports going ahead on its terms, a concession supports it, an
+// objection opposes; the reason is the message's last quotable
+// sentence, past a quote of the other seat. Other kinds (brief,
+// challenge, question, answer, pass) state none.
+func kindPosition(t Turn) (class int, reason string, ok bool) {
+	switch strings.ToLower(t.Kind) {
+	case "decision", "proposal":
+		class = posConditional
+	case "concession", "agreement":
+		class = posSupport
+	case "objection":
+		class = posOppose
+	default:
+		return posConditional, "", false
+	}
+	if q := seatQuotables(t.Text); len(q) > 0 {
+		reason = q[len(q)-1]
+	}
+	return class, reason, true
+}
+
 // spokeAs reports whether a turn of agent (a persona's name, or an MCP
-// room's "lead (claude-code), brief") was spoken by the persona or seat
-// name.
+// room's "lead (claude-code), brief", "lead, brief" with no agent label)
+// was spoken by the persona or seat name.
 func spokeAs(agent, name string) bool {
-	return agent == name || strings.HasPrefix(agent, name+" (")
+	return agent == name || strings.HasPrefix(agent, name+" (") || strings.HasPrefix(agent, name+", ")
 }
 
 // mockConsensus answers the check after a round: consensus when everyone
@@ -73,8 +99,8 @@ func mockVerdict(info TurnInfo) string {
 		switch {
 		case !s.hasPositions:
 			// Said nothing the moderator reads as a position (an MCP
-			// room's agents, a persona that never spoke): counted as
-			// such, never as a condition.
+			// room's seats whose kinds state none, a persona that never
+			// spoke): counted as such, never as a condition.
 			unstated = append(unstated, s)
 		case s.last == posSupport:
 			support = append(support, s)

@@ -140,6 +140,9 @@ type Turn struct {
 	// Note marks the user's note (Agent is NoteFrom): not a persona's
 	// turn, the words of the person the debate serves.
 	Note bool
+	// Kind is an MCP room's message kind (decision, objection,
+	// concession…); empty for a persona's turn.
+	Kind string
 }
 
 // ModelLabel is the model label shown and saved for persona's turns: the

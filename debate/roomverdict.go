@@ -96,7 +96,7 @@ func roomTurns(st room.State) []Turn {
 		if m.Kind != "" {
 			who += ", " + m.Kind
 		}
-		out = append(out, Turn{Round: max(round, 1), Agent: who, Text: m.Text})
+		out = append(out, Turn{Round: max(round, 1), Agent: who, Text: m.Text, Kind: m.Kind})
 	}
 	for _, n := range notes {
 		out = append(out, Turn{Round: max(round, 1), Agent: NoteFrom, Text: n.Text, Note: true})

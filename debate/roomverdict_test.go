@@ -144,3 +144,53 @@ func TestMockVerdictOnAnMCPRoom(t *testing.T) {
 		t.Errorf("the verdict after the lead opposed:\n%s", text)
 	}
 }
+
+// TestMockVerdictReadsKinds: in an MCP room whose posts state no position
+// in the mock's words, the kinds do: the lead's decision is support on its
+// terms, a concession support, an objection opposition, quoted in the
+// seat's own last words (past its quote of the other seat).
+func TestMockVerdictReadsKinds(t *testing.T) {
+	cwd := t.TempDir()
+	r, _, err := room.Create(cwd, "grpc", room.CreateOptions{Topic: "Adopt gRPC?", Budget: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	post := func(seat, kind, text string) {
+		t.Helper()
+		if _, _, err := r.PostMessage(room.Post{Seat: seat, Kind: kind, Text: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	post(room.SeatLead, "brief", "Options: gRPC everywhere now, or in steps behind a switch.")
+	post(room.SeatPeer, "objection", "You wrote: \"Options\". That misses the case where the rollout fails halfway through.")
+	post(room.SeatLead, "decision", "I take that into the decision: adopting gRPC in steps, with the rollback written first.")
+	post(room.SeatPeer, "concession", "You wrote: \"in steps\". The evidence is on your side there, so I concede the point.")
+	v, _, err := RoomVerdict(context.Background(), r, NewMock(0), DefaultModerator(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"**Decision:** Adopt gRPC as a time-boxed pilot",
+		"one supports it outright and one supports it with conditions",
+		"peer can accept it: “The evidence is on your side there, so I concede the point”",
+		"lead can accept it: “I take that into the decision: adopting gRPC in steps",
+	} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the verdict lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "No call yet") || strings.Contains(v, "stated no position") || strings.Contains(v, "You wrote") {
+		t.Errorf("the verdict misreads the kinds:\n%s", v)
+	}
+
+	// A seat whose last word is an objection opposes, in its own words.
+	post(room.SeatLead, "challenge", "Can the switch be flipped back within a minute?")
+	post(room.SeatPeer, "objection", "No: the clients cache the schema for a day, so a rollback takes a full day.")
+	v, _, err = RoomVerdict(context.Background(), r, NewMock(0), DefaultModerator(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(v, "one opposes") || !strings.Contains(v, "> “No: the clients cache the schema for a day, so a rollback takes a full day” (peer, round 3)") {
+		t.Errorf("the verdict after the peer objected:\n%s", v)
+	}
+}
