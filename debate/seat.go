@@ -46,11 +46,17 @@ type SeatSettings struct {
 	// one as the lead starts the spec (one Write a line: see
 	// ProgressWriter); nil: nothing.
 	Progress io.Writer
+	// AloneAfter is how long the seat waits for a seat nobody has taken
+	// before it says so on Progress (once a wait); 0: DefaultAloneAfter.
+	AloneAfter time.Duration
 }
 
 // Defaults of a played seat.
 const (
 	DefaultSeatBudget = 12
+	// DefaultAloneAfter: a seat left waiting this long for a seat nobody
+	// has taken says so, with the line that plays it.
+	DefaultAloneAfter = 10 * time.Second
 	// DefaultDraftEvery keeps draft writes to at most 20 a second: often
 	// enough to read as live, rare enough to cost nothing.
 	DefaultDraftEvery = 50 * time.Millisecond

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/seatcmd"
 )
 
 func TestParsePost(t *testing.T) {
@@ -584,5 +585,51 @@ func TestSeatKeepsItsAgentSession(t *testing.T) {
 	}
 	if got := opts.Sessions.Session("peer"); got != "sess-42" {
 		t.Errorf("the seat reads back %q", got)
+	}
+}
+
+// TestLoneSeatSaysWhoItWaitsFor: a lead played alone posts its brief,
+// then, the peer seat taken by nobody, says once what it waits for and
+// the line that plays the peer; nothing of the kind while the peer is
+// played.
+func TestLoneSeatSaysWhoItWaitsFor(t *testing.T) {
+	cwd := t.TempDir()
+	lead := mockSeatSettings(cwd, "alone", room.SeatLead)
+	lead.Topic, lead.Budget = "Queue in SQLite?", 2
+	var said syncBuffer
+	lead.Progress, lead.AloneAfter = &said, 20*time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- PlaySeat(ctx, lead) }()
+	want := "lead waits for the peer seat, which nobody has taken: play it with roundtable seat --room alone --seat peer --provider mock --cwd " + seatcmd.Quote(cwd) + " (or another model or agent)"
+	for !strings.Contains(said.String(), want) {
+		select {
+		case err := <-done:
+			t.Fatalf("the seat stopped (%v) before saying it waits:\n%s", err, said.String())
+		case <-ctx.Done():
+			t.Fatalf("the seat never said it waits alone:\n%s", said.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if !strings.HasPrefix(said.String(), "lead posted its brief in round 1 of 2 (") {
+		t.Errorf("the brief was not said first:\n%s", said.String())
+	}
+	// The peer arrives: the room plays to its close, and the lone line
+	// was said once.
+	peer := mockSeatSettings(cwd, "alone", room.SeatPeer)
+	var peerSaid syncBuffer
+	peer.Progress, peer.AloneAfter = &peerSaid, 20*time.Millisecond
+	if err := PlaySeat(ctx, peer); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(said.String(), "which nobody has taken"); n != 1 {
+		t.Errorf("said %d times:\n%s", n, said.String())
+	}
+	if strings.Contains(peerSaid.String(), "nobody has taken") {
+		t.Errorf("the peer, whose lead was played, said it waited alone:\n%s", peerSaid.String())
 	}
 }

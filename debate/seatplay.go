@@ -1,15 +1,19 @@
 package debate
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
+	"github.com/roundtable-dev/roundtable/room/seatcmd"
 )
 
 // Play plays the seat until the room closes (nil), ctx ends (a
@@ -131,11 +135,39 @@ func (g *SeatGame) wait(ctx context.Context, n *room.Notifier) (room.State, erro
 	// it. One collection per turn costs a few milliseconds.
 	debug.FreeOSMemory()
 	start := time.Now()
+	turn, told := "", false // whose turn it is, as last read; the lone seat said
+	opts := room.ParkOptions{}
+	if g.s.Progress != nil {
+		opts.Every = cmp.Or(g.s.AloneAfter, DefaultAloneAfter)
+		opts.OnTick = func() {
+			if !told && turn != "" && !g.seatLive(turn) {
+				told = true
+				argv := []string{"roundtable", "seat", "--room", g.r.Config().Room, "--seat", turn, "--provider", "mock"}
+				if wd, err := os.Getwd(); err != nil || wd != g.r.Cwd() {
+					argv = append(argv, "--cwd", g.r.Cwd())
+				}
+				g.progress("%s waits for the %s seat, which nobody has taken: play it with %s (or another model or agent), or connect an agent to it\n",
+					g.s.Seat, turn, seatcmd.Shell(argv))
+			}
+		}
+	}
 	st, reason, err := room.Park(ctx, n, g.r.State, func(st room.State) bool {
+		turn = st.Turn
 		return st.Closed != nil || st.Turn == g.s.Seat
-	}, room.ParkOptions{})
+	}, opts)
 	g.log(room.EventWaitReturn, room.F("seat", g.s.Seat), room.F("reason", reason), room.F("waited_ms", time.Since(start).Milliseconds()))
 	return st, err
+}
+
+// seatLive reports whether server.log shows seat connected, by a process
+// that still runs (a seat played here, a person, an agent's server); a log
+// that cannot be read counts as live, so nothing is said on a guess.
+func (g *SeatGame) seatLive(seat string) bool {
+	live, err := room.LiveSeats(g.r.Dir())
+	if err != nil {
+		return true
+	}
+	return slices.ContainsFunc(live, func(si room.SeatInfo) bool { return si.Seat == seat })
 }
 
 // emptyRetries is how many times a seat asks again after an empty reply,
