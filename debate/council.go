@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/BurntSushi/toml"
 
@@ -193,6 +194,10 @@ type CouncilOptions struct {
 	Stderr io.Writer
 	// Exe is the roundtable command the setup lines name; "": roundtable.
 	Exe string
+	// AloneAfter is how long the played seats wait for a seat nobody has
+	// taken before one says so; 0: DefaultAloneAfter.
+	AloneAfter time.Duration
+	empty      *emptySeats // the seats said empty (nil: a new set); a test's to look at
 }
 
 // RunCouncil creates the council's room with its seats (or opens it, if it
@@ -240,6 +245,10 @@ func RunCouncil(ctx context.Context, c Council, o CouncilOptions) error {
 	errs := make([]error, len(c.Seats))
 	// The played seats say what they post on the setup's writer, one
 	// whole line at a time.
+	empty := o.empty
+	if empty == nil {
+		empty = &emptySeats{said: map[string]bool{}}
+	}
 	var progress io.Writer
 	if o.Setup != nil {
 		progress = ProgressWriter(o.Setup, "  ")
@@ -250,7 +259,7 @@ func RunCouncil(ctx context.Context, c Council, o CouncilOptions) error {
 			continue
 		}
 		played++
-		set := SeatSettings{Room: c.Room, Seat: s.Name, Cwd: abs, Getenv: o.Getenv, Stderr: o.Stderr, Progress: progress}
+		set := SeatSettings{Room: c.Room, Seat: s.Name, Cwd: abs, Getenv: o.Getenv, Stderr: o.Stderr, Progress: progress, AloneAfter: o.AloneAfter, council: empty}
 		if strings.HasPrefix(s.Mind, "acp:") {
 			set.Agent, set.AgentTools = s.Mind, o.AgentTools
 		} else {

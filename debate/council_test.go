@@ -216,3 +216,45 @@ func TestCouncilStopsWhenASeatCannotPlay(t *testing.T) {
 		t.Fatalf("a council with a seat that cannot play: %v (ctx %v)", err, ctx.Err())
 	}
 }
+
+// TestCouncilSaysAnEmptySeatOnce: the seats a council plays, all waiting
+// for an MCP seat nobody has started, say so once between them, pointing
+// to the setup.
+func TestCouncilSaysAnEmptySeatOnce(t *testing.T) {
+	cwd := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := Council{Room: "empty", Topic: "Adopt gRPC?", Budget: 2, Seats: []CouncilSeat{
+		{"lead", "model:mock"}, {"peer", "mcp"}, {"critic", "model:mock"}, {"security", "model:mock"},
+	}}
+	var out syncBuffer
+	done := make(chan error, 1)
+	empty := &emptySeats{said: map[string]bool{}}
+	go func() {
+		done <- RunCouncil(ctx, c, CouncilOptions{Cwd: cwd, Setup: &out, AloneAfter: 20 * time.Millisecond, empty: empty})
+	}()
+	// Each of the three played seats, waiting for the peer, finds its
+	// seat empty.
+	asked := func() int {
+		empty.mu.Lock()
+		defer empty.mu.Unlock()
+		return empty.asked
+	}
+	for asked() < 3 {
+		select {
+		case err := <-done:
+			t.Fatalf("the council ended (%v) before its seats found the peer's empty (%d):\n%s", err, asked(), out.String())
+		case <-ctx.Done():
+			t.Fatalf("%d of 3 seats found the peer's seat empty:\n%s", asked(), out.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	cancel()
+	<-done
+	if n := strings.Count(out.String(), "  the peer seat is still empty: start it as the setup above says\n"); n != 1 {
+		t.Errorf("said %d times:\n%s", n, out.String())
+	}
+	if strings.Contains(out.String(), "which nobody has taken") {
+		t.Errorf("a council's seat gave the lone seat's line:\n%s", out.String())
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/roundtable-dev/roundtable/room"
@@ -49,6 +50,28 @@ type SeatSettings struct {
 	// AloneAfter is how long the seat waits for a seat nobody has taken
 	// before it says so on Progress (once a wait); 0: DefaultAloneAfter.
 	AloneAfter time.Duration
+	// council: the seats a council plays in this process, which say an
+	// empty seat once between them (nil: a seat played alone).
+	council *emptySeats
+}
+
+// emptySeats are the seats a council's played seats have said are empty.
+type emptySeats struct {
+	mu    sync.Mutex
+	said  map[string]bool
+	asked int // how many times a seat found one empty
+}
+
+// first reports whether seat is said empty for the first time.
+func (e *emptySeats) first(seat string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.asked++
+	if e.said[seat] {
+		return false
+	}
+	e.said[seat] = true
+	return true
 }
 
 // Defaults of a played seat.

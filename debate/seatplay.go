@@ -142,12 +142,7 @@ func (g *SeatGame) wait(ctx context.Context, n *room.Notifier) (room.State, erro
 		opts.OnTick = func() {
 			if !told && turn != "" && !g.seatLive(turn) {
 				told = true
-				argv := []string{"roundtable", "seat", "--room", g.r.Config().Room, "--seat", turn, "--provider", "mock"}
-				if wd, err := os.Getwd(); err != nil || wd != g.r.Cwd() {
-					argv = append(argv, "--cwd", g.r.Cwd())
-				}
-				g.progress("%s waits for the %s seat, which nobody has taken: play it with %s (or another model or agent), or connect an agent to it\n",
-					g.s.Seat, turn, seatcmd.Shell(argv))
+				g.sayEmpty(turn)
 			}
 		}
 	}
@@ -157,6 +152,25 @@ func (g *SeatGame) wait(ctx context.Context, n *room.Notifier) (room.State, erro
 	}, opts)
 	g.log(room.EventWaitReturn, room.F("seat", g.s.Seat), room.F("reason", reason), room.F("waited_ms", time.Since(start).Milliseconds()))
 	return st, err
+}
+
+// sayEmpty says, on Progress, that the seat whose turn it is has been
+// taken by nobody, and how to fill it: the line that plays it, for a seat
+// played alone; for a council's seats, which wait together, once between
+// them, pointing to the setup printed above.
+func (g *SeatGame) sayEmpty(seat string) {
+	if g.s.council != nil {
+		if g.s.council.first(seat) {
+			g.progress("the %s seat is still empty: start it as the setup above says\n", seat)
+		}
+		return
+	}
+	argv := []string{"roundtable", "seat", "--room", g.r.Config().Room, "--seat", seat, "--provider", "mock"}
+	if wd, err := os.Getwd(); err != nil || wd != g.r.Cwd() {
+		argv = append(argv, "--cwd", g.r.Cwd())
+	}
+	g.progress("%s waits for the %s seat, which nobody has taken: play it with %s (or another model or agent), or connect an agent to it\n",
+		g.s.Seat, seat, seatcmd.Shell(argv))
 }
 
 // seatLive reports whether server.log shows seat connected, by a process
