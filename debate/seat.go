@@ -50,6 +50,9 @@ type SeatSettings struct {
 	// AloneAfter is how long the seat waits for a seat nobody has taken
 	// before it says so on Progress (once a wait); 0: DefaultAloneAfter.
 	AloneAfter time.Duration
+	// Exe is the roundtable command the lines it prints name (see
+	// seatcmd.Program); "": roundtable.
+	Exe string
 	// council: the seats a council plays in this process, which say an
 	// empty seat once between them (nil: a seat played alone).
 	council *emptySeats

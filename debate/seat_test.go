@@ -590,19 +590,19 @@ func TestSeatKeepsItsAgentSession(t *testing.T) {
 
 // TestLoneSeatSaysWhoItWaitsFor: a lead played alone posts its brief,
 // then, the peer seat taken by nobody, says once what it waits for and
-// the line that plays the peer; nothing of the kind while the peer is
-// played.
+// the line that plays the peer (with the command as it runs, quoted for
+// the shell); nothing of the kind while the peer is played.
 func TestLoneSeatSaysWhoItWaitsFor(t *testing.T) {
 	cwd := t.TempDir()
 	lead := mockSeatSettings(cwd, "alone", room.SeatLead)
 	lead.Topic, lead.Budget = "Queue in SQLite?", 2
 	var said syncBuffer
-	lead.Progress, lead.AloneAfter = &said, 20*time.Millisecond
+	lead.Progress, lead.AloneAfter, lead.Exe = &said, 20*time.Millisecond, "/opt/round table/roundtable"
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- PlaySeat(ctx, lead) }()
-	want := "lead waits for the peer seat, which nobody has taken: play it with roundtable seat --room alone --seat peer --provider mock --cwd " + seatcmd.Quote(cwd) + " (or another model or agent)"
+	want := "lead waits for the peer seat, which nobody has taken: play it with '/opt/round table/roundtable' seat --room alone --seat peer --provider mock --cwd " + seatcmd.Quote(cwd) + " (or another model or agent)"
 	for !strings.Contains(said.String(), want) {
 		select {
 		case err := <-done:

@@ -165,7 +165,7 @@ func (g *SeatGame) sayEmpty(seat string) {
 		}
 		return
 	}
-	argv := []string{"roundtable", "seat", "--room", g.r.Config().Room, "--seat", seat, "--provider", "mock"}
+	argv := []string{cmp.Or(g.s.Exe, seatcmd.DefaultProgram), "seat", "--room", g.r.Config().Room, "--seat", seat, "--provider", "mock"}
 	if wd, err := os.Getwd(); err != nil || wd != g.r.Cwd() {
 		argv = append(argv, "--cwd", g.r.Cwd())
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/room/seatcmd"
 )
 
 func init() { subcommands = append(subcommands, newCouncilCmd) }
@@ -109,12 +110,7 @@ func runCouncil(cmd *cobra.Command, o councilOptions) error {
 		return usageError("%v", err)
 	}
 	// The setup lines name the command as typed when it is the one on PATH.
-	exe := "roundtable"
-	if self, err := os.Executable(); err == nil {
-		if onPath, err := exec.LookPath("roundtable"); err != nil || !sameFile(onPath, self) {
-			exe = self
-		}
-	}
+	exe := seatcmd.Program(exec.LookPath, os.Executable)
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err = debate.RunCouncil(ctx, c, debate.CouncilOptions{Cwd: cwd, AgentTools: tools, Setup: cmd.OutOrStdout(), Exe: exe})
@@ -122,11 +118,4 @@ func runCouncil(cmd *cobra.Command, o councilOptions) error {
 		return nil // stopped by Ctrl-C: the played seats said goodbye
 	}
 	return err
-}
-
-// sameFile reports whether two paths name one file.
-func sameFile(a, b string) bool {
-	fa, err1 := os.Stat(a)
-	fb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }

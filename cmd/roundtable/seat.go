@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 
 	"github.com/spf13/cobra"
 
@@ -70,6 +71,7 @@ nothing half-written is posted, and its disconnect line is written.`,
 				s.Provider.Pace = debate.DefaultPace
 			}
 			s.Stderr, s.Progress = c.ErrOrStderr(), debate.ProgressWriter(c.ErrOrStderr(), "roundtable: ")
+			s.Exe = seatcmd.Program(exec.LookPath, os.Executable)
 			return playSeat(c, s)
 		},
 	}
