@@ -243,8 +243,8 @@ func RunCouncil(ctx context.Context, c Council, o CouncilOptions) error {
 	defer stop()
 	var wg sync.WaitGroup
 	errs := make([]error, len(c.Seats))
-	// The played seats say what they post on the setup's writer, one
-	// whole line at a time.
+	// The played seats say an empty seat once between them, and what they
+	// post on the setup's writer, one whole line at a time.
 	empty := o.empty
 	if empty == nil {
 		empty = &emptySeats{said: map[string]bool{}}

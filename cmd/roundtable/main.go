@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/roundtable-dev/roundtable/debate"
+	"github.com/roundtable-dev/roundtable/prompts"
 	"github.com/roundtable-dev/roundtable/room"
 )
 
@@ -172,10 +173,7 @@ func subcommandNames(c *cobra.Command) string {
 			names = append(names, sub.Name())
 		}
 	}
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return prompts.AndList(names)
 }
 
 // wordsAre is the annotation of a command whose words, given by mistake,
